@@ -1,0 +1,1 @@
+//! Full Contact striking (full-contact-striking.txt).

@@ -1,0 +1,1 @@
+//! FUDGE opposed combat (fudge-combat-chapter4.txt).

@@ -1,0 +1,4 @@
+//! Data tables from the texts.
+
+pub mod armor;
+pub mod weapons;

@@ -12,5 +12,6 @@ pub mod error;
 pub mod ladder;
 pub mod striking;
 pub mod tables;
+pub mod timing;
 
 pub use error::{Error, Result};

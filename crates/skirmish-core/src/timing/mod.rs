@@ -1,0 +1,3 @@
+//! Timing: when an action lands.
+
+pub mod queue;

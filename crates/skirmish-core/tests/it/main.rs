@@ -2,4 +2,5 @@
 #![allow(clippy::unwrap_used, reason = "tests")]
 
 mod dice;
+mod full_contact;
 mod queue;

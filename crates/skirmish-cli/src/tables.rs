@@ -1,0 +1,62 @@
+//! `skirmish tables`: the data tables of the texts.
+
+use skirmish_core::tables::armor;
+
+use crate::output::{Format, Table};
+
+/// Arguments of `skirmish tables`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    /// Which table.
+    #[arg(value_enum)]
+    table: Which,
+    /// Only this genre of weapons (fantasy, oriental, modern, sci-fi).
+    #[arg(long)]
+    genre: Option<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Which {
+    /// Weapon speeds: Time Taken and Rate of Fire (Relativity addendum).
+    Weapons,
+    /// Suggested armor values (Full Contact addendum).
+    Armor,
+}
+
+pub(crate) fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
+    let out = match args.table {
+        Which::Weapons => weapons(args)?,
+        Which::Armor => {
+            if args.genre.is_some() {
+                return Err("--genre applies to the weapons table only".into());
+            }
+            armor_table(args.format)
+        }
+    };
+    print!("{out}");
+    Ok(())
+}
+
+fn armor_table(format: Format) -> String {
+    let mut t = Table::new(&["armor", "dr", "situational", "also known as"]).right_align(&[1]);
+    for a in armor::all() {
+        t.push(vec![
+            a.name.to_string(),
+            format!("{:+}", a.defense_rating_bonus),
+            if a.situational { "yes" } else { "no" }.to_string(),
+            a.aliases.join("; "),
+        ]);
+    }
+    let mut s = t.render(format);
+    if format == Format::Text {
+        s += "\nsituational: depending on skill/situation (the text's *)\n";
+    }
+    s
+}
+
+fn weapons(_args: &Args) -> Result<String, Box<dyn std::error::Error>> {
+    Err("the weapons table is not wired up yet".into())
+}

@@ -1,4 +1,5 @@
 //! Integration tests of skirmish-core: one binary, one module per part.
 #![allow(clippy::unwrap_used, reason = "tests")]
 
+mod damage;
 mod dice;

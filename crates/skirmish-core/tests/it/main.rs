@@ -3,3 +3,4 @@
 
 mod damage;
 mod dice;
+mod weapons;

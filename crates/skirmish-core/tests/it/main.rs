@@ -1,6 +1,8 @@
 //! Integration tests of skirmish-core: one binary, one module per part.
 #![allow(clippy::unwrap_used, reason = "tests")]
 
+mod damage;
 mod dice;
 mod full_contact;
 mod queue;
+mod weapons;

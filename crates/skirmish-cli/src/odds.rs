@@ -34,13 +34,13 @@ pub(crate) struct Args {
     #[arg(long)]
     all_options: bool,
     /// Distance to the target, for a ranged attack (needs --short and --range-strength).
-    #[arg(long, requires_all = ["short", "range_strength"])]
+    #[arg(long, allow_hyphen_values = true, requires_all = ["short", "range_strength"])]
     distance: Option<i64>,
     /// Short range of the weapon: no penalty up to here.
-    #[arg(long, requires = "distance")]
+    #[arg(long, allow_hyphen_values = true, requires = "distance")]
     short: Option<i64>,
     /// Range Strength of the weapon: -1 SR per this much (or part) beyond Short range.
-    #[arg(long, requires = "distance")]
+    #[arg(long, allow_hyphen_values = true, requires = "distance")]
     range_strength: Option<i64>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
@@ -155,10 +155,17 @@ fn pair(sr: i32, dr: i32, o: &StrikeOdds, options: StrikeOptions, shot: Option<R
             " at distance {} (range penalty {}{})",
             shot.distance(),
             shot.range_penalty(),
-            if options.point_blank && shot.is_point_blank() { ", point-blank +2" } else { "" }
+            if options.point_blank && shot.is_point_blank() {
+                ", point-blank +2"
+            } else {
+                ""
+            }
         );
     }
-    s += &format!("\noptions: {}\nexact over the 81 equally likely 4dF rolls\n\n", describe(options));
+    s += &format!(
+        "\noptions: {}\nexact over the 81 equally likely 4dF rolls\n\n",
+        describe(options)
+    );
     let mut t = Table::new(&["outcome", "rolls", "chance"]).right_align(&[1, 2]);
     for (name, p) in rows {
         t.push(vec![name.to_string(), format!("{}/81", p.numerator), percent(p)]);
@@ -227,7 +234,10 @@ fn grid(
     let mut t = Table::new(&header_refs).right_align(&cols);
     for &sr in srs {
         let mut row = vec![sr.to_string()];
-        row.extend(drs.iter().map(|&dr| format!("{:.1}", 100.0 * pick(&compute(sr, dr)).value())));
+        row.extend(
+            drs.iter()
+                .map(|&dr| format!("{:.1}", 100.0 * pick(&compute(sr, dr)).value())),
+        );
         t.push(row);
     }
     format!(

@@ -1,6 +1,7 @@
 //! `skirmish tables`: the data tables of the texts.
 
 use skirmish_core::tables::armor;
+use skirmish_core::tables::weapons::{self, Genre};
 
 use crate::output::{Format, Table};
 
@@ -57,6 +58,30 @@ fn armor_table(format: Format) -> String {
     s
 }
 
-fn weapons(_args: &Args) -> Result<String, Box<dyn std::error::Error>> {
-    Err("the weapons table is not wired up yet".into())
+fn weapons(args: &Args) -> Result<String, Box<dyn std::error::Error>> {
+    let rows: &[weapons::Weapon] = match &args.genre {
+        Some(g) => weapons::by_genre(g.parse::<Genre>()?),
+        None => weapons::all(),
+    };
+    let mut t = Table::new(&["genre", "weapon", "tt", "rof", "tt_continuous", "note"]).right_align(&[2, 3, 4]);
+    for w in rows {
+        t.push(vec![
+            w.genre.title().to_string(),
+            w.name.to_string(),
+            w.time_taken.to_string(),
+            w.rate_of_fire.to_string(),
+            w.time_taken_for(true).to_string(),
+            w.footnote.map(|f| f.marker().to_string()).unwrap_or_default(),
+        ]);
+    }
+    let mut s = t.render(args.format);
+    if args.format == Format::Text {
+        s += "\nTT: Time Taken (ticks); RoF: shots per round, exact; tt_continuous: TT under Continuous timing\n";
+        for f in weapons::Footnote::ALL {
+            if rows.iter().any(|w| w.footnote == Some(f)) {
+                s += &format!("{} {}\n", f.marker(), f.text());
+            }
+        }
+    }
+    Ok(s)
 }

@@ -1,0 +1,109 @@
+//! The `skirmish` binary, run as a user would.
+#![allow(clippy::unwrap_used, reason = "tests")]
+
+use std::process::{Command, Output};
+
+fn skirmish(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_skirmish"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn stdout(args: &[&str]) -> String {
+    let out = skirmish(args);
+    assert!(
+        out.status.success(),
+        "skirmish {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn odds_for_one_pair_are_exact() {
+    // Cardiff (SR 9) against the goblin (DR 6).
+    let s = stdout(&["odds", "--sr", "9", "--dr", "6"]);
+    assert!(s.contains("hit      76/81  93.83%"), "{s}");
+    assert!(s.contains("hits on a Strike roll of -2 or better"), "{s}");
+    assert!(s.contains("  -3  miss (margin +0)"), "{s}");
+}
+
+#[test]
+fn odds_table_covers_every_pair() {
+    let csv = stdout(&["odds", "--span", "1..12", "--format", "csv"]);
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(
+        lines[0],
+        "sr,dr,hit_of_81,hit,amazing_strike_of_81,amazing_strike,amazing_defense_of_81,amazing_defense"
+    );
+    assert_eq!(lines.len(), 1 + 12 * 12);
+    // SR 5 vs DR 7 (the goblin against Cardiff): only +3 and +4 hit, 5 of 81.
+    assert!(lines.contains(&"5,7,5,0.061728,0,0.000000,0,0.000000"), "{csv}");
+    let text = stdout(&["odds", "--span", "3..8"]);
+    assert!(text.contains("SR \\ DR"), "{text}");
+}
+
+#[test]
+fn odds_with_range_and_options() {
+    // The archer: SR 7 at 280 ft with a short bow (Short 150, RS 50): -3.
+    let s = stdout(&[
+        "odds",
+        "--sr",
+        "7",
+        "--dr",
+        "7",
+        "--distance",
+        "280",
+        "--short",
+        "150",
+        "--range-strength",
+        "50",
+    ]);
+    assert!(s.contains("range penalty -3"), "{s}");
+    let json = stdout(&["odds", "--sr", "7", "--dr", "7", "--amazing", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v[2]["outcome"], "amazing strike");
+}
+
+#[test]
+fn bad_input_is_a_clear_error_and_a_nonzero_exit() {
+    let out = skirmish(&[
+        "odds",
+        "--sr",
+        "7",
+        "--dr",
+        "7",
+        "--distance",
+        "-5",
+        "--short",
+        "10",
+        "--range-strength",
+        "5",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("distance"), "{err}");
+    let out = skirmish(&["odds", "--span", "9..1"]);
+    assert!(!out.status.success());
+    let out = skirmish(&["tables", "weapons", "--genre", "fantsy"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8(out.stderr)
+            .unwrap()
+            .contains("did you mean \"Fantasy\"")
+    );
+}
+
+#[test]
+fn tables_print_every_row() {
+    let csv = stdout(&["tables", "weapons", "--format", "csv"]);
+    assert_eq!(csv.lines().count(), 1 + 57);
+    assert!(csv.contains("Fantasy,\"Crossbow, Heavy\",8,1/2,12,*"), "{csv}");
+    let fantasy = stdout(&["tables", "weapons", "--genre", "fantasy", "--format", "csv"]);
+    assert_eq!(fantasy.lines().count(), 1 + 18);
+    let armor = stdout(&["tables", "armor", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&armor).unwrap();
+    assert_eq!(v.as_array().unwrap().len(), 8);
+    assert_eq!(v[4]["armor"], "Plate mail, riot gear");
+}

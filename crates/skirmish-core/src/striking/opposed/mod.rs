@@ -51,9 +51,12 @@
 //! ```
 //! use skirmish_core::dice::SeededRolls;
 //! use skirmish_core::ladder::Level;
-//! use skirmish_core::striking::opposed::{melee_round, Combatant, ExchangeOutcome, MeleeModifiers, ResultSource, Wounds};
+//! use skirmish_core::striking::opposed::{
+//!     melee_round, Combatant, ExchangeOutcome, MeleeModifiers, ResultSource, Wounds,
+//! };
 //!
-//! let hero = Combatant::new(Level::GREAT).with_modifiers(MeleeModifiers { wounds: Wounds::Hurt, ..Default::default() });
+//! let hurt = MeleeModifiers { wounds: Wounds::Hurt, ..Default::default() };
+//! let hero = Combatant::new(Level::GREAT).with_modifiers(hurt);
 //! let orc = Combatant::new(Level::GOOD).with_source(ResultSource::TraitLevel); // 4.33: no roll
 //! let round = melee_round(&hero, &orc, &mut SeededRolls::new(7)).unwrap();
 //! assert_eq!(round.first.skill.level, Level::GOOD); // Great, Hurt -1

@@ -226,9 +226,16 @@ pub struct ExchangeOfFire {
 /// use skirmish_core::ladder::Level;
 /// use skirmish_core::striking::opposed::{exchange_fire, ResultSource, Shooter};
 ///
-/// // Will Scarlet needs Mediocre and rolls Mediocre; Dicken needs Good and rolls Fair.
-/// let will = Shooter { skill: Level::GREAT, source: ResultSource::Known { result: Level::MEDIOCRE }, difficulty_level: Level::MEDIOCRE };
-/// let dicken = Shooter { skill: Level::GOOD, source: ResultSource::Known { result: Level::FAIR }, difficulty_level: Level::GOOD };
+/// // Will Scarlet needs Mediocre and rolls Mediocre; Dicken needs Good and
+/// // rolls Fair. (The text gives results, not skills: a known result ignores
+/// // the skill.)
+/// let shooter = |result, difficulty_level| Shooter {
+///     skill: Level::FAIR,
+///     source: ResultSource::Known { result },
+///     difficulty_level,
+/// };
+/// let will = shooter(Level::MEDIOCRE, Level::MEDIOCRE);
+/// let dicken = shooter(Level::FAIR, Level::GOOD);
 /// let fire = exchange_fire(&will, &dicken, &mut ScriptedRolls::new([])).unwrap();
 /// assert!(fire.first.hit);
 /// assert!(!fire.second.hit);

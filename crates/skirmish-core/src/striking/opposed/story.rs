@@ -64,7 +64,8 @@ pub fn median_result(a: Level, b: Level, c: Level) -> Level {
 ///
 /// // Gunner: Brawling Good, GM modifier +2 = Superb; he rolls Good, Superb, Great.
 /// let mut table = ScriptedRolls::new([-2, 0, -1]);
-/// let e = resolve_story_element(Level::GOOD, 2, StoryResolution::MedianOfThree, ResultSource::Roll, &mut table).unwrap();
+/// let median = StoryResolution::MedianOfThree;
+/// let e = resolve_story_element(Level::GOOD, 2, median, ResultSource::Roll, &mut table).unwrap();
 /// assert_eq!(e.skill.level, Level::SUPERB);
 /// assert_eq!(e.results, [Level::GOOD, Level::SUPERB, Level::GREAT]);
 /// assert_eq!(e.result, Level::GREAT);

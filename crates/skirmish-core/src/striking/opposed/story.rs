@@ -84,20 +84,16 @@ pub fn resolve_story_element(
 ) -> Result<StoryElement> {
     let gm_modifier = check_range(gm_modifier, -3, 3, "gm_modifier")?;
     let skill = EffectiveSkill::new(trait_level).with(ModifierReason::GmModifier, gm_modifier)?;
-    let count = match resolution {
-        StoryResolution::SingleRoll => 1,
-        StoryResolution::MedianOfThree => 3,
-    };
-    let mut results = Vec::with_capacity(count);
-    for _ in 0..count {
-        let roll = source.roll_for(skill.level, rolls)?;
-        results.push(add(skill.level, roll, "result")?);
-    }
-    let result = match results[..] {
-        [a, b, c] => median_result(a, b, c),
-        [one] => one,
-        // Unreachable: `count` is 1 or 3. Kept total rather than panicking.
-        _ => skill.level,
+    let mut roll_once = || -> Result<Level> { add(skill.level, source.roll_for(skill.level, &mut *rolls)?, "result") };
+    let (results, result) = match resolution {
+        StoryResolution::SingleRoll => {
+            let one = roll_once()?;
+            (vec![one], one)
+        }
+        StoryResolution::MedianOfThree => {
+            let (a, b, c) = (roll_once()?, roll_once()?, roll_once()?);
+            (vec![a, b, c], median_result(a, b, c))
+        }
     };
     Ok(StoryElement { skill, results, result })
 }

@@ -4,5 +4,6 @@
 mod damage;
 mod dice;
 mod full_contact;
+mod opposed;
 mod queue;
 mod weapons;

@@ -1,1 +1,0 @@
-//! FUDGE opposed combat (fudge-combat-chapter4.txt).

@@ -85,3 +85,9 @@ pub mod tables;
 pub mod timing;
 
 pub use error::{Error, Result};
+
+/// The repository README's code examples, compiled and run as doc tests so
+/// they stay true.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeDoctests;

@@ -363,6 +363,10 @@ impl<T> EventQueue<T> {
     }
 }
 
+/// One serialized slot: its generation and, while scheduled,
+/// `(tick, sequence, event)`.
+type SlotRepr<T> = (u32, Option<(u64, u64, T)>);
+
 /// Serialized form: the slab and counters; buckets are rebuilt on load.
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -370,7 +374,7 @@ struct QueueRepr<T> {
     now: u64,
     next_seq: u64,
     /// `(generation, Some((tick, seq, event)))` per slot.
-    slots: Vec<(u32, Option<(u64, u64, T)>)>,
+    slots: Vec<SlotRepr<T>>,
 }
 
 impl<T: Serialize + Clone> Serialize for EventQueue<T> {

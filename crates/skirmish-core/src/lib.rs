@@ -83,6 +83,7 @@ pub mod ladder;
 pub mod striking;
 pub mod tables;
 pub mod timing;
+pub mod tracker;
 
 pub use error::{Error, Result};
 

@@ -6,4 +6,5 @@ mod dice;
 mod full_contact;
 mod opposed;
 mod queue;
+mod timing;
 mod weapons;

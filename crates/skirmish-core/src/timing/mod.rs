@@ -1,3 +1,4 @@
 //! Timing: when an action lands.
 
+pub mod analysis;
 pub mod queue;

@@ -44,6 +44,7 @@
 //! ```
 
 pub mod action_blocks;
+pub mod analysis;
 pub mod continuous;
 pub mod graduated;
 pub mod queue;

@@ -1,6 +1,7 @@
 //! Integration tests of skirmish-core: one binary, one module per part.
 #![allow(clippy::unwrap_used, reason = "tests")]
 
+mod analysis;
 mod damage;
 mod dice;
 mod full_contact;

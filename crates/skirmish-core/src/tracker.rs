@@ -376,7 +376,13 @@ impl Encounter {
         self.add_line(name.to_owned(), names, true, spec)
     }
 
-    fn add_line(&mut self, line_name: String, names: Vec<String>, group: bool, spec: CombatantSpec) -> Result<Vec<CombatantId>> {
+    fn add_line(
+        &mut self,
+        line_name: String,
+        names: Vec<String>,
+        group: bool,
+        spec: CombatantSpec,
+    ) -> Result<Vec<CombatantId>> {
         if line_name.trim().is_empty() {
             return Err(Error::invalid("name", "must not be empty"));
         }
@@ -399,7 +405,11 @@ impl Encounter {
                 label: spec.action_label.clone(),
             });
             s.over = false;
-            let what = if group { format!("group {line_name} ({} members)", names.len()) } else { line_name };
+            let what = if group {
+                format!("group {line_name} ({} members)", names.len())
+            } else {
+                line_name
+            };
             note(s, log, format!("{what} joins"));
             Ok(members.into_iter().map(CombatantId).collect())
         })
@@ -419,7 +429,11 @@ impl Encounter {
         if c.status != Status::Standing {
             return Err(Error::invalid(
                 "combatant",
-                format!("{} is {}", c.name, if c.status == Status::Down { "down" } else { "removed" }),
+                format!(
+                    "{} is {}",
+                    c.name,
+                    if c.status == Status::Down { "down" } else { "removed" }
+                ),
             ));
         }
         Ok(ActorId(c.line))
@@ -483,7 +497,11 @@ impl Encounter {
             if left == 0 {
                 s.scheduler.remove(actor)?;
             }
-            let verb = if status == Status::Down { "is down" } else { "is removed" };
+            let verb = if status == Status::Down {
+                "is down"
+            } else {
+                "is removed"
+            };
             note(s, log, format!("{name} {verb}"));
             Ok(())
         })
@@ -507,8 +525,19 @@ impl Encounter {
     }
 
     /// What happens next: a new round, the lines acting at the next moment
-    /// (with the effects that run out then), or [`Turn::Over`].
+    /// (with the effects that run out then), or [`Turn::Over`]. An
+    /// encounter with no combatants at all is an error.
+    #[expect(
+        clippy::should_implement_trait,
+        reason = "the GM's \"next\": fallible and undoable, not an Iterator"
+    )]
     pub fn next(&mut self) -> Result<Turn> {
+        if self.state.combatants.is_empty() {
+            return Err(Error::invalid(
+                "encounter",
+                "has no combatants yet: add some before asking who acts",
+            ));
+        }
         self.mutate(|s, log| {
             let mut acts = Vec::new();
             let mut rng = s.rng.clone();
@@ -544,7 +573,11 @@ impl Encounter {
                         .filter(|(i, _)| s.scheduler.is_in(ActorId(*i as u32)))
                         .map(|(i, l)| format!("{} {}", l.name, s.scheduler.initiative(ActorId(i as u32)).unwrap_or(0)))
                         .collect();
-                    note(s, log, format!("round {round} begins; initiative: {}", inits.join(", ")));
+                    note(
+                        s,
+                        log,
+                        format!("round {round} begins; initiative: {}", inits.join(", ")),
+                    );
                     for x in &expired {
                         note(s, log, format!("{} runs out", x.name));
                     }
@@ -601,10 +634,17 @@ impl Encounter {
     /// a change of mind while an action is on the way (never retroactive),
     /// or the next round's action. Returns the absolute tick it lands on,
     /// if it was scheduled.
-    pub fn declare(&mut self, id: CombatantId, label: &str, action: Declaration, roll: Option<i32>) -> Result<Option<u64>> {
+    pub fn declare(
+        &mut self,
+        id: CombatantId,
+        label: &str,
+        action: Declaration,
+        roll: Option<i32>,
+    ) -> Result<Option<u64>> {
         let actor = self.standing(id)?;
         self.mutate(|s, log| {
-            let changing = !s.scheduler.is_awaiting(actor) && s.scheduler.pending().iter().any(|p| p.act.actor() == Some(actor));
+            let changing =
+                !s.scheduler.is_awaiting(actor) && s.scheduler.pending().iter().any(|p| p.act.actor() == Some(actor));
             let tick = with_rolls(s, roll, |sch, r| sch.declare(actor, action, r))?;
             s.lines[actor.index()].label = label.to_owned();
             let name = s.lines[actor.index()].name.clone();
@@ -613,7 +653,14 @@ impl Encounter {
                 Some(t) => format!(" landing at {}", describe_tick(s, t)),
                 None => String::new(),
             };
-            note(s, log, format!("{name} {verb} {}{when}", if label.is_empty() { "an action" } else { label }));
+            note(
+                s,
+                log,
+                format!(
+                    "{name} {verb} {}{when}",
+                    if label.is_empty() { "an action" } else { label }
+                ),
+            );
             Ok(tick)
         })
     }
@@ -641,7 +688,14 @@ impl Encounter {
             if done {
                 let name = s.lines[actor.index()].name.clone();
                 let label = s.lines[actor.index()].label.clone();
-                note(s, log, format!("{name}'s {} is disrupted", if label.is_empty() { "action" } else { &label }));
+                note(
+                    s,
+                    log,
+                    format!(
+                        "{name}'s {} is disrupted",
+                        if label.is_empty() { "action" } else { &label }
+                    ),
+                );
             }
             Ok(done)
         })
@@ -653,7 +707,11 @@ impl Encounter {
         self.mutate(|s, log| {
             let t = s.scheduler.delay(actor, ticks)?;
             let name = s.lines[actor.index()].name.clone();
-            note(s, log, format!("{name} delays {ticks} tick(s), to {}", describe_tick(s, t)));
+            note(
+                s,
+                log,
+                format!("{name} delays {ticks} tick(s), to {}", describe_tick(s, t)),
+            );
             Ok(t)
         })
     }
@@ -663,10 +721,16 @@ impl Encounter {
     pub fn hold(&mut self, id: CombatantId) -> Result<Vec<String>> {
         let actor = self.standing(id)?;
         if !matches!(self.system(), TimingSystem::ActionBlocks(_)) {
-            return Err(Error::invalid("hold", "holding to the end of the block is an Action Blocks rule"));
+            return Err(Error::invalid(
+                "hold",
+                "holding to the end of the block is an Action Blocks rule",
+            ));
         }
         if !self.state.current.contains(&actor.0) {
-            return Err(Error::invalid("hold", "only a combatant acting in the current block can hold"));
+            return Err(Error::invalid(
+                "hold",
+                "only a combatant acting in the current block can hold",
+            ));
         }
         self.mutate(|s, log| {
             s.current.retain(|&a| a != actor.0);
@@ -890,7 +954,10 @@ fn check_state(s: &State) -> Result<()> {
     }
     for (i, l) in s.lines.iter().enumerate() {
         if l.members.is_empty() || l.members.iter().any(|&m| m as usize >= s.combatants.len()) {
-            return Err(Error::invalid(format!("lines[{i}].members"), "empty or unknown members"));
+            return Err(Error::invalid(
+                format!("lines[{i}].members"),
+                "empty or unknown members",
+            ));
         }
     }
     for &a in &s.current {
@@ -983,7 +1050,10 @@ fn label_of(system: &TimingSystem, m: &Moment) -> String {
         TimingSystem::Simultaneous => format!("exchange {}", m.display),
         TimingSystem::SimpleRounds => format!("round {} pass {} initiative {}", m.round, m.pass, m.display),
         TimingSystem::GraduatedRounds(_) if m.pass > 0 => {
-            format!("round {} end of round pass {} initiative {}", m.round, m.pass, m.display)
+            format!(
+                "round {} end of round pass {} initiative {}",
+                m.round, m.pass, m.display
+            )
         }
         TimingSystem::GraduatedRounds(_) => format!("round {} tick {}", m.round, m.display),
         TimingSystem::Continuous(_) => format!("tick {}", m.display),

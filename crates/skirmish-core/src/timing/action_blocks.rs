@@ -32,7 +32,10 @@ pub struct ActionBlocksConfig {
 
 impl Default for ActionBlocksConfig {
     fn default() -> Self {
-        ActionBlocksConfig { die: Dice::D6, divisor: 5 }
+        ActionBlocksConfig {
+            die: Dice::D6,
+            divisor: 5,
+        }
     }
 }
 

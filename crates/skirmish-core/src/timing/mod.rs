@@ -12,6 +12,9 @@
 //! | [`TimingSystem::TickSystem`] | [`tick_system`] | "The Tick System" |
 //! | [`TimingSystem::ActionBlocks`] | [`action_blocks`] | FUZION "Action Block Initiative" |
 //!
+//! Exact probabilities (who lands first, FUZION actions per phase, attacks
+//! per round) are in [`analysis`], computed from the dice distributions.
+//!
 //! Internally every system runs on one monotonic **absolute tick**; each
 //! system labels it the way its text does (an initiative score, a tick of
 //! the round, a countdown, a block number) in [`Moment::display`].
@@ -257,8 +260,9 @@ pub enum GmTiming {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Declaration {
-    /// Time Taken of the action (weapon, spell, reload, drawing).
-    pub time_taken: u32,
+    /// Time Taken of the action (weapon, spell, reload, drawing); 0 or more
+    /// (signed so a negative value from a file or a binding is a clear error).
+    pub time_taken: i32,
     /// Speed bonus: the sum of half-values of the relevant traits.
     pub speed_bonus: i32,
     /// Rate of fire (Simple and Graduated Rounds).
@@ -272,8 +276,8 @@ pub struct Declaration {
     /// Tick System: ticks the action takes (the system's default if `None`).
     pub action_ticks: Option<u32>,
     /// Extra ticks to prepare this action (dropping or drawing a weapon,
-    /// recovering from a lost spell): added to its Time Taken, once.
-    pub extra_preparation: u32,
+    /// recovering from a lost spell): added to its Time Taken, once; 0 or more.
+    pub extra_preparation: i32,
     /// A GM-set Ready Time or landing tick instead of a roll, once.
     pub gm: Option<GmTiming>,
 }
@@ -296,7 +300,7 @@ impl Default for Declaration {
 
 impl Declaration {
     /// An attack with this Time Taken and speed bonus, RoF 1/1.
-    pub fn new(time_taken: u32, speed_bonus: i32) -> Declaration {
+    pub fn new(time_taken: i32, speed_bonus: i32) -> Declaration {
         Declaration {
             time_taken,
             speed_bonus,
@@ -310,7 +314,7 @@ impl Declaration {
     pub fn weapon(weapon: &Weapon, system: &TimingSystem, speed_bonus: i32) -> Declaration {
         let continuous = matches!(system, TimingSystem::Continuous(_));
         Declaration {
-            time_taken: weapon.time_taken_for(continuous),
+            time_taken: i32::try_from(weapon.time_taken_for(continuous)).unwrap_or(i32::MAX),
             speed_bonus,
             rate_of_fire: weapon.rate_of_fire,
             ..Declaration::default()
@@ -336,7 +340,7 @@ impl Declaration {
     }
 
     /// The same with extra preparation ticks.
-    pub fn with_extra_preparation(mut self, ticks: u32) -> Declaration {
+    pub fn with_extra_preparation(mut self, ticks: i32) -> Declaration {
         self.extra_preparation = ticks;
         self
     }

@@ -375,6 +375,9 @@ struct QueueRepr<T> {
     next_seq: u64,
     /// `(generation, Some((tick, seq, event)))` per slot.
     slots: Vec<SlotRepr<T>>,
+    /// Free slots, in the order they will be reused (so ids after a
+    /// restore are the ids the saved queue would have given).
+    free: Vec<u32>,
 }
 
 impl<T: Serialize + Clone> Serialize for EventQueue<T> {
@@ -383,6 +386,7 @@ impl<T: Serialize + Clone> Serialize for EventQueue<T> {
             now: self.now,
             next_seq: self.next_seq,
             slots: self.slots.iter().map(|x| (x.generation, x.event.clone())).collect(),
+            free: self.free.clone(),
         }
         .serialize(s)
     }
@@ -414,14 +418,25 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for EventQueue<T> {
                     )));
                 }
                 order.push((*tick, *seq, i as u32));
-            } else {
-                q.free.push(i as u32);
             }
             q.slots.push(Slot { generation, event });
         }
-        // Reuse free slots in the same order a live queue would not matter
-        // for results, but keep it deterministic: lowest last, popped first.
-        q.free.sort_unstable_by(|a, b| b.cmp(a));
+        // The free list must name every empty slot exactly once.
+        let mut seen = vec![false; q.slots.len()];
+        for &f in &repr.free {
+            match (q.slots.get(f as usize), seen.get_mut(f as usize)) {
+                (Some(slot), Some(mark)) if slot.event.is_none() && !*mark => *mark = true,
+                _ => {
+                    return Err(D::Error::custom(format!(
+                        "event_queue.free: slot {f} is not an empty slot listed once"
+                    )));
+                }
+            }
+        }
+        if seen.iter().zip(&q.slots).any(|(m, s)| !m && s.event.is_none()) {
+            return Err(D::Error::custom("event_queue.free: an empty slot is missing"));
+        }
+        q.free = repr.free;
         order.sort_unstable();
         if order.windows(2).any(|w| w[0].1 == w[1].1) {
             return Err(D::Error::custom(

@@ -35,7 +35,12 @@ pub(crate) struct Ev {
 #[serde(tag = "kind", rename_all = "snake_case")]
 enum EvKind {
     /// An action lands. `end_pass` > 0: Graduated "end of round" pass.
-    Action { who: u32, round: u32, nth: u32, end_pass: u32 },
+    Action {
+        who: u32,
+        round: u32,
+        nth: u32,
+        end_pass: u32,
+    },
     /// Tick System: a turn begins.
     Turn { who: u32, round: u32 },
     /// A caller's timer.
@@ -230,6 +235,12 @@ impl Scheduler {
         self.queue.now()
     }
 
+    /// The tick declarations count from: the last moment, or the start of
+    /// the round if a new round has begun since.
+    fn current_tick(&self) -> u64 {
+        self.queue.now().max(self.round_base)
+    }
+
     /// Number of actors ever added.
     pub fn len(&self) -> usize {
         self.actors.len()
@@ -256,7 +267,9 @@ impl Scheduler {
 
     /// Whether the actor is still in the fight (not removed).
     pub fn is_in(&self, who: ActorId) -> bool {
-        self.actors.get(who.index()).is_some_and(|a| a.presence != Presence::Out)
+        self.actors
+            .get(who.index())
+            .is_some_and(|a| a.presence != Presence::Out)
     }
 
     /// The actor's current declaration.
@@ -360,7 +373,12 @@ impl Scheduler {
         timing.validate()?;
         declaration.validate()?;
         if self.actors.len() >= MAX_ACTORS {
-            return Err(Error::out_of_range("actors", self.actors.len() as i64 + 1, 1, MAX_ACTORS as i64));
+            return Err(Error::out_of_range(
+                "actors",
+                self.actors.len() as i64 + 1,
+                1,
+                MAX_ACTORS as i64,
+            ));
         }
         let joining = self.round > 0 && matches!(self.system, TimingSystem::Continuous(_));
         self.actors.push(ActorState {
@@ -447,13 +465,18 @@ impl Scheduler {
             }
             (TimingSystem::ActionBlocks(c), InitiativeEntry::Roll(r)) => {
                 check_die(c.die, r)?;
-                Ok(c.actions(a.timing.reflexes, a.timing.combat_sense, r).min(MAX_ACTIONS).into())
+                Ok(c.actions(a.timing.reflexes, a.timing.combat_sense, r)
+                    .min(MAX_ACTIONS)
+                    .into())
             }
             (TimingSystem::ActionBlocks(_), InitiativeEntry::Total(t)) => {
                 check_range("initiative.actions", t, 1, MAX_ACTIONS.into())?;
                 Ok(t)
             }
-            _ => Err(Error::invalid("initiative", "this timing system has no such initiative")),
+            _ => Err(Error::invalid(
+                "initiative",
+                "this timing system has no such initiative",
+            )),
         }
     }
 
@@ -572,32 +595,76 @@ impl Scheduler {
         match self.system.clone() {
             TimingSystem::Simultaneous => {
                 for &w in &active {
-                    self.push(base + 1, EvKind::Action { who: w, round, nth: 1, end_pass: 0 })?;
+                    self.push(
+                        base + 1,
+                        EvKind::Action {
+                            who: w,
+                            round,
+                            nth: 1,
+                            end_pass: 0,
+                        },
+                    )?;
                 }
             }
             TimingSystem::SimpleRounds => {
-                let acting: Vec<u32> = active.iter().copied().filter(|&w| self.actors[w as usize].allowed > 0).collect();
-                let span = acting.iter().map(|&w| self.actors[w as usize].initiative as u64).max().unwrap_or(1);
+                let acting: Vec<u32> = active
+                    .iter()
+                    .copied()
+                    .filter(|&w| self.actors[w as usize].allowed > 0)
+                    .collect();
+                let span = acting
+                    .iter()
+                    .map(|&w| self.actors[w as usize].initiative as u64)
+                    .max()
+                    .unwrap_or(1);
                 self.span = span;
-                let passes = acting.iter().map(|&w| self.actors[w as usize].allowed).max().unwrap_or(0);
+                let passes = acting
+                    .iter()
+                    .map(|&w| self.actors[w as usize].allowed)
+                    .max()
+                    .unwrap_or(0);
                 for p in 1..=passes {
                     for &w in &acting {
                         let a = &self.actors[w as usize];
                         if a.allowed >= p {
                             let tick = base + u64::from(p - 1) * span + a.initiative as u64;
-                            self.push(tick, EvKind::Action { who: w, round, nth: p, end_pass: 0 })?;
+                            self.push(
+                                tick,
+                                EvKind::Action {
+                                    who: w,
+                                    round,
+                                    nth: p,
+                                    end_pass: 0,
+                                },
+                            )?;
                         }
                     }
                 }
             }
             TimingSystem::GraduatedRounds(c) => {
-                let acting: Vec<u32> = active.iter().copied().filter(|&w| self.actors[w as usize].allowed > 0).collect();
-                self.span = acting.iter().map(|&w| self.actors[w as usize].initiative as u64).max().unwrap_or(1);
+                let acting: Vec<u32> = active
+                    .iter()
+                    .copied()
+                    .filter(|&w| self.actors[w as usize].allowed > 0)
+                    .collect();
+                self.span = acting
+                    .iter()
+                    .map(|&w| self.actors[w as usize].initiative as u64)
+                    .max()
+                    .unwrap_or(1);
                 let tpr = u64::from(c.ticks_per_round);
                 for &w in &acting {
                     let init = self.actors[w as usize].initiative as u64;
                     if init <= tpr || matches!(c.past_end, PastEnd::Extend | PastEnd::Spill) {
-                        self.push(base + init, EvKind::Action { who: w, round, nth: 1, end_pass: 0 })?;
+                        self.push(
+                            base + init,
+                            EvKind::Action {
+                                who: w,
+                                round,
+                                nth: 1,
+                                end_pass: 0,
+                            },
+                        )?;
                     } else if c.past_end == PastEnd::EndOfRound {
                         self.schedule_end_passes(w, 0)?;
                     }
@@ -606,7 +673,15 @@ impl Scheduler {
             TimingSystem::Continuous(_) => {
                 for &w in &active {
                     let init = self.actors[w as usize].initiative as u64;
-                    self.push(base + init, EvKind::Action { who: w, round, nth: 1, end_pass: 0 })?;
+                    self.push(
+                        base + init,
+                        EvKind::Action {
+                            who: w,
+                            round,
+                            nth: 1,
+                            end_pass: 0,
+                        },
+                    )?;
                 }
             }
             TimingSystem::TickSystem(_) => {
@@ -623,7 +698,11 @@ impl Scheduler {
                 }
             }
             TimingSystem::ActionBlocks(_) => {
-                let n = active.iter().map(|&w| self.actors[w as usize].allowed).max().unwrap_or(0);
+                let n = active
+                    .iter()
+                    .map(|&w| self.actors[w as usize].allowed)
+                    .max()
+                    .unwrap_or(0);
                 self.span = u64::from(n);
                 let mut by_ref = active.clone();
                 by_ref.sort_by_key(|&w| std::cmp::Reverse(self.actors[w as usize].timing.reflexes));
@@ -634,7 +713,12 @@ impl Scheduler {
                             let tick = base + u64::from(n - block) + 1;
                             self.push(
                                 tick,
-                                EvKind::Action { who: w, round, nth: allowed - block + 1, end_pass: 0 },
+                                EvKind::Action {
+                                    who: w,
+                                    round,
+                                    nth: allowed - block + 1,
+                                    end_pass: 0,
+                                },
                             )?;
                         }
                     }
@@ -658,7 +742,15 @@ impl Scheduler {
         let span = self.span.max(1);
         for (k, nth) in (done + 1..=allowed).enumerate() {
             let tick = end + k as u64 * span + init;
-            self.push(tick, EvKind::Action { who, round, nth, end_pass: k as u32 + 1 })?;
+            self.push(
+                tick,
+                EvKind::Action {
+                    who,
+                    round,
+                    nth,
+                    end_pass: k as u32 + 1,
+                },
+            )?;
         }
         Ok(())
     }
@@ -721,7 +813,10 @@ impl Scheduler {
                             a.awaiting = true;
                             self.awaiting.push(who);
                         }
-                        acts.push(Act::Action { actor: ActorId(who), nth });
+                        acts.push(Act::Action {
+                            actor: ActorId(who),
+                            nth,
+                        });
                         first.get_or_insert(ev.kind);
                     }
                     EvKind::Turn { who, .. } => {
@@ -778,14 +873,22 @@ impl Scheduler {
             a.initiative = init;
             a.entry = None;
             a.chain_round = self.round;
-            self.push(now + init as u64, EvKind::Action { who: w, round: self.round, nth: 1, end_pass: 0 })?;
+            self.push(
+                now + init as u64,
+                EvKind::Action {
+                    who: w,
+                    round: self.round,
+                    nth: 1,
+                    end_pass: 0,
+                },
+            )?;
         }
         Ok(())
     }
 
     /// The absolute tick at which a follow-up of `decl` lands, from now.
     fn follow_up_tick<R: RollSource + ?Sized>(&self, decl: &Declaration, rolls: &mut R) -> Result<u64> {
-        let now = self.queue.now();
+        let now = self.current_tick();
         match decl.gm {
             Some(GmTiming::ReadyTime(t)) => Ok(now + u64::from(t)),
             Some(GmTiming::LandingTick(t)) => {
@@ -815,7 +918,7 @@ impl Scheduler {
                 } else {
                     let tick = self.follow_up_tick(decl, rolls)?;
                     let base = self.chain_base(a.chain_round);
-                    let position = tick - base;
+                    let position = tick.saturating_sub(base);
                     if position <= u64::from(c.ticks_per_round) {
                         Plan::At(tick)
                     } else {
@@ -868,7 +971,15 @@ impl Scheduler {
         match plan {
             Plan::Nothing => {}
             Plan::At(tick) => {
-                self.push(tick, EvKind::Action { who, round: chain_round, nth: nth + 1, end_pass: 0 })?;
+                self.push(
+                    tick,
+                    EvKind::Action {
+                        who,
+                        round: chain_round,
+                        nth: nth + 1,
+                        end_pass: 0,
+                    },
+                )?;
             }
             Plan::EndPasses => self.schedule_end_passes(who, nth)?,
             Plan::Prepare => {
@@ -877,8 +988,16 @@ impl Scheduler {
                 a.free_defense_used = false;
             }
             Plan::TickAction { ticks, interval } => {
-                let now = self.queue.now();
-                let id = self.push(now + u64::from(ticks), EvKind::Action { who, round, nth: nth + 1, end_pass: 0 })?;
+                let now = self.current_tick();
+                let id = self.push(
+                    now + u64::from(ticks),
+                    EvKind::Action {
+                        who,
+                        round,
+                        nth: nth + 1,
+                        end_pass: 0,
+                    },
+                )?;
                 let a = &mut self.actors[who as usize];
                 a.in_progress = Some(id);
                 a.in_progress_kind = Some(decl.kind);
@@ -925,11 +1044,19 @@ impl Scheduler {
         let w = who.0;
         let awaiting = self.actors[who.index()].awaiting;
         let replan = !awaiting
-            && matches!(self.system, TimingSystem::Continuous(_) | TimingSystem::GraduatedRounds(_))
+            && matches!(
+                self.system,
+                TimingSystem::Continuous(_) | TimingSystem::GraduatedRounds(_)
+            )
             && self.next_action_event(w).is_some_and(|_| {
                 // End-of-round passes are fixed, like Simple Rounds.
                 !self.actors[who.index()].pending.iter().any(|&id| {
-                    matches!(self.queue.get(id), Some(Ev { kind: EvKind::Action { end_pass: 1.., .. } }))
+                    matches!(
+                        self.queue.get(id),
+                        Some(Ev {
+                            kind: EvKind::Action { end_pass: 1.., .. }
+                        })
+                    )
                 })
             });
         if !awaiting && !replan {
@@ -986,7 +1113,10 @@ impl Scheduler {
             return Ok(None);
         };
         self.drop_event(id);
-        if matches!(self.system, TimingSystem::Continuous(_) | TimingSystem::GraduatedRounds(_)) {
+        if matches!(
+            self.system,
+            TimingSystem::Continuous(_) | TimingSystem::GraduatedRounds(_)
+        ) {
             let a = &mut self.actors[who.index()];
             if !a.awaiting {
                 a.awaiting = true;
@@ -1019,9 +1149,15 @@ impl Scheduler {
         if let Some((_, id)) = self.next_turn_event(w) {
             self.drop_event(id);
         }
-        let next = self.queue.now() + u64::from(interval);
+        let next = self.current_tick() + u64::from(interval);
         if self.countdown(next) >= 1 && next > self.queue.now() {
-            self.push(next, EvKind::Turn { who: w, round: self.round })?;
+            self.push(
+                next,
+                EvKind::Turn {
+                    who: w,
+                    round: self.round,
+                },
+            )?;
         }
         Ok(cancelled)
     }
@@ -1047,7 +1183,7 @@ impl Scheduler {
                 ticks = 0;
             }
         }
-        let now = self.queue.now();
+        let now = self.current_tick();
         let mut cancelled_action = false;
         if defending && ticks > 0 && self.actors[who.index()].in_progress.is_some() {
             self.tick_cancel(w)?;
@@ -1061,7 +1197,13 @@ impl Scheduler {
         {
             self.drop_event(id);
             if self.countdown(done) >= 1 {
-                self.push(done, EvKind::Turn { who: w, round: self.round })?;
+                self.push(
+                    done,
+                    EvKind::Turn {
+                        who: w,
+                        round: self.round,
+                    },
+                )?;
             }
             pushed = true;
         }
@@ -1097,7 +1239,10 @@ impl Scheduler {
         self.active(who)?;
         let a = &self.actors[who.index()];
         if !a.prepared || a.awaiting || a.in_progress.is_some() {
-            return Err(Error::invalid("actor", format!("actor {who} is not holding a prepared turn")));
+            return Err(Error::invalid(
+                "actor",
+                format!("actor {who} is not holding a prepared turn"),
+            ));
         }
         if let Some((_, id)) = self.next_turn_event(who.0) {
             self.drop_event(id);
@@ -1121,27 +1266,32 @@ impl Scheduler {
                 format!("{} has no ticks to delay by", self.system.name()),
             ));
         }
-        let next = self.next_action_event(who.0).into_iter().chain(self.next_turn_event(who.0)).min_by_key(|&(t, _)| t);
+        let next = self
+            .next_action_event(who.0)
+            .into_iter()
+            .chain(self.next_turn_event(who.0))
+            .min_by_key(|&(t, _)| t);
         let Some((tick, id)) = next else {
-            return Err(Error::invalid("actor", format!("actor {who} has nothing pending to delay")));
+            return Err(Error::invalid(
+                "actor",
+                format!("actor {who} has nothing pending to delay"),
+            ));
         };
         let new_tick = tick + u64::from(ticks);
         if self.system == TimingSystem::SimpleRounds {
             let span = self.span.max(1);
             let pass_end = self.round_base + (tick - self.round_base - 1) / span * span + span;
             if new_tick > pass_end {
-                return Err(Error::out_of_range(
-                    "delay.ticks",
-                    ticks,
-                    1,
-                    pass_end - tick,
-                ));
+                return Err(Error::out_of_range("delay.ticks", ticks, 1, pass_end - tick));
             }
         }
         let in_progress = self.actors[who.index()].in_progress == Some(id);
         let kind = self.actors[who.index()].in_progress_kind;
         let Some((_, ev)) = self.drop_event(id) else {
-            return Err(Error::invalid("actor", format!("actor {who} has nothing pending to delay")));
+            return Err(Error::invalid(
+                "actor",
+                format!("actor {who} has nothing pending to delay"),
+            ));
         };
         let new_id = self.push(new_tick, ev.kind)?;
         if in_progress {
@@ -1170,7 +1320,12 @@ impl Scheduler {
 
     /// Cancels a timer; returns whether it was pending.
     pub fn cancel_timer(&mut self, timer: EventId) -> bool {
-        matches!(self.queue.get(timer), Some(Ev { kind: EvKind::Timer { .. } })) && self.drop_event(timer).is_some()
+        matches!(
+            self.queue.get(timer),
+            Some(Ev {
+                kind: EvKind::Timer { .. }
+            })
+        ) && self.drop_event(timer).is_some()
     }
 
     // -----------------------------------------------------------------
@@ -1222,7 +1377,10 @@ impl Scheduler {
             .into_iter()
             .map(|(tick, _, ev)| {
                 let act = match ev.kind {
-                    EvKind::Action { who, nth, .. } => Act::Action { actor: ActorId(who), nth },
+                    EvKind::Action { who, nth, .. } => Act::Action {
+                        actor: ActorId(who),
+                        nth,
+                    },
                     EvKind::Turn { who, .. } => Act::Turn { actor: ActorId(who) },
                     EvKind::Timer { id } => Act::Timer { id },
                 };
@@ -1252,7 +1410,10 @@ impl Scheduler {
         for (tick, id, ev) in self.queue.pending() {
             if let EvKind::Action { who, .. } | EvKind::Turn { who, .. } = ev.kind {
                 let Some(a) = self.actors.get(who as usize) else {
-                    return Err(Error::invalid("scheduler.queue", format!("event at tick {tick} for unknown actor {who}")));
+                    return Err(Error::invalid(
+                        "scheduler.queue",
+                        format!("event at tick {tick} for unknown actor {who}"),
+                    ));
                 };
                 if !a.pending.contains(&id) {
                     return Err(Error::invalid(
@@ -1268,12 +1429,19 @@ impl Scheduler {
         }
         for &w in &self.awaiting {
             if !self.actors.get(w as usize).is_some_and(|a| a.awaiting) {
-                return Err(Error::invalid("scheduler.awaiting", format!("actor {w} is not awaiting")));
+                return Err(Error::invalid(
+                    "scheduler.awaiting",
+                    format!("actor {w} is not awaiting"),
+                ));
             }
         }
         for (i, a) in self.actors.iter().enumerate() {
-            a.timing.validate().map_err(|e| e.in_field(&format!("scheduler.actors[{i}]")))?;
-            a.decl.validate().map_err(|e| e.in_field(&format!("scheduler.actors[{i}]")))?;
+            a.timing
+                .validate()
+                .map_err(|e| e.in_field(&format!("scheduler.actors[{i}]")))?;
+            a.decl
+                .validate()
+                .map_err(|e| e.in_field(&format!("scheduler.actors[{i}]")))?;
         }
         Ok(())
     }
@@ -1292,7 +1460,9 @@ enum Plan {
 /// Checks `value` is a roll `dice` can show (as a scripted roll would be).
 fn check_die(dice: Dice, value: i32) -> Result<()> {
     ScriptedRolls::new([value]).roll(dice).map(|_| ()).map_err(|e| match e {
-        Error::ScriptedRollOutOfRange { min, max, value, .. } => Error::out_of_range("initiative.roll", value, min, max),
+        Error::ScriptedRollOutOfRange { min, max, value, .. } => {
+            Error::out_of_range("initiative.roll", value, min, max)
+        }
         other => other,
     })
 }

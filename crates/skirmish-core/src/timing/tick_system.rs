@@ -82,7 +82,12 @@ impl TickSystemConfig {
             ));
         }
         if self.acquire_ticks > 10_000 {
-            return Err(Error::out_of_range("timing.acquire_ticks", self.acquire_ticks, 0, 10_000));
+            return Err(Error::out_of_range(
+                "timing.acquire_ticks",
+                self.acquire_ticks,
+                0,
+                10_000,
+            ));
         }
         Ok(())
     }

@@ -8,4 +8,5 @@ mod full_contact;
 mod opposed;
 mod queue;
 mod timing;
+mod tracker;
 mod weapons;

@@ -152,10 +152,14 @@ fn extreme_ticks_do_not_overflow() {
 #[test]
 fn corrupt_snapshots_are_errors() {
     for bad in [
-        r#"{"now":5,"next_seq":1,"slots":[[0,[3,0,7]]]}"#,
-        r#"{"now":0,"next_seq":1,"slots":[[0,[3,4,7]]]}"#,
-        r#"{"now":0,"next_seq":5,"slots":[[0,[3,1,7]],[0,[4,1,8]]]}"#,
-        r#"{"now":0,"next_seq":1,"slots":[],"extra":1}"#,
+        r#"{"now":5,"next_seq":1,"slots":[[0,[3,0,7]]],"free":[]}"#,
+        r#"{"now":0,"next_seq":1,"slots":[[0,[3,4,7]]],"free":[]}"#,
+        r#"{"now":0,"next_seq":5,"slots":[[0,[3,1,7]],[0,[4,1,8]]],"free":[]}"#,
+        r#"{"now":0,"next_seq":1,"slots":[],"free":[],"extra":1}"#,
+        r#"{"now":0,"next_seq":1,"slots":[[0,[3,0,7]]],"free":[0]}"#,
+        r#"{"now":0,"next_seq":1,"slots":[[0,null]],"free":[]}"#,
+        r#"{"now":0,"next_seq":1,"slots":[[0,null]],"free":[0,0]}"#,
+        r#"{"now":0,"next_seq":1,"slots":[],"free":[3]}"#,
         r#"[1,2,3]"#,
     ] {
         assert!(serde_json::from_str::<EventQueue<u32>>(bad).is_err(), "{bad}");

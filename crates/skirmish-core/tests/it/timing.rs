@@ -56,11 +56,11 @@ enum Op {
         who: String,
         #[serde(default)]
         label: String,
-        time_taken: u32,
+        time_taken: i32,
         #[serde(default)]
         speed_bonus: i32,
         #[serde(default)]
-        extra_preparation: u32,
+        extra_preparation: i32,
         ready_time: Option<u32>,
         roll: Option<i32>,
         kind: Option<ActionKind>,
@@ -116,7 +116,13 @@ fn sheet_text(system: &TimingSystem, sheet: &[SheetLine]) -> Vec<String> {
             let names: Vec<String> = l
                 .lines
                 .iter()
-                .map(|a| if a.lands { a.name.clone() } else { format!("{} (turn)", a.name) })
+                .map(|a| {
+                    if a.lands {
+                        a.name.clone()
+                    } else {
+                        format!("{} (turn)", a.name)
+                    }
+                })
                 .collect();
             let at = if *system == TimingSystem::SimpleRounds {
                 format!("{}/{}", l.pass, l.display)
@@ -166,7 +172,13 @@ fn run_case(case: &Case) {
                 Turn::Moment { moment, lines, .. } => {
                     let names: Vec<String> = lines
                         .iter()
-                        .map(|a| if a.lands { a.name.clone() } else { format!("{} (turn)", a.name) })
+                        .map(|a| {
+                            if a.lands {
+                                a.name.clone()
+                            } else {
+                                format!("{} (turn)", a.name)
+                            }
+                        })
                         .collect();
                     assert_eq!((moment.display, &names), (*display, acting), "{at}");
                     if let Some(p) = pass {

@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand};
 
 mod odds;
 mod output;
+mod replay;
 mod tables;
 
 /// Tabletop-RPG combat timing and striking.
@@ -23,6 +24,8 @@ enum Command {
     Odds(odds::Args),
     /// Print a data table of the texts: weapons (TT, RoF) or armor (DR).
     Tables(tables::Args),
+    /// Step through the built-in goblin ambush's tick sheet under any timing system.
+    Replay(replay::Args),
 }
 
 fn main() -> ExitCode {
@@ -30,6 +33,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Odds(args) => odds::run(&args),
         Command::Tables(args) => tables::run(&args),
+        Command::Replay(args) => replay::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -107,3 +107,47 @@ fn tables_print_every_row() {
     assert_eq!(v.as_array().unwrap().len(), 8);
     assert_eq!(v[4]["armor"], "Plate mail, riot gear");
 }
+
+#[test]
+fn replay_runs_the_ambush_under_every_system() {
+    for system in [
+        "simultaneous",
+        "simple-rounds",
+        "graduated-rounds",
+        "continuous",
+        "tick-system",
+        "action-blocks",
+    ] {
+        let s = stdout(&["replay", "--system", system, "--rounds", "2"]);
+        assert!(s.contains(&format!("under {system}")), "{s}");
+        assert!(s.matches("sheet").count() > 3, "{system}: {s}");
+        assert!(s.contains("Cardiff"), "{s}");
+    }
+    // With the texts' own round-one initiative, the first sheet is the text's table.
+    let s = stdout(&["replay", "--system", "continuous", "--as-in-the-text", "--rounds", "1"]);
+    assert!(
+        s.contains(
+            "sheet  3: Orc #1 | 4: Madoc, Orc #2 | 5: Roland | 6: Shaman | 8: Cardiff | 9: Goblin #1, Goblin #2"
+        ),
+        "{s}"
+    );
+    // Same seed, same replay.
+    assert_eq!(
+        stdout(&["replay", "--system", "tick", "--seed", "9"]),
+        stdout(&["replay", "--system", "tick", "--seed", "9"])
+    );
+    let json = stdout(&["replay", "--system", "graduated", "--rounds", "1", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v[0]["turn"]["turn"], "new_round");
+}
+
+#[test]
+fn replay_refuses_an_unknown_system() {
+    let out = skirmish(&["replay", "--system", "continous"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8(out.stderr)
+            .unwrap()
+            .contains("did you mean \"continuous\"")
+    );
+}

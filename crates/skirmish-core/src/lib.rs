@@ -76,6 +76,7 @@
 
 #![deny(missing_docs)]
 
+pub mod ambush;
 pub mod damage;
 pub mod dice;
 pub mod error;

@@ -573,11 +573,20 @@ impl Encounter {
                         .filter(|(i, _)| s.scheduler.is_in(ActorId(*i as u32)))
                         .map(|(i, l)| format!("{} {}", l.name, s.scheduler.initiative(ActorId(i as u32)).unwrap_or(0)))
                         .collect();
-                    note(
-                        s,
-                        log,
-                        format!("round {round} begins; initiative: {}", inits.join(", ")),
-                    );
+                    let text = match s.scheduler.system() {
+                        TimingSystem::Simultaneous => format!("exchange {round} begins"),
+                        TimingSystem::Continuous(_) => format!("the battle begins; initiative: {}", inits.join(", ")),
+                        TimingSystem::ActionBlocks(_) => {
+                            format!("phase {round} begins; actions this phase: {}", inits.join(", "))
+                        }
+                        TimingSystem::TickSystem(_) => format!(
+                            "round {round} begins, {} ticks long; initiative: {}",
+                            sheet.first().map_or(0, |l| l.display),
+                            inits.join(", ")
+                        ),
+                        _ => format!("round {round} begins; initiative: {}", inits.join(", ")),
+                    };
+                    note(s, log, text);
                     for x in &expired {
                         note(s, log, format!("{} runs out", x.name));
                     }
@@ -611,11 +620,25 @@ impl Encounter {
                             }
                         }
                     }
-                    let names: Vec<&str> = lines.iter().map(|l| l.name.as_str()).collect();
+                    let names: Vec<String> = lines
+                        .iter()
+                        .map(|l| {
+                            if l.lands {
+                                l.name.clone()
+                            } else {
+                                format!("{} (turn begins)", l.name)
+                            }
+                        })
+                        .collect();
                     let text = if names.is_empty() {
                         format!("{} (effects only)", label_of(s.scheduler.system(), &moment))
                     } else {
-                        format!("{}: {} act", label_of(s.scheduler.system(), &moment), names.join(", "))
+                        format!(
+                            "{}: {} {}",
+                            label_of(s.scheduler.system(), &moment),
+                            names.join(", "),
+                            if names.len() == 1 { "acts" } else { "act" }
+                        )
                     };
                     note(s, log, text);
                     for x in &expired {
@@ -796,6 +819,29 @@ impl Encounter {
             note(s, log, format!("{} takes the held turn", line.name));
             Ok(line)
         })
+    }
+
+    /// The combatant's (its line's) current declaration and its label.
+    pub fn declaration(&self, id: CombatantId) -> Result<(String, Declaration)> {
+        let c = self.combatant(id)?;
+        let line = &self.state.lines[c.line as usize];
+        Ok((line.label.clone(), self.state.scheduler.declaration(ActorId(c.line))?))
+    }
+
+    /// The first living member of each line awaiting a declaration.
+    pub fn awaiting_combatants(&self) -> Vec<CombatantId> {
+        self.state
+            .scheduler
+            .awaiting()
+            .into_iter()
+            .filter_map(|a| {
+                self.state.lines[a.index()]
+                    .members
+                    .iter()
+                    .find(|&&m| self.state.combatants[m as usize].status == Status::Standing)
+                    .map(|&m| CombatantId(m))
+            })
+            .collect()
     }
 
     /// Tick System: the bonus to the combatant's defensive rolls (+4 while prepared).

@@ -167,6 +167,8 @@ pub struct RateOfFire {
 impl RateOfFire {
     /// One shot per round.
     pub const ONE: RateOfFire = RateOfFire { shots: 1, rounds: 1 };
+    /// Two shots per round (bows, daggers).
+    pub const TWO: RateOfFire = RateOfFire { shots: 2, rounds: 1 };
 
     /// `shots` per `rounds`; both must be at least 1.
     pub fn new(shots: u32, rounds: u32) -> Result<RateOfFire> {

@@ -126,6 +126,8 @@ fn sheet_text(system: &TimingSystem, sheet: &[SheetLine]) -> Vec<String> {
                 .collect();
             let at = if *system == TimingSystem::SimpleRounds {
                 format!("{}/{}", l.pass, l.display)
+            } else if matches!(system, TimingSystem::GraduatedRounds(_)) && l.pass > 0 {
+                format!("end{}/{}", l.pass, l.display)
             } else {
                 l.display.to_string()
             };

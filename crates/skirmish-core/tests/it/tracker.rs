@@ -500,3 +500,59 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn tick_system_interrupts_only_non_combat_actions() {
+    let mut e = Encounter::new(TimingSystem::tick_system(), 1).unwrap();
+    let timing = ActorTiming {
+        interval: 3,
+        ..ActorTiming::default()
+    };
+    let mage = e.add_combatant(spec("Mage", 0).with_timing(timing)).unwrap();
+    let thug = e.add_combatant(spec("Thug", 0).with_timing(timing)).unwrap();
+    e.set_initiative(mage, InitiativeEntry::Total(15)).unwrap();
+    e.set_initiative(thug, InitiativeEntry::Total(14)).unwrap();
+    e.next().unwrap();
+    e.next().unwrap(); // the mage's turn at 15
+    let mut ritual = Declaration::new(0, 0);
+    ritual.kind = ActionKind::NonCombat;
+    ritual.action_ticks = Some(6);
+    e.declare(mage, "ritual", ritual, None).unwrap(); // done on 9, next turn 6
+    e.next().unwrap(); // the thug's turn at 14
+    e.declare(thug, "stab", Declaration::new(0, 0), None).unwrap(); // lands 12
+    assert!(!e.interrupt(thug, false).unwrap(), "an attack is not interrupted");
+    assert!(!e.interrupt(mage, true).unwrap(), "concentration kept");
+    assert!(e.interrupt(mage, false).unwrap(), "concentration lost");
+    // The ritual is gone; the mage waits his interval from 14: next turn 11.
+    let sheet: Vec<(i64, String)> = e
+        .tick_sheet()
+        .iter()
+        .flat_map(|l| {
+            l.lines
+                .iter()
+                .map(move |a| (l.display, format!("{}{}", a.name, if a.lands { "" } else { " (turn)" })))
+        })
+        .collect();
+    assert_eq!(
+        sheet,
+        [
+            (12, "Thug".to_string()),
+            (11, "Mage (turn)".to_string()),
+            (9, "Thug (turn)".to_string())
+        ]
+    );
+    assert!(e.log().iter().any(|l| l.text.contains("loses the action")));
+}
+
+#[test]
+fn continuous_heavy_crossbow_takes_twelve() {
+    let w = skirmish_core::tables::weapons::find("heavy crossbow").unwrap();
+    assert_eq!(Declaration::weapon(w, &TimingSystem::continuous(), 0).time_taken, 12);
+    assert_eq!(Declaration::weapon(w, &TimingSystem::graduated(), 0).time_taken, 8);
+    assert_eq!(
+        Declaration::weapon(w, &TimingSystem::SimpleRounds, 0)
+            .rate_of_fire
+            .to_string(),
+        "1/2"
+    );
+}

@@ -116,8 +116,12 @@ pub struct Scheduler {
     last: Option<Moment>,
     /// Actors waiting for a follow-up declaration, in landing order.
     awaiting: Vec<u32>,
+    /// Continuous: actors added during the battle, to roll initiative for.
+    joining: Vec<u32>,
     #[serde(skip)]
     popped: Vec<(EventId, Ev)>,
+    #[serde(skip)]
+    plans: Vec<(u32, Declaration, Plan, i64)>,
 }
 
 fn check_range(field: &str, value: i64, min: i64, max: i64) -> Result<()> {
@@ -205,7 +209,9 @@ impl Scheduler {
             moments_in_round: 0,
             last: None,
             awaiting: Vec::new(),
+            joining: Vec::new(),
             popped: Vec::new(),
+            plans: Vec::new(),
         }
     }
 
@@ -381,6 +387,9 @@ impl Scheduler {
             ));
         }
         let joining = self.round > 0 && matches!(self.system, TimingSystem::Continuous(_));
+        if joining {
+            self.joining.push(self.actors.len() as u32);
+        }
         self.actors.push(ActorState {
             timing,
             decl: declaration,
@@ -415,6 +424,7 @@ impl Scheduler {
         a.awaiting = false;
         a.in_progress = None;
         self.awaiting.retain(|&w| w != who.0);
+        self.joining.retain(|&w| w != who.0);
         Ok(())
     }
 
@@ -847,43 +857,59 @@ impl Scheduler {
     /// "The same again" for everyone still awaiting a declaration, and
     /// Continuous late joiners' initiative. All rolls first, then changes.
     fn follow_up<R: RollSource + ?Sized>(&mut self, rolls: &mut R) -> Result<()> {
-        let joining: Vec<u32> = (0..self.actors.len() as u32)
-            .filter(|&i| self.actors[i as usize].presence == Presence::Joining)
-            .collect();
-        if self.awaiting.is_empty() && joining.is_empty() {
+        if self.awaiting.is_empty() && self.joining.is_empty() {
             return Ok(());
         }
-        let mut plans = Vec::with_capacity(self.awaiting.len());
-        for &w in &self.awaiting {
-            let decl = self.actors[w as usize].decl.repeated();
-            plans.push((w, decl, self.plan(w, &decl, rolls)?));
-        }
-        let mut joins = Vec::with_capacity(joining.len());
-        for &w in &joining {
-            joins.push((w, self.roll_initiative(w, rolls)?));
-        }
-        for (w, decl, plan) in plans {
-            self.apply_plan(w, decl, plan)?;
+        let mut plans = std::mem::take(&mut self.plans);
+        plans.clear();
+        let mut planned = || -> Result<()> {
+            for &w in &self.awaiting {
+                let decl = self.actors[w as usize].decl.repeated();
+                plans.push((w, decl, self.plan(w, &decl, rolls)?, 0));
+            }
+            for &w in &self.joining {
+                let init = self.roll_initiative(w, rolls)?;
+                plans.push((w, self.actors[w as usize].decl, Plan::Join, init));
+            }
+            Ok(())
+        };
+        if let Err(e) = planned() {
+            plans.clear();
+            self.plans = plans;
+            return Err(e);
         }
         self.awaiting.clear();
+        self.joining.clear();
         let now = self.queue.now();
-        for (w, init) in joins {
-            let a = &mut self.actors[w as usize];
-            a.presence = Presence::Active;
-            a.initiative = init;
-            a.entry = None;
-            a.chain_round = self.round;
-            self.push(
-                now + init as u64,
-                EvKind::Action {
-                    who: w,
-                    round: self.round,
-                    nth: 1,
-                    end_pass: 0,
-                },
-            )?;
+        let mut result = Ok(());
+        for &(w, decl, plan, init) in &plans {
+            let r = if let Plan::Join = plan {
+                let a = &mut self.actors[w as usize];
+                a.presence = Presence::Active;
+                a.initiative = init;
+                a.entry = None;
+                a.chain_round = self.round;
+                self.push(
+                    now + init as u64,
+                    EvKind::Action {
+                        who: w,
+                        round: self.round,
+                        nth: 1,
+                        end_pass: 0,
+                    },
+                )
+                .map(|_| ())
+            } else {
+                self.apply_plan(w, decl, plan)
+            };
+            if r.is_err() {
+                result = r;
+                break;
+            }
         }
-        Ok(())
+        plans.clear();
+        self.plans = plans;
+        result
     }
 
     /// The absolute tick at which a follow-up of `decl` lands, from now.
@@ -969,7 +995,7 @@ impl Scheduler {
             (a.nth, a.chain_round)
         };
         match plan {
-            Plan::Nothing => {}
+            Plan::Nothing | Plan::Join => {}
             Plan::At(tick) => {
                 self.push(
                     tick,
@@ -1427,6 +1453,15 @@ impl Scheduler {
         if events != self.actor_events || self.actors.iter().map(|a| a.pending.len()).sum::<usize>() != events {
             return Err(Error::invalid("scheduler", "pending event counts disagree"));
         }
+        for &w in &self.joining {
+            if !self
+                .actors
+                .get(w as usize)
+                .is_some_and(|a| a.presence == Presence::Joining)
+            {
+                return Err(Error::invalid("scheduler.joining", format!("actor {w} is not joining")));
+            }
+        }
         for &w in &self.awaiting {
             if !self.actors.get(w as usize).is_some_and(|a| a.awaiting) {
                 return Err(Error::invalid(
@@ -1448,13 +1483,18 @@ impl Scheduler {
 }
 
 /// What a declaration does to an awaiting actor.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 enum Plan {
+    /// A late joiner's first action (Continuous).
+    Join,
     Nothing,
     At(u64),
     EndPasses,
     Prepare,
-    TickAction { ticks: u32, interval: u32 },
+    TickAction {
+        ticks: u32,
+        interval: u32,
+    },
 }
 
 /// Checks `value` is a roll `dice` can show (as a scripted roll would be).

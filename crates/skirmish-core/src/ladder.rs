@@ -272,6 +272,13 @@ impl CombatLevel {
     }
 }
 
+impl Default for CombatLevel {
+    /// Fair, no plus.
+    fn default() -> Self {
+        CombatLevel::plain(Level::FAIR)
+    }
+}
+
 impl From<Level> for CombatLevel {
     fn from(level: Level) -> CombatLevel {
         CombatLevel::plain(level)

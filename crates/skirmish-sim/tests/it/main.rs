@@ -1,0 +1,2 @@
+//! Integration tests of skirmish-sim: one binary, one module per part.
+#![allow(clippy::unwrap_used, reason = "tests")]

@@ -4,5 +4,11 @@
 
 #![deny(missing_docs)]
 
+pub mod battle;
+mod clock;
+pub mod error;
 pub mod report;
 pub mod scenario;
+
+pub use battle::{Battle, RunOptions, run_battle};
+pub use error::SimError;

@@ -361,6 +361,22 @@ impl<T> EventQueue<T> {
         self.far.clear();
         self.live = 0;
     }
+
+    /// Empties the queue and sets it back to tick 0, keeping its memory
+    /// (for running many battles in a row). Ids handed out before the reset
+    /// must not be used after it: they may name new events.
+    pub fn reset(&mut self) {
+        for b in &mut self.buckets {
+            b.clear();
+        }
+        self.occupied = [0; WORDS];
+        self.far.clear();
+        self.slots.clear();
+        self.free.clear();
+        self.now = 0;
+        self.next_seq = 0;
+        self.live = 0;
+    }
 }
 
 /// One serialized slot: its generation and, while scheduled,

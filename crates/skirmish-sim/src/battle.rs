@@ -1,0 +1,809 @@
+//! The battle engine: any timing system x any striking system x any damage
+//! model, fought to a wipe-out, a draw or a limit.
+//!
+//! # How a battle runs
+//!
+//! 1. The clock ([`crate::clock`]) hands out the fighters acting at the next
+//!    moment, all together.
+//! 2. Each picks a target by the scenario's targeting policy among the
+//!    enemies standing **at the start of the moment**, and strikes: Full
+//!    Contact (SR + 4dF against DR) or FUDGE opposed (skill + 4dF against
+//!    the defender's skill + 4dF). Wound penalties feed both rolls.
+//! 3. At the end of the moment every hit is applied, in the order it was
+//!    struck; the fallen lose their pending actions; a fighter hit before its
+//!    disruptible action landed loses that action (RULES.md's simultaneity
+//!    decision: two fighters can fell each other, and a spell completes on
+//!    the tick its caster is struck).
+//! 4. The battle ends when one side is left (a win), none is (a draw, both
+//!    wiped out at the same moment), or a limit of ticks, rounds or actions
+//!    is reached (a timeout, never a win).
+//!
+//! # Decisions
+//!
+//! - **Damage** is the hit's margin (SR + roll - DR, or the relative
+//!   degree), plus the attacker's `offense`, minus the defender's
+//!   `toughness` (RULES.md §3), plus `amazing_strike_damage` on an amazing
+//!   strike. Armor from the
+//!   table counts once per striking system: in the Defense Rating under
+//!   Full Contact (as in the article), in the defensive damage factor under
+//!   FUDGE striking (FUDGE 4.1).
+//! - **Wound penalties** (Hurt -1, Very Hurt -2) apply to the wounded
+//!   fighter's attack (SR or skill) and defense (DR or skill).
+//! - **FUDGE opposed**: each attack is an opposed action; the attacker hits
+//!   when it wins by 1 or more with at least the minimum result (Poor); a
+//!   defender that wins is not hurt (its own blows are its own actions). A
+//!   defender engaged by several attackers is at -1 for each beyond the
+//!   first, and at most `max_attackers_per_target` attackers can engage one
+//!   target (reach, FUDGE 4.34); an attacker with no target in reach loses
+//!   the action. With `group_roll`, each side rolls one 2dF per moment for
+//!   all its fighters' rolls instead of 4dF each. Plus-levels count by round.
+//! - **Engagement**: an attacker engages the target it last struck at, until
+//!   it strikes another or falls; "least engaged" targeting and the reach
+//!   limit count engaged attackers.
+//! - **Most wounded** is the enemy that has taken the most damage so far.
+//! - Fighters of the same moment strike in the order they were scheduled
+//!   (FIFO), which decides only the order of the dice.
+//!
+//! Every battle draws from its own stream, `SeededRolls::for_stream(seed,
+//! index)`, so a battle's result depends only on (scenario, seed, index).
+
+use skirmish_core::damage::{Damage, DamageModel, HitPointState, WoundTrack};
+use skirmish_core::dice::SeededRolls;
+use skirmish_core::ladder::CombatLevel;
+use skirmish_core::striking::full_contact::{self, StrikeOptions, StrikeOutcome};
+use skirmish_core::tables::{armor, weapons};
+use skirmish_core::timing::{ActorTiming, Declaration, TimingSystem};
+
+use crate::clock::{Clock, ContinuousClock, SchedulerClock, Tick};
+use crate::error::SimError;
+use crate::report::{BattleReport, BattleSummary, Casualties, Outcome, TraceLine};
+use crate::scenario::{Scenario, Striking, Targeting, WeaponChoice};
+
+/// What to record beyond the numbers.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RunOptions {
+    /// Keep a readable trace of every strike and fall.
+    pub trace: bool,
+    /// Keep the casualties over time (one entry per tick someone fell).
+    pub casualties: bool,
+}
+
+/// Memory a thread reuses from battle to battle (a sweep keeps one per
+/// worker): nothing is allocated per battle once it has grown.
+#[derive(Default)]
+pub struct Workspace {
+    lean: Option<ContinuousClock>,
+    hp: Vec<HitPointState>,
+    wounds: Vec<WoundTrack>,
+    arrays: Arrays,
+}
+
+impl std::fmt::Debug for Workspace {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Workspace")
+            .field("fighters", &self.arrays.penalty.len())
+            .finish()
+    }
+}
+
+/// The engine's per-fighter arrays.
+#[derive(Default)]
+struct Arrays {
+    penalty: Vec<i32>,
+    down: Vec<bool>,
+    taken: Vec<i64>,
+    target_of: Vec<u32>,
+    engaged_by: Vec<u32>,
+    /// Standing fighters per side.
+    standing: Vec<Vec<u32>>,
+    /// Each fighter's position in its side's standing list.
+    pos: Vec<u32>,
+    acting: Vec<u32>,
+    hits: Vec<(u32, i32)>,
+    fallen: Vec<u32>,
+    side_roll: Vec<i32>,
+}
+
+impl Arrays {
+    fn reset(&mut self, battle: &Battle) {
+        let n = battle.group_of.len();
+        for v in [&mut self.penalty, &mut self.side_roll] {
+            v.clear();
+        }
+        self.penalty.resize(n, 0);
+        self.side_roll.resize(battle.sides.len(), 0);
+        self.down.clear();
+        self.down.resize(n, false);
+        self.taken.clear();
+        self.taken.resize(n, 0);
+        self.target_of.clear();
+        self.target_of.resize(n, NONE);
+        self.engaged_by.clear();
+        self.engaged_by.resize(n, 0);
+        self.standing.resize_with(battle.sides.len(), Vec::new);
+        self.standing.truncate(battle.sides.len());
+        for s in &mut self.standing {
+            s.clear();
+        }
+        self.pos.clear();
+        self.pos.resize(n, 0);
+        for (f, &g) in battle.group_of.iter().enumerate() {
+            let side = battle.groups[g as usize].side as usize;
+            self.pos[f] = self.standing[side].len() as u32;
+            self.standing[side].push(f as u32);
+        }
+        self.acting.clear();
+        self.hits.clear();
+        self.fallen.clear();
+    }
+}
+
+/// The Time Taken of a group with no weapon given.
+pub const DEFAULT_TIME_TAKEN: i32 = 3;
+
+const NONE: u32 = u32::MAX;
+
+/// A group, ready to fight.
+#[derive(Debug, Clone)]
+struct GroupRt {
+    name: String,
+    side: u8,
+    first: u32,
+    count: u32,
+    strike_rating: i32,
+    defense_rating: i32,
+    skill: CombatLevel,
+    offense: i32,
+    defense_factor: i32,
+    decl: Declaration,
+    timing: ActorTiming,
+    hit_points: Option<i32>,
+    disruptible: bool,
+    weapon: String,
+}
+
+/// A scenario made ready to fight many times (the weapon and armor
+/// lookups, the damage model and the roster are resolved once).
+///
+/// ```
+/// use skirmish_sim::battle::{Battle, RunOptions};
+/// use skirmish_sim::scenario::Scenario;
+///
+/// let scenario: Scenario = toml::from_str(r#"
+///     name = "duel"
+///     [[sides]]
+///     name = "Cardiff"
+///     groups = [{ name = "Cardiff", strike_rating = 9, defense_rating = 7, weapon = "Sword, Two-Handed" }]
+///     [[sides]]
+///     name = "goblins"
+///     groups = [{ name = "Goblin", count = 3, strike_rating = 5, defense_rating = 6, weapon = "Pike/Pole-arm" }]
+/// "#).unwrap();
+/// let battle = Battle::new(&scenario).unwrap();
+/// let report = battle.run(7, 0, &RunOptions::default()).unwrap();
+/// assert!(report.summary.actions > 0);
+/// // The same seed and index give the same battle.
+/// assert_eq!(report, battle.run(7, 0, &RunOptions::default()).unwrap());
+/// ```
+#[derive(Debug, Clone)]
+pub struct Battle {
+    timing: TimingSystem,
+    striking: Striking,
+    damage: Damage,
+    targeting: Targeting,
+    reach: u32,
+    max_ticks: u64,
+    max_rounds: u32,
+    max_actions: u64,
+    sides: Vec<String>,
+    groups: Vec<GroupRt>,
+    /// Per fighter: its group.
+    group_of: Vec<u32>,
+}
+
+/// Fights one battle of `scenario`: battle number `index` of master seed
+/// `seed`.
+pub fn run_battle(scenario: &Scenario, seed: u64, index: u64, options: &RunOptions) -> Result<BattleReport, SimError> {
+    Battle::new(scenario)?.run(seed, index, options)
+}
+
+impl Battle {
+    /// Resolves `scenario` for fighting: weapons and armor from the tables,
+    /// the damage model, the roster.
+    pub fn new(scenario: &Scenario) -> Result<Battle, SimError> {
+        scenario
+            .timing
+            .validate()
+            .map_err(|e| SimError::Rules(e.in_field("timing")))?;
+        let damage = scenario
+            .damage
+            .build()
+            .map_err(|e| SimError::Rules(e.in_field("damage")))?;
+        if scenario.sides.len() < 2 {
+            return Err(SimError::Scenario("a battle needs at least two sides".into()));
+        }
+        if scenario.sides.len() > 255 {
+            return Err(SimError::Scenario("at most 255 sides".into()));
+        }
+        let fudge = matches!(scenario.striking, Striking::FudgeOpposed(_));
+        let mut groups = Vec::new();
+        let mut group_of = Vec::new();
+        for (si, side) in scenario.sides.iter().enumerate() {
+            if side.groups.is_empty() {
+                return Err(SimError::Scenario(format!("sides[{si}] ({}) has no groups", side.name)));
+            }
+            for (gi, g) in side.groups.iter().enumerate() {
+                let at = |e: skirmish_core::Error| SimError::Rules(e.in_field(&format!("sides[{si}].groups[{gi}]")));
+                let count = u32::try_from(g.count)
+                    .ok()
+                    .filter(|c| *c >= 1 && group_of.len() + (*c as usize) <= u32::MAX as usize / 2)
+                    .ok_or_else(|| {
+                        SimError::Scenario(format!(
+                            "sides[{si}].groups[{gi}].count: {} is not a count this engine can field",
+                            g.count
+                        ))
+                    })?;
+                let (mut decl, weapon) = match &g.weapon {
+                    None => (
+                        Declaration::new(DEFAULT_TIME_TAKEN, g.speed_bonus),
+                        String::from("weapon"),
+                    ),
+                    Some(WeaponChoice::Named(name)) => {
+                        let w = weapons::find(name).map_err(at)?;
+                        (
+                            Declaration::weapon(w, &scenario.timing, g.speed_bonus),
+                            w.name.to_string(),
+                        )
+                    }
+                    Some(WeaponChoice::Custom(c)) => (
+                        Declaration::new(c.time_taken, g.speed_bonus).with_rate_of_fire(c.rate_of_fire),
+                        if c.name.is_empty() {
+                            "weapon".to_string()
+                        } else {
+                            c.name.clone()
+                        },
+                    ),
+                };
+                decl.extra_attacks = g.extra_attacks;
+                decl.disruptible = g.disruptible;
+                decl.validate().map_err(at)?;
+                let timing = ActorTiming {
+                    initiative_bonus: g.initiative_bonus,
+                    interval: g.interval,
+                    reflexes: g.reflexes,
+                    combat_sense: g.combat_sense,
+                };
+                timing.validate().map_err(at)?;
+                let armor_bonus = match &g.armor {
+                    Some(name) => armor::armor(name).map_err(at)?.defense_rating_bonus,
+                    None => 0,
+                };
+                let check = |field: &str, v: i32| -> Result<i32, SimError> {
+                    if (-1000..=1000).contains(&v) {
+                        Ok(v)
+                    } else {
+                        Err(SimError::Rules(
+                            skirmish_core::Error::out_of_range(field, v, -1000, 1000)
+                                .in_field(&format!("sides[{si}].groups[{gi}]")),
+                        ))
+                    }
+                };
+                let (defense_rating, defense_factor) = if fudge {
+                    (
+                        check("defense_rating", g.defense_rating)?,
+                        check("toughness", g.toughness)? + armor_bonus,
+                    )
+                } else {
+                    (
+                        check("defense_rating", g.defense_rating)? + armor_bonus,
+                        check("toughness", g.toughness)?,
+                    )
+                };
+                if let Some(hp) = g.hit_points
+                    && hp < 1
+                {
+                    return Err(SimError::Rules(
+                        skirmish_core::Error::out_of_range("hit_points", hp, 1, i32::MAX)
+                            .in_field(&format!("sides[{si}].groups[{gi}]")),
+                    ));
+                }
+                groups.push(GroupRt {
+                    name: g.name.clone(),
+                    side: si as u8,
+                    first: group_of.len() as u32,
+                    count,
+                    strike_rating: check("strike_rating", g.strike_rating)?,
+                    defense_rating,
+                    skill: g.skill,
+                    offense: check("offense", g.offense)?,
+                    defense_factor,
+                    decl,
+                    timing,
+                    hit_points: g.hit_points,
+                    disruptible: g.disruptible,
+                    weapon,
+                });
+                let gidx = (groups.len() - 1) as u32;
+                group_of.extend(std::iter::repeat_n(gidx, count as usize));
+            }
+        }
+        let b = &scenario.battle;
+        if b.max_attackers_per_target == 0 || b.max_ticks == 0 || b.max_rounds == 0 || b.max_actions == 0 {
+            return Err(SimError::Scenario(
+                "battle limits and max_attackers_per_target must be at least 1".into(),
+            ));
+        }
+        Ok(Battle {
+            timing: scenario.timing.clone(),
+            striking: scenario.striking,
+            damage,
+            targeting: b.targeting,
+            reach: b.max_attackers_per_target,
+            max_ticks: b.max_ticks,
+            max_rounds: b.max_rounds,
+            max_actions: b.max_actions,
+            sides: scenario.sides.iter().map(|s| s.name.clone()).collect(),
+            groups,
+            group_of,
+        })
+    }
+
+    /// Number of fighters.
+    pub fn fighters(&self) -> usize {
+        self.group_of.len()
+    }
+
+    /// The fighter's name: its group's, numbered if the group has several.
+    pub fn fighter_name(&self, fighter: u32) -> String {
+        let g = &self.groups[self.group_of[fighter as usize] as usize];
+        if g.count == 1 {
+            g.name.clone()
+        } else {
+            format!("{} {}", g.name, fighter - g.first + 1)
+        }
+    }
+
+    /// Fights battle `index` of master seed `seed`.
+    pub fn run(&self, seed: u64, index: u64, options: &RunOptions) -> Result<BattleReport, SimError> {
+        self.run_in(&mut Workspace::default(), seed, index, options)
+    }
+
+    /// Fights battle `index` of master seed `seed` in a reused workspace.
+    pub fn run_in(
+        &self,
+        ws: &mut Workspace,
+        seed: u64,
+        index: u64,
+        options: &RunOptions,
+    ) -> Result<BattleReport, SimError> {
+        let mut rolls = SeededRolls::for_stream(seed, index);
+        self.run_with(ws, &mut rolls, options, self.use_lean_clock())
+    }
+
+    /// Fights battle `index` of master seed `seed` in a reused workspace,
+    /// keeping only the numbers (what a sweep needs).
+    pub fn run_summary(&self, ws: &mut Workspace, seed: u64, index: u64) -> Result<BattleSummary, SimError> {
+        Ok(self.run_in(ws, seed, index, &RunOptions::default())?.summary)
+    }
+
+    fn use_lean_clock(&self) -> bool {
+        matches!(self.timing, TimingSystem::Continuous(_))
+    }
+
+    /// Fights with the given clock choice (tests compare the two clocks).
+    #[doc(hidden)]
+    pub fn run_with(
+        &self,
+        ws: &mut Workspace,
+        rolls: &mut SeededRolls,
+        options: &RunOptions,
+        lean: bool,
+    ) -> Result<BattleReport, SimError> {
+        ws.arrays.reset(self);
+        let Workspace {
+            lean: lean_clock,
+            hp,
+            wounds,
+            arrays,
+        } = ws;
+        match &self.damage {
+            Damage::HitPoints(m) => {
+                hp.clear();
+                hp.extend(
+                    self.group_of
+                        .iter()
+                        .map(|&g| HitPointState::new(self.groups[g as usize].hit_points.unwrap_or(m.config().max_hp))),
+                );
+                if lean {
+                    let clock = self.lean_clock(lean_clock)?;
+                    self.fight(clock, m, hp, arrays, rolls, options)
+                } else {
+                    self.fight(&mut self.scheduler_clock()?, m, hp, arrays, rolls, options)
+                }
+            }
+            Damage::FudgeWounds(m) => {
+                wounds.clear();
+                wounds.resize(self.group_of.len(), m.fresh());
+                if lean {
+                    let clock = self.lean_clock(lean_clock)?;
+                    self.fight(clock, m, wounds, arrays, rolls, options)
+                } else {
+                    self.fight(&mut self.scheduler_clock()?, m, wounds, arrays, rolls, options)
+                }
+            }
+        }
+    }
+
+    fn lean_clock<'w>(&self, slot: &'w mut Option<ContinuousClock>) -> Result<&'w mut ContinuousClock, SimError> {
+        let TimingSystem::Continuous(c) = &self.timing else {
+            return Err(SimError::Scenario("the lean clock runs Continuous timing only".into()));
+        };
+        let clock = slot.get_or_insert_with(ContinuousClock::empty);
+        clock.reset(c.lap, self.group_of.iter().map(|&g| self.groups[g as usize].decl));
+        Ok(clock)
+    }
+
+    fn scheduler_clock(&self) -> Result<SchedulerClock, SimError> {
+        SchedulerClock::new(
+            &self.timing,
+            self.group_of.iter().map(|&g| {
+                let g = &self.groups[g as usize];
+                (g.timing, g.decl)
+            }),
+        )
+    }
+
+    #[expect(clippy::too_many_lines, reason = "the battle loop reads best in one piece")]
+    fn fight<C: Clock, D: DamageModel>(
+        &self,
+        clock: &mut C,
+        model: &D,
+        state: &mut [D::State],
+        ws: &mut Arrays,
+        rolls: &mut SeededRolls,
+        options: &RunOptions,
+    ) -> Result<BattleReport, SimError> {
+        let Arrays {
+            penalty,
+            down,
+            taken,
+            target_of,
+            engaged_by,
+            standing,
+            pos,
+            acting,
+            hits,
+            fallen,
+            side_roll,
+        } = ws;
+        let fielded: Vec<u64> = standing.iter().map(|s| s.len() as u64).collect();
+        let mut summary = BattleSummary {
+            outcome: Outcome::Timeout,
+            ticks: 0,
+            rounds: 0,
+            actions: 0,
+            hits: 0,
+            amazing_strikes: 0,
+            amazing_defenses: 0,
+            disruptions: 0,
+        };
+        let mut casualties = Vec::new();
+        let mut trace = options.trace.then(Vec::new);
+        let mut round_starts = 0u32;
+        let fc_options = match self.striking {
+            Striking::FullContact(r) => StrikeOptions {
+                guaranteed_success_and_fumble: r.guaranteed,
+                amazing: r.amazing,
+                point_blank: false,
+            },
+            Striking::FudgeOpposed(_) => StrikeOptions::default(),
+        };
+
+        // Already decided before a blow (a side with nobody in it).
+        let left = standing.iter().filter(|s| !s.is_empty()).count();
+        if left < 2 {
+            summary.outcome = if left == 1 {
+                Outcome::Win {
+                    side: standing.iter().position(|s| !s.is_empty()).unwrap_or(0),
+                }
+            } else {
+                Outcome::Draw
+            };
+        }
+
+        while left >= 2 && summary.outcome == Outcome::Timeout {
+            let Some(step) = clock.next(rolls, acting)? else {
+                break; // nobody can ever act again: a timeout, not a win
+            };
+            let (tick, round, display) = match step {
+                Tick::NewRound => {
+                    round_starts += 1;
+                    summary.rounds = summary.rounds.max(round_starts);
+                    if round_starts > self.max_rounds {
+                        break;
+                    }
+                    continue;
+                }
+                Tick::Moment { tick, round, display } => (tick, round, display),
+            };
+            if tick > self.max_ticks {
+                break;
+            }
+            summary.ticks = tick;
+            summary.rounds = summary.rounds.max(round);
+            if let Striking::FudgeOpposed(r) = self.striking
+                && r.group_roll
+            {
+                for s in side_roll.iter_mut() {
+                    *s = rolls.fudge(2);
+                }
+            }
+            hits.clear();
+            for &a in acting.iter() {
+                if summary.actions >= self.max_actions {
+                    break;
+                }
+                summary.actions += 1;
+                let ag = &self.groups[self.group_of[a as usize] as usize];
+                let Some(t) = self.pick_target(a, ag.side, standing, target_of, engaged_by, taken, rolls) else {
+                    if let Some(tr) = trace.as_mut() {
+                        tr.push(TraceLine {
+                            tick,
+                            round,
+                            display,
+                            text: format!("{} finds no one in reach", self.fighter_name(a)),
+                        });
+                    }
+                    continue;
+                };
+                // Engage the target.
+                let old = target_of[a as usize];
+                if old != t {
+                    if old != NONE {
+                        engaged_by[old as usize] -= 1;
+                    }
+                    engaged_by[t as usize] += 1;
+                    target_of[a as usize] = t;
+                }
+                let tg = &self.groups[self.group_of[t as usize] as usize];
+                let (landed, margin, what) = match self.striking {
+                    Striking::FullContact(r) => {
+                        let sr = ag.strike_rating + penalty[a as usize];
+                        let dr = tg.defense_rating + penalty[t as usize];
+                        let roll = rolls.four_df();
+                        let outcome = full_contact::resolve(sr, dr, roll, fc_options).map_err(SimError::rules)?;
+                        let mut extra = 0;
+                        match outcome {
+                            StrikeOutcome::AmazingStrike { .. } => {
+                                summary.amazing_strikes += 1;
+                                extra = r.amazing_strike_damage;
+                            }
+                            StrikeOutcome::AmazingDefense { .. } => summary.amazing_defenses += 1,
+                            _ => {}
+                        }
+                        let margin = i32::try_from(outcome.margin())
+                            .unwrap_or(i32::MIN)
+                            .saturating_add(extra);
+                        let what = trace
+                            .is_some()
+                            .then(|| format!("SR {sr} {roll:+} vs DR {dr}: {outcome}"));
+                        (outcome.is_hit(), margin, what)
+                    }
+                    Striking::FudgeOpposed(r) => {
+                        let round_no = round.max(1);
+                        let a_skill = ag.skill.in_round(round_no).map_err(SimError::rules)?.value();
+                        let t_skill = tg.skill.in_round(round_no).map_err(SimError::rules)?.value();
+                        let (ar, dr) = if r.group_roll {
+                            (side_roll[ag.side as usize], side_roll[tg.side as usize])
+                        } else {
+                            (rolls.four_df(), rolls.four_df())
+                        };
+                        let crowd = if r.multi_foe_penalty {
+                            engaged_by[t as usize].saturating_sub(1) as i32
+                        } else {
+                            0
+                        };
+                        let attack = a_skill + penalty[a as usize] + ar;
+                        let defense = t_skill + penalty[t as usize] - crowd + dr;
+                        let degree = attack - defense;
+                        let landed = degree >= 1 && attack >= r.minimum_to_hit.value();
+                        let what = trace.is_some().then(|| {
+                            format!(
+                                "{attack} ({a_skill:+} skill {ar:+} roll) vs {defense} ({t_skill:+} skill {dr:+} roll{}): {}",
+                                if crowd > 0 { format!(", -{crowd} outnumbered") } else { String::new() },
+                                if landed { format!("hit by {degree}") } else { "no hit".to_string() }
+                            )
+                        });
+                        (landed, degree, what)
+                    }
+                };
+                let damage = margin.saturating_add(ag.offense).saturating_sub(tg.defense_factor);
+                if landed {
+                    summary.hits += 1;
+                    hits.push((t, damage));
+                }
+                if let (Some(tr), Some(what)) = (trace.as_mut(), what) {
+                    let dmg = if landed {
+                        format!(", damage {damage}")
+                    } else {
+                        String::new()
+                    };
+                    tr.push(TraceLine {
+                        tick,
+                        round,
+                        display,
+                        text: format!(
+                            "{} ({}) strikes {}: {what}{dmg}",
+                            self.fighter_name(a),
+                            ag.weapon,
+                            self.fighter_name(t)
+                        ),
+                    });
+                }
+            }
+            // The end of the moment: every hit lands together.
+            fallen.clear();
+            for &(t, damage) in hits.iter() {
+                let out = model.apply(&mut state[t as usize], damage);
+                penalty[t as usize] = out.penalty;
+                taken[t as usize] += i64::from(damage.max(0));
+                if out.after.is_down() && !down[t as usize] {
+                    down[t as usize] = true;
+                    fallen.push(t);
+                }
+            }
+            for &f in fallen.iter() {
+                clock.remove(f);
+                let side = self.groups[self.group_of[f as usize] as usize].side as usize;
+                let list = &mut standing[side];
+                let p = pos[f as usize] as usize;
+                let last = list[list.len() - 1];
+                list.swap_remove(p);
+                if last != f {
+                    pos[last as usize] = p as u32;
+                }
+                let tgt = target_of[f as usize];
+                if tgt != NONE {
+                    engaged_by[tgt as usize] -= 1;
+                    target_of[f as usize] = NONE;
+                }
+                if let Some(tr) = trace.as_mut() {
+                    tr.push(TraceLine {
+                        tick,
+                        round,
+                        display,
+                        text: format!("{} falls", self.fighter_name(f)),
+                    });
+                }
+            }
+            for &(t, _) in hits.iter() {
+                if !down[t as usize] {
+                    let g = &self.groups[self.group_of[t as usize] as usize];
+                    if clock.disrupt(t, g.disruptible) {
+                        summary.disruptions += 1;
+                        if let Some(tr) = trace.as_mut() {
+                            tr.push(TraceLine {
+                                tick,
+                                round,
+                                display,
+                                text: format!("{}'s action is disrupted", self.fighter_name(t)),
+                            });
+                        }
+                    }
+                }
+            }
+            if !fallen.is_empty() && options.casualties {
+                casualties.push(Casualties {
+                    tick,
+                    standing: standing.iter().map(|s| s.len() as u64).collect(),
+                });
+            }
+            let sides_left = standing.iter().filter(|s| !s.is_empty()).count();
+            if sides_left <= 1 {
+                summary.outcome = match standing.iter().position(|s| !s.is_empty()) {
+                    Some(side) => Outcome::Win { side },
+                    None => Outcome::Draw,
+                };
+                break;
+            }
+            if summary.actions >= self.max_actions {
+                break;
+            }
+        }
+        Ok(BattleReport {
+            summary,
+            sides: self.sides.clone(),
+            fielded,
+            standing: standing.iter().map(|s| s.len() as u64).collect(),
+            casualties,
+            trace,
+        })
+    }
+
+    /// Picks the target of attacker `a` by the scenario's policy, among the
+    /// enemies standing at the start of the moment.
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "the hot loop's arrays, passed apart to borrow apart"
+    )]
+    #[inline]
+    fn pick_target(
+        &self,
+        a: u32,
+        side: u8,
+        standing: &[Vec<u32>],
+        target_of: &[u32],
+        engaged_by: &[u32],
+        taken: &[i64],
+        rolls: &mut SeededRolls,
+    ) -> Option<u32> {
+        let reach = match self.striking {
+            Striking::FudgeOpposed(_) => self.reach,
+            Striking::FullContact(_) => u32::MAX,
+        };
+        let mine = target_of[a as usize];
+        let free = |c: u32| c == mine || engaged_by[c as usize] < reach;
+        let enemies = || {
+            standing
+                .iter()
+                .enumerate()
+                .filter(move |(s, _)| *s != side as usize)
+                .flat_map(|(_, l)| l.iter().copied())
+        };
+        match self.targeting {
+            Targeting::Random if reach == u32::MAX && standing.len() == 2 => {
+                // The common case: two sides, no reach limit.
+                let list = &standing[1 - side as usize];
+                if list.is_empty() {
+                    return None;
+                }
+                Some(list[rolls.below(list.len() as u64) as usize])
+            }
+            Targeting::Random => {
+                let total: usize = standing
+                    .iter()
+                    .enumerate()
+                    .filter(|(s, _)| *s != side as usize)
+                    .map(|(_, l)| l.len())
+                    .sum();
+                if total == 0 {
+                    return None;
+                }
+                let nth = |k: usize| {
+                    let mut k = k;
+                    for (s, l) in standing.iter().enumerate() {
+                        if s == side as usize {
+                            continue;
+                        }
+                        if k < l.len() {
+                            return l[k];
+                        }
+                        k -= l.len();
+                    }
+                    NONE
+                };
+                if reach == u32::MAX {
+                    return Some(nth(rolls.below(total as u64) as usize));
+                }
+                // Reach: a few uniform tries, then a uniform pick among those in reach.
+                for _ in 0..8 {
+                    let c = nth(rolls.below(total as u64) as usize);
+                    if free(c) {
+                        return Some(c);
+                    }
+                }
+                let count = enemies().filter(|&c| free(c)).count();
+                if count == 0 {
+                    return None;
+                }
+                let k = rolls.below(count as u64) as usize;
+                enemies().filter(|&c| free(c)).nth(k)
+            }
+            Targeting::MostWounded => enemies()
+                .filter(|&c| free(c))
+                .min_by_key(|&c| (std::cmp::Reverse(taken[c as usize]), c)),
+            Targeting::LeastEngaged => enemies()
+                .filter(|&c| free(c))
+                .min_by_key(|&c| (engaged_by[c as usize], c)),
+        }
+    }
+}

@@ -1,0 +1,19 @@
+//! Errors of the simulator.
+
+/// Why a battle or a sweep could not run.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SimError {
+    /// A rule refused its input (a number out of range in the scenario).
+    #[error("{0}")]
+    Rules(#[from] skirmish_core::Error),
+    /// The scenario cannot be fought as given.
+    #[error("scenario: {0}")]
+    Scenario(String),
+}
+
+impl SimError {
+    pub(crate) fn rules(e: skirmish_core::Error) -> SimError {
+        SimError::Rules(e)
+    }
+}

@@ -69,3 +69,147 @@ fn a_parity_battle_ends() {
         println!("{} {}", l.tick, l.text);
     }
 }
+
+/// Wilson 95% interval (the sweep's statistics are tested on their own).
+fn wilson(k: u64, n: u64) -> (f64, f64) {
+    let z = 1.959963984540054_f64;
+    let (k, n) = (k as f64, n as f64);
+    let p = k / n;
+    let denom = 1.0 + z * z / n;
+    let centre = (p + z * z / (2.0 * n)) / denom;
+    let half = z * ((p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt()) / denom;
+    (centre - half, centre + half)
+}
+
+fn mirror(timing: &str, striking: &str) -> Scenario {
+    toml::from_str(&format!(
+        r#"
+        name = "mirror"
+        timing = "{timing}"
+        striking = "{striking}"
+        damage = "fudge_wounds"
+        [[sides]]
+        name = "left"
+        groups = [{{ name = "L", count = 5, strike_rating = 7, defense_rating = 7, skill = "Good", weapon = "Sword, Long", reflexes = 5, interval = 4 }}]
+        [[sides]]
+        name = "right"
+        groups = [{{ name = "R", count = 5, strike_rating = 7, defense_rating = 7, skill = "Good", weapon = "Sword, Long", reflexes = 5, interval = 4 }}]
+        "#
+    ))
+    .unwrap()
+}
+
+#[test]
+fn a_mirror_match_is_even_within_its_own_interval() {
+    for (timing, striking) in [
+        ("continuous", "full-contact"),
+        ("graduated", "fudge-opposed"),
+        ("tick-system", "full-contact"),
+    ] {
+        let b = Battle::new(&mirror(timing, striking)).unwrap();
+        let mut ws = Workspace::default();
+        let (mut left, mut decisive) = (0u64, 0u64);
+        for i in 0..2000 {
+            match b.run_summary(&mut ws, 2026, i).unwrap().outcome {
+                Outcome::Win { side } => {
+                    decisive += 1;
+                    left += u64::from(side == 0);
+                }
+                Outcome::Draw | Outcome::Timeout => {}
+            }
+        }
+        let (lo, hi) = wilson(left, decisive);
+        assert!(decisive > 1500, "{timing}/{striking}: {decisive} decisive battles");
+        assert!(
+            lo <= 0.5 && 0.5 <= hi,
+            "{timing}/{striking}: left won {left}/{decisive}, interval {lo:.3}..{hi:.3}"
+        );
+    }
+}
+
+#[test]
+fn battle_hit_and_amazing_rates_agree_with_the_exact_odds() {
+    use skirmish_core::striking::full_contact::{StrikeOptions, odds};
+    // No wound penalties (hit points), fixed SR 7 against DR 6 both ways:
+    // every strike has the same exact odds.
+    let s: Scenario = toml::from_str(
+        r#"
+        name = "odds"
+        timing = "continuous"
+        striking = { system = "full_contact", amazing = true, guaranteed = true }
+        damage = { model = "hit_points", max_hp = 6 }
+        [[sides]]
+        name = "A"
+        groups = [{ name = "A", count = 8, strike_rating = 7, defense_rating = 6, weapon = "Dagger" }]
+        [[sides]]
+        name = "B"
+        groups = [{ name = "B", count = 8, strike_rating = 7, defense_rating = 6, weapon = "Dagger" }]
+        "#,
+    )
+    .unwrap();
+    let b = Battle::new(&s).unwrap();
+    let mut ws = Workspace::default();
+    let (mut actions, mut hits, mut amazing, mut amazing_def) = (0u64, 0u64, 0u64, 0u64);
+    for i in 0..400 {
+        let r = b.run_summary(&mut ws, 99, i).unwrap();
+        actions += r.actions;
+        hits += r.hits;
+        amazing += r.amazing_strikes;
+        amazing_def += r.amazing_defenses;
+    }
+    let exact = odds(
+        7,
+        6,
+        StrikeOptions {
+            guaranteed_success_and_fumble: true,
+            amazing: true,
+            point_blank: false,
+        },
+    );
+    for (name, k, p) in [
+        ("hit", hits, exact.hit.value()),
+        ("amazing strike", amazing, exact.amazing_strike.value()),
+        ("amazing defense", amazing_def, exact.amazing_defense.value()),
+    ] {
+        let (lo, hi) = wilson(k, actions);
+        assert!(
+            lo <= p && p <= hi,
+            "{name}: {k}/{actions} = {:.4}, exact {p:.4}, interval {lo:.4}..{hi:.4}",
+            k as f64 / actions as f64
+        );
+    }
+}
+
+#[test]
+fn the_goblin_ambush_ends_under_every_timing_system() {
+    let base = include_str!("ambush_for_tests.toml");
+    for timing in skirmish_core::timing::TimingSystem::NAMES {
+        for striking in ["full-contact", "fudge-opposed"] {
+            let text = base
+                .replace("timing = \"continuous\"", &format!("timing = \"{timing}\""))
+                .replace("striking = \"full-contact\"", &format!("striking = \"{striking}\""));
+            let s: Scenario = toml::from_str(&text).unwrap();
+            let b = Battle::new(&s).unwrap();
+            let mut ws = Workspace::default();
+            for i in 0..50 {
+                let r = b
+                    .run_in(
+                        &mut ws,
+                        1,
+                        i,
+                        &RunOptions {
+                            trace: true,
+                            casualties: true,
+                        },
+                    )
+                    .unwrap();
+                assert!(
+                    matches!(r.summary.outcome, Outcome::Win { .. } | Outcome::Draw),
+                    "{timing}/{striking} battle {i}: {:?}",
+                    r.summary
+                );
+                assert!(r.summary.actions > 0);
+            }
+        }
+    }
+}

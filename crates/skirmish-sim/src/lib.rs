@@ -6,3 +6,4 @@
 
 pub mod report;
 pub mod scenario;
+pub mod stats;

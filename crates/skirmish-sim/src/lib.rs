@@ -7,3 +7,4 @@
 pub mod report;
 pub mod scenario;
 pub mod stats;
+pub mod sweep;

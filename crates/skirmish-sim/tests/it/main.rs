@@ -2,3 +2,4 @@
 #![allow(clippy::unwrap_used, reason = "tests")]
 
 mod stats;
+mod sweep;

@@ -9,6 +9,8 @@ mod clock;
 pub mod error;
 pub mod report;
 pub mod scenario;
+pub mod stats;
+pub mod sweep;
 
 pub use battle::{Battle, RunOptions, run_battle};
 pub use error::SimError;

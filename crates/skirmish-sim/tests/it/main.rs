@@ -1,3 +1,6 @@
 //! Integration tests of skirmish-sim: one binary, one module per part.
 #![allow(clippy::unwrap_used, reason = "tests")]
+
 mod battle;
+mod stats;
+mod sweep;

@@ -70,16 +70,7 @@ fn a_parity_battle_ends() {
     }
 }
 
-/// Wilson 95% interval (the sweep's statistics are tested on their own).
-fn wilson(k: u64, n: u64) -> (f64, f64) {
-    let z = 1.959963984540054_f64;
-    let (k, n) = (k as f64, n as f64);
-    let p = k / n;
-    let denom = 1.0 + z * z / n;
-    let centre = (p + z * z / (2.0 * n)) / denom;
-    let half = z * ((p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt()) / denom;
-    (centre - half, centre + half)
-}
+use skirmish_sim::stats::wilson;
 
 fn mirror(timing: &str, striking: &str) -> Scenario {
     toml::from_str(&format!(

@@ -2,6 +2,17 @@
 //! rules. Written as TOML or JSON; the goblin ambush and mass presets are
 //! built in.
 //!
+//! - Load: [`Scenario::load`] (by extension), [`Scenario::from_toml_str`],
+//!   [`Scenario::from_json_str`]. Loading validates
+//!   ([`Scenario::validate`]); unknown keys are refused.
+//! - Errors: [`ScenarioError`] names the file, line, column and field path,
+//!   e.g. `ambush.toml:12:9: sides[0].groups[1].count: -3 is not a count
+//!   (expected 1 or more)`.
+//! - Write back: [`Scenario::to_toml_string`], [`Scenario::to_json_string`].
+//! - Size: at most [`MAX_FIGHTERS`] fighters in all.
+//!
+//! A file:
+//!
 //! ```toml
 //! name = "ambush"
 //! timing = "continuous"                       # or a table: { system = "graduated_rounds", past_end = "spill" }
@@ -21,6 +32,13 @@
 //! skill = "Great"
 //! weapon = "Sword, Two-Handed"
 //! ```
+
+mod error;
+mod load;
+mod validate;
+
+pub use error::{ScenarioError, ScenarioErrorKind};
+pub use validate::{FIGHTER_STATE_BYTES, MAX_FIGHTERS};
 
 use std::fmt;
 use std::str::FromStr;
@@ -204,13 +222,36 @@ pub struct Side {
 }
 
 /// A weapon: a row of the weapon tables by name, or custom numbers.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+///
+/// In a file: `weapon = "Dagger"` or `weapon = { time_taken = 0, name =
+/// "Spark" }`. (Read by hand rather than as an untagged enum, so a wrong
+/// key inside the table is reported as such.)
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(untagged)]
 pub enum WeaponChoice {
     /// A row of the tables, by name ("Dagger", "heavy crossbow").
     Named(String),
     /// Custom Time Taken and Rate of Fire.
     Custom(CustomWeapon),
+}
+
+impl<'de> Deserialize<'de> for WeaponChoice {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = WeaponChoice;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a weapon name from the tables or a table { time_taken, rate_of_fire, name }")
+            }
+            fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<WeaponChoice, E> {
+                Ok(WeaponChoice::Named(s.to_owned()))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<WeaponChoice, A::Error> {
+                CustomWeapon::deserialize(serde::de::value::MapAccessDeserializer::new(map)).map(WeaponChoice::Custom)
+            }
+        }
+        d.deserialize_any(V)
+    }
 }
 
 /// A weapon given by its numbers.

@@ -1,9 +1,9 @@
 //! Scenarios: who fights whom, under which timing, striking and damage
 //! rules. Written as TOML or JSON; the goblin ambush and mass presets are
-//! built in.
+//! built in ([`BUILTIN`]).
 //!
 //! - Load: [`Scenario::load`] (by extension), [`Scenario::from_toml_str`],
-//!   [`Scenario::from_json_str`]. Loading validates
+//!   [`Scenario::from_json_str`], [`Scenario::builtin`]. Loading validates
 //!   ([`Scenario::validate`]); unknown keys are refused.
 //! - Errors: [`ScenarioError`] names the file, line, column and field path,
 //!   e.g. `ambush.toml:12:9: sides[0].groups[1].count: -3 is not a count
@@ -33,10 +33,12 @@
 //! weapon = "Sword, Two-Handed"
 //! ```
 
+mod builtin;
 mod error;
 mod load;
 mod validate;
 
+pub use builtin::BUILTIN;
 pub use error::{ScenarioError, ScenarioErrorKind};
 pub use validate::{FIGHTER_STATE_BYTES, MAX_FIGHTERS};
 

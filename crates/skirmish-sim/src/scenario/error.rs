@@ -206,6 +206,22 @@ fn unknown_with_suggestions(what: &str, ticked: &[&str]) -> String {
     }
 }
 
+/// `"; did you mean \"a\" or \"b\"?"` for the known names closest to
+/// `name`, or nothing when none is close.
+pub(crate) fn did_you_mean<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> String {
+    match skirmish_core::Error::unknown_name("", name, known) {
+        skirmish_core::Error::UnknownName { suggestions, .. } if !suggestions.is_empty() => {
+            let quoted: Vec<String> = suggestions.iter().map(|s| format!("{s:?}")).collect();
+            match quoted.split_last() {
+                Some((last, [])) => format!("; did you mean {last}?"),
+                Some((last, rest)) => format!("; did you mean {} or {last}?", rest.join(", ")),
+                None => String::new(),
+            }
+        }
+        _ => String::new(),
+    }
+}
+
 /// Replaces Rust type names in serde's messages with words.
 fn plain_types(message: &str) -> String {
     let mut out = message.to_owned();

@@ -8,8 +8,28 @@
 //! - Errors: [`ScenarioError`] names the file, line, column and field path,
 //!   e.g. `ambush.toml:12:9: sides[0].groups[1].count: -3 is not a count
 //!   (expected 1 or more)`.
+//! - Sweeps: [`Scenario::get_field`] and [`Scenario::with_field`] read and
+//!   change one field by a path such as `sides.goblinoids.groups.Shaman.weapon`.
 //! - Write back: [`Scenario::to_toml_string`], [`Scenario::to_json_string`].
 //! - Size: at most [`MAX_FIGHTERS`] fighters in all.
+//!
+//! ```
+//! use skirmish_sim::scenario::{Scenario, BUILTIN};
+//!
+//! // The default built-in: the goblin ambush of the texts.
+//! let ambush = Scenario::builtin(BUILTIN[0])?;
+//! assert_eq!(ambush.sides.len(), 2);
+//! assert_eq!(ambush.get_field("sides.party.groups.Cardiff.weapon")?, "Sword, Two-Handed");
+//!
+//! // Override a field as a sweep does: a timing system by name.
+//! let ticks = ambush.with_field("timing", "tick-system")?;
+//! assert_eq!(ticks.timing.name(), "tick-system");
+//!
+//! // A bad file says where and what.
+//! let err = Scenario::from_toml_str("name = \"x\"\nsides = 3\n", "x.toml").unwrap_err();
+//! assert_eq!(err.to_string(), "x.toml:2:9: sides: invalid type: integer `3`, expected a list");
+//! # Ok::<(), skirmish_sim::scenario::ScenarioError>(())
+//! ```
 //!
 //! A file:
 //!
@@ -35,6 +55,7 @@
 
 mod builtin;
 mod error;
+mod field_path;
 mod load;
 mod validate;
 

@@ -36,7 +36,7 @@ impl Scenario {
     /// Checks every rule a battle relies on; the error names the field.
     ///
     /// Loading validates; call this again after changing a scenario in code
-    /// (setting a field by its path does).
+    /// ([`with_field`](Scenario::with_field) does).
     ///
     /// The rules: at least 2 sides, each with a name and at least one
     /// group; side names unique, and group names unique within a side

@@ -1,2 +1,4 @@
 //! Integration tests of skirmish-sim: one binary, one module per part.
 #![allow(clippy::unwrap_used, reason = "tests")]
+
+mod scenario;

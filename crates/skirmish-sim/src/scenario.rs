@@ -1,6 +1,37 @@
 //! Scenarios: who fights whom, under which timing, striking and damage
 //! rules. Written as TOML or JSON; the goblin ambush and mass presets are
-//! built in.
+//! built in ([`BUILTIN`]).
+//!
+//! - Load: [`Scenario::load`] (by extension), [`Scenario::from_toml_str`],
+//!   [`Scenario::from_json_str`], [`Scenario::builtin`]. Loading validates
+//!   ([`Scenario::validate`]); unknown keys are refused.
+//! - Errors: [`ScenarioError`] names the file, line, column and field path,
+//!   e.g. `ambush.toml:12:9: sides[0].groups[1].count: -3 is not a count
+//!   (expected 1 or more)`.
+//! - Sweeps: [`Scenario::get_field`] and [`Scenario::with_field`] read and
+//!   change one field by a path such as `sides.goblinoids.groups.Shaman.weapon`.
+//! - Write back: [`Scenario::to_toml_string`], [`Scenario::to_json_string`].
+//! - Size: at most [`MAX_FIGHTERS`] fighters in all.
+//!
+//! ```
+//! use skirmish_sim::scenario::{Scenario, BUILTIN};
+//!
+//! // The default built-in: the goblin ambush of the texts.
+//! let ambush = Scenario::builtin(BUILTIN[0])?;
+//! assert_eq!(ambush.sides.len(), 2);
+//! assert_eq!(ambush.get_field("sides.party.groups.Cardiff.weapon")?, "Sword, Two-Handed");
+//!
+//! // Override a field as a sweep does: a timing system by name.
+//! let ticks = ambush.with_field("timing", "tick-system")?;
+//! assert_eq!(ticks.timing.name(), "tick-system");
+//!
+//! // A bad file says where and what.
+//! let err = Scenario::from_toml_str("name = \"x\"\nsides = 3\n", "x.toml").unwrap_err();
+//! assert_eq!(err.to_string(), "x.toml:2:9: sides: invalid type: integer `3`, expected a list");
+//! # Ok::<(), skirmish_sim::scenario::ScenarioError>(())
+//! ```
+//!
+//! A file:
 //!
 //! ```toml
 //! name = "ambush"
@@ -21,6 +52,16 @@
 //! skill = "Great"
 //! weapon = "Sword, Two-Handed"
 //! ```
+
+mod builtin;
+mod error;
+mod field_path;
+mod load;
+mod validate;
+
+pub use builtin::BUILTIN;
+pub use error::{ScenarioError, ScenarioErrorKind};
+pub use validate::{FIGHTER_STATE_BYTES, MAX_FIGHTERS};
 
 use std::fmt;
 use std::str::FromStr;
@@ -204,13 +245,36 @@ pub struct Side {
 }
 
 /// A weapon: a row of the weapon tables by name, or custom numbers.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+///
+/// In a file: `weapon = "Dagger"` or `weapon = { time_taken = 0, name =
+/// "Spark" }`. (Read by hand rather than as an untagged enum, so a wrong
+/// key inside the table is reported as such.)
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(untagged)]
 pub enum WeaponChoice {
     /// A row of the tables, by name ("Dagger", "heavy crossbow").
     Named(String),
     /// Custom Time Taken and Rate of Fire.
     Custom(CustomWeapon),
+}
+
+impl<'de> Deserialize<'de> for WeaponChoice {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = WeaponChoice;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a weapon name from the tables or a table { time_taken, rate_of_fire, name }")
+            }
+            fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<WeaponChoice, E> {
+                Ok(WeaponChoice::Named(s.to_owned()))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<WeaponChoice, A::Error> {
+                CustomWeapon::deserialize(serde::de::value::MapAccessDeserializer::new(map)).map(WeaponChoice::Custom)
+            }
+        }
+        d.deserialize_any(V)
+    }
 }
 
 /// A weapon given by its numbers.

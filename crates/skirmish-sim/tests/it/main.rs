@@ -2,5 +2,6 @@
 #![allow(clippy::unwrap_used, reason = "tests")]
 
 mod battle;
+mod scenario;
 mod stats;
 mod sweep;

@@ -1,0 +1,416 @@
+//! Reading and writing scenario files (TOML, JSON), with errors that say
+//! where.
+
+use std::path::Path;
+
+use super::Scenario;
+use super::error::{ScenarioError, ScenarioErrorKind, humanize, schema_path};
+
+impl Scenario {
+    /// Reads a scenario from TOML text and validates it.
+    ///
+    /// `origin` names the text in errors (a file path, `"built-in parity"`).
+    ///
+    /// # Errors
+    /// A [`ScenarioError`] naming `origin`, the line and column, the field
+    /// path and the problem: bad syntax, a wrong type, an unknown key, a
+    /// missing field, or a value [`validate`](Scenario::validate) refuses.
+    pub fn from_toml_str(src: &str, origin: &str) -> Result<Scenario, ScenarioError> {
+        let de = toml::Deserializer::parse(src).map_err(|e| {
+            let error = ScenarioError::new(ScenarioErrorKind::Syntax, "", toml_message(&e)).with_origin(origin);
+            match e.span() {
+                Some(span) => error.at_offset(src, span.start),
+                None => error,
+            }
+        })?;
+        let scenario: Scenario = serde_path_to_error::deserialize(de).map_err(|e| {
+            let message = toml_message(e.inner());
+            let (path, added_key) = schema_path(&path_text(e.path()), &message);
+            let span = e.into_inner().span();
+            let error = ScenarioError::new(ScenarioErrorKind::Schema, path.clone(), humanize(&message, &path))
+                .with_origin(origin);
+            match span {
+                Some(span) if !added_key => error.at_offset(src, span.start),
+                _ => locate_toml(error, src, added_key),
+            }
+        })?;
+        scenario
+            .validate()
+            .map_err(|e| locate_toml(e.with_origin(origin), src, false))?;
+        Ok(scenario)
+    }
+
+    /// Reads a scenario from JSON text and validates it.
+    ///
+    /// `origin` names the text in errors (a file path, say).
+    ///
+    /// # Errors
+    /// As [`from_toml_str`](Scenario::from_toml_str).
+    pub fn from_json_str(src: &str, origin: &str) -> Result<Scenario, ScenarioError> {
+        let mut de = serde_json::Deserializer::from_str(src);
+        let scenario: Scenario = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+            let message = e.inner().to_string();
+            let (path, added_key) = schema_path(&path_text(e.path()), &message);
+            let error = json_error(e.inner(), &path, origin);
+            // serde_json reports where it stopped reading; the start of the
+            // offending value is more use, as in TOML.
+            if error.kind == ScenarioErrorKind::Schema || added_key {
+                let at_key = message.starts_with("unknown field");
+                locate_json(error, src, at_key)
+            } else {
+                error
+            }
+        })?;
+        de.end().map_err(|e| json_error(&e, "", origin))?;
+        scenario
+            .validate()
+            .map_err(|e| locate_json(e.with_origin(origin), src, false))?;
+        Ok(scenario)
+    }
+
+    /// Reads a scenario file: TOML for `.toml`, JSON for `.json` (case
+    /// ignored), and validates it.
+    ///
+    /// # Errors
+    /// [`ScenarioErrorKind::Read`] if the file cannot be read or has another
+    /// extension; otherwise as [`from_toml_str`](Scenario::from_toml_str).
+    pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
+        let origin = path.display().to_string();
+        let extension = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .map(str::to_ascii_lowercase)
+            .unwrap_or_default();
+        let read = |kind: &str| {
+            std::fs::read_to_string(path).map_err(|e| {
+                ScenarioError::new(
+                    ScenarioErrorKind::Read,
+                    "",
+                    format!("cannot read this {kind} file: {e}"),
+                )
+                .with_origin(&origin)
+            })
+        };
+        match extension.as_str() {
+            "toml" => Scenario::from_toml_str(&read("TOML")?, &origin),
+            "json" => Scenario::from_json_str(&read("JSON")?, &origin),
+            _ => Err(ScenarioError::new(
+                ScenarioErrorKind::Read,
+                "",
+                "a scenario file must end in .toml or .json, to say which format it is in",
+            )
+            .with_origin(&origin)),
+        }
+    }
+
+    /// The scenario as TOML; [`from_toml_str`](Scenario::from_toml_str)
+    /// reads it back to an equal scenario.
+    ///
+    /// # Errors
+    /// [`ScenarioErrorKind::Invalid`] if a value has no TOML form (a number
+    /// above the largest TOML integer, 2^63 - 1).
+    pub fn to_toml_string(&self) -> Result<String, ScenarioError> {
+        toml::to_string(self)
+            .map_err(|e| ScenarioError::invalid("", format!("cannot be written as TOML: {e}")).with_origin(&self.name))
+    }
+
+    /// The scenario as pretty-printed JSON;
+    /// [`from_json_str`](Scenario::from_json_str) reads it back to an equal
+    /// scenario.
+    ///
+    /// # Errors
+    /// Not expected (every scenario has a JSON form); reported as
+    /// [`ScenarioErrorKind::Invalid`] all the same.
+    pub fn to_json_string(&self) -> Result<String, ScenarioError> {
+        serde_json::to_string_pretty(self)
+            .map_err(|e| ScenarioError::invalid("", format!("cannot be written as JSON: {e}")).with_origin(&self.name))
+    }
+}
+
+/// A path as [`ScenarioError::path`] writes it (`""` for the root).
+pub(crate) fn path_text(path: &serde_path_to_error::Path) -> String {
+    let text = path.to_string();
+    if text == "." { String::new() } else { text }
+}
+
+/// toml's message without its own rendering of the source.
+fn toml_message(e: &toml::de::Error) -> String {
+    e.message().trim().replace('\n', "; ")
+}
+
+/// A serde_json error as a [`ScenarioError`] at `path`.
+pub(crate) fn json_error(e: &serde_json::Error, path: &str, origin: &str) -> ScenarioError {
+    use serde_json::error::Category;
+    let kind = match e.classify() {
+        Category::Syntax | Category::Eof => ScenarioErrorKind::Syntax,
+        Category::Data | Category::Io => ScenarioErrorKind::Schema,
+    };
+    let mut message = e.to_string();
+    let suffix = format!(" at line {} column {}", e.line(), e.column());
+    if let Some(stripped) = message.strip_suffix(&suffix) {
+        message = stripped.to_owned();
+    }
+    let mut error = ScenarioError::new(kind, path, humanize(&message, path)).with_origin(origin);
+    if e.line() > 0 {
+        error.line = Some(e.line());
+        error.column = Some(e.column().max(1));
+    }
+    error
+}
+
+/// Splits a field path (`sides[0].groups[1].count`, `sides.0.count`) into
+/// its segments.
+pub(crate) fn segments(path: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for piece in path.split('.') {
+        let mut rest = piece;
+        if let Some(open) = rest.find('[') {
+            if open > 0 {
+                out.push(rest[..open].to_owned());
+            }
+            rest = &rest[open..];
+            while let Some(inner) = rest.strip_prefix('[') {
+                match inner.find(']') {
+                    Some(close) => {
+                        out.push(inner[..close].to_owned());
+                        rest = &inner[close + 1..];
+                    }
+                    None => {
+                        out.push(inner.to_owned());
+                        rest = "";
+                    }
+                }
+            }
+            if !rest.is_empty() {
+                out.push(rest.to_owned());
+            }
+        } else {
+            out.push(rest.to_owned());
+        }
+    }
+    out
+}
+
+/// Puts the position of the field an error names (or of the nearest
+/// enclosing one found) into it, looking it up in the TOML source: the
+/// start of its value, or of its key with `at_key` (for unknown keys).
+fn locate_toml(mut error: ScenarioError, src: &str, at_key: bool) -> ScenarioError {
+    let Ok(root) = toml::de::DeTable::parse(src) else {
+        return error;
+    };
+    let mut span = root.span();
+    let root = toml::de::DeValue::Table(root.into_inner());
+    let mut here = &root;
+    let path = segments(&error.path);
+    for (i, segment) in path.iter().enumerate() {
+        let next = match (segment.parse::<usize>(), here) {
+            (Ok(index), toml::de::DeValue::Array(_)) => here.get(index).map(|value| (None, value)),
+            (_, toml::de::DeValue::Table(table)) => table
+                .get_key_value(segment.as_str())
+                .map(|(key, value)| (Some(key.span()), value)),
+            _ => None,
+        };
+        match next {
+            Some((key_span, value)) => {
+                span = match key_span {
+                    Some(key_span) if at_key && i + 1 == path.len() => key_span,
+                    _ => value.span(),
+                };
+                here = value.get_ref();
+            }
+            None => break,
+        }
+    }
+    if error.path.is_empty() {
+        return error;
+    }
+    error.line = None;
+    error.column = None;
+    error.at_offset(src, span.start)
+}
+
+/// As [`locate_toml`], in JSON source.
+fn locate_json(error: ScenarioError, src: &str, at_key: bool) -> ScenarioError {
+    let mut scan = JsonScan {
+        src: src.as_bytes(),
+        at: 0,
+        at_key,
+    };
+    match scan.locate(&segments(&error.path)) {
+        Some(offset) if !error.path.is_empty() => {
+            let mut error = error;
+            error.line = None;
+            error.column = None;
+            error.at_offset(src, offset)
+        }
+        _ => error,
+    }
+}
+
+/// A minimal JSON walker that finds where a value starts. It only runs on
+/// text serde_json has already accepted, and gives up (`None`) on anything
+/// odd rather than guess.
+struct JsonScan<'a> {
+    src: &'a [u8],
+    at: usize,
+    /// Whether to give the start of the last key rather than of its value.
+    at_key: bool,
+}
+
+impl JsonScan<'_> {
+    fn skip_ws(&mut self) {
+        while self.src.get(self.at).is_some_and(|b| b.is_ascii_whitespace()) {
+            self.at += 1;
+        }
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.src.get(self.at).copied()
+    }
+
+    fn eat(&mut self, byte: u8) -> Option<()> {
+        self.skip_ws();
+        (self.peek()? == byte).then(|| self.at += 1)
+    }
+
+    /// The offset of the deepest value along `path` that exists.
+    fn locate(&mut self, path: &[String]) -> Option<usize> {
+        self.skip_ws();
+        let start = self.at;
+        let Some((segment, rest)) = path.split_first() else {
+            return Some(start);
+        };
+        match self.peek()? {
+            b'{' => {
+                self.at += 1;
+                loop {
+                    self.skip_ws();
+                    if self.peek()? == b'}' {
+                        return Some(start);
+                    }
+                    self.skip_ws();
+                    let key_start = self.at;
+                    let key = self.string()?;
+                    self.eat(b':')?;
+                    if &key == segment {
+                        if rest.is_empty() && self.at_key {
+                            return Some(key_start);
+                        }
+                        return self.locate(rest);
+                    }
+                    self.skip_value()?;
+                    self.skip_ws();
+                    match self.peek()? {
+                        b',' => self.at += 1,
+                        _ => return Some(start),
+                    }
+                }
+            }
+            b'[' => {
+                let wanted: usize = segment.parse().ok()?;
+                self.at += 1;
+                for _ in 0..wanted {
+                    self.skip_value()?;
+                    self.eat(b',')?;
+                }
+                self.locate(rest)
+            }
+            _ => Some(start),
+        }
+    }
+
+    /// A string's decoded text; the cursor after it.
+    fn string(&mut self) -> Option<String> {
+        self.skip_ws();
+        let start = self.at;
+        if self.peek()? != b'"' {
+            return None;
+        }
+        self.at += 1;
+        loop {
+            match self.peek()? {
+                b'\\' => self.at += 2,
+                b'"' => {
+                    self.at += 1;
+                    break;
+                }
+                _ => self.at += 1,
+            }
+        }
+        let raw = std::str::from_utf8(self.src.get(start..self.at)?).ok()?;
+        serde_json::from_str(raw).ok()
+    }
+
+    fn skip_value(&mut self) -> Option<()> {
+        self.skip_ws();
+        match self.peek()? {
+            b'"' => self.string().map(|_| ()),
+            open @ (b'{' | b'[') => {
+                let close = if open == b'{' { b'}' } else { b']' };
+                self.at += 1;
+                self.skip_ws();
+                if self.peek()? == close {
+                    self.at += 1;
+                    return Some(());
+                }
+                loop {
+                    if open == b'{' {
+                        self.string()?;
+                        self.eat(b':')?;
+                    }
+                    self.skip_value()?;
+                    self.skip_ws();
+                    match self.peek()? {
+                        b',' => self.at += 1,
+                        b if b == close => {
+                            self.at += 1;
+                            return Some(());
+                        }
+                        _ => return None,
+                    }
+                }
+            }
+            _ => {
+                while self
+                    .peek()
+                    .is_some_and(|b| !matches!(b, b',' | b'}' | b']') && !b.is_ascii_whitespace())
+                {
+                    self.at += 1;
+                }
+                Some(())
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_split_into_segments() {
+        assert_eq!(
+            segments("sides[0].groups[12].count"),
+            ["sides", "0", "groups", "12", "count"]
+        );
+        assert_eq!(segments("sides.A.groups.0"), ["sides", "A", "groups", "0"]);
+        assert_eq!(segments("timing"), ["timing"]);
+    }
+
+    #[test]
+    fn json_values_are_found() {
+        let src = "{\"a\": 1, \"sides\": [ {\"name\": \"x\\\"y\", \"n\": [1, {\"b\": 2}]},\n  {\"count\": -3} ]}";
+        let find = |path: &str| {
+            let mut scan = JsonScan {
+                src: src.as_bytes(),
+                at: 0,
+                at_key: false,
+            };
+            scan.locate(&segments(path)).map(|at| &src[at..at + 2])
+        };
+        assert_eq!(find("a"), Some("1,"));
+        assert_eq!(find("sides[1].count"), Some("-3"));
+        assert_eq!(find("sides[0].n[1].b"), Some("2}"));
+        assert_eq!(find("sides[1].missing"), Some("{\""));
+    }
+}

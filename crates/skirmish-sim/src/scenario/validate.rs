@@ -1,0 +1,273 @@
+//! The rules a scenario must keep before a battle runs it.
+
+use skirmish_core::tables::{armor, weapons};
+
+use super::error::{ScenarioError, ScenarioErrorKind};
+use super::{Group, Scenario, Striking, WeaponChoice};
+
+/// Most fighters a scenario may field, over all sides: ten million.
+///
+/// The battle engine keeps a little state per fighter (this cap assumes at
+/// most [`FIGHTER_STATE_BYTES`] bytes each), so ten million fighters take
+/// about 1.9 GiB: comfortable on a 16 GiB machine, with room for a sweep
+/// running one battle per core. A count beyond it is refused with the
+/// memory it would need, instead of failing halfway through allocation.
+pub const MAX_FIGHTERS: u64 = 10_000_000;
+
+/// Bytes of battle state per fighter that [`MAX_FIGHTERS`] budgets for.
+pub const FIGHTER_STATE_BYTES: u64 = 200;
+
+/// Largest magnitude of ratings, skills, damage factors and speed bonuses.
+const RATING_LIMIT: i32 = 1_000;
+/// Largest magnitude of a Tick System initiative bonus.
+const INITIATIVE_LIMIT: i32 = 1_000_000;
+/// Largest Tick System interval.
+const INTERVAL_LIMIT: u32 = 1_000_000;
+/// Most extra attacks per round from gear.
+const EXTRA_ATTACKS_LIMIT: u32 = 100;
+/// Largest Time Taken of a custom weapon, in ticks.
+const TIME_TAKEN_LIMIT: i32 = 1_000;
+/// Most shots, and most rounds, in a custom rate of fire.
+const RATE_OF_FIRE_LIMIT: u32 = 100;
+/// Most hit points a group may have.
+const HIT_POINTS_LIMIT: i32 = 1_000_000;
+
+impl Scenario {
+    /// Checks every rule a battle relies on; the error names the field.
+    ///
+    /// Loading validates; call this again after changing a scenario in code
+    /// ([`with_field`](Scenario::with_field) does).
+    ///
+    /// The rules: at least 2 sides, each with a name and at least one
+    /// group; side names unique, and group names unique within a side
+    /// (ignoring case, as field paths look them up); every count at least
+    /// 1 and at most [`MAX_FIGHTERS`] fighters in all; weapons and armor
+    /// that the tables have (unknown names suggest the closest); a custom
+    /// weapon's Time Taken in 0..=1000 and rate of fire at most 100 shots per
+    /// at most 100 rounds; ratings, skills, damage factors, speed bonuses,
+    /// REF and Combat Sense within ±1000; initiative bonus within
+    /// ±1,000,000; interval at most 1,000,000; extra attacks at most 100;
+    /// hit points 1..=1,000,000 if given; the timing and damage options as
+    /// their own `validate` requires; every battle limit at least 1.
+    ///
+    /// # Errors
+    /// A [`ScenarioErrorKind::Invalid`] error for the first broken rule,
+    /// with its field path (no origin or position: the loaders add them).
+    pub fn validate(&self) -> Result<(), ScenarioError> {
+        self.timing
+            .validate()
+            .map_err(|e| ScenarioError::from_core(ScenarioErrorKind::Invalid, "timing", e))?;
+        validate_striking(&self.striking)?;
+        self.damage
+            .validate()
+            .map_err(|e| ScenarioError::from_core(ScenarioErrorKind::Invalid, "damage", e))?;
+        let battle = &self.battle;
+        at_least_one(
+            "battle.max_attackers_per_target",
+            u64::from(battle.max_attackers_per_target),
+        )?;
+        at_least_one("battle.max_ticks", battle.max_ticks)?;
+        at_least_one("battle.max_rounds", u64::from(battle.max_rounds))?;
+        at_least_one("battle.max_actions", battle.max_actions)?;
+
+        if self.sides.len() < 2 {
+            return Err(ScenarioError::invalid(
+                "sides",
+                format!(
+                    "a battle needs at least 2 sides, this one has {}; add a [[sides]] table",
+                    self.sides.len()
+                ),
+            ));
+        }
+        let mut total: u128 = 0;
+        for (s, side) in self.sides.iter().enumerate() {
+            let side_path = format!("sides[{s}]");
+            named(&side_path, "side", &side.name)?;
+            if let Some(first) = self.sides[..s].iter().position(|o| same_name(&o.name, &side.name)) {
+                return Err(ScenarioError::invalid(
+                    format!("{side_path}.name"),
+                    format!(
+                        "side {:?} is named twice (also sides[{first}]); side names must differ, ignoring case",
+                        side.name
+                    ),
+                ));
+            }
+            if side.groups.is_empty() {
+                return Err(ScenarioError::invalid(
+                    format!("{side_path}.groups"),
+                    format!(
+                        "side {:?} has no groups; give it at least one [[sides.groups]] of 1 or more fighters",
+                        side.name
+                    ),
+                ));
+            }
+            for (g, group) in side.groups.iter().enumerate() {
+                let path = format!("{side_path}.groups[{g}]");
+                named(&path, "group", &group.name)?;
+                if let Some(first) = side.groups[..g].iter().position(|o| same_name(&o.name, &group.name)) {
+                    return Err(ScenarioError::invalid(
+                        format!("{path}.name"),
+                        format!(
+                            "group {:?} is named twice in side {:?} (also groups[{first}]); group names must differ \
+                             within a side, ignoring case",
+                            group.name, side.name
+                        ),
+                    ));
+                }
+                validate_group(&path, group)?;
+                total += u128::from(group.count);
+            }
+        }
+        if total > u128::from(MAX_FIGHTERS) {
+            return Err(ScenarioError::invalid(
+                "sides",
+                format!("{total} fighters in all {}", too_many(total)),
+            ));
+        }
+        Ok(())
+    }
+}
+
+fn validate_striking(striking: &Striking) -> Result<(), ScenarioError> {
+    match striking {
+        Striking::FullContact(rules) => within(
+            "striking.amazing_strike_damage",
+            rules.amazing_strike_damage,
+            RATING_LIMIT,
+        ),
+        Striking::FudgeOpposed(rules) => within("striking.minimum_to_hit", rules.minimum_to_hit.value(), RATING_LIMIT),
+    }
+}
+
+fn validate_group(path: &str, group: &Group) -> Result<(), ScenarioError> {
+    let field = |name: &str| format!("{path}.{name}");
+    if group.count == 0 {
+        return Err(ScenarioError::invalid(
+            field("count"),
+            "0 is not a count (expected 1 or more); remove the group instead",
+        ));
+    }
+    if group.count > MAX_FIGHTERS {
+        return Err(ScenarioError::invalid(
+            field("count"),
+            format!("{} fighters {}", group.count, too_many(u128::from(group.count))),
+        ));
+    }
+    for (name, value) in [
+        ("strike_rating", group.strike_rating),
+        ("defense_rating", group.defense_rating),
+        ("speed_bonus", group.speed_bonus),
+        ("offense", group.offense),
+        ("toughness", group.toughness),
+        ("reflexes", group.reflexes),
+        ("combat_sense", group.combat_sense),
+        ("skill", group.skill.level.value()),
+    ] {
+        within(&field(name), value, RATING_LIMIT)?;
+    }
+    within(&field("initiative_bonus"), group.initiative_bonus, INITIATIVE_LIMIT)?;
+    if group.interval > INTERVAL_LIMIT {
+        return Err(out_of_range(&field("interval"), group.interval, 0, INTERVAL_LIMIT));
+    }
+    if group.extra_attacks > EXTRA_ATTACKS_LIMIT {
+        return Err(out_of_range(
+            &field("extra_attacks"),
+            group.extra_attacks,
+            0,
+            EXTRA_ATTACKS_LIMIT,
+        ));
+    }
+    if let Some(hp) = group.hit_points
+        && !(1..=HIT_POINTS_LIMIT).contains(&hp)
+    {
+        return Err(out_of_range(&field("hit_points"), hp, 1, HIT_POINTS_LIMIT));
+    }
+    match &group.weapon {
+        None => {}
+        Some(WeaponChoice::Named(name)) => {
+            weapons::find(name)
+                .map_err(|e| ScenarioError::from_core(ScenarioErrorKind::Invalid, &field("weapon"), e))?;
+        }
+        Some(WeaponChoice::Custom(custom)) => {
+            if !(0..=TIME_TAKEN_LIMIT).contains(&custom.time_taken) {
+                return Err(out_of_range(
+                    &field("weapon.time_taken"),
+                    custom.time_taken,
+                    0,
+                    TIME_TAKEN_LIMIT,
+                ));
+            }
+            let rof = custom.rate_of_fire;
+            if rof.shots() > RATE_OF_FIRE_LIMIT || rof.rounds() > RATE_OF_FIRE_LIMIT {
+                return Err(ScenarioError::invalid(
+                    field("weapon.rate_of_fire"),
+                    format!(
+                        "{rof} is not a sane rate of fire (at most {RATE_OF_FIRE_LIMIT} shots per at most {RATE_OF_FIRE_LIMIT} rounds)"
+                    ),
+                ));
+            }
+        }
+    }
+    if let Some(name) = &group.armor {
+        armor::armor(name).map_err(|e| ScenarioError::from_core(ScenarioErrorKind::Invalid, &field("armor"), e))?;
+    }
+    Ok(())
+}
+
+/// `"would need about N GiB ..."` for `fighters` over the cap.
+fn too_many(fighters: u128) -> String {
+    const GIB: f64 = 1024.0 * 1024.0 * 1024.0;
+    #[expect(clippy::cast_precision_loss, reason = "an estimate in GiB")]
+    let gib = |n: u128| (n * u128::from(FIGHTER_STATE_BYTES)) as f64 / GIB;
+    format!(
+        "would need about {} GiB of battle state ({FIGHTER_STATE_BYTES} bytes each), more than memory allows; \
+         at most {MAX_FIGHTERS} fighters in all (about {:.1} GiB) are allowed",
+        format_gib(gib(fighters)),
+        gib(u128::from(MAX_FIGHTERS))
+    )
+}
+
+/// A size in GiB with a sensible number of digits.
+fn format_gib(gib: f64) -> String {
+    if gib >= 100.0 {
+        format!("{gib:.0}")
+    } else {
+        format!("{gib:.1}")
+    }
+}
+
+fn same_name(a: &str, b: &str) -> bool {
+    a.trim().to_lowercase() == b.trim().to_lowercase()
+}
+
+fn named(path: &str, what: &str, name: &str) -> Result<(), ScenarioError> {
+    if name.trim().is_empty() {
+        return Err(ScenarioError::invalid(
+            format!("{path}.name"),
+            format!("every {what} needs a name (field paths and reports use it)"),
+        ));
+    }
+    Ok(())
+}
+
+fn at_least_one(path: &str, value: u64) -> Result<(), ScenarioError> {
+    if value == 0 {
+        return Err(ScenarioError::invalid(path, "0 is too small (expected 1 or more)"));
+    }
+    Ok(())
+}
+
+fn within(path: &str, value: i32, limit: i32) -> Result<(), ScenarioError> {
+    if (-limit..=limit).contains(&value) {
+        Ok(())
+    } else {
+        Err(out_of_range(path, value, -limit, limit))
+    }
+}
+
+fn out_of_range(path: &str, value: impl Into<i128>, min: impl Into<i128>, max: impl Into<i128>) -> ScenarioError {
+    ScenarioError::invalid(
+        path,
+        format!("{} is outside {}..={}", value.into(), min.into(), max.into()),
+    )
+}

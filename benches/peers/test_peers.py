@@ -338,3 +338,36 @@ def test_cli_rejects_bad_arguments():
         [sys.executable, str(HERE / "parity_heapq.py"), "--size", "0"], capture_output=True, text=True
     )
     assert r.returncode != 0 and "--size" in r.stderr
+
+
+# ------------------------------------------------------------- the run's table
+
+
+def test_report_ratios_and_win_rate_check():
+    import report
+
+    def row(impl, battles, actions, seconds, wins_a):
+        return {"impl": impl, "size": 10, "battles": battles, "seed": 1, "actions": actions,
+                "seconds": seconds, "wins_a": wins_a, "wins_b": battles - wins_a, "draws": 0,
+                "timeouts": 0, "mean_ticks": 29.5}  # fmt: skip
+
+    # engine 10 ns/action; heapq 3000 ns/action; simpy 15000 ns/action.
+    rows = [row("python-simpy", 100, 14_000, 14_000 * 15e-6, 41),
+            row("skirmish", 1000, 140_000, 140_000 * 10e-9, 410),
+            row("python-heapq", 1000, 140_000, 140_000 * 3e-6, 400)]  # fmt: skip
+    header, table, notes = report.build(rows)
+    assert [r[0] for r in table] == ["skirmish", "python-heapq", "python-simpy"]
+    assert [r[header.index("ns/action")] for r in table] == ["10.0", "3,000.0", "15,000.0"]
+    assert [r[-1] for r in table] == ["1 (engine)", "300x", "1,500x"]
+    assert table[1][header.index("µs/battle")] == "420.0"
+    assert any("z = +0.46 (ok)" in n for n in notes), notes
+
+    # 0.41 vs 0.50 over 1000 battles each: p = 0.455, se = sqrt(p(1-p) 2/1000) = 0.02227, z = -0.09 / se = -4.04 -> warning.
+    z = report.two_proportion_z(410, 1000, 500, 1000)
+    assert round(z, 2) == -4.04
+    rows[2] = row("python-heapq", 1000, 140_000, 0.42, 500)
+    assert any("WARNING" in n for n in report.build(rows)[2])
+
+    # Without the engine the ratio says so.
+    _, table, notes = report.build(rows[2:])
+    assert table[0][-1] == "n/a (no engine)" and any("skipped" in n for n in notes)

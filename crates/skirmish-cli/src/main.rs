@@ -5,9 +5,13 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod bench;
 mod odds;
 mod output;
 mod replay;
+mod run;
+mod scenario_arg;
+mod sweep;
 mod tables;
 
 /// Tabletop-RPG combat timing and striking.
@@ -26,6 +30,35 @@ enum Command {
     Tables(tables::Args),
     /// Step through the built-in goblin ambush's tick sheet under any timing system.
     Replay(replay::Args),
+    /// Fight one battle of a scenario (default: the goblin ambush).
+    Run(run::Args),
+    /// Sweep a grid of scenario variations x battles, in parallel.
+    Sweep(sweep::Args),
+    /// List the built-in scenarios, or print one as TOML.
+    Scenarios(ScenariosArgs),
+    /// Time the engine on the peer parity battle (see benches/run-peers).
+    Bench(bench::Args),
+}
+
+/// Arguments of `skirmish scenarios`.
+#[derive(Debug, clap::Args)]
+struct ScenariosArgs {
+    /// Print this built-in scenario as TOML (a starting point for your own).
+    show: Option<String>,
+}
+
+fn scenarios(args: &ScenariosArgs) -> Result<(), Box<dyn std::error::Error>> {
+    use skirmish_sim::scenario::{BUILTIN, Scenario};
+    match &args.show {
+        Some(name) => print!("{}", Scenario::builtin_source(name)?),
+        None => {
+            for name in BUILTIN {
+                let s = Scenario::builtin(name)?;
+                println!("{name:<14} {}", s.description);
+            }
+        }
+    }
+    Ok(())
 }
 
 fn main() -> ExitCode {
@@ -34,6 +67,10 @@ fn main() -> ExitCode {
         Command::Odds(args) => odds::run(&args),
         Command::Tables(args) => tables::run(&args),
         Command::Replay(args) => replay::run(&args),
+        Command::Run(args) => run::run(&args),
+        Command::Sweep(args) => sweep::run(&args),
+        Command::Scenarios(args) => scenarios(&args),
+        Command::Bench(args) => bench::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -151,3 +151,119 @@ fn replay_refuses_an_unknown_system() {
             .contains("did you mean \"continuous\"")
     );
 }
+
+fn data(name: &str) -> String {
+    format!("{}/../skirmish-sim/tests/data/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn run_fights_the_default_scenario_and_prints_the_outcome() {
+    let s = stdout(&["run"]);
+    assert!(s.starts_with("goblin-ambush"), "{s}");
+    assert!(
+        s.contains(" wins after ") || s.contains("a draw") || s.contains("a timeout"),
+        "{s}"
+    );
+    let traced = stdout(&["run", "--trace", "--seed", "3"]);
+    assert!(traced.contains("strikes"), "{traced}");
+    assert!(traced.contains("[round 1 tick"), "{traced}");
+    for timing in [
+        "simultaneous",
+        "simple-rounds",
+        "graduated-rounds",
+        "continuous",
+        "tick-system",
+        "action-blocks",
+    ] {
+        let s = stdout(&["run", "--set", &format!("timing={timing}")]);
+        assert!(s.contains(&format!("{timing} timing")), "{s}");
+    }
+    let json = stdout(&["run", "parity", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["sides"][0], "A");
+}
+
+#[test]
+fn sweep_is_byte_identical_on_one_and_two_threads() {
+    let dir = std::env::temp_dir().join(format!("skirmish-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let one = dir.join("one.csv");
+    let two = dir.join("two.csv");
+    for (threads, out) in [("1", &one), ("2", &two)] {
+        stdout(&[
+            "sweep",
+            "parity",
+            "--vary",
+            "sides.A.groups.0.count=8,10,12",
+            "--battles",
+            "200",
+            "--seed",
+            "5",
+            "--threads",
+            threads,
+            "--quiet",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+    }
+    let a = std::fs::read(&one).unwrap();
+    assert_eq!(a, std::fs::read(&two).unwrap());
+    assert!(
+        String::from_utf8(a)
+            .unwrap()
+            .starts_with("sides.A.groups.0.count,battles,win_rate_a,")
+    );
+    let plot = dir.join("p.svg");
+    stdout(&[
+        "sweep",
+        "--vary",
+        "timing=continuous,tick-system",
+        "--battles",
+        "50",
+        "--quiet",
+        "--plot",
+        plot.to_str().unwrap(),
+    ]);
+    assert!(std::fs::read_to_string(&plot).unwrap().starts_with("<svg"));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn bad_scenarios_are_clear_errors_with_a_nonzero_exit() {
+    for (file, needle) in [
+        ("negative-count.toml", "count"),
+        ("absurd-count.toml", "count"),
+        ("unknown-key.json", "unknown"),
+        ("scenario.yaml", "yaml"),
+    ] {
+        let out = skirmish(&["run", &data(file)]);
+        assert_eq!(out.status.code(), Some(2), "{file}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(err.to_lowercase().contains(needle), "{file}: {err}");
+        assert!(!err.contains("panicked"), "{file}: {err}");
+    }
+    let out = skirmish(&["run", "no-such-preset"]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = skirmish(&[
+        "sweep",
+        "--vary",
+        "sides.nobody.groups.0.count=1,2",
+        "--battles",
+        "5",
+        "--quiet",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8(out.stderr).unwrap().contains("sides.nobody"));
+}
+
+#[test]
+fn bench_parity_prints_the_peer_contract_line() {
+    let json = stdout(&["bench", "parity", "--size", "10", "--battles", "50", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(json.trim()).unwrap();
+    assert_eq!(v["impl"], "skirmish");
+    let total = ["wins_a", "wins_b", "draws", "timeouts"]
+        .iter()
+        .map(|k| v[k].as_u64().unwrap())
+        .sum::<u64>();
+    assert_eq!(total, 50);
+}

@@ -1557,3 +1557,59 @@ fn write_atomically(path: &Path, text: &str) -> Result<(), SweepError> {
     }
     Ok(())
 }
+
+// ---------------------------------------------------------------------------
+// Sweeping with the battle engine
+
+thread_local! {
+    /// Each worker thread keeps the last cell's prepared battle and its
+    /// workspace, so a cell's battles neither re-resolve the scenario nor
+    /// allocate.
+    static PREPARED: std::cell::RefCell<Option<(Scenario, crate::battle::Battle, crate::battle::Workspace)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// One battle of `scenario` with the engine, reusing this thread's
+/// prepared battle when the scenario is the same as last time.
+pub fn engine_battle(scenario: &Scenario, seed: u64, index: u64) -> Result<BattleSummary, crate::SimError> {
+    PREPARED.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        let fresh = !matches!(&*slot, Some((s, _, _)) if s == scenario);
+        if fresh {
+            let battle = crate::battle::Battle::new(scenario)?;
+            *slot = Some((scenario.clone(), battle, crate::battle::Workspace::default()));
+        }
+        match slot.as_mut() {
+            Some((_, battle, ws)) => battle.run_summary(ws, seed, index),
+            None => Err(crate::SimError::Scenario("no battle prepared".into())),
+        }
+    })
+}
+
+/// Runs a sweep of `spec` with the battle engine: each cell's scenario is
+/// the base with the axes' values set by [`Scenario::with_field`]; battle
+/// `i` of every cell is battle `i` of master seed `spec.seed` (common random
+/// numbers).
+///
+/// ```
+/// use skirmish_sim::scenario::Scenario;
+/// use skirmish_sim::sweep::{sweep, Axis, SweepOptions, SweepSpec};
+///
+/// let spec = SweepSpec {
+///     scenario: Scenario::builtin("parity").unwrap(),
+///     axes: vec![Axis::new("sides.A.groups.0.count", ["8", "12"])],
+///     battles: 50,
+///     seed: 1,
+/// };
+/// let table = sweep(&spec, &SweepOptions::default()).unwrap();
+/// assert_eq!(table.cells().len(), 2);
+/// assert!(table.to_csv().starts_with("sides.A.groups.0.count,battles,win_rate_a,"));
+/// ```
+pub fn sweep(spec: &SweepSpec, options: &SweepOptions) -> Result<SweepTable, SweepError> {
+    run_sweep(
+        spec,
+        |s: &Scenario, path: &str, value: &str| s.with_field(path, value),
+        engine_battle,
+        options,
+    )
+}

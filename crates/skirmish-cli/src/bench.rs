@@ -1,0 +1,94 @@
+//! `skirmish bench parity`: the engine's side of the peer comparison
+//! (benches/run-peers): the built-in parity battle, timed, one JSON line.
+
+use std::time::Instant;
+
+use skirmish_sim::battle::{Battle, Workspace};
+use skirmish_sim::report::Outcome;
+use skirmish_sim::scenario::Scenario;
+
+/// Arguments of `skirmish bench`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    /// Which benchmark (only `parity`).
+    #[arg(value_enum)]
+    which: Which,
+    /// Fighters per side.
+    #[arg(long, default_value_t = 10)]
+    size: u64,
+    /// Battles to fight (0 .. battles-1 of the seed).
+    #[arg(long, default_value_t = 10_000)]
+    battles: u64,
+    /// Master seed.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Print the JSON line of the peer contract (benches/peers/README.md).
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Which {
+    /// The peer parity battle (issue 4): N x A against N x B.
+    Parity,
+}
+
+pub(crate) fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
+    let Which::Parity = args.which;
+    let size = args.size.to_string();
+    let scenario = Scenario::builtin("parity")?
+        .with_field("sides.A.groups.0.count", &size)?
+        .with_field("sides.B.groups.0.count", &size)?
+        .with_field("battle.max_ticks", "100000")?;
+    let battle = Battle::new(&scenario)?;
+    let mut ws = Workspace::default();
+    let (mut actions, mut wins_a, mut wins_b, mut draws, mut timeouts, mut ticks) =
+        (0u64, 0u64, 0u64, 0u64, 0u64, 0u64);
+    let start = Instant::now();
+    for i in 0..args.battles {
+        let s = battle.run_summary(&mut ws, args.seed, i)?;
+        actions += s.actions;
+        match s.outcome {
+            Outcome::Win { side: 0 } => wins_a += 1,
+            Outcome::Win { .. } => wins_b += 1,
+            Outcome::Draw => draws += 1,
+            Outcome::Timeout => timeouts += 1,
+        }
+        ticks += if s.outcome == Outcome::Timeout {
+            100_000
+        } else {
+            s.ticks
+        };
+    }
+    let seconds = start.elapsed().as_secs_f64();
+    let mean_ticks = if args.battles == 0 {
+        0.0
+    } else {
+        ticks as f64 / args.battles as f64
+    };
+    if args.json {
+        println!(
+            "{}",
+            serde_json::json!({
+                "impl": "skirmish", "size": args.size, "battles": args.battles, "seed": args.seed,
+                "actions": actions, "seconds": seconds, "wins_a": wins_a, "wins_b": wins_b,
+                "draws": draws, "timeouts": timeouts, "mean_ticks": mean_ticks,
+            })
+        );
+    } else {
+        println!(
+            "parity {0}x{0}: {1} battles, {2} actions in {3:.3} s: {4:.1} ns per action, {5:.2} us per battle; A won {6}, B {7}, draws {8}, timeouts {9}",
+            args.size,
+            args.battles,
+            actions,
+            seconds,
+            seconds * 1e9 / actions.max(1) as f64,
+            seconds * 1e6 / args.battles.max(1) as f64,
+            wins_a,
+            wins_b,
+            draws,
+            timeouts
+        );
+    }
+    Ok(())
+}

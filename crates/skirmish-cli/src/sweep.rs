@@ -1,0 +1,208 @@
+//! `skirmish sweep`: a grid of scenario variations x battles, in parallel,
+//! with a progress bar, a summary table, CSV/JSON output and a plot.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use indicatif::{ProgressBar, ProgressStyle};
+use skirmish_sim::sweep::{Axis, SweepOptions, SweepSpec, SweepTable, sweep};
+
+use crate::scenario_arg;
+
+/// Arguments of `skirmish sweep`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    /// A scenario file (.toml or .json) or a built-in name. Default: the
+    /// goblin ambush.
+    scenario: Option<String>,
+    /// A field to vary and its values, as PATH=V1,V2,... (repeatable; the
+    /// grid is every combination), e.g. `--vary timing=continuous,tick-system`
+    /// or `--vary sides.A.groups.0.count=10,20,40`.
+    #[arg(long, value_name = "PATH=V1,V2,...")]
+    vary: Vec<String>,
+    /// Battles per cell.
+    #[arg(long, default_value_t = 1000)]
+    battles: u64,
+    /// Master seed: battle i of every cell draws from stream (seed, i).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Worker threads (default: one per core).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Write the table here (.csv, or .json); a .csv file is also the
+    /// checkpoint: each finished cell is appended as it completes.
+    #[arg(long)]
+    out: Option<std::path::PathBuf>,
+    /// Skip the cells already in the --out CSV file (after an interruption).
+    #[arg(long, requires = "out")]
+    resume: bool,
+    /// Draw the win rates with their intervals against the first varied field.
+    #[arg(long, value_name = "FILE.svg")]
+    plot: Option<std::path::PathBuf>,
+    /// No progress bar.
+    #[arg(long)]
+    quiet: bool,
+}
+
+pub(crate) fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
+    let scenario = scenario_arg::load(args.scenario.as_deref())?;
+    let mut axes = Vec::new();
+    for v in &args.vary {
+        let (path, values) = v
+            .split_once('=')
+            .ok_or_else(|| format!("--vary {v:?}: expected PATH=V1,V2,..."))?;
+        let values: Vec<String> = values
+            .split(',')
+            .map(|x| x.trim().to_string())
+            .filter(|x| !x.is_empty())
+            .collect();
+        if values.is_empty() {
+            return Err(format!("--vary {v:?}: no values").into());
+        }
+        axes.push(Axis::new(path.trim(), values));
+    }
+    let spec = SweepSpec {
+        scenario,
+        axes,
+        battles: args.battles,
+        seed: args.seed,
+    };
+    let cells = spec.validate()?;
+    let csv_out = args
+        .out
+        .as_ref()
+        .filter(|p| p.extension().is_none_or(|e| !e.eq_ignore_ascii_case("json")));
+    let bar = if args.quiet {
+        ProgressBar::hidden()
+    } else {
+        let bar = ProgressBar::new(cells * args.battles);
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{spinner} [{elapsed_precise}] {bar:40} {pos}/{len} battles ({per_sec}, eta {eta}) {msg}",
+            )?
+            .progress_chars("=> "),
+        );
+        bar.enable_steady_tick(Duration::from_millis(200));
+        bar
+    };
+    let progress_bar = bar.clone();
+    let options = SweepOptions {
+        threads: args.threads,
+        progress: Some(Arc::new(move |p| {
+            progress_bar.set_length(p.battles_total);
+            progress_bar.set_position(p.battles_done);
+            progress_bar.set_message(format!("cell {}/{}", p.cells_done, p.cells_total));
+        })),
+        cancel: None,
+        checkpoint: csv_out.cloned(),
+        resume: args.resume,
+    };
+    let table = sweep(&spec, &options);
+    bar.finish_and_clear();
+    let table = table?;
+    let text = table.summary_text();
+    print!("{text}");
+    if !text.ends_with('\n') {
+        println!();
+    }
+    if let Some(out) = &args.out {
+        if csv_out.is_none() {
+            std::fs::write(out, table.to_json()).map_err(|e| format!("{}: {e}", out.display()))?;
+        }
+        eprintln!("wrote {}", out.display());
+    }
+    if let Some(plot) = &args.plot {
+        draw(&table, plot)?;
+        eprintln!("wrote {}", plot.display());
+    }
+    Ok(())
+}
+
+/// Win rate of every side, with its Wilson interval, against the first
+/// varied field (one point per value; further axes are averaged over).
+fn draw(table: &SweepTable, path: &std::path::Path) -> Result<(), Box<dyn std::error::Error>> {
+    use plotters::prelude::*;
+
+    let axis = table.axes().first().cloned().unwrap_or_else(|| "scenario".to_string());
+    // Values of the first axis, in order of first appearance.
+    let mut labels: Vec<String> = Vec::new();
+    for c in table.cells() {
+        let v = c.values.first().cloned().unwrap_or_else(|| "all".to_string());
+        if !labels.contains(&v) {
+            labels.push(v);
+        }
+    }
+    let sides = table.sides().to_vec();
+    // Per label and side: pooled wins and battles over the other axes.
+    let mut pooled = vec![vec![(0u64, 0u64); sides.len()]; labels.len()];
+    for c in table.cells() {
+        let v = c.values.first().cloned().unwrap_or_else(|| "all".to_string());
+        let i = labels.iter().position(|l| *l == v).unwrap_or(0);
+        for (s, slot) in pooled[i].iter_mut().enumerate() {
+            slot.0 += c.stats.wins.get(s).copied().unwrap_or(0);
+            slot.1 += c.stats.battles;
+        }
+    }
+    let root = SVGBackend::new(path, (900, 520)).into_drawing_area();
+    root.fill(&WHITE)?;
+    let n = labels.len();
+    let mut chart = ChartBuilder::on(&root)
+        .caption(format!("win rate (95% Wilson interval) by {axis}"), ("sans-serif", 22))
+        .margin(20)
+        .x_label_area_size(60)
+        .y_label_area_size(60)
+        .build_cartesian_2d(-0.5f64..(n as f64 - 0.5), 0f64..1f64)?;
+    let label_of = |x: &f64| {
+        let i = x.round();
+        if (x - i).abs() < 1e-9 && i >= 0.0 && (i as usize) < n {
+            labels[i as usize].clone()
+        } else {
+            String::new()
+        }
+    };
+    chart
+        .configure_mesh()
+        .x_labels(n.max(2))
+        .x_label_formatter(&label_of)
+        .x_desc(axis.clone())
+        .y_desc("win rate")
+        .draw()?;
+    let palette = [BLUE, RED, GREEN, MAGENTA, CYAN, BLACK];
+    for (s, side) in sides.iter().enumerate() {
+        let color = palette[s % palette.len()];
+        let offset = (s as f64 - (sides.len() as f64 - 1.0) / 2.0) * 0.08;
+        let points: Vec<(f64, f64, f64, f64)> = pooled
+            .iter()
+            .enumerate()
+            .map(|(i, per_side)| {
+                let (wins, battles) = per_side[s];
+                let rate = if battles == 0 {
+                    0.0
+                } else {
+                    wins as f64 / battles as f64
+                };
+                let (lo, hi) = skirmish_sim::stats::wilson(wins, battles);
+                (i as f64 + offset, rate, lo, hi)
+            })
+            .collect();
+        chart
+            .draw_series(LineSeries::new(
+                points.iter().map(|p| (p.0, p.1)),
+                color.stroke_width(2),
+            ))?
+            .label(side.clone())
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2)));
+        chart.draw_series(
+            points
+                .iter()
+                .map(|p| ErrorBar::new_vertical(p.0, p.2, p.1, p.3, color.filled(), 10)),
+        )?;
+    }
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .draw()?;
+    root.present()?;
+    Ok(())
+}

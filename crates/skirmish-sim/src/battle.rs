@@ -3,7 +3,7 @@
 //!
 //! # How a battle runs
 //!
-//! 1. The clock ([`crate::clock`]) hands out the fighters acting at the next
+//! 1. The clock (one for any timing system, a lean one for Continuous) hands out the fighters acting at the next
 //!    moment, all together.
 //! 2. Each picks a target by the scenario's targeting policy among the
 //!    enemies standing **at the start of the moment**, and strikes: Full

@@ -204,3 +204,61 @@ fn the_goblin_ambush_ends_under_every_timing_system() {
         }
     }
 }
+
+/// Value stability: seeded battles of the built-in scenarios. A change here
+/// changes every user's seeded results: a breaking change, not a test to
+/// update (optimisations must keep these).
+#[test]
+fn golden_battles() {
+    let mut got = Vec::new();
+    for (name, set) in [
+        ("parity", None),
+        ("goblin-ambush", None),
+        ("goblin-ambush", Some(("timing", "tick-system"))),
+        ("goblin-ambush", Some(("striking", "fudge-opposed"))),
+        ("shield-wall", Some(("sides.0.groups.0.count", "40"))),
+    ] {
+        let mut s = Scenario::builtin(name).unwrap();
+        if let Some((p, v)) = set {
+            s = s.with_field(p, v).unwrap();
+        }
+        if name == "shield-wall" {
+            s = s.with_field("sides.1.groups.0.count", "40").unwrap();
+        }
+        let b = Battle::new(&s).unwrap();
+        let mut ws = Workspace::default();
+        for i in 0..3 {
+            let r = b.run_summary(&mut ws, 2026, i).unwrap();
+            got.push(format!(
+                "{name}{}#{i}: {:?} t{} r{} a{} h{} as{} ad{} d{}",
+                set.map(|(p, v)| format!("[{p}={v}]")).unwrap_or_default(),
+                r.outcome,
+                r.ticks,
+                r.rounds,
+                r.actions,
+                r.hits,
+                r.amazing_strikes,
+                r.amazing_defenses,
+                r.disruptions
+            ));
+        }
+    }
+    let want = vec![
+        "parity#0: Win { side: 1 } t33 r2 a172 h67 as0 ad0 d0",
+        "parity#1: Win { side: 0 } t28 r2 a136 h68 as0 ad0 d0",
+        "parity#2: Win { side: 1 } t22 r2 a123 h61 as0 ad0 d0",
+        "goblin-ambush#0: Win { side: 0 } t24 r2 a46 h22 as0 ad0 d2",
+        "goblin-ambush#1: Win { side: 0 } t20 r1 a37 h22 as0 ad0 d1",
+        "goblin-ambush#2: Win { side: 0 } t13 r1 a24 h17 as0 ad0 d1",
+        "goblin-ambush[timing=tick-system]#0: Win { side: 0 } t41 r2 a28 h13 as0 ad0 d1",
+        "goblin-ambush[timing=tick-system]#1: Win { side: 0 } t59 r3 a30 h13 as0 ad0 d1",
+        "goblin-ambush[timing=tick-system]#2: Win { side: 0 } t75 r4 a41 h18 as0 ad0 d0",
+        "goblin-ambush[striking=fudge-opposed]#0: Win { side: 0 } t33 r2 a44 h21 as0 ad0 d0",
+        "goblin-ambush[striking=fudge-opposed]#1: Win { side: 0 } t53 r3 a57 h28 as0 ad0 d0",
+        "goblin-ambush[striking=fudge-opposed]#2: Win { side: 0 } t19 r1 a39 h24 as0 ad0 d1",
+        "shield-wall[sides.0.groups.0.count=40]#0: Win { side: 0 } t151 r8 a584 h259 as0 ad0 d0",
+        "shield-wall[sides.0.groups.0.count=40]#1: Win { side: 0 } t151 r8 a619 h281 as0 ad0 d0",
+        "shield-wall[sides.0.groups.0.count=40]#2: Win { side: 0 } t189 r10 a654 h268 as0 ad0 d0",
+    ];
+    assert_eq!(got, want);
+}

@@ -3,33 +3,21 @@
 //!
 //! For each stream (rules' Ready Times; the same with 10% cancels; far
 //! delays up to 2000 ticks) and each size (pending events), both queues
-//! start from the same first ticks, are warmed to a steady state, and are
-//! then timed on the next landings of the same precomputed stream. Every
-//! iteration handles exactly [`LANDINGS`] landings, so criterion's
-//! throughput is events per second and time / LANDINGS is the cost per
-//! event. `benches/run-queue-bench` runs this and prints the ratios.
+//! start from the same first ticks, are warmed to a steady state
+//! (`hold::warmed`), and are then timed on the next landings of the same
+//! precomputed stream. Every iteration handles exactly `hold::batch`
+//! landings (10,000, or one per actor if more), given to criterion as the
+//! throughput, so time / batch is the cost per event.
+//! `benches/run-queue-bench` runs this and prints the ratios.
 
 use std::hint::black_box;
 use std::time::Duration;
 
-use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use skirmish_benches::hold::{Hold, HoldQueue};
+use criterion::{BenchmarkId, Criterion, SamplingMode, Throughput, criterion_group, criterion_main};
+use skirmish_benches::hold::{self, HoldQueue};
 use skirmish_benches::reference::HeapQueue;
 use skirmish_benches::stream::{EventStream, SIZES, StreamSpec};
 use skirmish_core::timing::queue::EventQueue;
-
-/// Landings per timed iteration.
-const LANDINGS: usize = 10_000;
-
-/// A hold run past its start-up: every actor has landed a few times, so
-/// ticks are spread as in a long fight and buffers have grown.
-fn warmed<Q: HoldQueue>(stream: &EventStream, queue: Q) -> Hold<Q> {
-    let mut hold = Hold::new(stream, queue).expect("first ticks are after tick 0");
-    let warm_up = (8 * stream.actors() as usize).max(4 * LANDINGS);
-    hold.run(stream, warm_up, |_, _| {})
-        .expect("the hold model never schedules in the past");
-    hold
-}
 
 fn bench_queue<Q: HoldQueue>(
     group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
@@ -37,13 +25,18 @@ fn bench_queue<Q: HoldQueue>(
     stream: &EventStream,
     queue: Q,
 ) {
+    let landings = hold::batch(stream);
+    group.throughput(Throughput::Elements(landings as u64));
     // Warmed on first use, so a filtered run skips the others' warm-ups.
     let mut queue = Some(queue);
-    let mut hold = None;
+    let mut warm = None;
     group.bench_with_input(BenchmarkId::new(name, stream.actors()), stream, |b, stream| {
-        let hold = hold.get_or_insert_with(|| warmed(stream, queue.take().expect("warmed once")));
+        let warm = warm.get_or_insert_with(|| {
+            hold::warmed(stream, queue.take().expect("warmed once"))
+                .expect("the hold model never schedules in the past")
+        });
         b.iter(|| {
-            hold.run(stream, LANDINGS, |_, actor| {
+            warm.run(stream, landings, |_, actor| {
                 black_box(actor);
             })
             .expect("the hold model never schedules in the past");
@@ -59,10 +52,11 @@ fn queue_vs_binary_heap(c: &mut Criterion) {
     ];
     for spec_of in streams {
         let mut group = c.benchmark_group(format!("queue-{}", spec_of(1).name()));
-        group.throughput(Throughput::Elements(LANDINGS as u64));
+        // Iterations of up to tens of milliseconds: equal-sized samples.
+        group.sampling_mode(SamplingMode::Flat);
         for actors in SIZES {
             let stream = spec_of(actors).generate();
-            // Each pair runs back to back, so both see the same machine load.
+            // Each pair runs back to back, so both see much the same machine.
             bench_queue(&mut group, "EventQueue", &stream, EventQueue::new());
             bench_queue(&mut group, "BinaryHeap", &stream, HeapQueue::new(actors));
         }
@@ -77,7 +71,7 @@ criterion_group! {
     config = Criterion::default()
         .warm_up_time(Duration::from_secs(1))
         .measurement_time(Duration::from_secs(3))
-        .sample_size(40);
+        .sample_size(30);
     targets = queue_vs_binary_heap
 }
 criterion_main!(queue);

@@ -13,7 +13,7 @@
 
 use std::process::ExitCode;
 
-use skirmish_benches::hold::{Hold, HoldQueue};
+use skirmish_benches::hold::{self, Hold, HoldQueue};
 use skirmish_benches::reference::HeapQueue;
 use skirmish_benches::stream::{EventStream, StreamSpec};
 use skirmish_core::timing::queue::EventQueue;
@@ -26,8 +26,7 @@ fn measured<Q: HoldQueue>(hold: &mut Hold<Q>, stream: &EventStream, landings: us
 }
 
 fn run<Q: HoldQueue>(stream: &EventStream, queue: Q, landings: usize) -> skirmish_core::Result<u64> {
-    let mut hold = Hold::new(stream, queue)?;
-    hold.run(stream, (8 * stream.actors() as usize).max(40_000), |_, _| {})?;
+    let mut hold = hold::warmed(stream, queue)?;
     measured(&mut hold, stream, landings)?;
     Ok(hold.now())
 }

@@ -18,6 +18,30 @@ use skirmish_core::{Error, Result};
 use crate::reference::{HeapHandle, HeapQueue};
 use crate::stream::{EventStream, NO_VICTIM};
 
+/// Fewest landings a bench times at once.
+pub const MIN_BATCH: usize = 10_000;
+
+/// Landings a bench times at once on `stream`: at least [`MIN_BATCH`] and
+/// at least one per actor. With 100,000 actors about 30,000 land on each
+/// tick and one [`HoldQueue::pop_tick`] hands them all out; a batch of a
+/// few ticks keeps that pop's cost in every batch instead of in one batch
+/// of three.
+pub fn batch(stream: &EventStream) -> usize {
+    MIN_BATCH.max(stream.actors() as usize)
+}
+
+/// A hold run on `queue` past its start-up (every actor has landed eight
+/// times, and at least [`MIN_BATCH`] times four landings were handled), so
+/// ticks are spread as in a long fight and buffers have grown.
+///
+/// # Errors
+/// As [`Hold::new`] and [`Hold::run`].
+pub fn warmed<Q: HoldQueue>(stream: &EventStream, queue: Q) -> Result<Hold<Q>> {
+    let mut hold = Hold::new(stream, queue)?;
+    hold.run(stream, (8 * stream.actors() as usize).max(4 * MIN_BATCH), |_, _| {})?;
+    Ok(hold)
+}
+
 /// What the hold model needs from a queue of actors keyed by tick.
 pub trait HoldQueue {
     /// What [`schedule`](Self::schedule) returns, for cancelling.

@@ -120,7 +120,10 @@ pub struct EventQueue<T> {
     /// Blocks from `fine_block + WINDOW` on: `(tick, seq, slot, generation)`.
     far: BinaryHeap<Reverse<(u64, u64, u32, u32)>>,
     slots: Vec<Slot<T>>,
-    free: Vec<u32>,
+    /// Free slots with their current generation, so scheduling only
+    /// writes the slot: it was last touched a whole tick group ago and is
+    /// likely out of cache.
+    free: Vec<Entry>,
     next_seq: u64,
     live: usize,
 }
@@ -212,12 +215,12 @@ impl<T> EventQueue<T> {
         let seq = self.next_seq;
         self.next_seq += 1;
         let (slot, generation) = match self.free.pop() {
-            Some(s) => {
-                let slot = &mut self.slots[s as usize];
-                slot.event = Some(event);
-                slot.tick = tick;
-                slot.seq = seq;
-                (s, slot.generation)
+            Some(Entry { slot, generation }) => {
+                let s = &mut self.slots[slot as usize];
+                s.event = Some(event);
+                s.tick = tick;
+                s.seq = seq;
+                (slot, generation)
             }
             None => self.new_slot(tick, seq, event)?,
         };
@@ -281,7 +284,10 @@ impl<T> EventQueue<T> {
         }
         let event = slot.event.take()?;
         slot.generation = slot.generation.wrapping_add(1);
-        self.free.push(id.slot);
+        self.free.push(Entry {
+            slot: id.slot,
+            generation: slot.generation,
+        });
         self.live -= 1;
         Some((slot.tick, event))
     }
@@ -377,7 +383,7 @@ impl<T> EventQueue<T> {
                     continue;
                 }
                 if let Some(ev) = slot.event.take() {
-                    slot.generation = slot.generation.wrapping_add(1);
+                    slot.generation = e.generation.wrapping_add(1);
                     out.push((
                         EventId {
                             slot: e.slot,
@@ -385,7 +391,10 @@ impl<T> EventQueue<T> {
                         },
                         ev,
                     ));
-                    free.push(e.slot);
+                    free.push(Entry {
+                        slot: e.slot,
+                        generation: slot.generation,
+                    });
                 }
             }
             bucket.clear();
@@ -512,7 +521,10 @@ impl<T> EventQueue<T> {
         for (i, s) in self.slots.iter_mut().enumerate() {
             if s.event.take().is_some() {
                 s.generation = s.generation.wrapping_add(1);
-                self.free.push(i as u32);
+                self.free.push(Entry {
+                    slot: i as u32,
+                    generation: s.generation,
+                });
             }
         }
         for b in self.fine.iter_mut() {
@@ -588,7 +600,10 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for EventQueue<T> {
                     (tick, seq, Some(event))
                 }
                 None => {
-                    q.free.push(i as u32);
+                    q.free.push(Entry {
+                        slot: i as u32,
+                        generation,
+                    });
                     (0, 0, None)
                 }
             };
@@ -601,7 +616,7 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for EventQueue<T> {
         }
         // Reuse free slots in the same order a live queue would not matter
         // for results, but keep it deterministic: lowest last, popped first.
-        q.free.sort_unstable_by(|a, b| b.cmp(a));
+        q.free.sort_unstable_by_key(|e| Reverse(e.slot));
         order.sort_unstable();
         if order.windows(2).any(|w| w[0].1 == w[1].1) {
             return Err(D::Error::custom(

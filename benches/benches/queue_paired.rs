@@ -9,8 +9,9 @@
 //! resampling the rounds. Prints a markdown table; `benches/run-queue-bench`
 //! runs it after the criterion bench.
 //!
-//! `cargo bench -p skirmish-benches --bench queue_paired` (any flags meant
-//! for criterion are ignored).
+//! `cargo bench -p skirmish-benches --bench queue_paired [FILTER...]`: a
+//! filter keeps the rows whose `stream/size` contains it (`hold/100000`);
+//! flags (`--bench`, criterion's) are ignored.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -55,6 +56,7 @@ fn ratio_with_interval(rounds: &[(f64, f64)]) -> (f64, f64, f64) {
 }
 
 fn main() {
+    let filters: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
     let streams: [fn(u32) -> StreamSpec; 3] = [
         StreamSpec::weapons,
         |actors| StreamSpec::weapons(actors).with_cancels(10),
@@ -68,6 +70,10 @@ fn main() {
     println!("| --- | ---: | ---: | ---: | ---: | ---: |");
     for spec_of in streams {
         for actors in SIZES {
+            let name = format!("{}/{actors}", spec_of(actors).name());
+            if !filters.is_empty() && !filters.iter().any(|f| name.contains(f.as_str())) {
+                continue;
+            }
             let stream = spec_of(actors).generate();
             let landings = hold::batch(&stream);
             let never = "the hold model never schedules in the past";

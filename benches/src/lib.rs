@@ -8,7 +8,7 @@
 //!   Time rolls and the cancellations, all drawn up front from
 //!   [`SeededRolls`](skirmish_core::dice::SeededRolls) so no bench pays for
 //!   the RNG;
-//! - [`reference`]: [`reference::HeapQueue`], the `std::collections::BinaryHeap`
+//! - [`reference`](mod@reference): [`reference::HeapQueue`], the `std::collections::BinaryHeap`
 //!   reference the event queue is measured against;
 //! - [`hold`]: the hold model that drives any [`hold::HoldQueue`] through a
 //!   stream (pop the next tick's group, reschedule each actor, cancel now and

@@ -1,19 +1,26 @@
 //! The one event queue every tick-based timing system runs on.
 //!
-//! A bucket (calendar) queue keyed by integer tick:
+//! A two-level bucket (calendar) queue keyed by integer tick, in the manner
+//! of a hierarchical timing wheel:
 //!
-//! - a ring of [`WINDOW`] buckets holds every event due in the next
-//!   `WINDOW` ticks, one bucket per tick, FIFO inside a bucket;
-//! - a bitmap of non-empty buckets finds the next due tick in a few word
+//! - a **fine ring** of `2 * WINDOW` buckets, one per tick, FIFO inside a
+//!   bucket, holds every event due before the end of the next
+//!   [`WINDOW`]-tick block: always at least the next `WINDOW` ticks;
+//! - a **coarse ring** of `WINDOW` buckets, one per block of `WINDOW`
+//!   ticks, holds events up to `WINDOW * WINDOW` ticks (65,536) ahead; when
+//!   the fine ring reaches a block, its bucket is poured into the fine ring,
+//!   in scheduling order;
+//! - events further out wait in a binary heap and move into the coarse
+//!   ring, in (tick, scheduling) order, as it reaches them;
+//! - a bitmap per ring finds the next non-empty bucket in a few word
 //!   operations;
-//! - events further out wait in a binary heap and move into the ring, in
-//!   scheduling order, as the window reaches them (each event moves once);
 //! - events live in a slab addressed by [`EventId`] (slot + generation), so
 //!   cancelling is O(1): the slot is freed and the stale bucket entry is
 //!   skipped when its tick comes.
 //!
-//! Scheduling, popping and cancelling are O(1) for the short delays these
-//! rules produce (Ready Times of a few ticks), O(log n) for far events.
+//! Scheduling, popping and cancelling are O(1) for the delays these rules
+//! produce (Ready Times of a few ticks go straight into the fine ring; an
+//! event up to 65,536 ticks out moves once more), O(log n) beyond that.
 //!
 //! Popping returns **every** event of the next tick together, in the order
 //! they were scheduled: simultaneity is a result, not a tie-break accident.
@@ -41,11 +48,20 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 
-/// Ticks covered by the bucket ring (a power of two). Delays up to this many
-/// ticks are O(1); longer ones go through the far heap once.
+/// Ticks per block (a power of two): a delay of up to this many ticks
+/// always goes straight into the fine ring, O(1). The coarse ring has this
+/// many blocks, so delays up to `WINDOW * WINDOW` ticks stay O(1); longer
+/// ones go through the far heap once.
 pub const WINDOW: u64 = 256;
-const MASK: u64 = WINDOW - 1;
-const WORDS: usize = (WINDOW / 64) as usize;
+/// `log2(WINDOW)`: a tick's block is `tick >> SHIFT`.
+const SHIFT: u32 = WINDOW.trailing_zeros();
+/// Fine buckets: two blocks, so a whole block can be poured in while the
+/// current one is still running.
+const FINE: u64 = 2 * WINDOW;
+const FINE_MASK: u64 = FINE - 1;
+const FINE_WORDS: usize = (FINE / 64) as usize;
+const COARSE_MASK: u64 = WINDOW - 1;
+const COARSE_WORDS: usize = (WINDOW / 64) as usize;
 
 /// Handle of a scheduled event, for cancelling it.
 ///
@@ -57,17 +73,32 @@ pub struct EventId {
     generation: u32,
 }
 
+/// A fine-bucket entry: the event's slot, live while the generation
+/// matches the slot's.
 #[derive(Debug, Clone, Copy)]
 struct Entry {
     slot: u32,
     generation: u32,
 }
 
+/// A coarse-bucket entry: a fine entry plus its tick's offset in the block.
+#[derive(Debug, Clone, Copy)]
+struct BlockEntry {
+    entry: Entry,
+    offset: u32,
+}
+
+/// One slab slot. `generation` is that of the pending event's id and
+/// changes as soon as the event fires or is cancelled, so a bucket entry is
+/// live exactly while its generation matches. `tick` and `seq` are
+/// meaningful while `event` is `Some`; they share the slot's cache line, which
+/// popping has just touched when scheduling reuses it.
 #[derive(Debug, Clone)]
 struct Slot<T> {
     generation: u32,
-    /// `(tick, sequence, payload)` while scheduled.
-    event: Option<(u64, u64, T)>,
+    event: Option<T>,
+    tick: u64,
+    seq: u64,
 }
 
 /// A bucket queue of events of type `T` keyed by tick (see the module docs).
@@ -76,11 +107,23 @@ pub struct EventQueue<T> {
     /// The last tick popped (0 before the first pop). Events must be
     /// scheduled strictly after it.
     now: u64,
-    buckets: Vec<Vec<Entry>>,
-    occupied: [u64; WORDS],
+    /// First block not yet poured into the fine ring: the fine ring holds
+    /// every pending tick below `fine_block * WINDOW`. Kept at
+    /// `(now >> SHIFT) + 2` after every pop.
+    fine_block: u64,
+    /// Fixed-size, so indexing by a masked tick needs no bounds check.
+    fine: Box<[Vec<Entry>; FINE as usize]>,
+    fine_bits: [u64; FINE_WORDS],
+    /// Blocks `fine_block..fine_block + WINDOW`, at `block & COARSE_MASK`.
+    coarse: Box<[Vec<BlockEntry>; WINDOW as usize]>,
+    coarse_bits: [u64; COARSE_WORDS],
+    /// Blocks from `fine_block + WINDOW` on: `(tick, seq, slot, generation)`.
     far: BinaryHeap<Reverse<(u64, u64, u32, u32)>>,
     slots: Vec<Slot<T>>,
-    free: Vec<u32>,
+    /// Free slots with their current generation, so scheduling only
+    /// writes the slot: it was last touched a whole tick group ago and is
+    /// likely out of cache.
+    free: Vec<Entry>,
     next_seq: u64,
     live: usize,
 }
@@ -91,13 +134,50 @@ impl<T> Default for EventQueue<T> {
     }
 }
 
+#[cold]
+#[inline(never)]
+fn in_the_past(tick: u64, now: u64) -> Error {
+    Error::invalid(
+        "tick",
+        format!("{tick} is not after the current tick {now}; nothing can be scheduled in the past"),
+    )
+}
+
+#[cold]
+#[inline(never)]
+fn too_many() -> Error {
+    Error::overflow("event_queue", "more than 2^32 pending events")
+}
+
+/// Offset `d` in `1..=span` of the first set bit of `bits` (a ring of
+/// `64 * N` buckets) after index `start`, that is at ring index
+/// `(start + d) % (64 * N)`.
+#[inline]
+fn next_set<const N: usize>(bits: &[u64; N], start: u64, span: u64) -> Option<u64> {
+    let ring_mask = (64 * N as u64) - 1;
+    let mut d = 1;
+    while d <= span {
+        let i = (start.wrapping_add(d) & ring_mask) as usize;
+        let word = bits[i / 64] >> (i % 64);
+        if word != 0 {
+            let hit = d + u64::from(word.trailing_zeros());
+            return Some(hit).filter(|&x| x <= span);
+        }
+        d += 64 - (i % 64) as u64;
+    }
+    None
+}
+
 impl<T> EventQueue<T> {
     /// An empty queue at tick 0.
     pub fn new() -> Self {
         EventQueue {
             now: 0,
-            buckets: (0..WINDOW).map(|_| Vec::new()).collect(),
-            occupied: [0; WORDS],
+            fine_block: 2,
+            fine: Box::new(std::array::from_fn(|_| Vec::new())),
+            fine_bits: [0; FINE_WORDS],
+            coarse: Box::new(std::array::from_fn(|_| Vec::new())),
+            coarse_bits: [0; COARSE_WORDS],
             far: BinaryHeap::new(),
             slots: Vec::new(),
             free: Vec::new(),
@@ -130,46 +210,68 @@ impl<T> EventQueue<T> {
     #[inline]
     pub fn schedule(&mut self, tick: u64, event: T) -> Result<EventId> {
         if tick <= self.now {
-            return Err(Error::invalid(
-                "tick",
-                format!(
-                    "{tick} is not after the current tick {}; nothing can be scheduled in the past",
-                    self.now
-                ),
-            ));
+            return Err(in_the_past(tick, self.now));
         }
         let seq = self.next_seq;
         self.next_seq += 1;
-        let slot = match self.free.pop() {
-            Some(s) => {
-                self.slots[s as usize].event = Some((tick, seq, event));
-                s
+        let (slot, generation) = match self.free.pop() {
+            Some(Entry { slot, generation }) => {
+                let s = &mut self.slots[slot as usize];
+                s.event = Some(event);
+                s.tick = tick;
+                s.seq = seq;
+                (slot, generation)
             }
-            None => {
-                let s = u32::try_from(self.slots.len())
-                    .map_err(|_| Error::overflow("event_queue", "more than 2^32 pending events"))?;
-                self.slots.push(Slot {
-                    generation: 0,
-                    event: Some((tick, seq, event)),
-                });
-                s
-            }
+            None => self.new_slot(tick, seq, event)?,
         };
-        let generation = self.slots[slot as usize].generation;
         self.live += 1;
-        if tick - self.now <= WINDOW {
-            self.push_bucket(tick, Entry { slot, generation });
+        let entry = Entry { slot, generation };
+        // The common case inline; the others out of line keep this small.
+        if tick >> SHIFT < self.fine_block {
+            self.push_fine(tick, entry);
         } else {
-            self.far.push(Reverse((tick, seq, slot, generation)));
+            self.place(tick, seq, entry);
         }
         Ok(EventId { slot, generation })
     }
 
+    /// A new slot holding `event`, when no freed one is left.
+    #[inline(never)]
+    fn new_slot(&mut self, tick: u64, seq: u64, event: T) -> Result<(u32, u32)> {
+        let s = u32::try_from(self.slots.len()).map_err(|_| too_many())?;
+        self.slots.push(Slot {
+            generation: 0,
+            event: Some(event),
+            tick,
+            seq,
+        });
+        Ok((s, 0))
+    }
+
+    /// Puts an entry in the fine ring, the coarse ring or the far heap,
+    /// after everything already there for its tick.
+    #[inline(never)]
+    fn place(&mut self, tick: u64, seq: u64, entry: Entry) {
+        let block = tick >> SHIFT;
+        if block < self.fine_block {
+            self.push_fine(tick, entry);
+        } else if block - self.fine_block < WINDOW {
+            let i = (block & COARSE_MASK) as usize;
+            self.coarse[i].push(BlockEntry {
+                entry,
+                offset: (tick & COARSE_MASK) as u32,
+            });
+            self.coarse_bits[i / 64] |= 1 << (i % 64);
+        } else {
+            self.far.push(Reverse((tick, seq, entry.slot, entry.generation)));
+        }
+    }
+
     #[inline]
-    fn push_bucket(&mut self, tick: u64, entry: Entry) {
-        let i = (tick & MASK) as usize;
-        self.buckets[i].push(entry);
-        self.occupied[i / 64] |= 1 << (i % 64);
+    fn push_fine(&mut self, tick: u64, entry: Entry) {
+        let i = (tick & FINE_MASK) as usize;
+        self.fine[i].push(entry);
+        self.fine_bits[i / 64] |= 1 << (i % 64);
     }
 
     /// Cancels a pending event and returns it with its tick; `None` if it
@@ -180,20 +282,20 @@ impl<T> EventQueue<T> {
         if slot.generation != id.generation {
             return None;
         }
-        let (tick, _, event) = slot.event.take()?;
+        let event = slot.event.take()?;
         slot.generation = slot.generation.wrapping_add(1);
-        self.free.push(id.slot);
+        self.free.push(Entry {
+            slot: id.slot,
+            generation: slot.generation,
+        });
         self.live -= 1;
-        Some((tick, event))
+        Some((slot.tick, event))
     }
 
     /// The tick of a pending event, if it is still pending.
     pub fn tick_of(&self, id: EventId) -> Option<u64> {
         let slot = self.slots.get(id.slot as usize)?;
-        if slot.generation != id.generation {
-            return None;
-        }
-        slot.event.as_ref().map(|(t, _, _)| *t)
+        (slot.generation == id.generation && slot.event.is_some()).then_some(slot.tick)
     }
 
     /// The pending event behind `id`, if still pending.
@@ -202,7 +304,7 @@ impl<T> EventQueue<T> {
         if slot.generation != id.generation {
             return None;
         }
-        slot.event.as_ref().map(|(_, _, e)| e)
+        slot.event.as_ref()
     }
 
     /// The tick of the next pending event, without popping.
@@ -210,16 +312,28 @@ impl<T> EventQueue<T> {
         if self.live == 0 {
             return None;
         }
-        // Scan the ring in tick order; entries may be stale.
-        let mut d = 1;
-        while d <= WINDOW {
-            let Some(off) = self.next_occupied(d) else { break };
-            let tick = self.now + off;
-            let i = (tick & MASK) as usize;
-            if self.buckets[i].iter().any(|e| self.is_live(*e)) {
-                return Some(tick);
+        // Each level only holds ticks after every tick of the one before.
+        let span = self.fine_span();
+        let mut from = 0;
+        while let Some(step) = next_set(&self.fine_bits, self.now.wrapping_add(from), span - from) {
+            let off = from + step;
+            let i = (self.now.wrapping_add(off) & FINE_MASK) as usize;
+            if self.fine[i].iter().any(|e| self.is_live(*e)) {
+                return Some(self.now + off);
             }
-            d = off + 1;
+            from = off;
+        }
+        for k in 0..WINDOW {
+            let block = self.fine_block + k;
+            let i = (block & COARSE_MASK) as usize;
+            let earliest = self.coarse[i]
+                .iter()
+                .filter(|b| self.is_live(b.entry))
+                .map(|b| (block << SHIFT) | u64::from(b.offset))
+                .min();
+            if earliest.is_some() {
+                return earliest;
+            }
         }
         self.far
             .iter()
@@ -235,26 +349,15 @@ impl<T> EventQueue<T> {
 
     #[inline]
     fn is_live(&self, e: Entry) -> bool {
-        let s = &self.slots[e.slot as usize];
-        s.generation == e.generation && s.event.is_some()
+        self.slots[e.slot as usize].generation == e.generation
     }
 
-    /// Offset `d` in `from..=WINDOW` of the first occupied bucket at tick
-    /// `now + d`, scanning the bitmap.
+    /// How many ticks after `now` the fine ring covers:
+    /// `fine_block * WINDOW - 1 - now`, without overflowing at the top of
+    /// the tick range.
     #[inline]
-    fn next_occupied(&self, from: u64) -> Option<u64> {
-        let mut d = from;
-        while d <= WINDOW {
-            let i = (self.now.wrapping_add(d) & MASK) as usize;
-            let word = self.occupied[i / 64] >> (i % 64);
-            if word != 0 {
-                let step = u64::from(word.trailing_zeros());
-                // Do not run past the end of this word's range of offsets.
-                return Some(d + step).filter(|&x| x <= WINDOW);
-            }
-            d += 64 - (i % 64) as u64;
-        }
-        None
+    fn fine_span(&self) -> u64 {
+        ((self.fine_block - (self.now >> SHIFT)) << SHIFT) - (self.now & COARSE_MASK) - 1
     }
 
     /// Pops every event of the next tick that has one, appending them to
@@ -264,24 +367,23 @@ impl<T> EventQueue<T> {
     pub fn pop_tick(&mut self, out: &mut Vec<(EventId, T)>) -> Option<u64> {
         out.clear();
         while self.live > 0 {
-            let Some(off) = self.next_occupied(1) else {
-                // The ring is empty: jump to the earliest far event.
-                let Reverse((tick, ..)) = *self.far.peek()?;
-                self.now = tick - 1;
-                self.migrate();
+            let Some(off) = next_set(&self.fine_bits, self.now, self.fine_span()) else {
+                self.jump();
                 continue;
             };
             let tick = self.now + off;
-            let i = (tick & MASK) as usize;
-            let mut bucket = std::mem::take(&mut self.buckets[i]);
-            self.occupied[i / 64] &= !(1 << (i % 64));
-            for e in bucket.drain(..) {
-                let slot = &mut self.slots[e.slot as usize];
+            let i = (tick & FINE_MASK) as usize;
+            self.fine_bits[i / 64] &= !(1 << (i % 64));
+            let slots = self.slots.as_mut_slice();
+            let free = &mut self.free;
+            let bucket = &mut self.fine[i];
+            for &e in bucket.iter() {
+                let slot = &mut slots[e.slot as usize];
                 if slot.generation != e.generation {
                     continue;
                 }
-                if let Some((_, _, ev)) = slot.event.take() {
-                    slot.generation = slot.generation.wrapping_add(1);
+                if let Some(ev) = slot.event.take() {
+                    slot.generation = e.generation.wrapping_add(1);
                     out.push((
                         EventId {
                             slot: e.slot,
@@ -289,12 +391,15 @@ impl<T> EventQueue<T> {
                         },
                         ev,
                     ));
-                    self.free.push(e.slot);
+                    free.push(Entry {
+                        slot: e.slot,
+                        generation: slot.generation,
+                    });
                 }
             }
-            self.buckets[i] = bucket;
+            bucket.clear();
             self.now = tick;
-            self.migrate();
+            self.advance();
             if !out.is_empty() {
                 self.live -= out.len();
                 return Some(tick);
@@ -303,21 +408,86 @@ impl<T> EventQueue<T> {
         None
     }
 
-    /// Moves far events that the window now covers into their buckets, in
-    /// (tick, scheduling) order.
+    /// Pours blocks into the fine ring until it covers the block after
+    /// `now`'s, pulling far events into the coarse ring as it reaches them.
     #[inline]
-    fn migrate(&mut self) {
-        let horizon = self.now.saturating_add(WINDOW);
+    fn advance(&mut self) {
+        let target = (self.now >> SHIFT) + 2;
+        while self.fine_block < target {
+            self.pour(self.fine_block);
+            self.fine_block += 1;
+            self.pull_far();
+        }
+    }
+
+    /// Moves block `block`'s coarse bucket into the fine ring, in order.
+    fn pour(&mut self, block: u64) {
+        let i = (block & COARSE_MASK) as usize;
+        if self.coarse_bits[i / 64] & (1 << (i % 64)) == 0 {
+            return;
+        }
+        self.coarse_bits[i / 64] &= !(1 << (i % 64));
+        let base = block << SHIFT;
+        let bucket = &mut self.coarse[i];
+        for b in bucket.iter() {
+            let j = ((base | u64::from(b.offset)) & FINE_MASK) as usize;
+            self.fine[j].push(b.entry);
+            self.fine_bits[j / 64] |= 1 << (j % 64);
+        }
+        bucket.clear();
+    }
+
+    /// Moves far events the coarse ring now covers into it, in (tick,
+    /// scheduling) order; cancelled ones are dropped.
+    #[inline]
+    fn pull_far(&mut self) {
+        let end = self.fine_block + WINDOW;
         while let Some(&Reverse((tick, _, slot, generation))) = self.far.peek() {
-            if tick > horizon {
+            if tick >> SHIFT >= end {
                 break;
             }
             self.far.pop();
-            let e = Entry { slot, generation };
-            if self.is_live(e) {
-                self.push_bucket(tick, e);
+            let entry = Entry { slot, generation };
+            if self.is_live(entry) {
+                let i = ((tick >> SHIFT) & COARSE_MASK) as usize;
+                self.coarse[i].push(BlockEntry {
+                    entry,
+                    offset: (tick & COARSE_MASK) as u32,
+                });
+                self.coarse_bits[i / 64] |= 1 << (i % 64);
             }
         }
+    }
+
+    /// The fine ring is empty: skip to the block of the next coarse or far
+    /// event and pour it in.
+    #[cold]
+    fn jump(&mut self) {
+        let block = match next_set(&self.coarse_bits, self.fine_block.wrapping_sub(1), WINDOW) {
+            Some(d) => self.fine_block + d - 1,
+            None => {
+                // Everything left is far: drop cancelled entries off the
+                // top, then skip the empty blocks before the first live one.
+                while let Some(&Reverse((_, _, slot, generation))) = self.far.peek() {
+                    if self.is_live(Entry { slot, generation }) {
+                        break;
+                    }
+                    self.far.pop();
+                }
+                let Some(&Reverse((tick, ..))) = self.far.peek() else {
+                    // Unreachable while `live > 0`; stop rather than spin.
+                    self.live = 0;
+                    return;
+                };
+                self.fine_block = tick >> SHIFT;
+                self.pull_far();
+                tick >> SHIFT
+            }
+        };
+        // The block starts after `now`: the fine ring is empty and every
+        // block before `fine_block` has been poured.
+        self.now = (block << SHIFT) - 1;
+        self.advance();
     }
 
     /// Every pending event as `(tick, id, event)` in firing order (tick,
@@ -328,10 +498,10 @@ impl<T> EventQueue<T> {
             .iter()
             .enumerate()
             .filter_map(|(i, s)| {
-                s.event.as_ref().map(|(t, q, e)| {
+                s.event.as_ref().map(|e| {
                     (
-                        *t,
-                        *q,
+                        s.tick,
+                        s.seq,
                         EventId {
                             slot: i as u32,
                             generation: s.generation,
@@ -351,13 +521,20 @@ impl<T> EventQueue<T> {
         for (i, s) in self.slots.iter_mut().enumerate() {
             if s.event.take().is_some() {
                 s.generation = s.generation.wrapping_add(1);
-                self.free.push(i as u32);
+                self.free.push(Entry {
+                    slot: i as u32,
+                    generation: s.generation,
+                });
             }
         }
-        for b in &mut self.buckets {
+        for b in self.fine.iter_mut() {
             b.clear();
         }
-        self.occupied = [0; WORDS];
+        for b in self.coarse.iter_mut() {
+            b.clear();
+        }
+        self.fine_bits = [0; FINE_WORDS];
+        self.coarse_bits = [0; COARSE_WORDS];
         self.far.clear();
         self.live = 0;
     }
@@ -366,14 +543,27 @@ impl<T> EventQueue<T> {
     /// (for running many battles in a row). Ids handed out before the reset
     /// must not be used after it: they may name new events.
     pub fn reset(&mut self) {
-        for b in &mut self.buckets {
-            b.clear();
+        // Only buckets with their bit set can hold entries (a popped bucket
+        // is drained and its bit cleared).
+        for (w, bits) in self.fine_bits.iter_mut().enumerate() {
+            let mut b = std::mem::take(bits);
+            while b != 0 {
+                self.fine[w * 64 + b.trailing_zeros() as usize].clear();
+                b &= b - 1;
+            }
         }
-        self.occupied = [0; WORDS];
+        for (w, bits) in self.coarse_bits.iter_mut().enumerate() {
+            let mut b = std::mem::take(bits);
+            while b != 0 {
+                self.coarse[w * 64 + b.trailing_zeros() as usize].clear();
+                b &= b - 1;
+            }
+        }
         self.far.clear();
         self.slots.clear();
         self.free.clear();
         self.now = 0;
+        self.fine_block = 2;
         self.next_seq = 0;
         self.live = 0;
     }
@@ -396,13 +586,17 @@ struct QueueRepr<T> {
     free: Vec<u32>,
 }
 
-impl<T: Serialize + Clone> Serialize for EventQueue<T> {
+impl<T: Serialize> Serialize for EventQueue<T> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
         QueueRepr {
             now: self.now,
             next_seq: self.next_seq,
-            slots: self.slots.iter().map(|x| (x.generation, x.event.clone())).collect(),
-            free: self.free.clone(),
+            slots: self
+                .slots
+                .iter()
+                .map(|x| (x.generation, x.event.as_ref().map(|e| (x.tick, x.seq, e))))
+                .collect(),
+            free: self.free.iter().map(|e| e.slot).collect(),
         }
         .serialize(s)
     }
@@ -417,27 +611,39 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for EventQueue<T> {
         }
         let mut q = EventQueue::new();
         q.now = repr.now;
+        q.fine_block = (q.now >> SHIFT) + 2;
         q.next_seq = repr.next_seq;
         let mut order: Vec<(u64, u64, u32)> = Vec::new();
         for (i, (generation, event)) in repr.slots.into_iter().enumerate() {
-            if let Some((tick, seq, _)) = &event {
-                if *tick <= q.now {
-                    return Err(D::Error::custom(format!(
-                        "event_queue.slots[{i}]: tick {tick} is not after the current tick {}",
-                        q.now
-                    )));
+            let (tick, seq, event) = match event {
+                Some((tick, seq, event)) => {
+                    if tick <= q.now {
+                        return Err(D::Error::custom(format!(
+                            "event_queue.slots[{i}]: tick {tick} is not after the current tick {}",
+                            q.now
+                        )));
+                    }
+                    if seq >= q.next_seq {
+                        return Err(D::Error::custom(format!(
+                            "event_queue.slots[{i}]: sequence {seq} is not below next_seq {}",
+                            q.next_seq
+                        )));
+                    }
+                    order.push((tick, seq, i as u32));
+                    (tick, seq, Some(event))
                 }
-                if *seq >= q.next_seq {
-                    return Err(D::Error::custom(format!(
-                        "event_queue.slots[{i}]: sequence {seq} is not below next_seq {}",
-                        q.next_seq
-                    )));
-                }
-                order.push((*tick, *seq, i as u32));
-            }
-            q.slots.push(Slot { generation, event });
+                None => (0, 0, None),
+            };
+            q.slots.push(Slot {
+                generation,
+                event,
+                tick,
+                seq,
+            });
         }
-        // The free list must name every empty slot exactly once.
+        // The free list must name every empty slot exactly once, in the
+        // saved order (so ids after a restore are the ids the saved queue
+        // would have given).
         let mut seen = vec![false; q.slots.len()];
         for &f in &repr.free {
             match (q.slots.get(f as usize), seen.get_mut(f as usize)) {
@@ -452,7 +658,14 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for EventQueue<T> {
         if seen.iter().zip(&q.slots).any(|(m, s)| !m && s.event.is_none()) {
             return Err(D::Error::custom("event_queue.free: an empty slot is missing"));
         }
-        q.free = repr.free;
+        q.free = repr
+            .free
+            .iter()
+            .map(|&slot| Entry {
+                slot,
+                generation: q.slots[slot as usize].generation,
+            })
+            .collect();
         order.sort_unstable();
         if order.windows(2).any(|w| w[0].1 == w[1].1) {
             return Err(D::Error::custom(
@@ -460,13 +673,10 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for EventQueue<T> {
             ));
         }
         q.live = order.len();
+        // In (tick, seq) order, so every bucket is in scheduling order.
         for (tick, seq, slot) in order {
             let generation = q.slots[slot as usize].generation;
-            if tick - q.now <= WINDOW {
-                q.push_bucket(tick, Entry { slot, generation });
-            } else {
-                q.far.push(Reverse((tick, seq, slot, generation)));
-            }
+            q.place(tick, seq, Entry { slot, generation });
         }
         Ok(q)
     }
@@ -494,6 +704,57 @@ mod tests {
         q.schedule(1000, 'b').unwrap(); // direct into the bucket, after 'a'
         assert_eq!(q.pop_tick(&mut out), Some(1000));
         assert_eq!(out.iter().map(|x| x.1).collect::<String>(), "ab");
+    }
+
+    /// One tick reached from all three levels in turn keeps scheduling
+    /// order: far heap, then coarse ring, then fine ring.
+    #[test]
+    fn fifo_within_a_tick_across_all_levels() {
+        let t = 3 * WINDOW * WINDOW;
+        let mut q = EventQueue::new();
+        let mut out = Vec::new();
+        q.schedule(t, 'a').unwrap(); // far heap
+        let step = q.schedule(t - WINDOW * WINDOW + 10, 's').unwrap(); // far, cancelled: dropped on the way
+        q.schedule(t - 5 * WINDOW, 'x').unwrap(); // far; pops with `t` in the coarse ring
+        q.cancel(step);
+        assert_eq!(q.pop_tick(&mut out), Some(t - 5 * WINDOW));
+        q.schedule(t, 'b').unwrap(); // straight into the coarse ring
+        q.schedule(t - 1, 'y').unwrap(); // pops with `t` in the fine ring
+        assert_eq!(q.pop_tick(&mut out), Some(t - 1));
+        q.schedule(t, 'c').unwrap(); // straight into the fine ring
+        assert_eq!(q.peek_tick(), Some(t));
+        assert_eq!(q.pop_tick(&mut out), Some(t));
+        assert_eq!(out.iter().map(|x| x.1).collect::<String>(), "abc");
+        assert!(q.is_empty());
+    }
+
+    /// Ticks at block edges, reached by steps and by jumps, pop in order.
+    #[test]
+    fn block_edges_and_jumps() {
+        let mut q = EventQueue::new();
+        let mut ticks = Vec::new();
+        for k in [1, 2, 3, WINDOW, WINDOW * WINDOW] {
+            for d in [-1i64, 0, 1] {
+                let t = (k * WINDOW).checked_add_signed(d).unwrap();
+                q.schedule(t, t).unwrap();
+                ticks.push(t);
+            }
+        }
+        q.schedule(u64::MAX, u64::MAX).unwrap();
+        ticks.push(u64::MAX);
+        ticks.sort_unstable();
+        let mut out = Vec::new();
+        let mut popped = Vec::new();
+        while let Some(t) = q.pop_tick(&mut out) {
+            assert_eq!(
+                q.peek_tick().map(|p| p > t),
+                if q.is_empty() { None } else { Some(true) }
+            );
+            assert_eq!(out.len(), 1);
+            assert_eq!(out[0].1, t);
+            popped.push(t);
+        }
+        assert_eq!(popped, ticks);
     }
 
     #[test]

@@ -2,6 +2,7 @@
 #![allow(clippy::unwrap_used, reason = "tests")]
 
 mod battle;
+mod penalties;
 mod scenario;
 mod stats;
 mod sweep;

@@ -103,17 +103,7 @@ fn sheet_line(sheet: &[SheetLine], system: &TimingSystem) -> String {
         .iter()
         .take(12)
         .map(|l| {
-            let names: Vec<String> = l
-                .lines
-                .iter()
-                .map(|a| {
-                    if a.lands {
-                        a.name.clone()
-                    } else {
-                        format!("{} (turn)", a.name)
-                    }
-                })
-                .collect();
+            let names: Vec<String> = l.lines.iter().map(|a| a.sheet_label()).collect();
             let at = match system {
                 TimingSystem::SimpleRounds => format!("pass {} init {}", l.pass, l.display),
                 TimingSystem::ActionBlocks(_) => format!("block {}", l.display),

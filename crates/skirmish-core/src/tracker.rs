@@ -169,6 +169,18 @@ pub struct ActingLine {
     pub action: String,
 }
 
+impl ActingLine {
+    /// How a tick sheet shows it: the name, with "(turn)" for a Tick System
+    /// turn that begins rather than an action that lands.
+    pub fn sheet_label(&self) -> String {
+        if self.lands {
+            self.name.clone()
+        } else {
+            format!("{} (turn)", self.name)
+        }
+    }
+}
+
 /// An entry of the tick sheet: everything pending at one moment.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SheetLine {

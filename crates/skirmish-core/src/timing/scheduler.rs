@@ -342,27 +342,27 @@ impl Scheduler {
         Some((tick, ev))
     }
 
-    /// The actor's next pending action event (not a turn), if any.
-    fn next_action_event(&self, who: u32) -> Option<(u64, EventId)> {
+    /// The actor's earliest pending event of the kind `pick` accepts (the
+    /// first scheduled among equal ticks).
+    fn next_event(&self, who: u32, pick: impl Fn(&EvKind) -> bool) -> Option<(u64, EventId)> {
         self.actors[who as usize]
             .pending
             .iter()
             .filter_map(|&id| {
                 let ev = self.queue.get(id)?;
-                matches!(ev.kind, EvKind::Action { .. }).then(|| (self.queue.tick_of(id).unwrap_or(u64::MAX), id))
+                pick(&ev.kind).then(|| (self.queue.tick_of(id).unwrap_or(u64::MAX), id))
             })
             .min_by_key(|&(t, _)| t)
     }
 
+    /// The actor's next pending action event (not a turn), if any.
+    fn next_action_event(&self, who: u32) -> Option<(u64, EventId)> {
+        self.next_event(who, |k| matches!(k, EvKind::Action { .. }))
+    }
+
+    /// The actor's next Tick System turn, if any.
     fn next_turn_event(&self, who: u32) -> Option<(u64, EventId)> {
-        self.actors[who as usize]
-            .pending
-            .iter()
-            .filter_map(|&id| {
-                let ev = self.queue.get(id)?;
-                matches!(ev.kind, EvKind::Turn { .. }).then(|| (self.queue.tick_of(id).unwrap_or(u64::MAX), id))
-            })
-            .min_by_key(|&(t, _)| t)
+        self.next_event(who, |k| matches!(k, EvKind::Turn { .. }))
     }
 
     // -----------------------------------------------------------------

@@ -113,17 +113,7 @@ fn sheet_text(system: &TimingSystem, sheet: &[SheetLine]) -> Vec<String> {
         .iter()
         .filter(|l| !l.lines.is_empty())
         .map(|l| {
-            let names: Vec<String> = l
-                .lines
-                .iter()
-                .map(|a| {
-                    if a.lands {
-                        a.name.clone()
-                    } else {
-                        format!("{} (turn)", a.name)
-                    }
-                })
-                .collect();
+            let names: Vec<String> = l.lines.iter().map(|a| a.sheet_label()).collect();
             let at = if *system == TimingSystem::SimpleRounds {
                 format!("{}/{}", l.pass, l.display)
             } else if matches!(system, TimingSystem::GraduatedRounds(_)) && l.pass > 0 {
@@ -172,16 +162,7 @@ fn run_case(case: &Case) {
                 round,
             } => match e.next().unwrap() {
                 Turn::Moment { moment, lines, .. } => {
-                    let names: Vec<String> = lines
-                        .iter()
-                        .map(|a| {
-                            if a.lands {
-                                a.name.clone()
-                            } else {
-                                format!("{} (turn)", a.name)
-                            }
-                        })
-                        .collect();
+                    let names: Vec<String> = lines.iter().map(|a| a.sheet_label()).collect();
                     assert_eq!((moment.display, &names), (*display, acting), "{at}");
                     if let Some(p) = pass {
                         assert_eq!(moment.pass, *p, "{at}: pass");

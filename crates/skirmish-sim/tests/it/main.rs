@@ -3,6 +3,7 @@
 
 mod battle;
 mod penalties;
+mod reach;
 mod scenario;
 mod stats;
 mod sweep;

@@ -175,7 +175,8 @@ fn reset_is_as_good_as_new() {
     for i in 0..500u64 {
         used.schedule(1 + (i * 37) % 70_000, i).unwrap();
     }
-    used.cancel(used.schedule(3, 999).unwrap());
+    let id = used.schedule(3, 999).unwrap();
+    used.cancel(id);
     used.pop_tick(&mut out);
     used.pop_tick(&mut out);
     used.reset();

@@ -5,6 +5,7 @@
 //! `golden_battles`: a change here is a breaking change, not a test to
 //! update.
 
+use skirmish_core::dice::SeededRolls;
 use skirmish_sim::battle::{Battle, RunOptions, Workspace};
 use skirmish_sim::scenario::Scenario;
 
@@ -185,4 +186,135 @@ fn digests_of_many_seeded_battles() {
         "melee: 61245b380241e2e9",
     ];
     assert_eq!(got, want);
+}
+
+/// The fast path (`run_in` without a trace) fights every battle exactly as
+/// the general loop does with either clock (`run_with`), casualties included.
+#[test]
+fn the_fast_path_fights_exactly_like_the_general_loop() {
+    let options = RunOptions {
+        trace: false,
+        casualties: true,
+    };
+    let mut fast_cases = 0;
+    for (name, s, battles) in cases() {
+        let b = Battle::new(&s).unwrap();
+        if !b.has_fast_path() {
+            continue;
+        }
+        fast_cases += 1;
+        let mut ws = Workspace::default();
+        for i in 0..battles.min(60) {
+            let fast = b.run_in(&mut ws, 7, i, &options).unwrap();
+            assert_eq!(fast.summary, b.run_summary(&mut ws, 7, i).unwrap(), "{name} #{i}");
+            for lean in [true, false] {
+                let general = b
+                    .run_with(&mut ws, &mut SeededRolls::for_stream(7, i), &options, lean)
+                    .unwrap();
+                assert_eq!(fast, general, "{name} #{i}, lean clock: {lean}");
+            }
+        }
+    }
+    assert!(fast_cases >= 15, "{fast_cases} cases take the fast path");
+}
+
+use proptest::prelude::*;
+
+/// A random two-sided Continuous Full Contact scenario: ratings far apart
+/// (beyond the fast path's outcome table) or close, every option, both
+/// damage models, wound penalties, dead-at, disruption, caps.
+#[allow(clippy::too_many_arguments, reason = "proptest inputs")]
+fn random_scenario(
+    counts: (u8, u8, u8),
+    ratings: [i16; 4],
+    factors: [i8; 3],
+    speeds: [i8; 3],
+    options: (bool, bool, i8),
+    hit_points: (bool, u8, i8, bool),
+    disruptible: bool,
+    caps: (u16, u32),
+) -> Scenario {
+    let damage = if hit_points.0 {
+        let penalties = if hit_points.3 {
+            ", penalties = [{ hp_at_most = 2, penalty = -1 }, { hp_at_most = 1, penalty = -3 }]"
+        } else {
+            ""
+        };
+        format!(
+            r#"{{ model = "hit_points", max_hp = {}, dead_at = {}, damage = "margin"{penalties} }}"#,
+            3 + hit_points.1 % 5,
+            -i32::from(hit_points.2.unsigned_abs() % 4)
+        )
+    } else {
+        r#""fudge-wounds""#.to_string()
+    };
+    let text = format!(
+        r#"
+        name = "random"
+        timing = "continuous"
+        striking = {{ system = "full_contact", guaranteed = {}, amazing = {}, amazing_strike_damage = {} }}
+        damage = {damage}
+        [battle]
+        max_actions = {}
+        max_ticks = {}
+        [[sides]]
+        name = "a"
+        groups = [
+          {{ name = "a1", count = {}, strike_rating = {}, defense_rating = {}, offense = {}, toughness = {}, weapon = {{ time_taken = 3 }}, speed_bonus = {}, disruptible = {disruptible} }},
+          {{ name = "a2", count = {}, strike_rating = {}, defense_rating = 6, weapon = "Dagger", speed_bonus = {} }},
+        ]
+        [[sides]]
+        name = "b"
+        groups = [{{ name = "b", count = {}, strike_rating = 7, defense_rating = {}, toughness = {}, weapon = {{ time_taken = 5 }}, speed_bonus = {} }}]
+        "#,
+        options.0,
+        options.1,
+        options.2,
+        1 + u32::from(caps.0),
+        1 + caps.1 % 400,
+        1 + counts.0 % 12,
+        ratings[0],
+        ratings[1],
+        factors[0] % 4,
+        factors[1] % 4,
+        speeds[0] % 6,
+        1 + counts.1 % 5,
+        ratings[2],
+        speeds[1] % 6,
+        1 + counts.2 % 15,
+        ratings[3],
+        factors[2] % 4,
+        speeds[2] % 6,
+    );
+    toml::from_str(&text).unwrap()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// Random scenarios: the fast path and the general loop agree report
+    /// for report.
+    #[test]
+    fn the_fast_path_agrees_on_random_scenarios(
+        counts in any::<(u8, u8, u8)>(),
+        ratings in prop::array::uniform4(prop_oneof![0i16..=14, -40i16..=60]),
+        factors in any::<[i8; 3]>(),
+        speeds in any::<[i8; 3]>(),
+        options in any::<(bool, bool, i8)>(),
+        hit_points in any::<(bool, u8, i8, bool)>(),
+        disruptible in any::<bool>(),
+        caps in any::<(u16, u32)>(),
+        seed in any::<u64>(),
+    ) {
+        let s = random_scenario(counts, ratings, factors, speeds, options, hit_points, disruptible, caps);
+        let b = Battle::new(&s).unwrap();
+        prop_assert!(b.has_fast_path());
+        let options = RunOptions { trace: false, casualties: true };
+        let mut ws = Workspace::default();
+        for i in 0..4 {
+            let fast = b.run_in(&mut ws, seed, i, &options).unwrap();
+            let general = b.run_with(&mut ws, &mut SeededRolls::for_stream(seed, i), &options, true).unwrap();
+            prop_assert_eq!(fast, general, "battle {}", i);
+        }
+    }
 }

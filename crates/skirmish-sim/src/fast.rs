@@ -1,0 +1,712 @@
+//! The engine's fast path: the common battle (two sides, Continuous timing,
+//! Full Contact striking, uniformly random targets, no trace) fought on
+//! compact per-fighter records, with exactly the results, dice and dice
+//! order of the general loop in `battle.rs` with the lean clock (pinned by
+//! `tests/it/digest.rs` and compared battle by battle in
+//! `tests/it/battle.rs`).
+//!
+//! What makes it lean:
+//!
+//! - **One record per fighter** ([`Fighter`]): its damage state, group,
+//!   wound penalty and the tick it last acted or was disrupted; everything
+//!   constant (ratings, damage factors, speed, side) is per group, in a
+//!   table that stays in L1. A strike touches two records.
+//! - **No event slab**: a ring of per-tick buckets of `(fighter, tick it
+//!   was scheduled)`. Every standing fighter has exactly one pending
+//!   action, except those that acted or were disrupted this tick, so a
+//!   bucket entry is live iff its fighter is standing and has not acted or
+//!   been disrupted since it was scheduled (`since >= free_at`): cancelling
+//!   writes nothing into the ring, and scheduling touches no record (the
+//!   follow-up's speed travels with the acting list).
+//! - **Damage lands as it is struck**: the hits of a tick are applied in
+//!   the order they were struck either way, and nothing during the tick
+//!   reads the state they change (targets are picked from the lists as they
+//!   stood at the start of the tick, penalties are kept until its end), so
+//!   the target's record is touched once. Only wound penalties and
+//!   disruption need the tick's hits again, and only when the battle has
+//!   them.
+//! - **Tables instead of branches**: the Full Contact decision depends only
+//!   on SR - DR and the roll (and the options), so it is a table of outcomes
+//!   per (SR - DR, roll) built with `full_contact::resolve` itself; hit
+//!   points lost per damage likewise come from `HitPoints::hp_lost`. A
+//!   strike is loads and arithmetic, with no branch on whether it hit.
+//! - Nothing that this kind of battle never reads (engagement, damage taken)
+//!   is kept.
+
+use skirmish_core::damage::{DamageModel, FudgeWounds, HitPointState, HitPoints, WoundTrack};
+use skirmish_core::dice::SeededRolls;
+use skirmish_core::striking::full_contact::{self, StrikeOptions, StrikeOutcome};
+use skirmish_core::timing::graduated::MIN_READY_TIME;
+use skirmish_core::timing::simple::MIN_INITIATIVE;
+
+use crate::error::SimError;
+use crate::report::{BattleSummary, Casualties, Outcome};
+
+/// Ticks in the ring: the longest delay (initiative or Ready Time) a
+/// battle may have to take the fast path is one less.
+const RING: usize = 1024;
+const RING_MASK: u64 = RING as u64 - 1;
+/// The longest delay the ring holds.
+pub(crate) const MAX_DELAY: i64 = RING as i64 - 1;
+
+/// The outcome table covers SR - DR in `-SPAN..=SPAN`; beyond, a strike
+/// calls `full_contact::resolve` (the same decision, slower).
+const SPAN: i64 = 16;
+const ROLLS: usize = 9;
+/// Hit points lost are tabled for damage `0..HP_TABLE`.
+const HP_TABLE: usize = 64;
+
+/// The fast path's bound on the amazing strike's extra damage and the
+/// damage factors, so that a tabled strike's damage needs no saturating
+/// arithmetic (the scenario checks keep factors within a few thousand).
+const LIMIT: i32 = 1_000_000;
+
+/// `free_at` of a fighter that is down: no pending action is ever its.
+const FALLEN: u32 = u32::MAX;
+
+/// A group's constants, as the fast path reads them.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct FastGroup {
+    /// 0 or 1.
+    pub(crate) side: u8,
+    pub(crate) disruptible: bool,
+    pub(crate) strike_rating: i32,
+    /// Armor included.
+    pub(crate) defense_rating: i32,
+    pub(crate) offense: i32,
+    pub(crate) defense_factor: i32,
+    /// Time Taken minus speed bonus.
+    pub(crate) speed: i32,
+    /// Hit points, if the group sets its own.
+    pub(crate) hit_points: Option<i32>,
+}
+
+/// What one strike did, for one SR - DR and one roll.
+#[derive(Debug, Clone, Copy, Default)]
+struct Cell {
+    /// The margin plus the amazing strike's extra damage (hits only).
+    base: i32,
+    /// Whether it hit.
+    hit: bool,
+    /// Hits, amazing strikes and amazing defenses (0 or 1 each), packed as
+    /// [`Tally`] counts them.
+    counts: u64,
+}
+
+impl Cell {
+    fn of(outcome: StrikeOutcome, amazing_strike_damage: i32) -> Cell {
+        let amazing_strike = matches!(outcome, StrikeOutcome::AmazingStrike { .. });
+        let amazing_defense = matches!(outcome, StrikeOutcome::AmazingDefense { .. });
+        let extra = if amazing_strike { amazing_strike_damage } else { 0 };
+        Cell {
+            base: i32::try_from(outcome.margin())
+                .unwrap_or(i32::MIN)
+                .saturating_add(extra),
+            hit: outcome.is_hit(),
+            counts: u64::from(outcome.is_hit())
+                | u64::from(amazing_strike) << Tally::SHIFT
+                | u64::from(amazing_defense) << (2 * Tally::SHIFT),
+        }
+    }
+}
+
+/// Hits, amazing strikes and amazing defenses counted together in one
+/// word: a field per count, each wide enough for [`Tally::SPAN`] strikes.
+#[derive(Debug, Clone, Copy, Default)]
+struct Tally(u64);
+
+impl Tally {
+    /// Strikes a tally can count before [`drain`](Self::drain).
+    const SPAN: usize = 1 << 20;
+    const SHIFT: u32 = 21;
+    const FIELD: u64 = (1 << Self::SHIFT) - 1;
+
+    #[inline]
+    fn add(&mut self, cell: &Cell) {
+        self.0 += cell.counts;
+    }
+
+    fn drain(&mut self, summary: &mut BattleSummary) {
+        summary.hits += self.0 & Self::FIELD;
+        summary.amazing_strikes += self.0 >> Self::SHIFT & Self::FIELD;
+        summary.amazing_defenses += self.0 >> (2 * Self::SHIFT);
+        self.0 = 0;
+    }
+}
+
+/// A battle the fast path can fight, prepared once.
+#[derive(Debug, Clone)]
+pub(crate) struct FastPlan {
+    groups: Vec<FastGroup>,
+    options: StrikeOptions,
+    amazing_strike_damage: i32,
+    /// `cells[(SR - DR + SPAN) * 9 + roll + 4]`.
+    cells: Box<[Cell; (2 * SPAN as usize + 1) * ROLLS]>,
+    /// Ticks per lap of the stopwatch (rounds), at least 1.
+    lap: u64,
+    max_ticks: u64,
+    max_actions: u64,
+    any_disruptible: bool,
+}
+
+impl FastPlan {
+    /// The plan for these groups and rules.
+    pub(crate) fn new(
+        groups: Vec<FastGroup>,
+        options: StrikeOptions,
+        amazing_strike_damage: i32,
+        lap: u32,
+        max_ticks: u64,
+        max_actions: u64,
+    ) -> Result<FastPlan, SimError> {
+        let small = |v: i32| (-LIMIT..=LIMIT).contains(&v);
+        if !small(amazing_strike_damage) || !groups.iter().all(|g| small(g.offense) && small(g.defense_factor)) {
+            return Err(SimError::Scenario(
+                "the fast path's sums need damage terms within a million".into(),
+            ));
+        }
+        let mut cells = Box::new([Cell::default(); (2 * SPAN as usize + 1) * ROLLS]);
+        for (i, cell) in cells.iter_mut().enumerate() {
+            let d = (i / ROLLS) as i32 - SPAN as i32;
+            let roll = (i % ROLLS) as i32 - 4;
+            let outcome = full_contact::resolve(d, 0, roll, options).map_err(SimError::rules)?;
+            *cell = Cell::of(outcome, amazing_strike_damage);
+        }
+        Ok(FastPlan {
+            any_disruptible: groups.iter().any(|g| g.disruptible),
+            groups,
+            options,
+            amazing_strike_damage,
+            cells,
+            lap: u64::from(lap.max(1)),
+            max_ticks,
+            max_actions,
+        })
+    }
+
+    /// What a strike at `strike_rating` against `defense_rating` with
+    /// `roll` (a 4dF total, -4..=4) did, and its damage with the attacker's
+    /// `offense` and the defender's `defense_factor`: as the general loop
+    /// computes them with `full_contact::resolve`, by table.
+    #[inline]
+    fn strike(
+        &self,
+        strike_rating: i32,
+        defense_rating: i32,
+        roll: i32,
+        offense: i32,
+        defense_factor: i32,
+    ) -> Result<(Cell, i32), SimError> {
+        debug_assert!((-4..=4).contains(&roll));
+        // With the roll in -4..=4, the index is in the table exactly when
+        // SR - DR is in -SPAN..=SPAN.
+        let i = (i64::from(strike_rating) - i64::from(defense_rating) + SPAN) * ROLLS as i64 + i64::from(roll) + 4;
+        match usize::try_from(i).ok().and_then(|i| self.cells.get(i)) {
+            // No overflow: a tabled margin is within -SPAN - 4..=SPAN + 4 and
+            // the plan keeps the extra damage and the factors small.
+            Some(&cell) => Ok((cell, cell.base + offense - defense_factor)),
+            None => self.strike_beyond(strike_rating, defense_rating, roll, offense, defense_factor),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn strike_beyond(
+        &self,
+        strike_rating: i32,
+        defense_rating: i32,
+        roll: i32,
+        offense: i32,
+        defense_factor: i32,
+    ) -> Result<(Cell, i32), SimError> {
+        let outcome =
+            full_contact::resolve(strike_rating, defense_rating, roll, self.options).map_err(SimError::rules)?;
+        let cell = Cell::of(outcome, self.amazing_strike_damage);
+        Ok((cell, cell.base.saturating_add(offense).saturating_sub(defense_factor)))
+    }
+}
+
+/// One fighter's changing state.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Fighter<S> {
+    state: S,
+    group: u32,
+    /// The last tick it acted or lost its action to disruption ([`FALLEN`]
+    /// once down): a pending action scheduled before then is no longer its.
+    free_at: u32,
+    /// The wound penalty, as of the start of the tick.
+    penalty: i32,
+}
+
+/// A ring entry: a fighter's next action, scheduled at tick `since`.
+#[derive(Debug, Clone, Copy)]
+struct Entry {
+    who: u32,
+    since: u32,
+}
+
+/// A fighter acting this tick, with what its strike and its next action
+/// need from its record and group.
+#[derive(Debug, Clone, Copy)]
+struct Actor {
+    who: u32,
+    /// Strike Rating plus wound penalty.
+    attack: i32,
+    offense: i32,
+    speed: i32,
+    /// The enemy side: 0 or 1.
+    foe: u8,
+}
+
+/// Per-tick buckets of pending actions, FIFO within a tick.
+struct Ring {
+    buckets: Box<[Vec<Entry>; RING]>,
+    bits: [u64; RING / 64],
+}
+
+impl Default for Ring {
+    fn default() -> Self {
+        Ring {
+            buckets: Box::new(std::array::from_fn(|_| Vec::new())),
+            bits: [0; RING / 64],
+        }
+    }
+}
+
+impl Ring {
+    fn clear(&mut self) {
+        for (w, word) in self.bits.iter_mut().enumerate() {
+            while *word != 0 {
+                let i = w * 64 + word.trailing_zeros() as usize;
+                *word &= *word - 1;
+                if let Some(b) = self.buckets.get_mut(i) {
+                    b.clear();
+                }
+            }
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, tick: u64, entry: Entry) {
+        let i = (tick & RING_MASK) as usize;
+        self.buckets[i].push(entry);
+        self.bits[i / 64] |= 1 << (i % 64);
+    }
+
+    /// The first tick after `now` with a bucket; every entry is at most
+    /// [`MAX_DELAY`] ticks after the tick it was scheduled at, so one turn
+    /// of the ring finds it.
+    #[inline]
+    fn next(&self, now: u64) -> Option<u64> {
+        let mut d = 1;
+        while d <= RING as u64 {
+            let i = (now.wrapping_add(d) & RING_MASK) as usize;
+            let word = self.bits[i / 64] >> (i % 64);
+            if word != 0 {
+                return Some(now + d + u64::from(word.trailing_zeros()));
+            }
+            d += 64 - (i % 64) as u64;
+        }
+        None
+    }
+}
+
+/// The fast path's memory, reused from battle to battle.
+#[derive(Default)]
+pub(crate) struct FastWorkspace {
+    hit_points: Vec<Fighter<HitPointState>>,
+    wounds: Vec<Fighter<WoundTrack>>,
+    common: Common,
+}
+
+/// The fast path's arrays that do not depend on the damage model.
+#[derive(Default)]
+pub(crate) struct Common {
+    /// Standing fighters per side, and each one's place in its list.
+    standing: [Vec<u32>; 2],
+    pos: Vec<u32>,
+    /// One bit per fighter: down (what following up reads, without
+    /// touching the record).
+    down: Vec<u64>,
+    ring: Ring,
+    acting: Vec<Actor>,
+    fallen: Vec<u32>,
+    /// This tick's hits `(target, wound penalty after it)`, kept only when
+    /// penalties or disruption need them.
+    hits: Vec<(u32, i32)>,
+}
+
+/// A damage model as the fast path applies it.
+pub(crate) trait FastModel: DamageModel {
+    /// Precomputed once per battle plan.
+    type Prep;
+    /// The preparation for these groups.
+    fn prep(&self, groups: &[FastGroup]) -> Self::Prep;
+    /// Group `g`'s fresh state.
+    fn fresh_state(prep: &Self::Prep, g: usize) -> Self::State;
+    /// Whether a hit can ever change a wound penalty.
+    fn penalizes(prep: &Self::Prep) -> bool;
+    /// Applies a strike's `damage` if it `hit` (as `DamageModel::apply`);
+    /// returns whether that took the fighter down just now, and its wound
+    /// penalty after.
+    fn land(&self, prep: &Self::Prep, state: &mut Self::State, hit: bool, damage: i32) -> (bool, i32);
+    /// The fighters' records in the workspace.
+    fn records(ws: &mut FastWorkspace) -> (&mut Vec<Fighter<Self::State>>, &mut Common);
+}
+
+/// Hit points, prepared.
+#[derive(Debug, Clone)]
+pub(crate) struct HitPointsPrep {
+    fresh: Vec<HitPointState>,
+    /// `HitPoints::hp_lost(d)` for `d` in `0..HP_TABLE`.
+    lost: [i32; HP_TABLE],
+    dead_at: i32,
+    penalizes: bool,
+}
+
+impl FastModel for HitPoints {
+    type Prep = HitPointsPrep;
+
+    fn prep(&self, groups: &[FastGroup]) -> HitPointsPrep {
+        HitPointsPrep {
+            fresh: groups
+                .iter()
+                .map(|g| HitPointState::new(g.hit_points.unwrap_or(self.config().max_hp)))
+                .collect(),
+            lost: std::array::from_fn(|d| self.hp_lost(d as i32)),
+            dead_at: self.config().dead_at,
+            penalizes: !self.config().penalties.is_empty(),
+        }
+    }
+
+    #[inline]
+    fn fresh_state(prep: &HitPointsPrep, g: usize) -> HitPointState {
+        prep.fresh[g]
+    }
+
+    #[inline]
+    fn penalizes(prep: &HitPointsPrep) -> bool {
+        prep.penalizes
+    }
+
+    /// `HitPoints::apply` without branching on the hit: down is 0 hit points
+    /// or fewer, dead (no more loss) `dead_at` or fewer, and `dead_at <= 0`.
+    #[inline]
+    fn land(&self, prep: &HitPointsPrep, state: &mut HitPointState, hit: bool, damage: i32) -> (bool, i32) {
+        let mut lost = prep.lost[damage.clamp(0, HP_TABLE as i32 - 1) as usize];
+        if damage >= HP_TABLE as i32 {
+            lost = self.hp_lost(damage);
+        }
+        let before = state.hp();
+        let lost = if hit && before > prep.dead_at { lost } else { 0 };
+        let after = before.saturating_sub(lost);
+        *state = HitPointState::new(after);
+        let penalty = if prep.penalizes { self.wound_penalty(state) } else { 0 };
+        (before > 0 && after <= 0, penalty)
+    }
+
+    fn records(ws: &mut FastWorkspace) -> (&mut Vec<Fighter<HitPointState>>, &mut Common) {
+        (&mut ws.hit_points, &mut ws.common)
+    }
+}
+
+impl FastModel for FudgeWounds {
+    type Prep = ();
+
+    fn prep(&self, _: &[FastGroup]) {}
+
+    #[inline]
+    fn fresh_state((): &(), _: usize) -> WoundTrack {
+        WoundTrack::new()
+    }
+
+    #[inline]
+    fn penalizes((): &()) -> bool {
+        true
+    }
+
+    #[inline]
+    fn land(&self, (): &(), state: &mut WoundTrack, hit: bool, damage: i32) -> (bool, i32) {
+        if hit {
+            let out = self.apply(state, damage);
+            (out.newly_down(), out.penalty)
+        } else {
+            (false, 0)
+        }
+    }
+
+    fn records(ws: &mut FastWorkspace) -> (&mut Vec<Fighter<WoundTrack>>, &mut Common) {
+        (&mut ws.wounds, &mut ws.common)
+    }
+}
+
+/// What a fast battle reports besides its summary.
+pub(crate) struct FastEnd {
+    pub(crate) summary: BattleSummary,
+    pub(crate) fielded: [u64; 2],
+    pub(crate) standing: [u64; 2],
+}
+
+/// Fights one battle on the fast path; `group_of[f]` is fighter `f`'s group.
+pub(crate) fn fight<M: FastModel>(
+    plan: &FastPlan,
+    model: &M,
+    prep: &M::Prep,
+    group_of: &[u32],
+    ws: &mut FastWorkspace,
+    rolls: &mut SeededRolls,
+    casualties: Option<&mut Vec<Casualties>>,
+) -> Result<FastEnd, SimError> {
+    // The generator in a local: its state can stay in registers.
+    let mut local = rolls.clone();
+    let end = fight_with(plan, model, prep, group_of, ws, &mut local, casualties);
+    *rolls = local;
+    end
+}
+
+#[expect(clippy::too_many_lines, reason = "the battle loop reads best in one piece")]
+#[inline]
+fn fight_with<M: FastModel>(
+    plan: &FastPlan,
+    model: &M,
+    prep: &M::Prep,
+    group_of: &[u32],
+    ws: &mut FastWorkspace,
+    rolls: &mut SeededRolls,
+    mut casualties: Option<&mut Vec<Casualties>>,
+) -> Result<FastEnd, SimError> {
+    let groups = plan.groups.as_slice();
+    let (fighters, c) = M::records(ws);
+    let Common {
+        standing,
+        pos,
+        down,
+        ring,
+        acting,
+        fallen,
+        hits,
+    } = c;
+    let penalizes = M::penalizes(prep);
+    let keep_hits = penalizes || plan.any_disruptible;
+
+    // Muster. The scenario lists side 0's groups first, so each side's
+    // fighters are a run of indices.
+    fighters.clear();
+    fighters.extend(group_of.iter().map(|&g| Fighter {
+        state: M::fresh_state(prep, g as usize),
+        group: g,
+        free_at: 0,
+        penalty: 0,
+    }));
+    let n = group_of.len() as u32;
+    let first_b = group_of
+        .iter()
+        .position(|&g| groups[g as usize].side == 1)
+        .unwrap_or(group_of.len()) as u32;
+    let [a_list, b_list] = standing;
+    a_list.clear();
+    a_list.extend(0..first_b);
+    b_list.clear();
+    b_list.extend(first_b..n);
+    pos.clear();
+    pos.extend((0..first_b).chain(0..n - first_b));
+    let fielded = [u64::from(first_b), u64::from(n - first_b)];
+    down.clear();
+    down.resize(group_of.len().div_ceil(64), 0);
+    ring.clear();
+    acting.clear();
+    fallen.clear();
+    hits.clear();
+
+    // Initiative for everyone, in order: 4dF + 5 + TT - bonus, at least 1.
+    for (w, &g) in group_of.iter().enumerate() {
+        let speed = i64::from(groups[g as usize].speed);
+        let init = (i64::from(rolls.four_df()) + 5 + speed).max(MIN_INITIATIVE);
+        ring.push(
+            init as u64,
+            Entry {
+                who: w as u32,
+                since: 0,
+            },
+        );
+    }
+
+    let mut summary = BattleSummary {
+        outcome: Outcome::Timeout,
+        ticks: 0,
+        rounds: 1,
+        actions: 0,
+        hits: 0,
+        amazing_strikes: 0,
+        amazing_defenses: 0,
+        disruptions: 0,
+    };
+    // The first tick of the next round.
+    let mut next_round_at = plan.lap + 1;
+    let mut now = 0u64;
+    loop {
+        // The same again for those who acted (or lost their action) at the
+        // last tick, in that order (the disrupted follow the actors in
+        // `acting`): Ready Time = 2dF + TT - bonus, at least 1.
+        let since = now as u32;
+        for a in acting.iter() {
+            let is_down = down
+                .get(a.who as usize / 64)
+                .is_some_and(|w| w & (1 << (a.who % 64)) != 0);
+            if !is_down {
+                let rt = (i64::from(rolls.two_df()) + i64::from(a.speed)).max(MIN_READY_TIME);
+                ring.push(now + rt as u64, Entry { who: a.who, since });
+            }
+        }
+        acting.clear();
+
+        // The next tick at which someone acts.
+        let tick = loop {
+            let Some(tick) = ring.next(now) else {
+                break None;
+            };
+            let i = (tick & RING_MASK) as usize;
+            ring.bits[i / 64] &= !(1 << (i % 64));
+            let bucket = &mut ring.buckets[i];
+            for e in bucket.iter() {
+                let Some(f) = fighters.get_mut(e.who as usize) else {
+                    continue;
+                };
+                if e.since < f.free_at {
+                    continue; // down, or it acted or was disrupted since
+                }
+                f.free_at = tick as u32;
+                let g = &groups[f.group as usize];
+                acting.push(Actor {
+                    who: e.who,
+                    attack: g.strike_rating + f.penalty,
+                    offense: g.offense,
+                    speed: g.speed,
+                    foe: !g.side & 1,
+                });
+            }
+            bucket.clear();
+            now = tick;
+            if !acting.is_empty() {
+                break Some(tick);
+            }
+        };
+        let Some(tick) = tick else {
+            break; // nobody can ever act again: a timeout, not a win
+        };
+        if tick > plan.max_ticks {
+            break;
+        }
+        summary.ticks = tick;
+        if tick >= next_round_at {
+            let round = (tick - 1) / plan.lap + 1;
+            summary.rounds = summary.rounds.max(round as u32);
+            next_round_at = round * plan.lap + 1;
+        }
+
+        // Every actor strikes a random enemy standing at the start of the
+        // tick; its damage is applied at once (see the module docs).
+        let room = usize::try_from(plan.max_actions - summary.actions).unwrap_or(usize::MAX);
+        let strikers = &acting[..acting.len().min(room)];
+        summary.actions += strikers.len() as u64;
+        for chunk in strikers.chunks(Tally::SPAN) {
+            let mut tally = Tally::default();
+            for a in chunk {
+                let enemies = &standing[usize::from(a.foe & 1)];
+                let t = enemies[rolls.below(enemies.len() as u64) as usize];
+                let ft = &mut fighters[t as usize];
+                let gt = &groups[ft.group as usize];
+                let roll = rolls.four_df();
+                let (cell, damage) = plan.strike(
+                    a.attack,
+                    gt.defense_rating + ft.penalty,
+                    roll,
+                    a.offense,
+                    gt.defense_factor,
+                )?;
+                tally.add(&cell);
+                let (downed, penalty) = model.land(prep, &mut ft.state, cell.hit, damage);
+                if downed {
+                    ft.free_at = FALLEN;
+                    fallen.push(t);
+                }
+                if keep_hits && cell.hit {
+                    hits.push((t, penalty));
+                }
+            }
+            tally.drain(&mut summary);
+        }
+
+        // The end of the tick: penalties, the fallen, disruption.
+        if keep_hits {
+            if penalizes {
+                for &(t, penalty) in hits.iter() {
+                    fighters[t as usize].penalty = penalty;
+                }
+            }
+            if plan.any_disruptible {
+                for &(t, _) in hits.iter() {
+                    let ft = &mut fighters[t as usize];
+                    let g = &groups[ft.group as usize];
+                    // Down (FALLEN), or already acted or disrupted this
+                    // tick: no pending action to lose.
+                    if g.disruptible && ft.free_at < tick as u32 {
+                        ft.free_at = tick as u32;
+                        acting.push(Actor {
+                            who: t,
+                            attack: 0,
+                            offense: 0,
+                            speed: g.speed,
+                            foe: 0,
+                        });
+                        summary.disruptions += 1;
+                    }
+                }
+            }
+            hits.clear();
+        }
+        if !fallen.is_empty() {
+            for &f in fallen.iter() {
+                if let Some(w) = down.get_mut(f as usize / 64) {
+                    *w |= 1 << (f % 64);
+                }
+                let list = &mut standing[usize::from(f >= first_b)];
+                let p = pos[f as usize] as usize;
+                list.swap_remove(p);
+                if let Some(&moved) = list.get(p) {
+                    pos[moved as usize] = p as u32;
+                }
+            }
+            fallen.clear();
+            if let Some(list) = casualties.as_mut() {
+                list.push(Casualties {
+                    tick,
+                    standing: standing.iter().map(|s| s.len() as u64).collect(),
+                });
+            }
+            match (standing[0].is_empty(), standing[1].is_empty()) {
+                (false, false) => {}
+                (false, true) => {
+                    summary.outcome = Outcome::Win { side: 0 };
+                    break;
+                }
+                (true, false) => {
+                    summary.outcome = Outcome::Win { side: 1 };
+                    break;
+                }
+                (true, true) => {
+                    summary.outcome = Outcome::Draw;
+                    break;
+                }
+            }
+        }
+        if summary.actions >= plan.max_actions {
+            break;
+        }
+    }
+    Ok(FastEnd {
+        summary,
+        fielded,
+        standing: standing.each_ref().map(|s| s.len() as u64),
+    })
+}

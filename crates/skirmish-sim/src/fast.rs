@@ -360,6 +360,8 @@ pub(crate) struct HitPointsPrep {
     fresh: Vec<HitPointState>,
     /// `HitPoints::hp_lost(d)` for `d` in `0..HP_TABLE`.
     lost: [i32; HP_TABLE],
+    /// Whether tabled losses can be subtracted without saturating.
+    exact: bool,
     dead_at: i32,
     penalizes: bool,
 }
@@ -368,12 +370,14 @@ impl FastModel for HitPoints {
     type Prep = HitPointsPrep;
 
     fn prep(&self, groups: &[FastGroup]) -> HitPointsPrep {
+        let lost: [i32; HP_TABLE] = std::array::from_fn(|d| self.hp_lost(d as i32));
         HitPointsPrep {
             fresh: groups
                 .iter()
                 .map(|g| HitPointState::new(g.hit_points.unwrap_or(self.config().max_hp)))
                 .collect(),
-            lost: std::array::from_fn(|d| self.hp_lost(d as i32)),
+            lost,
+            exact: lost.iter().all(|&l| l <= 1 << 30) && self.config().dead_at >= -(1 << 30),
             dead_at: self.config().dead_at,
             penalizes: !self.config().penalties.is_empty(),
         }
@@ -393,13 +397,15 @@ impl FastModel for HitPoints {
     /// or fewer, dead (no more loss) `dead_at` or fewer, and `dead_at <= 0`.
     #[inline]
     fn land(&self, prep: &HitPointsPrep, state: &mut HitPointState, hit: bool, damage: i32) -> (bool, i32) {
-        let mut lost = prep.lost[damage.clamp(0, HP_TABLE as i32 - 1) as usize];
-        if damage >= HP_TABLE as i32 {
-            lost = self.hp_lost(damage);
-        }
         let before = state.hp();
-        let lost = if hit && before > prep.dead_at { lost } else { 0 };
-        let after = before.saturating_sub(lost);
+        // Whether it hit is data, not a branch to mispredict.
+        let takes = hit & (before > prep.dead_at);
+        let after = match prep.lost.get(damage.max(0) as usize) {
+            // No overflow: `before > dead_at >= -2^30` when it loses any,
+            // and a tabled loss is at most 2^30.
+            Some(&lost) if prep.exact => before - std::hint::select_unpredictable(takes, lost, 0),
+            _ => before.saturating_sub(if takes { self.hp_lost(damage) } else { 0 }),
+        };
         *state = HitPointState::new(after);
         let penalty = if prep.penalizes { self.wound_penalty(state) } else { 0 };
         (before > 0 && after <= 0, penalty)

@@ -388,8 +388,10 @@ impl Battle {
                 hit_points: g.hit_points,
             });
         }
-        // Fighters numbered side by side (as `new` builds them), ticks in 32 bits.
+        // Fighters numbered side by side (as `new` builds them), groups in
+        // 16 bits, ticks in 32 bits.
         if !groups.windows(2).all(|w| w[0].side <= w[1].side)
+            || groups.len() > fast::MAX_GROUPS
             || self.max_ticks >= u64::from(u32::MAX) - fast::MAX_DELAY as u64
         {
             return None;

@@ -7,17 +7,21 @@
 //!
 //! What makes it lean:
 //!
-//! - **One record per fighter** ([`Fighter`]): its damage state, group,
-//!   wound penalty and the tick it last acted or was disrupted; everything
-//!   constant (ratings, damage factors, speed, side) is per group, in a
-//!   table that stays in L1. A strike touches two records.
-//! - **No event slab**: a ring of per-tick buckets of `(fighter, tick it
-//!   was scheduled)`. Every standing fighter has exactly one pending
-//!   action, except those that acted or were disrupted this tick, so a
-//!   bucket entry is live iff its fighter is standing and has not acted or
-//!   been disrupted since it was scheduled (`since >= free_at`): cancelling
-//!   writes nothing into the ring, and scheduling touches no record (the
-//!   follow-up's speed travels with the acting list).
+//! - **One small record per fighter** ([`Fighter`]): its damage state,
+//!   group and wound penalty; everything constant (ratings, damage factors,
+//!   speed, side) is per group, in a table that stays in L1. A strike
+//!   touches its target's record and nothing else of the target.
+//! - **No event slab**: a ring of per-tick buckets of [`Entry`]
+//!   `(fighter, group, epoch)`. Every standing fighter has exactly one live
+//!   entry, except between acting (or losing its action to a hit) and
+//!   following up; each of those events, and falling, bumps the fighter's
+//!   16-bit epoch, so an entry is live iff its epoch is the fighter's.
+//!   Cancelling writes nothing into the ring, and popping and scheduling
+//!   never touch the actor's record (at 2x100,000 that record would be a
+//!   cache miss per action): a 2-byte epoch and a bit per fighter (down,
+//!   for skipping the fallen's follow-ups) are all they read. (An entry
+//!   goes stale at most 1,023 ticks before it comes up, and an epoch moves
+//!   at most twice a tick, so 16 bits cannot wrap onto a stale entry.)
 //! - **Damage lands as it is struck**: the hits of a tick are applied in
 //!   the order they were struck either way, and nothing during the tick
 //!   reads the state they change (targets are picked from the lists as they
@@ -61,8 +65,8 @@ const HP_TABLE: usize = 64;
 /// arithmetic (the scenario checks keep factors within a few thousand).
 const LIMIT: i32 = 1_000_000;
 
-/// `free_at` of a fighter that is down: no pending action is ever its.
-const FALLEN: u32 = u32::MAX;
+/// Groups the fast path can number in an [`Entry`].
+pub(crate) const MAX_GROUPS: usize = 1 << 16;
 
 /// A group's constants, as the fast path reads them.
 #[derive(Debug, Clone, Copy)]
@@ -231,31 +235,42 @@ impl FastPlan {
 pub(crate) struct Fighter<S> {
     state: S,
     group: u32,
-    /// The last tick it acted or lost its action to disruption ([`FALLEN`]
-    /// once down): a pending action scheduled before then is no longer its.
-    free_at: u32,
     /// The wound penalty, as of the start of the tick.
     penalty: i32,
 }
 
-/// A ring entry: a fighter's next action, scheduled at tick `since`.
+/// A ring entry: a fighter's next action, live while the fighter's epoch
+/// is still the entry's. Packed in one word (fighter in bits 0-31, group
+/// in 32-47, epoch in 48-63) so that it moves as one.
 #[derive(Debug, Clone, Copy)]
-struct Entry {
-    who: u32,
-    since: u32,
-}
+struct Entry(u64);
 
-/// A fighter acting this tick, with what its strike and its next action
-/// need from its record and group.
-#[derive(Debug, Clone, Copy)]
-struct Actor {
-    who: u32,
-    /// Strike Rating plus wound penalty.
-    attack: i32,
-    offense: i32,
-    speed: i32,
-    /// The enemy side: 0 or 1.
-    foe: u8,
+impl Entry {
+    #[inline]
+    fn new(who: u32, group: u16, epoch: u16) -> Entry {
+        Entry(u64::from(who) | u64::from(group) << 32 | u64::from(epoch) << 48)
+    }
+
+    #[inline]
+    fn who(self) -> u32 {
+        self.0 as u32
+    }
+
+    #[inline]
+    fn group(self) -> usize {
+        usize::from((self.0 >> 32) as u16)
+    }
+
+    #[inline]
+    fn epoch(self) -> u16 {
+        (self.0 >> 48) as u16
+    }
+
+    /// The same entry with the next epoch.
+    #[inline]
+    fn bumped(self) -> Entry {
+        Entry(self.0.wrapping_add(1 << 48))
+    }
 }
 
 /// Per-tick buckets of pending actions, FIFO within a tick.
@@ -325,11 +340,17 @@ pub(crate) struct Common {
     /// Standing fighters per side, and each one's place in its list.
     standing: [Vec<u32>; 2],
     pos: Vec<u32>,
-    /// One bit per fighter: down (what following up reads, without
-    /// touching the record).
+    /// One bit per fighter: down.
     down: Vec<u64>,
+    /// Per fighter: bumped when it acts or loses its action to a hit.
+    epoch: Vec<u16>,
+    /// Per fighter, only when some group is disruptible: the last tick it
+    /// acted or lost its action (then it has no pending action to lose).
+    busy: Vec<u32>,
     ring: Ring,
-    acting: Vec<Actor>,
+    /// Who acted this tick, in order (the strikers), then who lost an
+    /// action to a hit: next tick's follow-ups, as their new entries.
+    follow: Vec<Entry>,
     fallen: Vec<u32>,
     /// This tick's hits `(target, wound penalty after it)`, kept only when
     /// penalties or disruption need them.
@@ -482,13 +503,15 @@ fn fight_with<M: FastModel>(
     mut casualties: Option<&mut Vec<Casualties>>,
 ) -> Result<FastEnd, SimError> {
     let groups = plan.groups.as_slice();
-    let (fighters, c) = M::records(ws);
+    let (records, c) = M::records(ws);
     let Common {
         standing,
         pos,
         down,
+        epoch,
+        busy,
         ring,
-        acting,
+        follow,
         fallen,
         hits,
     } = c;
@@ -497,13 +520,14 @@ fn fight_with<M: FastModel>(
 
     // Muster. The scenario lists side 0's groups first, so each side's
     // fighters are a run of indices.
-    fighters.clear();
-    fighters.extend(group_of.iter().map(|&g| Fighter {
+    records.clear();
+    records.extend(group_of.iter().map(|&g| Fighter {
         state: M::fresh_state(prep, g as usize),
         group: g,
-        free_at: 0,
         penalty: 0,
     }));
+    // A slice, not the Vec: its address and length stay in registers.
+    let fighters = records.as_mut_slice();
     let n = group_of.len() as u32;
     let first_b = group_of
         .iter()
@@ -519,22 +543,23 @@ fn fight_with<M: FastModel>(
     let fielded = [u64::from(first_b), u64::from(n - first_b)];
     down.clear();
     down.resize(group_of.len().div_ceil(64), 0);
+    epoch.clear();
+    epoch.resize(group_of.len(), 0);
+    busy.clear();
+    if plan.any_disruptible {
+        busy.resize(group_of.len(), 0);
+    }
     ring.clear();
-    acting.clear();
+    follow.clear();
     fallen.clear();
     hits.clear();
+    let is_down = |down: &[u64], who: u32| down.get(who as usize / 64).is_some_and(|w| w & (1 << (who % 64)) != 0);
 
     // Initiative for everyone, in order: 4dF + 5 + TT - bonus, at least 1.
     for (w, &g) in group_of.iter().enumerate() {
         let speed = i64::from(groups[g as usize].speed);
         let init = (i64::from(rolls.four_df()) + 5 + speed).max(MIN_INITIATIVE);
-        ring.push(
-            init as u64,
-            Entry {
-                who: w as u32,
-                since: 0,
-            },
-        );
+        ring.push(init as u64, Entry::new(w as u32, g as u16, 0));
     }
 
     let mut summary = BattleSummary {
@@ -552,19 +577,15 @@ fn fight_with<M: FastModel>(
     let mut now = 0u64;
     loop {
         // The same again for those who acted (or lost their action) at the
-        // last tick, in that order (the disrupted follow the actors in
-        // `acting`): Ready Time = 2dF + TT - bonus, at least 1.
-        let since = now as u32;
-        for a in acting.iter() {
-            let is_down = down
-                .get(a.who as usize / 64)
-                .is_some_and(|w| w & (1 << (a.who % 64)) != 0);
-            if !is_down {
-                let rt = (i64::from(rolls.two_df()) + i64::from(a.speed)).max(MIN_READY_TIME);
-                ring.push(now + rt as u64, Entry { who: a.who, since });
+        // last tick, in that order: Ready Time = 2dF + TT - bonus, at least 1.
+        for &e in follow.iter() {
+            if !is_down(down, e.who()) {
+                let speed = groups[e.group()].speed;
+                let rt = (i64::from(rolls.two_df()) + i64::from(speed)).max(MIN_READY_TIME);
+                ring.push(now + rt as u64, e);
             }
         }
-        acting.clear();
+        follow.clear();
 
         // The next tick at which someone acts.
         let tick = loop {
@@ -574,26 +595,22 @@ fn fight_with<M: FastModel>(
             let i = (tick & RING_MASK) as usize;
             ring.bits[i / 64] &= !(1 << (i % 64));
             let bucket = &mut ring.buckets[i];
-            for e in bucket.iter() {
-                let Some(f) = fighters.get_mut(e.who as usize) else {
+            for &e in bucket.iter() {
+                let Some(ep) = epoch.get_mut(e.who() as usize) else {
                     continue;
                 };
-                if e.since < f.free_at {
-                    continue; // down, or it acted or was disrupted since
+                if *ep != e.epoch() {
+                    continue; // it fell, or lost this action to a hit
                 }
-                f.free_at = tick as u32;
-                let g = &groups[f.group as usize];
-                acting.push(Actor {
-                    who: e.who,
-                    attack: g.strike_rating + f.penalty,
-                    offense: g.offense,
-                    speed: g.speed,
-                    foe: !g.side & 1,
-                });
+                *ep = ep.wrapping_add(1);
+                if let Some(b) = busy.get_mut(e.who() as usize) {
+                    *b = tick as u32;
+                }
+                follow.push(e.bumped());
             }
             bucket.clear();
             now = tick;
-            if !acting.is_empty() {
+            if !follow.is_empty() {
                 break Some(tick);
             }
         };
@@ -613,27 +630,33 @@ fn fight_with<M: FastModel>(
         // Every actor strikes a random enemy standing at the start of the
         // tick; its damage is applied at once (see the module docs).
         let room = usize::try_from(plan.max_actions - summary.actions).unwrap_or(usize::MAX);
-        let strikers = &acting[..acting.len().min(room)];
+        let strikers = &follow[..follow.len().min(room)];
         summary.actions += strikers.len() as u64;
+        let lists = [standing[0].as_slice(), standing[1].as_slice()];
         for chunk in strikers.chunks(Tally::SPAN) {
             let mut tally = Tally::default();
             for a in chunk {
-                let enemies = &standing[usize::from(a.foe & 1)];
+                let ga = &groups[a.group()];
+                let attack_penalty = if penalizes {
+                    fighters.get(a.who() as usize).map_or(0, |f| f.penalty)
+                } else {
+                    0
+                };
+                let enemies = lists[usize::from(!ga.side & 1)];
                 let t = enemies[rolls.below(enemies.len() as u64) as usize];
                 let ft = &mut fighters[t as usize];
                 let gt = &groups[ft.group as usize];
                 let roll = rolls.four_df();
                 let (cell, damage) = plan.strike(
-                    a.attack,
+                    ga.strike_rating + attack_penalty,
                     gt.defense_rating + ft.penalty,
                     roll,
-                    a.offense,
+                    ga.offense,
                     gt.defense_factor,
                 )?;
                 tally.add(&cell);
                 let (downed, penalty) = model.land(prep, &mut ft.state, cell.hit, damage);
                 if downed {
-                    ft.free_at = FALLEN;
                     fallen.push(t);
                 }
                 if keep_hits && cell.hit {
@@ -643,7 +666,20 @@ fn fight_with<M: FastModel>(
             tally.drain(&mut summary);
         }
 
-        // The end of the tick: penalties, the fallen, disruption.
+        // The end of the tick: the fallen, penalties, disruption.
+        for &f in fallen.iter() {
+            if let Some(w) = down.get_mut(f as usize / 64) {
+                *w |= 1 << (f % 64);
+            }
+            // Its pending action, if any, is no longer its.
+            epoch[f as usize] = epoch[f as usize].wrapping_add(1);
+            let list = &mut standing[usize::from(f >= first_b)];
+            let p = pos[f as usize] as usize;
+            list.swap_remove(p);
+            if let Some(&moved) = list.get(p) {
+                pos[moved as usize] = p as u32;
+            }
+        }
         if keep_hits {
             if penalizes {
                 for &(t, penalty) in hits.iter() {
@@ -652,19 +688,17 @@ fn fight_with<M: FastModel>(
             }
             if plan.any_disruptible {
                 for &(t, _) in hits.iter() {
-                    let ft = &mut fighters[t as usize];
-                    let g = &groups[ft.group as usize];
-                    // Down (FALLEN), or already acted or disrupted this
-                    // tick: no pending action to lose.
-                    if g.disruptible && ft.free_at < tick as u32 {
-                        ft.free_at = tick as u32;
-                        acting.push(Actor {
-                            who: t,
-                            attack: 0,
-                            offense: 0,
-                            speed: g.speed,
-                            foe: 0,
-                        });
+                    if is_down(down, t) {
+                        continue;
+                    }
+                    let g = fighters[t as usize].group;
+                    // Acted or already disrupted this tick: no pending
+                    // action to lose.
+                    if groups[g as usize].disruptible && busy[t as usize] != tick as u32 {
+                        busy[t as usize] = tick as u32;
+                        let ep = &mut epoch[t as usize];
+                        *ep = ep.wrapping_add(1);
+                        follow.push(Entry::new(t, g as u16, *ep));
                         summary.disruptions += 1;
                     }
                 }
@@ -672,17 +706,6 @@ fn fight_with<M: FastModel>(
             hits.clear();
         }
         if !fallen.is_empty() {
-            for &f in fallen.iter() {
-                if let Some(w) = down.get_mut(f as usize / 64) {
-                    *w |= 1 << (f % 64);
-                }
-                let list = &mut standing[usize::from(f >= first_b)];
-                let p = pos[f as usize] as usize;
-                list.swap_remove(p);
-                if let Some(&moved) = list.get(p) {
-                    pos[moved as usize] = p as u32;
-                }
-            }
             fallen.clear();
             if let Some(list) = casualties.as_mut() {
                 list.push(Casualties {

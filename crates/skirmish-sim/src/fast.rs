@@ -8,9 +8,12 @@
 //! What makes it lean:
 //!
 //! - **One small record per fighter** ([`Fighter`]): its damage state,
-//!   group and wound penalty; everything constant (ratings, damage factors,
-//!   speed, side) is per group, in a table that stays in L1. A strike
-//!   touches its target's record and nothing else of the target.
+//!   group, wound penalty and number; everything constant (ratings, damage
+//!   factors, speed, side) is per group, in a table that stays in L1. The
+//!   records of each side are kept in the order of its list of standing
+//!   fighters (fallen ones swap-removed, as the general loop does with its
+//!   lists), so a random target is one access, not a list entry and then a
+//!   record.
 //! - **No event slab**: a ring of per-tick buckets of [`Entry`]
 //!   `(fighter, group, epoch)`. Every standing fighter has exactly one live
 //!   entry, except between acting (or losing its action to a hit) and
@@ -237,6 +240,8 @@ pub(crate) struct Fighter<S> {
     group: u32,
     /// The wound penalty, as of the start of the tick.
     penalty: i32,
+    /// Its number (index in the battle's roster).
+    who: u32,
 }
 
 /// A ring entry: a fighter's next action, live while the fighter's epoch
@@ -329,16 +334,15 @@ impl Ring {
 /// The fast path's memory, reused from battle to battle.
 #[derive(Default)]
 pub(crate) struct FastWorkspace {
-    hit_points: Vec<Fighter<HitPointState>>,
-    wounds: Vec<Fighter<WoundTrack>>,
+    hit_points: [Vec<Fighter<HitPointState>>; 2],
+    wounds: [Vec<Fighter<WoundTrack>>; 2],
     common: Common,
 }
 
 /// The fast path's arrays that do not depend on the damage model.
 #[derive(Default)]
 pub(crate) struct Common {
-    /// Standing fighters per side, and each one's place in its list.
-    standing: [Vec<u32>; 2],
+    /// Each fighter's place in its side's list of standing records.
     pos: Vec<u32>,
     /// One bit per fighter: down.
     down: Vec<u64>,
@@ -352,9 +356,9 @@ pub(crate) struct Common {
     /// action to a hit: next tick's follow-ups, as their new entries.
     follow: Vec<Entry>,
     fallen: Vec<u32>,
-    /// This tick's hits `(target, wound penalty after it)`, kept only when
-    /// penalties or disruption need them.
-    hits: Vec<(u32, i32)>,
+    /// This tick's hits `(target, wound penalty after it, its group)`,
+    /// kept only when penalties or disruption need them.
+    hits: Vec<(u32, i32, u32)>,
 }
 
 /// A damage model as the fast path applies it.
@@ -371,8 +375,8 @@ pub(crate) trait FastModel: DamageModel {
     /// returns whether that took the fighter down just now, and its wound
     /// penalty after.
     fn land(&self, prep: &Self::Prep, state: &mut Self::State, hit: bool, damage: i32) -> (bool, i32);
-    /// The fighters' records in the workspace.
-    fn records(ws: &mut FastWorkspace) -> (&mut Vec<Fighter<Self::State>>, &mut Common);
+    /// The standing fighters' records per side, in the workspace.
+    fn records(ws: &mut FastWorkspace) -> (&mut [Vec<Fighter<Self::State>>; 2], &mut Common);
 }
 
 /// Hit points, prepared.
@@ -432,7 +436,7 @@ impl FastModel for HitPoints {
         (before > 0 && after <= 0, penalty)
     }
 
-    fn records(ws: &mut FastWorkspace) -> (&mut Vec<Fighter<HitPointState>>, &mut Common) {
+    fn records(ws: &mut FastWorkspace) -> (&mut [Vec<Fighter<HitPointState>>; 2], &mut Common) {
         (&mut ws.hit_points, &mut ws.common)
     }
 }
@@ -462,7 +466,7 @@ impl FastModel for FudgeWounds {
         }
     }
 
-    fn records(ws: &mut FastWorkspace) -> (&mut Vec<Fighter<WoundTrack>>, &mut Common) {
+    fn records(ws: &mut FastWorkspace) -> (&mut [Vec<Fighter<WoundTrack>>; 2], &mut Common) {
         (&mut ws.wounds, &mut ws.common)
     }
 }
@@ -503,9 +507,8 @@ fn fight_with<M: FastModel>(
     mut casualties: Option<&mut Vec<Casualties>>,
 ) -> Result<FastEnd, SimError> {
     let groups = plan.groups.as_slice();
-    let (records, c) = M::records(ws);
+    let (standing, c) = M::records(ws);
     let Common {
-        standing,
         pos,
         down,
         epoch,
@@ -519,25 +522,25 @@ fn fight_with<M: FastModel>(
     let keep_hits = penalizes || plan.any_disruptible;
 
     // Muster. The scenario lists side 0's groups first, so each side's
-    // fighters are a run of indices.
-    records.clear();
-    records.extend(group_of.iter().map(|&g| Fighter {
-        state: M::fresh_state(prep, g as usize),
-        group: g,
-        penalty: 0,
-    }));
-    // A slice, not the Vec: its address and length stay in registers.
-    let fighters = records.as_mut_slice();
+    // fighters are a run of numbers.
     let n = group_of.len() as u32;
     let first_b = group_of
         .iter()
         .position(|&g| groups[g as usize].side == 1)
         .unwrap_or(group_of.len()) as u32;
-    let [a_list, b_list] = standing;
-    a_list.clear();
-    a_list.extend(0..first_b);
-    b_list.clear();
-    b_list.extend(first_b..n);
+    for (side, range) in [(0, 0..first_b), (1, first_b..n)] {
+        let list: &mut Vec<Fighter<M::State>> = &mut standing[side];
+        list.clear();
+        list.extend(range.map(|who| {
+            let g = group_of[who as usize];
+            Fighter {
+                state: M::fresh_state(prep, g as usize),
+                group: g,
+                penalty: 0,
+                who,
+            }
+        }));
+    }
     pos.clear();
     pos.extend((0..first_b).chain(0..n - first_b));
     let fielded = [u64::from(first_b), u64::from(n - first_b)];
@@ -632,20 +635,22 @@ fn fight_with<M: FastModel>(
         let room = usize::try_from(plan.max_actions - summary.actions).unwrap_or(usize::MAX);
         let strikers = &follow[..follow.len().min(room)];
         summary.actions += strikers.len() as u64;
-        let lists = [standing[0].as_slice(), standing[1].as_slice()];
         for chunk in strikers.chunks(Tally::SPAN) {
             let mut tally = Tally::default();
             for a in chunk {
                 let ga = &groups[a.group()];
                 let attack_penalty = if penalizes {
-                    fighters.get(a.who() as usize).map_or(0, |f| f.penalty)
+                    let who = a.who();
+                    let own = &standing[usize::from(who >= first_b)];
+                    own.get(pos[who as usize] as usize).map_or(0, |f| f.penalty)
                 } else {
                     0
                 };
-                let enemies = lists[usize::from(!ga.side & 1)];
-                let t = enemies[rolls.below(enemies.len() as u64) as usize];
-                let ft = &mut fighters[t as usize];
-                let gt = &groups[ft.group as usize];
+                let enemies = &mut standing[usize::from(!ga.side & 1)];
+                let k = rolls.below(enemies.len() as u64) as usize;
+                let ft = &mut enemies[k];
+                let (t, tg) = (ft.who, ft.group);
+                let gt = &groups[tg as usize];
                 let roll = rolls.four_df();
                 let (cell, damage) = plan.strike(
                     ga.strike_rating + attack_penalty,
@@ -660,13 +665,21 @@ fn fight_with<M: FastModel>(
                     fallen.push(t);
                 }
                 if keep_hits && cell.hit {
-                    hits.push((t, penalty));
+                    hits.push((t, penalty, tg));
                 }
             }
             tally.drain(&mut summary);
         }
 
-        // The end of the tick: the fallen, penalties, disruption.
+        // The end of the tick: penalties (first, while every hit's record is
+        // where `pos` says), the fallen leave their lists, disruption.
+        if penalizes {
+            for &(t, penalty, _) in hits.iter() {
+                if let Some(ft) = standing[usize::from(t >= first_b)].get_mut(pos[t as usize] as usize) {
+                    ft.penalty = penalty;
+                }
+            }
+        }
         for &f in fallen.iter() {
             if let Some(w) = down.get_mut(f as usize / 64) {
                 *w |= 1 << (f % 64);
@@ -676,22 +689,16 @@ fn fight_with<M: FastModel>(
             let list = &mut standing[usize::from(f >= first_b)];
             let p = pos[f as usize] as usize;
             list.swap_remove(p);
-            if let Some(&moved) = list.get(p) {
-                pos[moved as usize] = p as u32;
+            if let Some(moved) = list.get(p) {
+                pos[moved.who as usize] = p as u32;
             }
         }
         if keep_hits {
-            if penalizes {
-                for &(t, penalty) in hits.iter() {
-                    fighters[t as usize].penalty = penalty;
-                }
-            }
             if plan.any_disruptible {
-                for &(t, _) in hits.iter() {
+                for &(t, _, g) in hits.iter() {
                     if is_down(down, t) {
                         continue;
                     }
-                    let g = fighters[t as usize].group;
                     // Acted or already disrupted this tick: no pending
                     // action to lose.
                     if groups[g as usize].disruptible && busy[t as usize] != tick as u32 {

@@ -1,9 +1,11 @@
 //! The engine's fast path: the common battle (two sides, Continuous timing,
 //! Full Contact striking, uniformly random targets, no trace) fought on
 //! compact per-fighter records, with exactly the results, dice and dice
-//! order of the general loop in `battle.rs` with the lean clock (pinned by
-//! `tests/it/digest.rs` and compared battle by battle in
-//! `tests/it/battle.rs`).
+//! order of the general loop in `battle.rs` with the lean clock
+//! (`tests/it/digest.rs` pins digests of thousands of battles and compares
+//! the two paths report by report, on the built-in scenarios and on random
+//! ones). `Battle::run_summary`, and `Battle::run_in` without a trace, take
+//! it whenever the battle qualifies (`Battle::has_fast_path`).
 //!
 //! What makes it lean:
 //!

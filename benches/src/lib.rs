@@ -40,6 +40,7 @@
 
 #![deny(missing_docs)]
 
+pub mod battle;
 pub mod hold;
 pub mod reference;
 pub mod stream;

@@ -1,3 +1,4 @@
-//! Integration tests of skirmish-benches: the streams the benches run on.
+//! Integration tests of skirmish-benches: the inputs the benches run on.
 
+mod battle_inputs;
 mod queue_streams;

@@ -529,6 +529,11 @@ const FUDGE4_TABLE: [i8; 81] = {
     t
 };
 
+/// Entry `u` (below 9) is the total shown by two Fudge dice whose faces are
+/// the base-3 digits of `u`, each minus one: what [`SeededRolls::fudge`]
+/// reads from the same draw.
+const FUDGE2_TABLE: [i8; 9] = [-2, -1, 0, -1, 0, 1, 0, 1, 2];
+
 /// The seeded, portable roll source (see the module's reproducibility
 /// contract).
 ///
@@ -623,13 +628,27 @@ impl SeededRolls {
         i32::from(FUDGE4_TABLE[self.below(81) as usize])
     }
 
+    /// One roll of `2dF` (Ready Times, the FUDGE group roll): the same
+    /// draw and the same value as `fudge(2)`, by table.
+    #[inline]
+    pub fn two_df(&mut self) -> i32 {
+        i32::from(FUDGE2_TABLE[self.below(9) as usize])
+    }
+
     /// One roll of `count` Fudge dice; `count` is not checked here (use
     /// [`RollSource::roll`] for checked dice).
     #[inline]
     pub fn fudge(&mut self, count: u32) -> i32 {
-        if count == 4 {
-            return self.four_df();
+        match count {
+            4 => self.four_df(),
+            2 => self.two_df(),
+            _ => self.fudge_by_digits(count),
         }
+    }
+
+    /// `count` Fudge dice read digit by digit from one draw per 40 dice
+    /// (the reproducibility contract's step 3; the tables agree with it).
+    fn fudge_by_digits(&mut self, count: u32) -> i32 {
         let mut left = count;
         let mut total = 0i32;
         while left > 0 {
@@ -791,6 +810,22 @@ mod tests {
             counts[(v + 4) as usize] += 1;
         }
         assert_eq!(&counts[..], d.counts());
+    }
+
+    #[test]
+    fn two_df_table_matches_digit_sums_draw_for_draw() {
+        for (u, &v) in FUDGE2_TABLE.iter().enumerate() {
+            assert_eq!(i32::from(v), (u % 3) as i32 - 1 + (u / 3) as i32 - 1);
+        }
+        let (mut a, mut b) = (SeededRolls::new(11), SeededRolls::new(11));
+        for _ in 0..10_000 {
+            assert_eq!(a.two_df(), b.fudge_by_digits(2));
+        }
+        let (mut a, mut b) = (SeededRolls::new(12), SeededRolls::new(12));
+        for _ in 0..10_000 {
+            assert_eq!(a.four_df(), b.fudge_by_digits(4));
+        }
+        assert_eq!(a, b);
     }
 
     #[test]

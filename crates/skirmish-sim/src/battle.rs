@@ -56,6 +56,7 @@ use skirmish_core::timing::{ActorTiming, Declaration, TimingSystem};
 
 use crate::clock::{Clock, ContinuousClock, SchedulerClock, Tick};
 use crate::error::SimError;
+use crate::fast::{self, FastEnd, FastGroup, FastPlan, FastWorkspace, HitPointsPrep};
 use crate::report::{BattleReport, BattleSummary, Casualties, Outcome, TraceLine};
 use crate::scenario::{Scenario, Striking, Targeting, WeaponChoice};
 
@@ -76,6 +77,7 @@ pub struct Workspace {
     hp: Vec<HitPointState>,
     wounds: Vec<WoundTrack>,
     arrays: Arrays,
+    fast: FastWorkspace,
 }
 
 impl std::fmt::Debug for Workspace {
@@ -198,6 +200,15 @@ pub struct Battle {
     groups: Vec<GroupRt>,
     /// Per fighter: its group.
     group_of: Vec<u32>,
+    /// Set when the battle can take the fast path (`fast.rs`).
+    fast: Option<(FastPlan, FastPrep)>,
+}
+
+/// The damage model's part of the fast path's plan.
+#[derive(Debug, Clone)]
+enum FastPrep {
+    HitPoints(Box<HitPointsPrep>),
+    Wounds,
 }
 
 /// Fights one battle of `scenario`: battle number `index` of master seed
@@ -332,7 +343,7 @@ impl Battle {
                 "battle limits and max_attackers_per_target must be at least 1".into(),
             ));
         }
-        Ok(Battle {
+        let mut battle = Battle {
             timing: scenario.timing.clone(),
             striking: scenario.striking,
             damage,
@@ -344,7 +355,66 @@ impl Battle {
             sides: scenario.sides.iter().map(|s| s.name.clone()).collect(),
             groups,
             group_of,
-        })
+            fast: None,
+        };
+        battle.fast = battle.fast_plan();
+        Ok(battle)
+    }
+
+    /// The fast path's plan, if this battle is one it fights: two sides,
+    /// Continuous timing, Full Contact striking, random targets, delays
+    /// that fit its ring and ticks that fit in 32 bits.
+    fn fast_plan(&self) -> Option<(FastPlan, FastPrep)> {
+        let (TimingSystem::Continuous(c), Striking::FullContact(r), Targeting::Random, 2) =
+            (&self.timing, self.striking, self.targeting, self.sides.len())
+        else {
+            return None;
+        };
+        let mut groups = Vec::with_capacity(self.groups.len());
+        for g in &self.groups {
+            let speed = i64::from(g.decl.time_taken) - i64::from(g.decl.speed_bonus);
+            // The longest delay: initiative, 4dF + 5 + TT - bonus.
+            if speed + 9 > fast::MAX_DELAY {
+                return None;
+            }
+            groups.push(FastGroup {
+                side: g.side,
+                disruptible: g.disruptible,
+                strike_rating: g.strike_rating,
+                defense_rating: g.defense_rating,
+                offense: g.offense,
+                defense_factor: g.defense_factor,
+                speed: i32::try_from(speed).ok()?,
+                hit_points: g.hit_points,
+            });
+        }
+        // Fighters numbered side by side (as `new` builds them), groups in
+        // 16 bits, ticks in 32 bits.
+        if !groups.windows(2).all(|w| w[0].side <= w[1].side)
+            || groups.len() > fast::MAX_GROUPS
+            || self.max_ticks >= u64::from(u32::MAX) - fast::MAX_DELAY as u64
+        {
+            return None;
+        }
+        let prep = match &self.damage {
+            Damage::HitPoints(m) => FastPrep::HitPoints(Box::new(fast::FastModel::prep(m, &groups))),
+            Damage::FudgeWounds(_) => FastPrep::Wounds,
+        };
+        let options = StrikeOptions {
+            guaranteed_success_and_fumble: r.guaranteed,
+            amazing: r.amazing,
+            point_blank: false,
+        };
+        let plan = FastPlan::new(
+            groups,
+            options,
+            r.amazing_strike_damage,
+            c.lap,
+            self.max_ticks,
+            self.max_actions,
+        )
+        .ok()?;
+        Some((plan, prep))
     }
 
     /// Number of fighters.
@@ -376,20 +446,68 @@ impl Battle {
         options: &RunOptions,
     ) -> Result<BattleReport, SimError> {
         let mut rolls = SeededRolls::for_stream(seed, index);
+        if !options.trace
+            && let Some(fast) = &self.fast
+        {
+            let mut casualties = Vec::new();
+            let end = self.run_fast(fast, ws, &mut rolls, options.casualties.then_some(&mut casualties))?;
+            return Ok(BattleReport {
+                summary: end.summary,
+                sides: self.sides.clone(),
+                fielded: end.fielded.to_vec(),
+                standing: end.standing.to_vec(),
+                casualties,
+                trace: None,
+            });
+        }
         self.run_with(ws, &mut rolls, options, self.use_lean_clock())
     }
 
     /// Fights battle `index` of master seed `seed` in a reused workspace,
     /// keeping only the numbers (what a sweep needs).
     pub fn run_summary(&self, ws: &mut Workspace, seed: u64, index: u64) -> Result<BattleSummary, SimError> {
-        Ok(self.run_in(ws, seed, index, &RunOptions::default())?.summary)
+        let mut rolls = SeededRolls::for_stream(seed, index);
+        match &self.fast {
+            Some(fast) => Ok(self.run_fast(fast, ws, &mut rolls, None)?.summary),
+            None => Ok(self
+                .run_with(ws, &mut rolls, &RunOptions::default(), self.use_lean_clock())?
+                .summary),
+        }
+    }
+
+    /// Whether [`run_summary`](Self::run_summary), and
+    /// [`run_in`](Self::run_in) without a trace, take the fast path
+    /// (the same results, fewer instructions; see the crate's `fast.rs`).
+    pub fn has_fast_path(&self) -> bool {
+        self.fast.is_some()
+    }
+
+    fn run_fast(
+        &self,
+        (plan, prep): &(FastPlan, FastPrep),
+        ws: &mut Workspace,
+        rolls: &mut SeededRolls,
+        casualties: Option<&mut Vec<Casualties>>,
+    ) -> Result<FastEnd, SimError> {
+        match (&self.damage, prep) {
+            (Damage::HitPoints(m), FastPrep::HitPoints(p)) => {
+                fast::fight(plan, m, p, &self.group_of, &mut ws.fast, rolls, casualties)
+            }
+            (Damage::FudgeWounds(m), FastPrep::Wounds) => {
+                fast::fight(plan, m, &(), &self.group_of, &mut ws.fast, rolls, casualties)
+            }
+            _ => Err(SimError::Scenario(
+                "the fast path's plan does not fit the damage model".into(),
+            )),
+        }
     }
 
     fn use_lean_clock(&self) -> bool {
         matches!(self.timing, TimingSystem::Continuous(_))
     }
 
-    /// Fights with the given clock choice (tests compare the two clocks).
+    /// Fights on the general path (never the fast one) with the given clock
+    /// choice: tests compare the two clocks, and the fast path with both.
     #[doc(hidden)]
     pub fn run_with(
         &self,
@@ -404,6 +522,7 @@ impl Battle {
             hp,
             wounds,
             arrays,
+            fast: _,
         } = ws;
         match &self.damage {
             Damage::HitPoints(m) => {

@@ -63,6 +63,7 @@
 pub mod battle;
 mod clock;
 pub mod error;
+mod fast;
 pub mod report;
 pub mod scenario;
 pub mod stats;

@@ -1205,7 +1205,9 @@ where
         .build()
         .map_err(|e| SweepError::ThreadPool(e.to_string()))?;
     let threads = pool.current_num_threads().max(1) as u64;
-    let chunk_len = (spec.battles / (threads * 8)).clamp(1, 1024);
+    // Cells run one after the other, so a thread idles at the end of each
+    // cell until the last chunk is done: small chunks keep that short.
+    let chunk_len = (spec.battles / (threads * 32)).clamp(1, 1024);
     let n_chunks = spec.battles.div_ceil(chunk_len);
 
     let mut cells_done = done.iter().filter(|d| d.is_some()).count() as u64;

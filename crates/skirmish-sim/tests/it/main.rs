@@ -2,6 +2,7 @@
 #![allow(clippy::unwrap_used, reason = "tests")]
 
 mod battle;
+mod digest;
 mod penalties;
 mod reach;
 mod scenario;

@@ -1,0 +1,750 @@
+//! The engine's fast path: the common battle (two sides, Continuous timing,
+//! Full Contact striking, uniformly random targets, no trace) fought on
+//! compact per-fighter records, with exactly the results, dice and dice
+//! order of the general loop in `battle.rs` with the lean clock
+//! (`tests/it/digest.rs` pins digests of thousands of battles and compares
+//! the two paths report by report, on the built-in scenarios and on random
+//! ones). `Battle::run_summary`, and `Battle::run_in` without a trace, take
+//! it whenever the battle qualifies (`Battle::has_fast_path`).
+//!
+//! What makes it lean:
+//!
+//! - **One small record per fighter** ([`Fighter`]): its damage state,
+//!   group, wound penalty and number; everything constant (ratings, damage
+//!   factors, speed, side) is per group, in a table that stays in L1. The
+//!   records of each side are kept in the order of its list of standing
+//!   fighters (fallen ones swap-removed, as the general loop does with its
+//!   lists), so a random target is one access, not a list entry and then a
+//!   record.
+//! - **No event slab**: a ring of per-tick buckets of [`Entry`]
+//!   `(fighter, group, epoch)`. Every standing fighter has exactly one live
+//!   entry, except between acting (or losing its action to a hit) and
+//!   following up; each of those events, and falling, bumps the fighter's
+//!   16-bit epoch, so an entry is live iff its epoch is the fighter's.
+//!   Cancelling writes nothing into the ring, and popping and scheduling
+//!   never touch the actor's record (at 2x100,000 that record would be a
+//!   cache miss per action): a 2-byte epoch and a bit per fighter (down,
+//!   for skipping the fallen's follow-ups) are all they read. (An entry
+//!   goes stale at most 1,023 ticks before it comes up, and an epoch moves
+//!   at most twice a tick, so 16 bits cannot wrap onto a stale entry.)
+//! - **Damage lands as it is struck**: the hits of a tick are applied in
+//!   the order they were struck either way, and nothing during the tick
+//!   reads the state they change (targets are picked from the lists as they
+//!   stood at the start of the tick, penalties are kept until its end), so
+//!   the target's record is touched once. Only wound penalties and
+//!   disruption need the tick's hits again, and only when the battle has
+//!   them.
+//! - **Tables instead of branches**: the Full Contact decision depends only
+//!   on SR - DR and the roll (and the options), so it is a table of outcomes
+//!   per (SR - DR, roll) built with `full_contact::resolve` itself; hit
+//!   points lost per damage likewise come from `HitPoints::hp_lost`. A
+//!   strike is loads and arithmetic, with no branch on whether it hit.
+//! - Nothing that this kind of battle never reads (engagement, damage taken)
+//!   is kept.
+
+use skirmish_core::damage::{DamageModel, FudgeWounds, HitPointState, HitPoints, WoundTrack};
+use skirmish_core::dice::SeededRolls;
+use skirmish_core::striking::full_contact::{self, StrikeOptions, StrikeOutcome};
+use skirmish_core::timing::graduated::MIN_READY_TIME;
+use skirmish_core::timing::simple::MIN_INITIATIVE;
+
+use crate::error::SimError;
+use crate::report::{BattleSummary, Casualties, Outcome};
+
+/// Ticks in the ring: the longest delay (initiative or Ready Time) a
+/// battle may have to take the fast path is one less.
+const RING: usize = 1024;
+const RING_MASK: u64 = RING as u64 - 1;
+/// The longest delay the ring holds.
+pub(crate) const MAX_DELAY: i64 = RING as i64 - 1;
+
+/// The outcome table covers SR - DR in `-SPAN..=SPAN`; beyond, a strike
+/// calls `full_contact::resolve` (the same decision, slower).
+const SPAN: i64 = 16;
+const ROLLS: usize = 9;
+/// Hit points lost are tabled for damage `0..HP_TABLE`.
+const HP_TABLE: usize = 64;
+
+/// The fast path's bound on the amazing strike's extra damage and the
+/// damage factors, so that a tabled strike's damage needs no saturating
+/// arithmetic (the scenario checks keep factors within a few thousand).
+const LIMIT: i32 = 1_000_000;
+
+/// Groups the fast path can number in an [`Entry`].
+pub(crate) const MAX_GROUPS: usize = 1 << 16;
+
+/// A group's constants, as the fast path reads them.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct FastGroup {
+    /// 0 or 1.
+    pub(crate) side: u8,
+    pub(crate) disruptible: bool,
+    pub(crate) strike_rating: i32,
+    /// Armor included.
+    pub(crate) defense_rating: i32,
+    pub(crate) offense: i32,
+    pub(crate) defense_factor: i32,
+    /// Time Taken minus speed bonus.
+    pub(crate) speed: i32,
+    /// Hit points, if the group sets its own.
+    pub(crate) hit_points: Option<i32>,
+}
+
+/// What one strike did, for one SR - DR and one roll.
+#[derive(Debug, Clone, Copy, Default)]
+struct Cell {
+    /// The margin plus the amazing strike's extra damage (hits only).
+    base: i32,
+    /// Whether it hit.
+    hit: bool,
+    /// Hits, amazing strikes and amazing defenses (0 or 1 each), packed as
+    /// [`Tally`] counts them.
+    counts: u64,
+}
+
+impl Cell {
+    fn of(outcome: StrikeOutcome, amazing_strike_damage: i32) -> Cell {
+        let amazing_strike = matches!(outcome, StrikeOutcome::AmazingStrike { .. });
+        let amazing_defense = matches!(outcome, StrikeOutcome::AmazingDefense { .. });
+        let extra = if amazing_strike { amazing_strike_damage } else { 0 };
+        Cell {
+            base: i32::try_from(outcome.margin())
+                .unwrap_or(i32::MIN)
+                .saturating_add(extra),
+            hit: outcome.is_hit(),
+            counts: u64::from(outcome.is_hit())
+                | u64::from(amazing_strike) << Tally::SHIFT
+                | u64::from(amazing_defense) << (2 * Tally::SHIFT),
+        }
+    }
+}
+
+/// Hits, amazing strikes and amazing defenses counted together in one
+/// word: a field per count, each wide enough for [`Tally::SPAN`] strikes.
+#[derive(Debug, Clone, Copy, Default)]
+struct Tally(u64);
+
+impl Tally {
+    /// Strikes a tally can count before [`drain`](Self::drain).
+    const SPAN: usize = 1 << 20;
+    const SHIFT: u32 = 21;
+    const FIELD: u64 = (1 << Self::SHIFT) - 1;
+
+    #[inline]
+    fn add(&mut self, cell: &Cell) {
+        self.0 += cell.counts;
+    }
+
+    fn drain(&mut self, summary: &mut BattleSummary) {
+        summary.hits += self.0 & Self::FIELD;
+        summary.amazing_strikes += self.0 >> Self::SHIFT & Self::FIELD;
+        summary.amazing_defenses += self.0 >> (2 * Self::SHIFT);
+        self.0 = 0;
+    }
+}
+
+/// A battle the fast path can fight, prepared once.
+#[derive(Debug, Clone)]
+pub(crate) struct FastPlan {
+    groups: Vec<FastGroup>,
+    options: StrikeOptions,
+    amazing_strike_damage: i32,
+    /// `cells[(SR - DR + SPAN) * 9 + roll + 4]`.
+    cells: Box<[Cell; (2 * SPAN as usize + 1) * ROLLS]>,
+    /// Ticks per lap of the stopwatch (rounds), at least 1.
+    lap: u64,
+    max_ticks: u64,
+    max_actions: u64,
+    any_disruptible: bool,
+}
+
+impl FastPlan {
+    /// The plan for these groups and rules.
+    pub(crate) fn new(
+        groups: Vec<FastGroup>,
+        options: StrikeOptions,
+        amazing_strike_damage: i32,
+        lap: u32,
+        max_ticks: u64,
+        max_actions: u64,
+    ) -> Result<FastPlan, SimError> {
+        let small = |v: i32| (-LIMIT..=LIMIT).contains(&v);
+        if !small(amazing_strike_damage) || !groups.iter().all(|g| small(g.offense) && small(g.defense_factor)) {
+            return Err(SimError::Scenario(
+                "the fast path's sums need damage terms within a million".into(),
+            ));
+        }
+        let mut cells = Box::new([Cell::default(); (2 * SPAN as usize + 1) * ROLLS]);
+        for (i, cell) in cells.iter_mut().enumerate() {
+            let d = (i / ROLLS) as i32 - SPAN as i32;
+            let roll = (i % ROLLS) as i32 - 4;
+            let outcome = full_contact::resolve(d, 0, roll, options).map_err(SimError::rules)?;
+            *cell = Cell::of(outcome, amazing_strike_damage);
+        }
+        Ok(FastPlan {
+            any_disruptible: groups.iter().any(|g| g.disruptible),
+            groups,
+            options,
+            amazing_strike_damage,
+            cells,
+            lap: u64::from(lap.max(1)),
+            max_ticks,
+            max_actions,
+        })
+    }
+
+    /// What a strike at `strike_rating` against `defense_rating` with
+    /// `roll` (a 4dF total, -4..=4) did, and its damage with the attacker's
+    /// `offense` and the defender's `defense_factor`: as the general loop
+    /// computes them with `full_contact::resolve`, by table.
+    #[inline]
+    fn strike(
+        &self,
+        strike_rating: i32,
+        defense_rating: i32,
+        roll: i32,
+        offense: i32,
+        defense_factor: i32,
+    ) -> Result<(Cell, i32), SimError> {
+        debug_assert!((-4..=4).contains(&roll));
+        // With the roll in -4..=4, the index is in the table exactly when
+        // SR - DR is in -SPAN..=SPAN.
+        let i = (i64::from(strike_rating) - i64::from(defense_rating) + SPAN) * ROLLS as i64 + i64::from(roll) + 4;
+        match usize::try_from(i).ok().and_then(|i| self.cells.get(i)) {
+            // No overflow: a tabled margin is within -SPAN - 4..=SPAN + 4 and
+            // the plan keeps the extra damage and the factors small.
+            Some(&cell) => Ok((cell, cell.base + offense - defense_factor)),
+            None => self.strike_beyond(strike_rating, defense_rating, roll, offense, defense_factor),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn strike_beyond(
+        &self,
+        strike_rating: i32,
+        defense_rating: i32,
+        roll: i32,
+        offense: i32,
+        defense_factor: i32,
+    ) -> Result<(Cell, i32), SimError> {
+        let outcome =
+            full_contact::resolve(strike_rating, defense_rating, roll, self.options).map_err(SimError::rules)?;
+        let cell = Cell::of(outcome, self.amazing_strike_damage);
+        Ok((cell, cell.base.saturating_add(offense).saturating_sub(defense_factor)))
+    }
+}
+
+/// One fighter's changing state.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Fighter<S> {
+    state: S,
+    group: u32,
+    /// The wound penalty, as of the start of the tick.
+    penalty: i32,
+    /// Its number (index in the battle's roster).
+    who: u32,
+}
+
+/// A ring entry: a fighter's next action, live while the fighter's epoch
+/// is still the entry's. Packed in one word (fighter in bits 0-31, group
+/// in 32-47, epoch in 48-63) so that it moves as one.
+#[derive(Debug, Clone, Copy)]
+struct Entry(u64);
+
+impl Entry {
+    #[inline]
+    fn new(who: u32, group: u16, epoch: u16) -> Entry {
+        Entry(u64::from(who) | u64::from(group) << 32 | u64::from(epoch) << 48)
+    }
+
+    #[inline]
+    fn who(self) -> u32 {
+        self.0 as u32
+    }
+
+    #[inline]
+    fn group(self) -> usize {
+        usize::from((self.0 >> 32) as u16)
+    }
+
+    #[inline]
+    fn epoch(self) -> u16 {
+        (self.0 >> 48) as u16
+    }
+
+    /// The same entry with the next epoch.
+    #[inline]
+    fn bumped(self) -> Entry {
+        Entry(self.0.wrapping_add(1 << 48))
+    }
+}
+
+/// Per-tick buckets of pending actions, FIFO within a tick.
+struct Ring {
+    buckets: Box<[Vec<Entry>; RING]>,
+    bits: [u64; RING / 64],
+}
+
+impl Default for Ring {
+    fn default() -> Self {
+        Ring {
+            buckets: Box::new(std::array::from_fn(|_| Vec::new())),
+            bits: [0; RING / 64],
+        }
+    }
+}
+
+impl Ring {
+    fn clear(&mut self) {
+        for (w, word) in self.bits.iter_mut().enumerate() {
+            while *word != 0 {
+                let i = w * 64 + word.trailing_zeros() as usize;
+                *word &= *word - 1;
+                if let Some(b) = self.buckets.get_mut(i) {
+                    b.clear();
+                }
+            }
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, tick: u64, entry: Entry) {
+        let i = (tick & RING_MASK) as usize;
+        self.buckets[i].push(entry);
+        self.bits[i / 64] |= 1 << (i % 64);
+    }
+
+    /// The first tick after `now` with a bucket; every entry is at most
+    /// [`MAX_DELAY`] ticks after the tick it was scheduled at, so one turn
+    /// of the ring finds it.
+    #[inline]
+    fn next(&self, now: u64) -> Option<u64> {
+        let mut d = 1;
+        while d <= RING as u64 {
+            let i = (now.wrapping_add(d) & RING_MASK) as usize;
+            let word = self.bits[i / 64] >> (i % 64);
+            if word != 0 {
+                return Some(now + d + u64::from(word.trailing_zeros()));
+            }
+            d += 64 - (i % 64) as u64;
+        }
+        None
+    }
+}
+
+/// The fast path's memory, reused from battle to battle.
+#[derive(Default)]
+pub(crate) struct FastWorkspace {
+    hit_points: [Vec<Fighter<HitPointState>>; 2],
+    wounds: [Vec<Fighter<WoundTrack>>; 2],
+    common: Common,
+}
+
+/// The fast path's arrays that do not depend on the damage model.
+#[derive(Default)]
+pub(crate) struct Common {
+    /// Each fighter's place in its side's list of standing records.
+    pos: Vec<u32>,
+    /// One bit per fighter: down.
+    down: Vec<u64>,
+    /// Per fighter: bumped when it acts or loses its action to a hit.
+    epoch: Vec<u16>,
+    /// Per fighter, only when some group is disruptible: the last tick it
+    /// acted or lost its action (then it has no pending action to lose).
+    busy: Vec<u32>,
+    ring: Ring,
+    /// Who acted this tick, in order (the strikers), then who lost an
+    /// action to a hit: next tick's follow-ups, as their new entries.
+    follow: Vec<Entry>,
+    fallen: Vec<u32>,
+    /// This tick's hits `(target, wound penalty after it, its group)`,
+    /// kept only when penalties or disruption need them.
+    hits: Vec<(u32, i32, u32)>,
+}
+
+/// A damage model as the fast path applies it.
+pub(crate) trait FastModel: DamageModel {
+    /// Precomputed once per battle plan.
+    type Prep;
+    /// The preparation for these groups.
+    fn prep(&self, groups: &[FastGroup]) -> Self::Prep;
+    /// Group `g`'s fresh state.
+    fn fresh_state(prep: &Self::Prep, g: usize) -> Self::State;
+    /// Whether a hit can ever change a wound penalty.
+    fn penalizes(prep: &Self::Prep) -> bool;
+    /// Applies a strike's `damage` if it `hit` (as `DamageModel::apply`);
+    /// returns whether that took the fighter down just now, and its wound
+    /// penalty after.
+    fn land(&self, prep: &Self::Prep, state: &mut Self::State, hit: bool, damage: i32) -> (bool, i32);
+    /// The standing fighters' records per side, in the workspace.
+    fn records(ws: &mut FastWorkspace) -> (&mut [Vec<Fighter<Self::State>>; 2], &mut Common);
+}
+
+/// Hit points, prepared.
+#[derive(Debug, Clone)]
+pub(crate) struct HitPointsPrep {
+    fresh: Vec<HitPointState>,
+    /// `HitPoints::hp_lost(d)` for `d` in `0..HP_TABLE`.
+    lost: [i32; HP_TABLE],
+    /// Whether tabled losses can be subtracted without saturating.
+    exact: bool,
+    dead_at: i32,
+    penalizes: bool,
+}
+
+impl FastModel for HitPoints {
+    type Prep = HitPointsPrep;
+
+    fn prep(&self, groups: &[FastGroup]) -> HitPointsPrep {
+        let lost: [i32; HP_TABLE] = std::array::from_fn(|d| self.hp_lost(d as i32));
+        HitPointsPrep {
+            fresh: groups
+                .iter()
+                .map(|g| HitPointState::new(g.hit_points.unwrap_or(self.config().max_hp)))
+                .collect(),
+            lost,
+            exact: lost.iter().all(|&l| l <= 1 << 30) && self.config().dead_at >= -(1 << 30),
+            dead_at: self.config().dead_at,
+            penalizes: !self.config().penalties.is_empty(),
+        }
+    }
+
+    #[inline]
+    fn fresh_state(prep: &HitPointsPrep, g: usize) -> HitPointState {
+        prep.fresh[g]
+    }
+
+    #[inline]
+    fn penalizes(prep: &HitPointsPrep) -> bool {
+        prep.penalizes
+    }
+
+    /// `HitPoints::apply` without branching on the hit: down is 0 hit points
+    /// or fewer, dead (no more loss) `dead_at` or fewer, and `dead_at <= 0`.
+    #[inline]
+    fn land(&self, prep: &HitPointsPrep, state: &mut HitPointState, hit: bool, damage: i32) -> (bool, i32) {
+        let before = state.hp();
+        // Whether it hit is data, not a branch to mispredict.
+        let takes = hit & (before > prep.dead_at);
+        let after = match prep.lost.get(damage.max(0) as usize) {
+            // No overflow: `before > dead_at >= -2^30` when it loses any,
+            // and a tabled loss is at most 2^30.
+            Some(&lost) if prep.exact => before - std::hint::select_unpredictable(takes, lost, 0),
+            _ => before.saturating_sub(if takes { self.hp_lost(damage) } else { 0 }),
+        };
+        *state = HitPointState::new(after);
+        let penalty = if prep.penalizes { self.wound_penalty(state) } else { 0 };
+        (before > 0 && after <= 0, penalty)
+    }
+
+    fn records(ws: &mut FastWorkspace) -> (&mut [Vec<Fighter<HitPointState>>; 2], &mut Common) {
+        (&mut ws.hit_points, &mut ws.common)
+    }
+}
+
+impl FastModel for FudgeWounds {
+    type Prep = ();
+
+    fn prep(&self, _: &[FastGroup]) {}
+
+    #[inline]
+    fn fresh_state((): &(), _: usize) -> WoundTrack {
+        WoundTrack::new()
+    }
+
+    #[inline]
+    fn penalizes((): &()) -> bool {
+        true
+    }
+
+    #[inline]
+    fn land(&self, (): &(), state: &mut WoundTrack, hit: bool, damage: i32) -> (bool, i32) {
+        if hit {
+            let out = self.apply(state, damage);
+            (out.newly_down(), out.penalty)
+        } else {
+            (false, 0)
+        }
+    }
+
+    fn records(ws: &mut FastWorkspace) -> (&mut [Vec<Fighter<WoundTrack>>; 2], &mut Common) {
+        (&mut ws.wounds, &mut ws.common)
+    }
+}
+
+/// What a fast battle reports besides its summary.
+pub(crate) struct FastEnd {
+    pub(crate) summary: BattleSummary,
+    pub(crate) fielded: [u64; 2],
+    pub(crate) standing: [u64; 2],
+}
+
+/// Fights one battle on the fast path; `group_of[f]` is fighter `f`'s group.
+pub(crate) fn fight<M: FastModel>(
+    plan: &FastPlan,
+    model: &M,
+    prep: &M::Prep,
+    group_of: &[u32],
+    ws: &mut FastWorkspace,
+    rolls: &mut SeededRolls,
+    casualties: Option<&mut Vec<Casualties>>,
+) -> Result<FastEnd, SimError> {
+    // The generator in a local: its state can stay in registers.
+    let mut local = rolls.clone();
+    let end = fight_with(plan, model, prep, group_of, ws, &mut local, casualties);
+    *rolls = local;
+    end
+}
+
+#[expect(clippy::too_many_lines, reason = "the battle loop reads best in one piece")]
+#[inline]
+fn fight_with<M: FastModel>(
+    plan: &FastPlan,
+    model: &M,
+    prep: &M::Prep,
+    group_of: &[u32],
+    ws: &mut FastWorkspace,
+    rolls: &mut SeededRolls,
+    mut casualties: Option<&mut Vec<Casualties>>,
+) -> Result<FastEnd, SimError> {
+    let groups = plan.groups.as_slice();
+    let (standing, c) = M::records(ws);
+    let Common {
+        pos,
+        down,
+        epoch,
+        busy,
+        ring,
+        follow,
+        fallen,
+        hits,
+    } = c;
+    let penalizes = M::penalizes(prep);
+    let keep_hits = penalizes || plan.any_disruptible;
+
+    // Muster. The scenario lists side 0's groups first, so each side's
+    // fighters are a run of numbers.
+    let n = group_of.len() as u32;
+    let first_b = group_of
+        .iter()
+        .position(|&g| groups[g as usize].side == 1)
+        .unwrap_or(group_of.len()) as u32;
+    for (side, range) in [(0, 0..first_b), (1, first_b..n)] {
+        let list: &mut Vec<Fighter<M::State>> = &mut standing[side];
+        list.clear();
+        list.extend(range.map(|who| {
+            let g = group_of[who as usize];
+            Fighter {
+                state: M::fresh_state(prep, g as usize),
+                group: g,
+                penalty: 0,
+                who,
+            }
+        }));
+    }
+    pos.clear();
+    pos.extend((0..first_b).chain(0..n - first_b));
+    let fielded = [u64::from(first_b), u64::from(n - first_b)];
+    down.clear();
+    down.resize(group_of.len().div_ceil(64), 0);
+    epoch.clear();
+    epoch.resize(group_of.len(), 0);
+    busy.clear();
+    if plan.any_disruptible {
+        busy.resize(group_of.len(), 0);
+    }
+    ring.clear();
+    follow.clear();
+    fallen.clear();
+    hits.clear();
+    let is_down = |down: &[u64], who: u32| down.get(who as usize / 64).is_some_and(|w| w & (1 << (who % 64)) != 0);
+
+    // Initiative for everyone, in order: 4dF + 5 + TT - bonus, at least 1.
+    for (w, &g) in group_of.iter().enumerate() {
+        let speed = i64::from(groups[g as usize].speed);
+        let init = (i64::from(rolls.four_df()) + 5 + speed).max(MIN_INITIATIVE);
+        ring.push(init as u64, Entry::new(w as u32, g as u16, 0));
+    }
+
+    let mut summary = BattleSummary {
+        outcome: Outcome::Timeout,
+        ticks: 0,
+        rounds: 1,
+        actions: 0,
+        hits: 0,
+        amazing_strikes: 0,
+        amazing_defenses: 0,
+        disruptions: 0,
+    };
+    // The first tick of the next round.
+    let mut next_round_at = plan.lap + 1;
+    let mut now = 0u64;
+    loop {
+        // The same again for those who acted (or lost their action) at the
+        // last tick, in that order: Ready Time = 2dF + TT - bonus, at least 1.
+        for &e in follow.iter() {
+            if !is_down(down, e.who()) {
+                let speed = groups[e.group()].speed;
+                let rt = (i64::from(rolls.two_df()) + i64::from(speed)).max(MIN_READY_TIME);
+                ring.push(now + rt as u64, e);
+            }
+        }
+        follow.clear();
+
+        // The next tick at which someone acts.
+        let tick = loop {
+            let Some(tick) = ring.next(now) else {
+                break None;
+            };
+            let i = (tick & RING_MASK) as usize;
+            ring.bits[i / 64] &= !(1 << (i % 64));
+            let bucket = &mut ring.buckets[i];
+            for &e in bucket.iter() {
+                let Some(ep) = epoch.get_mut(e.who() as usize) else {
+                    continue;
+                };
+                if *ep != e.epoch() {
+                    continue; // it fell, or lost this action to a hit
+                }
+                *ep = ep.wrapping_add(1);
+                if let Some(b) = busy.get_mut(e.who() as usize) {
+                    *b = tick as u32;
+                }
+                follow.push(e.bumped());
+            }
+            bucket.clear();
+            now = tick;
+            if !follow.is_empty() {
+                break Some(tick);
+            }
+        };
+        let Some(tick) = tick else {
+            break; // nobody can ever act again: a timeout, not a win
+        };
+        if tick > plan.max_ticks {
+            break;
+        }
+        summary.ticks = tick;
+        if tick >= next_round_at {
+            let round = (tick - 1) / plan.lap + 1;
+            summary.rounds = summary.rounds.max(round as u32);
+            next_round_at = round * plan.lap + 1;
+        }
+
+        // Every actor strikes a random enemy standing at the start of the
+        // tick; its damage is applied at once (see the module docs).
+        let room = usize::try_from(plan.max_actions - summary.actions).unwrap_or(usize::MAX);
+        let strikers = &follow[..follow.len().min(room)];
+        summary.actions += strikers.len() as u64;
+        for chunk in strikers.chunks(Tally::SPAN) {
+            let mut tally = Tally::default();
+            for a in chunk {
+                let ga = &groups[a.group()];
+                let attack_penalty = if penalizes {
+                    let who = a.who();
+                    let own = &standing[usize::from(who >= first_b)];
+                    own.get(pos[who as usize] as usize).map_or(0, |f| f.penalty)
+                } else {
+                    0
+                };
+                let enemies = &mut standing[usize::from(!ga.side & 1)];
+                let k = rolls.below(enemies.len() as u64) as usize;
+                let ft = &mut enemies[k];
+                let (t, tg) = (ft.who, ft.group);
+                let gt = &groups[tg as usize];
+                let roll = rolls.four_df();
+                let (cell, damage) = plan.strike(
+                    ga.strike_rating + attack_penalty,
+                    gt.defense_rating + ft.penalty,
+                    roll,
+                    ga.offense,
+                    gt.defense_factor,
+                )?;
+                tally.add(&cell);
+                let (downed, penalty) = model.land(prep, &mut ft.state, cell.hit, damage);
+                if downed {
+                    fallen.push(t);
+                }
+                if keep_hits && cell.hit {
+                    hits.push((t, penalty, tg));
+                }
+            }
+            tally.drain(&mut summary);
+        }
+
+        // The end of the tick: penalties (first, while every hit's record is
+        // where `pos` says), the fallen leave their lists, disruption.
+        if penalizes {
+            for &(t, penalty, _) in hits.iter() {
+                if let Some(ft) = standing[usize::from(t >= first_b)].get_mut(pos[t as usize] as usize) {
+                    ft.penalty = penalty;
+                }
+            }
+        }
+        for &f in fallen.iter() {
+            if let Some(w) = down.get_mut(f as usize / 64) {
+                *w |= 1 << (f % 64);
+            }
+            // Its pending action, if any, is no longer its.
+            epoch[f as usize] = epoch[f as usize].wrapping_add(1);
+            let list = &mut standing[usize::from(f >= first_b)];
+            let p = pos[f as usize] as usize;
+            list.swap_remove(p);
+            if let Some(moved) = list.get(p) {
+                pos[moved.who as usize] = p as u32;
+            }
+        }
+        if keep_hits {
+            if plan.any_disruptible {
+                for &(t, _, g) in hits.iter() {
+                    if is_down(down, t) {
+                        continue;
+                    }
+                    // Acted or already disrupted this tick: no pending
+                    // action to lose.
+                    if groups[g as usize].disruptible && busy[t as usize] != tick as u32 {
+                        busy[t as usize] = tick as u32;
+                        let ep = &mut epoch[t as usize];
+                        *ep = ep.wrapping_add(1);
+                        follow.push(Entry::new(t, g as u16, *ep));
+                        summary.disruptions += 1;
+                    }
+                }
+            }
+            hits.clear();
+        }
+        if !fallen.is_empty() {
+            fallen.clear();
+            if let Some(list) = casualties.as_mut() {
+                list.push(Casualties {
+                    tick,
+                    standing: standing.iter().map(|s| s.len() as u64).collect(),
+                });
+            }
+            match (standing[0].is_empty(), standing[1].is_empty()) {
+                (false, false) => {}
+                (false, true) => {
+                    summary.outcome = Outcome::Win { side: 0 };
+                    break;
+                }
+                (true, false) => {
+                    summary.outcome = Outcome::Win { side: 1 };
+                    break;
+                }
+                (true, true) => {
+                    summary.outcome = Outcome::Draw;
+                    break;
+                }
+            }
+        }
+        if summary.actions >= plan.max_actions {
+            break;
+        }
+    }
+    Ok(FastEnd {
+        summary,
+        fielded,
+        standing: standing.each_ref().map(|s| s.len() as u64),
+    })
+}

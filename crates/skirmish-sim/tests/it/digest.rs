@@ -1,0 +1,320 @@
+//! Value stability at scale: digests of many seeded battles, across every
+//! path through the engine (the fast path for two-sided Continuous Full
+//! Contact battles, the lean clock, the Scheduler clock), pinned so that an
+//! optimisation cannot change a single result unnoticed. Like
+//! `golden_battles`: a change here is a breaking change, not a test to
+//! update.
+
+use skirmish_core::dice::SeededRolls;
+use skirmish_sim::battle::{Battle, RunOptions, Workspace};
+use skirmish_sim::scenario::Scenario;
+
+/// FNV-1a over the debug form of every report: stable across runs and
+/// platforms (the reports hold only integers and strings).
+fn digest(battle: &Battle, battles: u64, options: &RunOptions) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut ws = Workspace::default();
+    for i in 0..battles {
+        let r = battle.run_in(&mut ws, 2026, i, options).unwrap();
+        for b in format!("{r:?}").bytes() {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    h
+}
+
+fn parity(n: u64) -> Scenario {
+    Scenario::builtin("parity")
+        .unwrap()
+        .with_field("sides.A.groups.0.count", &n.to_string())
+        .unwrap()
+        .with_field("sides.B.groups.0.count", &n.to_string())
+        .unwrap()
+}
+
+/// Hit points with wound penalties, margin damage, damage factors, a
+/// disruptible side, speed bonuses, a dead-at below down.
+const WOUNDED: &str = r#"
+name = "wounded"
+timing = "continuous"
+striking = { system = "full_contact", guaranteed = true, amazing = true, amazing_strike_damage = 1 }
+damage = { model = "hit_points", max_hp = 6, dead_at = -2, penalties = [{ hp_at_most = 3, penalty = -1 }, { hp_at_most = 1, penalty = -2 }] }
+[[sides]]
+name = "casters"
+groups = [
+  { name = "mage", count = 4, strike_rating = 6, defense_rating = 5, weapon = { time_taken = 1 }, disruptible = true, offense = 1, speed_bonus = 2 },
+  { name = "guard", count = 3, strike_rating = 8, defense_rating = 7, weapon = "Sword, Long", toughness = 1, hit_points = 8 },
+]
+[[sides]]
+name = "raiders"
+groups = [{ name = "raider", count = 9, strike_rating = 7, defense_rating = 5, weapon = "Axe, Battle", offense = 2, toughness = -1 }]
+"#;
+
+/// Three sides (the general targeting code).
+const MELEE: &str = r#"
+name = "melee"
+timing = "continuous"
+damage = { model = "hit_points", max_hp = 3 }
+[[sides]]
+name = "a"
+groups = [{ name = "a", count = 5, strike_rating = 7, defense_rating = 6, weapon = "Dagger" }]
+[[sides]]
+name = "b"
+groups = [{ name = "b", count = 4, strike_rating = 7, defense_rating = 6, weapon = "Spear" }]
+[[sides]]
+name = "c"
+groups = [{ name = "c", count = 6, strike_rating = 6, defense_rating = 6, weapon = { time_taken = 3 } }]
+"#;
+
+fn cases() -> Vec<(String, Scenario, u64)> {
+    let mut out = Vec::new();
+    for n in [1u64, 2, 5, 10, 37] {
+        out.push((format!("parity {n}"), parity(n), 100));
+    }
+    let p = parity(10);
+    for (path, value) in [
+        (
+            "striking",
+            r#"{"system": "full_contact", "guaranteed": true, "amazing": true, "amazing_strike_damage": 2}"#,
+        ),
+        ("battle.max_actions", "60"),
+        ("battle.max_ticks", "9"),
+        ("battle.max_rounds", "1"),
+        ("sides.A.groups.0.disruptible", "true"),
+        ("sides.B.groups.0.speed_bonus", "-3"),
+        ("sides.A.groups.0.weapon", "Sword, Two-Handed"),
+        ("damage", "fudge-wounds"),
+        ("battle.targeting", "most_wounded"),
+        ("battle.targeting", "least_engaged"),
+        ("timing", "graduated"),
+        ("striking", "fudge-opposed"),
+    ] {
+        out.push((
+            format!("parity 10 [{path}={value}]"),
+            p.with_field(path, value).unwrap(),
+            60,
+        ));
+    }
+    let ambush = Scenario::builtin("goblin-ambush").unwrap();
+    out.push(("goblin-ambush".into(), ambush.clone(), 200));
+    for timing in skirmish_core::timing::TimingSystem::NAMES {
+        for striking in ["full-contact", "fudge-opposed"] {
+            let s = ambush
+                .with_field("timing", timing)
+                .unwrap()
+                .with_field("striking", striking)
+                .unwrap();
+            out.push((format!("goblin-ambush [{timing}, {striking}]"), s, 20));
+        }
+    }
+    let horde = Scenario::builtin("horde")
+        .unwrap()
+        .with_field("sides.goblins.groups.0.count", "200")
+        .unwrap()
+        .with_field("sides.knights.groups.0.count", "4")
+        .unwrap();
+    out.push(("horde 200/4".into(), horde, 20));
+    let wall = Scenario::builtin("shield-wall")
+        .unwrap()
+        .with_field("sides.0.groups.0.count", "30")
+        .unwrap()
+        .with_field("sides.1.groups.0.count", "30")
+        .unwrap();
+    out.push(("shield-wall 30".into(), wall.clone(), 10));
+    out.push((
+        "shield-wall 30 [continuous, full-contact]".into(),
+        wall.with_field("timing", "continuous")
+            .unwrap()
+            .with_field("striking", "full-contact")
+            .unwrap(),
+        10,
+    ));
+    out.push(("wounded".into(), toml::from_str(WOUNDED).unwrap(), 200));
+    out.push(("melee".into(), toml::from_str(MELEE).unwrap(), 100));
+    out
+}
+
+#[test]
+fn digests_of_many_seeded_battles() {
+    let options = RunOptions {
+        trace: false,
+        casualties: true,
+    };
+    let got: Vec<String> = cases()
+        .into_iter()
+        .map(|(name, s, battles)| {
+            let b = Battle::new(&s).unwrap();
+            format!("{name}: {:016x}", digest(&b, battles, &options))
+        })
+        .collect();
+    let want = vec![
+        "parity 1: 4c105747e5b7c901",
+        "parity 2: 47a4b6e57dfa4ec8",
+        "parity 5: c7770d7c938a086d",
+        "parity 10: 65c9445205090ea3",
+        "parity 37: 8df2fd067a62705f",
+        r#"parity 10 [striking={"system": "full_contact", "guaranteed": true, "amazing": true, "amazing_strike_damage": 2}]: cfbfa4f765adb67a"#,
+        "parity 10 [battle.max_actions=60]: 285bda8fca36aa41",
+        "parity 10 [battle.max_ticks=9]: 070c988784924f0f",
+        "parity 10 [battle.max_rounds=1]: f59cc4b63adb2ac1",
+        "parity 10 [sides.A.groups.0.disruptible=true]: e83ca50fdc5d9648",
+        "parity 10 [sides.B.groups.0.speed_bonus=-3]: 61d2d95f1b4b7c03",
+        "parity 10 [sides.A.groups.0.weapon=Sword, Two-Handed]: af6c15a57ef01041",
+        "parity 10 [damage=fudge-wounds]: c7bf61d471e881c9",
+        "parity 10 [battle.targeting=most_wounded]: a82d266786749917",
+        "parity 10 [battle.targeting=least_engaged]: 0b18dcae808bbd4c",
+        "parity 10 [timing=graduated]: f427976438bd2879",
+        "parity 10 [striking=fudge-opposed]: 33d5f61e3f087eb8",
+        "goblin-ambush: b0119c84171acd91",
+        "goblin-ambush [simultaneous, full-contact]: 395ce04b78f83434",
+        "goblin-ambush [simultaneous, fudge-opposed]: ae5ca70615eec526",
+        "goblin-ambush [simple-rounds, full-contact]: 61a701bf46792fb2",
+        "goblin-ambush [simple-rounds, fudge-opposed]: 700fe4330c2792ec",
+        "goblin-ambush [graduated-rounds, full-contact]: 8a0a8c5fd500d65c",
+        "goblin-ambush [graduated-rounds, fudge-opposed]: 513ad611d5348ffe",
+        "goblin-ambush [continuous, full-contact]: 0c8465c2841c4b60",
+        "goblin-ambush [continuous, fudge-opposed]: 61c669117a29b6b1",
+        "goblin-ambush [tick-system, full-contact]: 8a4254dae6da70e1",
+        "goblin-ambush [tick-system, fudge-opposed]: d2e36dee5d91233f",
+        "goblin-ambush [action-blocks, full-contact]: 8fa832ce4a27403c",
+        "goblin-ambush [action-blocks, fudge-opposed]: 8f37c8001fe0bbc9",
+        "horde 200/4: 126496353c423c95",
+        "shield-wall 30: bc7fdc4c980bddda",
+        "shield-wall 30 [continuous, full-contact]: 2dffafc16d06bc67",
+        "wounded: 0923b5252320bc8e",
+        "melee: 61245b380241e2e9",
+    ];
+    assert_eq!(got, want);
+}
+
+/// The fast path (`run_in` without a trace) fights every battle exactly as
+/// the general loop does with either clock (`run_with`), casualties included.
+#[test]
+fn the_fast_path_fights_exactly_like_the_general_loop() {
+    let options = RunOptions {
+        trace: false,
+        casualties: true,
+    };
+    let mut fast_cases = 0;
+    for (name, s, battles) in cases() {
+        let b = Battle::new(&s).unwrap();
+        if !b.has_fast_path() {
+            continue;
+        }
+        fast_cases += 1;
+        let mut ws = Workspace::default();
+        for i in 0..battles.min(60) {
+            let fast = b.run_in(&mut ws, 7, i, &options).unwrap();
+            assert_eq!(fast.summary, b.run_summary(&mut ws, 7, i).unwrap(), "{name} #{i}");
+            for lean in [true, false] {
+                let general = b
+                    .run_with(&mut ws, &mut SeededRolls::for_stream(7, i), &options, lean)
+                    .unwrap();
+                assert_eq!(fast, general, "{name} #{i}, lean clock: {lean}");
+            }
+        }
+    }
+    assert!(fast_cases >= 15, "{fast_cases} cases take the fast path");
+}
+
+use proptest::prelude::*;
+
+/// A random two-sided Continuous Full Contact scenario: ratings far apart
+/// (beyond the fast path's outcome table) or close, every option, both
+/// damage models, wound penalties, dead-at, disruption, caps.
+#[allow(clippy::too_many_arguments, reason = "proptest inputs")]
+fn random_scenario(
+    counts: (u8, u8, u8),
+    ratings: [i16; 4],
+    factors: [i8; 3],
+    speeds: [i8; 3],
+    options: (bool, bool, i8),
+    hit_points: (bool, u8, i8, bool),
+    disruptible: bool,
+    caps: (u16, u32),
+) -> Scenario {
+    let damage = if hit_points.0 {
+        let penalties = if hit_points.3 {
+            ", penalties = [{ hp_at_most = 2, penalty = -1 }, { hp_at_most = 1, penalty = -3 }]"
+        } else {
+            ""
+        };
+        format!(
+            r#"{{ model = "hit_points", max_hp = {}, dead_at = {}, damage = "margin"{penalties} }}"#,
+            3 + hit_points.1 % 5,
+            -i32::from(hit_points.2.unsigned_abs() % 4)
+        )
+    } else {
+        r#""fudge-wounds""#.to_string()
+    };
+    let text = format!(
+        r#"
+        name = "random"
+        timing = "continuous"
+        striking = {{ system = "full_contact", guaranteed = {}, amazing = {}, amazing_strike_damage = {} }}
+        damage = {damage}
+        [battle]
+        max_actions = {}
+        max_ticks = {}
+        [[sides]]
+        name = "a"
+        groups = [
+          {{ name = "a1", count = {}, strike_rating = {}, defense_rating = {}, offense = {}, toughness = {}, weapon = {{ time_taken = 3 }}, speed_bonus = {}, disruptible = {disruptible} }},
+          {{ name = "a2", count = {}, strike_rating = {}, defense_rating = 6, weapon = "Dagger", speed_bonus = {} }},
+        ]
+        [[sides]]
+        name = "b"
+        groups = [{{ name = "b", count = {}, strike_rating = 7, defense_rating = {}, toughness = {}, weapon = {{ time_taken = 5 }}, speed_bonus = {} }}]
+        "#,
+        options.0,
+        options.1,
+        options.2,
+        1 + u32::from(caps.0),
+        1 + caps.1 % 400,
+        1 + counts.0 % 12,
+        ratings[0],
+        ratings[1],
+        factors[0] % 4,
+        factors[1] % 4,
+        speeds[0] % 6,
+        1 + counts.1 % 5,
+        ratings[2],
+        speeds[1] % 6,
+        1 + counts.2 % 15,
+        ratings[3],
+        factors[2] % 4,
+        speeds[2] % 6,
+    );
+    toml::from_str(&text).unwrap()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// Random scenarios: the fast path and the general loop agree report
+    /// for report.
+    #[test]
+    fn the_fast_path_agrees_on_random_scenarios(
+        counts in any::<(u8, u8, u8)>(),
+        ratings in prop::array::uniform4(prop_oneof![0i16..=14, -40i16..=60]),
+        factors in any::<[i8; 3]>(),
+        speeds in any::<[i8; 3]>(),
+        options in any::<(bool, bool, i8)>(),
+        hit_points in any::<(bool, u8, i8, bool)>(),
+        disruptible in any::<bool>(),
+        caps in any::<(u16, u32)>(),
+        seed in any::<u64>(),
+    ) {
+        let s = random_scenario(counts, ratings, factors, speeds, options, hit_points, disruptible, caps);
+        let b = Battle::new(&s).unwrap();
+        prop_assert!(b.has_fast_path());
+        let options = RunOptions { trace: false, casualties: true };
+        let mut ws = Workspace::default();
+        for i in 0..4 {
+            let fast = b.run_in(&mut ws, seed, i, &options).unwrap();
+            let general = b.run_with(&mut ws, &mut SeededRolls::for_stream(seed, i), &options, true).unwrap();
+            prop_assert_eq!(fast, general, "battle {}", i);
+        }
+    }
+}

@@ -595,16 +595,7 @@ impl Battle {
             side_roll,
         } = ws;
         let fielded: Vec<u64> = standing.iter().map(|s| s.len() as u64).collect();
-        let mut summary = BattleSummary {
-            outcome: Outcome::Timeout,
-            ticks: 0,
-            rounds: 0,
-            actions: 0,
-            hits: 0,
-            amazing_strikes: 0,
-            amazing_defenses: 0,
-            disruptions: 0,
-        };
+        let mut summary = BattleSummary::start();
         let mut casualties = Vec::new();
         let mut trace = options.trace.then(Vec::new);
         let mut round_starts = 0u32;

@@ -568,14 +568,8 @@ fn fight_with<M: FastModel>(
     }
 
     let mut summary = BattleSummary {
-        outcome: Outcome::Timeout,
-        ticks: 0,
         rounds: 1,
-        actions: 0,
-        hits: 0,
-        amazing_strikes: 0,
-        amazing_defenses: 0,
-        disruptions: 0,
+        ..BattleSummary::start()
     };
     // The first tick of the next round.
     let mut next_round_at = plan.lap + 1;

@@ -39,6 +39,23 @@ pub struct BattleSummary {
     pub disruptions: u64,
 }
 
+impl BattleSummary {
+    /// Nothing has happened yet: no ticks, no actions, and (until a side
+    /// wins or all fall) a timeout.
+    pub const fn start() -> BattleSummary {
+        BattleSummary {
+            outcome: Outcome::Timeout,
+            ticks: 0,
+            rounds: 0,
+            actions: 0,
+            hits: 0,
+            amazing_strikes: 0,
+            amazing_defenses: 0,
+            disruptions: 0,
+        }
+    }
+}
+
 /// Fighters standing on each side after a tick at which someone fell.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Casualties {

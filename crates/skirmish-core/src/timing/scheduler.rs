@@ -47,6 +47,18 @@ enum EvKind {
     Timer { id: u32 },
 }
 
+impl EvKind {
+    /// Action `nth` of `who`'s chain in `round` (not an end-of-round pass).
+    const fn action(who: u32, round: u32, nth: u32) -> EvKind {
+        EvKind::Action {
+            who,
+            round,
+            nth,
+            end_pass: 0,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 enum Presence {
@@ -605,15 +617,7 @@ impl Scheduler {
         match self.system.clone() {
             TimingSystem::Simultaneous => {
                 for &w in &active {
-                    self.push(
-                        base + 1,
-                        EvKind::Action {
-                            who: w,
-                            round,
-                            nth: 1,
-                            end_pass: 0,
-                        },
-                    )?;
+                    self.push(base + 1, EvKind::action(w, round, 1))?;
                 }
             }
             TimingSystem::SimpleRounds => {
@@ -638,15 +642,7 @@ impl Scheduler {
                         let a = &self.actors[w as usize];
                         if a.allowed >= p {
                             let tick = base + u64::from(p - 1) * span + a.initiative as u64;
-                            self.push(
-                                tick,
-                                EvKind::Action {
-                                    who: w,
-                                    round,
-                                    nth: p,
-                                    end_pass: 0,
-                                },
-                            )?;
+                            self.push(tick, EvKind::action(w, round, p))?;
                         }
                     }
                 }
@@ -666,15 +662,7 @@ impl Scheduler {
                 for &w in &acting {
                     let init = self.actors[w as usize].initiative as u64;
                     if init <= tpr || matches!(c.past_end, PastEnd::Extend | PastEnd::Spill) {
-                        self.push(
-                            base + init,
-                            EvKind::Action {
-                                who: w,
-                                round,
-                                nth: 1,
-                                end_pass: 0,
-                            },
-                        )?;
+                        self.push(base + init, EvKind::action(w, round, 1))?;
                     } else if c.past_end == PastEnd::EndOfRound {
                         self.schedule_end_passes(w, 0)?;
                     }
@@ -683,15 +671,7 @@ impl Scheduler {
             TimingSystem::Continuous(_) => {
                 for &w in &active {
                     let init = self.actors[w as usize].initiative as u64;
-                    self.push(
-                        base + init,
-                        EvKind::Action {
-                            who: w,
-                            round,
-                            nth: 1,
-                            end_pass: 0,
-                        },
-                    )?;
+                    self.push(base + init, EvKind::action(w, round, 1))?;
                 }
             }
             TimingSystem::TickSystem(_) => {
@@ -721,15 +701,7 @@ impl Scheduler {
                         let allowed = self.actors[w as usize].allowed;
                         if allowed >= block {
                             let tick = base + u64::from(n - block) + 1;
-                            self.push(
-                                tick,
-                                EvKind::Action {
-                                    who: w,
-                                    round,
-                                    nth: allowed - block + 1,
-                                    end_pass: 0,
-                                },
-                            )?;
+                            self.push(tick, EvKind::action(w, round, allowed - block + 1))?;
                         }
                     }
                 }
@@ -889,16 +861,8 @@ impl Scheduler {
                 a.initiative = init;
                 a.entry = None;
                 a.chain_round = self.round;
-                self.push(
-                    now + init as u64,
-                    EvKind::Action {
-                        who: w,
-                        round: self.round,
-                        nth: 1,
-                        end_pass: 0,
-                    },
-                )
-                .map(|_| ())
+                self.push(now + init as u64, EvKind::action(w, self.round, 1))
+                    .map(|_| ())
             } else {
                 self.apply_plan(w, decl, plan)
             };
@@ -997,15 +961,7 @@ impl Scheduler {
         match plan {
             Plan::Nothing | Plan::Join => {}
             Plan::At(tick) => {
-                self.push(
-                    tick,
-                    EvKind::Action {
-                        who,
-                        round: chain_round,
-                        nth: nth + 1,
-                        end_pass: 0,
-                    },
-                )?;
+                self.push(tick, EvKind::action(who, chain_round, nth + 1))?;
             }
             Plan::EndPasses => self.schedule_end_passes(who, nth)?,
             Plan::Prepare => {

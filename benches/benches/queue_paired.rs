@@ -17,9 +17,9 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use skirmish_benches::hold::{self, Hold, HoldQueue};
+use skirmish_benches::paired::ratio_with_interval;
 use skirmish_benches::reference::HeapQueue;
 use skirmish_benches::stream::{EventStream, SIZES, StreamSpec};
-use skirmish_core::dice::SeededRolls;
 use skirmish_core::timing::queue::EventQueue;
 
 /// Time to spend on each stream and size (both queues together).
@@ -27,7 +27,6 @@ const BUDGET: Duration = Duration::from_millis(2_500);
 /// Fewest rounds, however slow the turns.
 const MIN_ROUNDS: usize = 20;
 /// Resamples for the interval.
-const RESAMPLES: usize = 2_000;
 
 fn turn<Q: HoldQueue>(hold: &mut Hold<Q>, stream: &EventStream, landings: usize) -> f64 {
     let start = Instant::now();
@@ -36,23 +35,6 @@ fn turn<Q: HoldQueue>(hold: &mut Hold<Q>, stream: &EventStream, landings: usize)
     })
     .expect("the hold model never schedules in the past");
     start.elapsed().as_secs_f64()
-}
-
-/// Σheap / Σqueue over the rounds, and the 2.5% and 97.5% points of the
-/// same ratio over rounds drawn with replacement.
-fn ratio_with_interval(rounds: &[(f64, f64)]) -> (f64, f64, f64) {
-    let ratio = |pairs: &mut dyn Iterator<Item = (f64, f64)>| {
-        let (q, h) = pairs.fold((0.0, 0.0), |(q, h), (a, b)| (q + a, h + b));
-        h / q
-    };
-    let mut rolls = SeededRolls::new(1);
-    let n = rounds.len() as u64;
-    let mut draws: Vec<f64> = (0..RESAMPLES)
-        .map(|_| ratio(&mut (0..n).map(|_| rounds[rolls.below(n) as usize])))
-        .collect();
-    draws.sort_by(f64::total_cmp);
-    let at = |p: f64| draws[((RESAMPLES - 1) as f64 * p).round() as usize];
-    (ratio(&mut rounds.iter().copied()), at(0.025), at(0.975))
 }
 
 fn main() {

@@ -9,7 +9,7 @@
 use std::time::{Duration, Instant};
 
 use skirmish_benches::battle::sweep_spec;
-use skirmish_core::dice::SeededRolls;
+use skirmish_benches::paired::ratio_with_interval;
 use skirmish_sim::sweep::{SweepOptions, SweepSpec, SweepTable, sweep};
 
 /// Time to spend (both sides together).
@@ -17,7 +17,6 @@ const BUDGET: Duration = Duration::from_secs(12);
 /// Fewest rounds, however slow the turns.
 const MIN_ROUNDS: usize = 20;
 /// Resamples for the interval.
-const RESAMPLES: usize = 2_000;
 
 fn turn(spec: &SweepSpec, threads: usize) -> (f64, SweepTable) {
     let options = SweepOptions {
@@ -27,23 +26,6 @@ fn turn(spec: &SweepSpec, threads: usize) -> (f64, SweepTable) {
     let start = Instant::now();
     let table = sweep(spec, &options).expect("a valid sweep");
     (start.elapsed().as_secs_f64(), table)
-}
-
-/// Σone / Σtwo over the rounds, and the 2.5% and 97.5% points of the same
-/// ratio over rounds drawn with replacement.
-fn ratio_with_interval(rounds: &[(f64, f64)]) -> (f64, f64, f64) {
-    let ratio = |pairs: &mut dyn Iterator<Item = (f64, f64)>| {
-        let (one, two) = pairs.fold((0.0, 0.0), |(a, b), (x, y)| (a + x, b + y));
-        one / two
-    };
-    let mut rolls = SeededRolls::new(1);
-    let n = rounds.len() as u64;
-    let mut draws: Vec<f64> = (0..RESAMPLES)
-        .map(|_| ratio(&mut (0..n).map(|_| rounds[rolls.below(n) as usize])))
-        .collect();
-    draws.sort_by(f64::total_cmp);
-    let at = |p: f64| draws[((RESAMPLES - 1) as f64 * p).round() as usize];
-    (ratio(&mut rounds.iter().copied()), at(0.025), at(0.975))
 }
 
 fn main() {
@@ -64,7 +46,8 @@ fn main() {
         };
         rounds.push((one, two));
     }
-    let (ratio, lo, hi) = ratio_with_interval(&rounds);
+    let swapped: Vec<(f64, f64)> = rounds.iter().map(|&(one, two)| (two, one)).collect();
+    let (ratio, lo, hi) = ratio_with_interval(&swapped);
     let mean = |side: fn(&(f64, f64)) -> f64| rounds.iter().map(side).sum::<f64>() / rounds.len() as f64;
     println!("interleaved pairs: the same sweep on 1 and 2 threads in turns ({battles} battles per sweep)");
     println!();

@@ -10,6 +10,7 @@
 //!   the RNG;
 //! - [`reference`](mod@reference): [`reference::HeapQueue`], the `std::collections::BinaryHeap`
 //!   reference the event queue is measured against;
+//! - [`paired`]: the ratio of interleaved timings, with a bootstrap interval;
 //! - [`hold`]: the hold model that drives any [`hold::HoldQueue`] through a
 //!   stream (pop the next tick's group, reschedule each actor, cancel now and
 //!   then).
@@ -42,5 +43,6 @@
 
 pub mod battle;
 pub mod hold;
+pub mod paired;
 pub mod reference;
 pub mod stream;

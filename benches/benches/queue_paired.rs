@@ -26,8 +26,6 @@ use skirmish_core::timing::queue::EventQueue;
 const BUDGET: Duration = Duration::from_millis(2_500);
 /// Fewest rounds, however slow the turns.
 const MIN_ROUNDS: usize = 20;
-/// Resamples for the interval.
-
 fn turn<Q: HoldQueue>(hold: &mut Hold<Q>, stream: &EventStream, landings: usize) -> f64 {
     let start = Instant::now();
     hold.run(stream, landings, |_, actor| {

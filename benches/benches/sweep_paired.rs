@@ -16,8 +16,6 @@ use skirmish_sim::sweep::{SweepOptions, SweepSpec, SweepTable, sweep};
 const BUDGET: Duration = Duration::from_secs(12);
 /// Fewest rounds, however slow the turns.
 const MIN_ROUNDS: usize = 20;
-/// Resamples for the interval.
-
 fn turn(spec: &SweepSpec, threads: usize) -> (f64, SweepTable) {
     let options = SweepOptions {
         threads: Some(threads),

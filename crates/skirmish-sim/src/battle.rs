@@ -69,6 +69,14 @@ pub struct RunOptions {
     pub casualties: bool,
 }
 
+impl RunOptions {
+    /// Keep everything: the trace and the casualties over time.
+    pub const FULL: RunOptions = RunOptions {
+        trace: true,
+        casualties: true,
+    };
+}
+
 /// Memory a thread reuses from battle to battle (a sweep keeps one per
 /// worker): nothing is allocated per battle once it has grown.
 #[derive(Default)]

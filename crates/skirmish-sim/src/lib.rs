@@ -36,7 +36,7 @@
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! // One battle of the goblin ambush, with its tick sheet.
 //! let ambush = Scenario::builtin("goblin-ambush")?;
-//! let report = Battle::new(&ambush)?.run(1, 0, &RunOptions { trace: true, casualties: true })?;
+//! let report = Battle::new(&ambush)?.run(1, 0, &RunOptions::FULL)?;
 //! assert!(matches!(report.summary.outcome, Outcome::Win { .. } | Outcome::Draw | Outcome::Timeout));
 //! assert!(report.trace.is_some_and(|t| !t.is_empty()));
 //!

@@ -29,10 +29,7 @@ fn the_lean_clock_fights_exactly_like_the_scheduler() {
     for n in [1, 3, 10, 40] {
         let b = Battle::new(&parity(n)).unwrap();
         for index in 0..30 {
-            let opts = RunOptions {
-                trace: true,
-                casualties: true,
-            };
+            let opts = RunOptions::FULL;
             let mut ws = Workspace::default();
             let lean = b
                 .run_with(&mut ws, &mut SeededRolls::for_stream(5, index), &opts, true)
@@ -48,16 +45,7 @@ fn the_lean_clock_fights_exactly_like_the_scheduler() {
 #[test]
 fn a_parity_battle_ends() {
     let b = Battle::new(&parity(10)).unwrap();
-    let r = b
-        .run(
-            1,
-            0,
-            &RunOptions {
-                trace: true,
-                casualties: true,
-            },
-        )
-        .unwrap();
+    let r = b.run(1, 0, &RunOptions::FULL).unwrap();
     assert!(
         matches!(r.summary.outcome, Outcome::Win { .. } | Outcome::Draw),
         "{:?}",
@@ -183,17 +171,7 @@ fn the_goblin_ambush_ends_under_every_timing_system() {
             let b = Battle::new(&s).unwrap();
             let mut ws = Workspace::default();
             for i in 0..50 {
-                let r = b
-                    .run_in(
-                        &mut ws,
-                        1,
-                        i,
-                        &RunOptions {
-                            trace: true,
-                            casualties: true,
-                        },
-                    )
-                    .unwrap();
+                let r = b.run_in(&mut ws, 1, i, &RunOptions::FULL).unwrap();
                 assert!(
                     matches!(r.summary.outcome, Outcome::Win { .. } | Outcome::Draw),
                     "{timing}/{striking} battle {i}: {:?}",

@@ -662,7 +662,24 @@ impl Battle {
                 }
                 summary.actions += 1;
                 let ag = &self.groups[self.group_of[a as usize] as usize];
-                let Some(t) = self.pick_target(a, ag.side, standing, target_of, engaged_by, taken, rolls) else {
+                // A Full Contact action draws its target, Strike roll and
+                // follow-up Ready Time roll together (`action_dice`).
+                let (drawn_target, strike_roll) = match self.striking {
+                    Striking::FullContact(_) => {
+                        let dice = rolls.action_dice(self.random_pool(ag.side, standing));
+                        clock.ready_roll(a, dice.ready);
+                        (Some(dice.target), dice.strike)
+                    }
+                    Striking::FudgeOpposed(_) => (None, 0),
+                };
+                let Some(t) = self.pick_target(
+                    a,
+                    ag.side,
+                    standing,
+                    (target_of, engaged_by, taken),
+                    rolls,
+                    drawn_target,
+                ) else {
                     if let Some(tr) = trace.as_mut() {
                         tr.push(TraceLine {
                             tick,
@@ -687,7 +704,7 @@ impl Battle {
                     Striking::FullContact(r) => {
                         let sr = ag.strike_rating + penalty[a as usize];
                         let dr = tg.defense_rating + penalty[t as usize];
-                        let roll = rolls.four_df();
+                        let roll = strike_roll;
                         let outcome = full_contact::resolve(sr, dr, roll, fc_options).map_err(SimError::rules)?;
                         let mut extra = 0;
                         match outcome {
@@ -837,22 +854,36 @@ impl Battle {
         })
     }
 
+    /// How many candidates a uniformly random target of a fighter of `side`
+    /// is drawn from (the enemies standing), or 1 when the policy draws
+    /// none this way: what [`SeededRolls::action_dice`] is asked for.
+    fn random_pool(&self, side: u8, standing: &[Vec<u32>]) -> u32 {
+        let reach_limited = matches!(self.striking, Striking::FudgeOpposed(_)) && self.reach != u32::MAX;
+        if self.targeting != Targeting::Random || reach_limited {
+            return 1;
+        }
+        let total: usize = standing
+            .iter()
+            .enumerate()
+            .filter(|(s, _)| *s != side as usize)
+            .map(|(_, l)| l.len())
+            .sum();
+        u32::try_from(total).unwrap_or(u32::MAX)
+    }
+
     /// Picks the target of attacker `a` by the scenario's policy, among the
-    /// enemies standing at the start of the moment.
-    #[expect(
-        clippy::too_many_arguments,
-        reason = "the hot loop's arrays, passed apart to borrow apart"
-    )]
+    /// enemies standing at the start of the moment; a uniformly random one
+    /// is `drawn` (an index below [`random_pool`](Self::random_pool)) when
+    /// the action drew it with its dice, and drawn from `rolls` otherwise.
     #[inline]
     fn pick_target(
         &self,
         a: u32,
         side: u8,
         standing: &[Vec<u32>],
-        target_of: &[u32],
-        engaged_by: &[u32],
-        taken: &[i64],
+        (target_of, engaged_by, taken): (&[u32], &[u32], &[i64]),
         rolls: &mut SeededRolls,
+        drawn: Option<u32>,
     ) -> Option<u32> {
         let reach = match self.striking {
             Striking::FudgeOpposed(_) => self.reach,
@@ -874,7 +905,8 @@ impl Battle {
                 if list.is_empty() {
                     return None;
                 }
-                Some(list[rolls.below(list.len() as u64) as usize])
+                let k = drawn.map_or_else(|| rolls.below(list.len() as u64), u64::from);
+                list.get(k as usize).copied()
             }
             Targeting::Random => {
                 let total: usize = standing
@@ -900,7 +932,8 @@ impl Battle {
                     NONE
                 };
                 if reach == u32::MAX {
-                    return Some(nth(rolls.below(total as u64) as usize));
+                    let k = drawn.map_or_else(|| rolls.below(total as u64), u64::from);
+                    return Some(nth(k as usize));
                 }
                 // Reach: a few uniform tries, then a uniform pick among those in reach.
                 for _ in 0..8 {

@@ -13,8 +13,15 @@
 //! Fighters that act at a moment do "the same again": their next action is
 //! scheduled at the next call, after the battle has resolved the moment and
 //! removed the fallen (the simultaneity rule).
+//!
+//! Under Continuous timing a Full Contact strike draws its follow-up's Ready
+//! Time roll together with the Strike roll ([`SeededRolls::action_dice`]);
+//! the battle hands it over with [`Clock::ready_roll`], and the follow-up
+//! uses it instead of drawing one. Fighters that lost their action to a hit
+//! (and any fighter without a handed-over roll) draw theirs at the
+//! follow-up, as before.
 
-use skirmish_core::dice::SeededRolls;
+use skirmish_core::dice::{Dice, RollSource, SeededRolls};
 use skirmish_core::timing::graduated::MIN_READY_TIME;
 use skirmish_core::timing::queue::{EventId, EventQueue};
 use skirmish_core::timing::simple::MIN_INITIATIVE;
@@ -40,12 +47,47 @@ pub(crate) trait Clock {
     /// The fighter was hit: a pending disruptible action is lost (and it
     /// goes again from now). Returns whether one was.
     fn disrupt(&mut self, who: u32, disruptible: bool) -> bool;
+    /// The `2dF` roll of the Ready Time of the follow-up of the action `who`
+    /// takes at this moment, drawn with its strike. Clocks whose timing
+    /// system takes no such roll (all but Continuous) ignore it.
+    fn ready_roll(&mut self, who: u32, roll: i32);
+}
+
+/// A roll source that answers the first `2dF` requests with rolls already
+/// drawn, in order, then draws.
+struct Prerolled<'a> {
+    rolls: &'a mut SeededRolls,
+    ready: &'a [(u32, i32)],
+    next: usize,
+}
+
+impl RollSource for Prerolled<'_> {
+    #[inline]
+    fn roll(&mut self, dice: Dice) -> skirmish_core::Result<i32> {
+        if dice == Dice::TWO_DF
+            && let Some(&(_, roll)) = self.ready.get(self.next)
+        {
+            self.next += 1;
+            return Ok(roll);
+        }
+        self.rolls.roll(dice)
+    }
 }
 
 /// Any timing system, through the core Scheduler.
 pub(crate) struct SchedulerClock {
     scheduler: Scheduler,
     acts: Vec<Act>,
+    /// Whether the system is Continuous (the one that takes handed-over
+    /// Ready Time rolls).
+    continuous: bool,
+    /// Handed-over Ready Time rolls `(fighter, roll)`, in the order the
+    /// fighters acted; the Scheduler follows them up in that order.
+    ready: Vec<(u32, i32)>,
+    /// Per fighter: removed (grown on demand).
+    down: Vec<bool>,
+    /// Whether someone was removed since the last call.
+    any_down: bool,
 }
 
 impl SchedulerClock {
@@ -60,6 +102,10 @@ impl SchedulerClock {
         Ok(SchedulerClock {
             scheduler,
             acts: Vec::new(),
+            continuous: matches!(system, TimingSystem::Continuous(_)),
+            ready: Vec::new(),
+            down: Vec::new(),
+            any_down: false,
         })
     }
 }
@@ -68,8 +114,22 @@ impl Clock for SchedulerClock {
     #[inline]
     fn next(&mut self, rolls: &mut SeededRolls, acting: &mut Vec<u32>) -> Result<Option<Tick>, SimError> {
         acting.clear();
+        if self.any_down {
+            self.any_down = false;
+            let down = &self.down;
+            self.ready
+                .retain(|&(w, _)| !down.get(w as usize).copied().unwrap_or(false));
+        }
+        let mut prerolled = Prerolled {
+            rolls: &mut *rolls,
+            ready: &self.ready,
+            next: 0,
+        };
+        let step = self.scheduler.next(&mut prerolled, &mut self.acts);
+        let used = prerolled.next;
+        self.ready.drain(..used);
+        let mut step = step.map_err(SimError::rules)?;
         loop {
-            let step = self.scheduler.next(rolls, &mut self.acts).map_err(SimError::rules)?;
             match step {
                 None => return Ok(None),
                 Some(Step::NewRound { .. }) => return Ok(Some(Tick::NewRound)),
@@ -80,6 +140,7 @@ impl Clock for SchedulerClock {
                     }));
                     // A Tick System turn only begins an action; it lands later.
                     if acting.is_empty() {
+                        step = self.scheduler.next(rolls, &mut self.acts).map_err(SimError::rules)?;
                         continue;
                     }
                     return Ok(Some(Tick::Moment {
@@ -94,10 +155,23 @@ impl Clock for SchedulerClock {
 
     fn remove(&mut self, who: u32) {
         let _ = self.scheduler.remove(ActorId(who));
+        // The fallen are not followed up: their rolls go at the next call.
+        let w = who as usize;
+        if self.down.len() <= w {
+            self.down.resize(w + 1, false);
+        }
+        self.down[w] = true;
+        self.any_down = true;
     }
 
     fn disrupt(&mut self, who: u32, disruptible: bool) -> bool {
         disruptible && self.scheduler.disrupt(ActorId(who)).unwrap_or(false)
+    }
+
+    fn ready_roll(&mut self, who: u32, roll: i32) {
+        if self.continuous {
+            self.ready.push((who, roll));
+        }
     }
 }
 
@@ -111,6 +185,8 @@ pub(crate) struct ContinuousClock {
     alive: Vec<bool>,
     /// Fighters to follow up, in the order they landed (then disrupted).
     awaiting: Vec<u32>,
+    /// Per fighter: the handed-over Ready Time roll of its follow-up.
+    ready: Vec<Option<i8>>,
     popped: Vec<(EventId, u32)>,
     lap: u64,
     started: bool,
@@ -125,6 +201,7 @@ impl ContinuousClock {
             speed: Vec::new(),
             alive: Vec::new(),
             awaiting: Vec::new(),
+            ready: Vec::new(),
             popped: Vec::new(),
             lap: 20,
             started: false,
@@ -141,6 +218,8 @@ impl ContinuousClock {
         self.pending.resize(n, None);
         self.alive.clear();
         self.alive.resize(n, true);
+        self.ready.clear();
+        self.ready.resize(n, None);
         self.awaiting.clear();
         self.popped.clear();
         self.lap = u64::from(lap.max(1));
@@ -170,7 +249,11 @@ impl Clock for ContinuousClock {
                 continue;
             }
             let (tt, bonus) = self.speed[w as usize];
-            let rt = (i64::from(rolls.fudge(2)) + i64::from(tt) - i64::from(bonus)).max(MIN_READY_TIME);
+            let roll = match self.ready[w as usize].take() {
+                Some(roll) => i32::from(roll),
+                None => rolls.fudge(2),
+            };
+            let rt = (i64::from(roll) + i64::from(tt) - i64::from(bonus)).max(MIN_READY_TIME);
             self.pending[w as usize] = Some(self.queue.schedule(now + rt as u64, w).map_err(SimError::rules)?);
         }
         self.awaiting.clear();
@@ -197,6 +280,13 @@ impl Clock for ContinuousClock {
         }
         // Follow-ups skip the fallen (O(1) here, whatever the crowd).
         self.alive[w] = false;
+    }
+
+    #[inline]
+    fn ready_roll(&mut self, who: u32, roll: i32) {
+        if let Some(slot) = self.ready.get_mut(who as usize) {
+            *slot = i8::try_from(roll).ok();
+        }
     }
 
     #[inline]

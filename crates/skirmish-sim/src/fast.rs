@@ -16,17 +16,22 @@
 //!   fighters (fallen ones swap-removed, as the general loop does with its
 //!   lists), so a random target is one access, not a list entry and then a
 //!   record.
+//! - **One draw per action**: a strike's target, Strike roll and the Ready
+//!   Time roll of its follow-up come from one 64-bit word
+//!   (`SeededRolls::action_dice`; the general loop draws them the same
+//!   way and hands the Ready Time roll to its clock), so an actor's next
+//!   action is scheduled as it strikes, in the same pass that pops it.
 //! - **No event slab**: a ring of per-tick buckets of [`Entry`]
-//!   `(fighter, group, epoch)`. Every standing fighter has exactly one live
-//!   entry, except between acting (or losing its action to a hit) and
-//!   following up; each of those events, and falling, bumps the fighter's
-//!   16-bit epoch, so an entry is live iff its epoch is the fighter's.
-//!   Cancelling writes nothing into the ring, and popping and scheduling
-//!   never touch the actor's record (at 2x100,000 that record would be a
-//!   cache miss per action): a 2-byte epoch and a bit per fighter (down,
-//!   for skipping the fallen's follow-ups) are all they read. (An entry
-//!   goes stale at most 1,023 ticks before it comes up, and an epoch moves
-//!   at most twice a tick, so 16 bits cannot wrap onto a stale entry.)
+//!   `(fighter, group, epoch)`. Acting, losing an action to a hit and
+//!   falling each bump the fighter's 16-bit epoch, and an entry is live iff
+//!   its epoch is the fighter's, so every standing fighter has exactly one
+//!   live entry (a fighter that acts and falls in the same tick leaves a
+//!   stale follow-up behind). Cancelling writes nothing into the ring, and
+//!   popping and scheduling never touch the actor's record (at 2x100,000
+//!   that record would be a cache miss per action): a 2-byte epoch is all
+//!   they read. (An entry goes stale at most 1,023 ticks before it comes
+//!   up, and an epoch moves at most twice a tick, so 16 bits cannot wrap
+//!   onto a stale entry.)
 //! - **Damage lands as it is struck**: the hits of a tick are applied in
 //!   the order they were struck either way, and nothing during the tick
 //!   reads the state they change (targets are picked from the lists as they
@@ -354,9 +359,9 @@ pub(crate) struct Common {
     /// acted or lost its action (then it has no pending action to lose).
     busy: Vec<u32>,
     ring: Ring,
-    /// Who acted this tick, in order (the strikers), then who lost an
-    /// action to a hit: next tick's follow-ups, as their new entries.
-    follow: Vec<Entry>,
+    /// The bucket being fought: it changes places with the ring's bucket
+    /// for the tick, so that strikes can schedule into the ring meanwhile.
+    bucket: Vec<Entry>,
     fallen: Vec<u32>,
     /// This tick's hits `(target, wound penalty after it, its group)`,
     /// kept only when penalties or disruption need them.
@@ -516,7 +521,7 @@ fn fight_with<M: FastModel>(
         epoch,
         busy,
         ring,
-        follow,
+        bucket,
         fallen,
         hits,
     } = c;
@@ -555,7 +560,7 @@ fn fight_with<M: FastModel>(
         busy.resize(group_of.len(), 0);
     }
     ring.clear();
-    follow.clear();
+    bucket.clear();
     fallen.clear();
     hits.clear();
     let is_down = |down: &[u64], who: u32| down.get(who as usize / 64).is_some_and(|w| w & (1 << (who % 64)) != 0);
@@ -574,84 +579,59 @@ fn fight_with<M: FastModel>(
     // The first tick of the next round.
     let mut next_round_at = plan.lap + 1;
     let mut now = 0u64;
-    loop {
-        // The same again for those who acted (or lost their action) at the
-        // last tick, in that order: Ready Time = 2dF + TT - bonus, at least 1.
-        for &e in follow.iter() {
-            if !is_down(down, e.who()) {
-                let speed = groups[e.group()].speed;
-                let rt = (i64::from(rolls.two_df()) + i64::from(speed)).max(MIN_READY_TIME);
-                ring.push(now + rt as u64, e);
-            }
+    // The next tick at which someone may act; none left means nobody can
+    // ever act again: a timeout, not a win.
+    while let Some(tick) = ring.next(now) {
+        if tick > plan.max_ticks {
+            break;
         }
-        follow.clear();
+        now = tick;
+        let i = (tick & RING_MASK) as usize;
+        ring.bits[i / 64] &= !(1 << (i % 64));
+        std::mem::swap(bucket, &mut ring.buckets[i]);
 
-        // The next tick at which someone acts.
-        let tick = loop {
-            let Some(tick) = ring.next(now) else {
-                break None;
-            };
-            let i = (tick & RING_MASK) as usize;
-            ring.bits[i / 64] &= !(1 << (i % 64));
-            let bucket = &mut ring.buckets[i];
-            for &e in bucket.iter() {
-                let Some(ep) = epoch.get_mut(e.who() as usize) else {
+        // Every live entry acts, in the order scheduled: it strikes a random
+        // enemy standing at the start of the tick, its damage applied at once
+        // (see the module docs), and does the same again: its next action
+        // is scheduled with the Ready Time rolled with the strike.
+        let room = plan.max_actions - summary.actions;
+        let mut acted = 0u64;
+        for chunk in bucket.chunks(Tally::SPAN) {
+            let mut tally = Tally::default();
+            for &e in chunk {
+                let who = e.who();
+                let Some(ep) = epoch.get_mut(who as usize) else {
                     continue;
                 };
                 if *ep != e.epoch() {
                     continue; // it fell, or lost this action to a hit
                 }
                 *ep = ep.wrapping_add(1);
-                if let Some(b) = busy.get_mut(e.who() as usize) {
+                if let Some(b) = busy.get_mut(who as usize) {
                     *b = tick as u32;
                 }
-                follow.push(e.bumped());
-            }
-            bucket.clear();
-            now = tick;
-            if !follow.is_empty() {
-                break Some(tick);
-            }
-        };
-        let Some(tick) = tick else {
-            break; // nobody can ever act again: a timeout, not a win
-        };
-        if tick > plan.max_ticks {
-            break;
-        }
-        summary.ticks = tick;
-        if tick >= next_round_at {
-            let round = (tick - 1) / plan.lap + 1;
-            summary.rounds = summary.rounds.max(round as u32);
-            next_round_at = round * plan.lap + 1;
-        }
-
-        // Every actor strikes a random enemy standing at the start of the
-        // tick; its damage is applied at once (see the module docs).
-        let room = usize::try_from(plan.max_actions - summary.actions).unwrap_or(usize::MAX);
-        let strikers = &follow[..follow.len().min(room)];
-        summary.actions += strikers.len() as u64;
-        for chunk in strikers.chunks(Tally::SPAN) {
-            let mut tally = Tally::default();
-            for a in chunk {
-                let ga = &groups[a.group()];
+                if acted == room {
+                    continue; // past the cap on actions: the battle ends with this tick
+                }
+                acted += 1;
+                let ga = &groups[e.group()];
                 let attack_penalty = if penalizes {
-                    let who = a.who();
                     let own = &standing[usize::from(who >= first_b)];
                     own.get(pos[who as usize] as usize).map_or(0, |f| f.penalty)
                 } else {
                     0
                 };
                 let enemies = &mut standing[usize::from(!ga.side & 1)];
-                let k = rolls.below(enemies.len() as u64) as usize;
-                let ft = &mut enemies[k];
+                let dice = rolls.action_dice(enemies.len() as u32);
+                let Some(ft) = enemies.get_mut(dice.target as usize) else {
+                    continue;
+                };
                 let (t, tg) = (ft.who, ft.group);
                 let gt = &groups[tg as usize];
-                let roll = rolls.four_df();
                 let (cell, damage) = plan.strike(
                     ga.strike_rating + attack_penalty,
                     gt.defense_rating + ft.penalty,
-                    roll,
+                    dice.strike,
                     ga.offense,
                     gt.defense_factor,
                 )?;
@@ -663,8 +643,22 @@ fn fight_with<M: FastModel>(
                 if keep_hits && cell.hit {
                     hits.push((t, penalty, tg));
                 }
+                let rt = (i64::from(dice.ready) + i64::from(ga.speed)).max(MIN_READY_TIME);
+                ring.push(tick + rt as u64, e.bumped());
             }
             tally.drain(&mut summary);
+        }
+        bucket.clear();
+        std::mem::swap(bucket, &mut ring.buckets[i]);
+        if acted == 0 {
+            continue;
+        }
+        summary.actions += acted;
+        summary.ticks = tick;
+        if tick >= next_round_at {
+            let round = (tick - 1) / plan.lap + 1;
+            summary.rounds = summary.rounds.max(round as u32);
+            next_round_at = round * plan.lap + 1;
         }
 
         // The end of the tick: penalties (first, while every hit's record is
@@ -701,7 +695,10 @@ fn fight_with<M: FastModel>(
                         busy[t as usize] = tick as u32;
                         let ep = &mut epoch[t as usize];
                         *ep = ep.wrapping_add(1);
-                        follow.push(Entry::new(t, g as u16, *ep));
+                        // It goes again from now: Ready Time = 2dF + TT - bonus.
+                        let speed = groups[g as usize].speed;
+                        let rt = (i64::from(rolls.two_df()) + i64::from(speed)).max(MIN_READY_TIME);
+                        ring.push(tick + rt as u64, Entry::new(t, g as u16, *ep));
                         summary.disruptions += 1;
                     }
                 }

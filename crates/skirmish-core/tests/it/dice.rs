@@ -65,6 +65,134 @@ fn golden_streams() {
 }
 
 #[test]
+fn golden_action_dice() {
+    let mut r = SeededRolls::new(42);
+    let got: Vec<(u32, i32, i32)> = (0..12)
+        .map(|_| {
+            let d = r.action_dice(10);
+            (d.target, d.strike, d.ready)
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (2, 0, -1),
+            (2, -3, 0),
+            (7, -1, -2),
+            (3, 1, 0),
+            (5, -1, -2),
+            (9, 2, 0),
+            (6, 1, 0),
+            (1, -2, 1),
+            (9, 1, 1),
+            (7, 1, -2),
+            (8, -3, 0),
+            (7, -3, -2)
+        ]
+    );
+}
+
+/// The reproducibility contract's step 5, written out from `next_u64`.
+fn action_dice_by_the_contract(r: &mut SeededRolls, n: u32) -> (u32, i32, i32) {
+    let n = u64::from(n.max(1));
+    let x = r.next_u64();
+    let lemire = |half: u64, n: u64| {
+        let m = half * n;
+        ((m as u32) >= (n as u32).wrapping_neg() % n as u32).then_some((m >> 32) as u32)
+    };
+    let target = match lemire(x >> 32, n) {
+        Some(t) => t,
+        None => loop {
+            if let Some(t) = lemire(r.next_u64() >> 32, n) {
+                break t;
+            }
+        },
+    };
+    let u = match lemire(x & 0xFFFF_FFFF, 729) {
+        Some(u) => u,
+        None => loop {
+            if let Some(u) = lemire(r.next_u64() & 0xFFFF_FFFF, 729) {
+                break u;
+            }
+        },
+    };
+    // Base-3 digits: four for the Strike roll (u / 9), two for the Ready Time (u % 9).
+    let digits = |mut v: u32, k: u32| {
+        (0..k).fold(0, |sum, _| {
+            let d = (v % 3) as i32 - 1;
+            v /= 3;
+            sum + d
+        })
+    };
+    (target, digits(u / 9, 4), digits(u % 9, 2))
+}
+
+#[test]
+fn action_dice_follow_the_contract() {
+    // Large pools reject the high half often (n = 3e9: 30% of draws).
+    for n in [0, 1, 2, 3, 10, 1_000, 123_456_789, 3_000_000_000, u32::MAX] {
+        let mut a = SeededRolls::new(u64::from(n));
+        let mut b = a.clone();
+        for _ in 0..2_000 {
+            let d = a.action_dice(n);
+            assert_eq!(
+                (d.target, d.strike, d.ready),
+                action_dice_by_the_contract(&mut b, n),
+                "n = {n}"
+            );
+            assert!(d.target < n.max(1));
+        }
+        assert_eq!(a, b);
+    }
+    // A word whose low half is rejected (about one in 11.5 million): the
+    // dice come from the low half of the next word. This is seed 0 after
+    // 7,633,859 draws.
+    let state = 0xcd69_3f62_3138_962b_f794_3efc_e0b5_f0b3;
+    let mut peek = SeededRolls::from_state(state).unwrap();
+    let word = peek.next_u64();
+    assert!((((word & 0xFFFF_FFFF) * 729) as u32) < 4_294_967_296u64.rem_euclid(729) as u32);
+    let mut a = SeededRolls::from_state(state).unwrap();
+    let mut b = a.clone();
+    let d = a.action_dice(10);
+    assert_eq!((d.target, d.strike, d.ready), action_dice_by_the_contract(&mut b, 10));
+    assert_eq!((d.target, d.strike, d.ready), (1, -2, 1));
+    assert_eq!(a, b);
+    let mut two_words = SeededRolls::from_state(state).unwrap();
+    two_words.next_u64();
+    two_words.next_u64();
+    assert_eq!(a, two_words, "the rejected word and one more were drawn");
+}
+
+#[test]
+fn action_dice_follow_the_exact_distributions() {
+    // 81,000 actions: the Strike rolls as 4dF, the Ready Time rolls as 2dF
+    // and the targets uniform, each count within 5 standard deviations.
+    let mut r = SeededRolls::new(2026);
+    let n = 81_000u64;
+    let (mut strike, mut ready, mut target) = ([0u64; 9], [0u64; 5], [0u64; 7]);
+    for _ in 0..n {
+        let d = r.action_dice(7);
+        strike[(d.strike + 4) as usize] += 1;
+        ready[(d.ready + 2) as usize] += 1;
+        target[d.target as usize] += 1;
+    }
+    let check = |seen: &[u64], counts: &[u64], total: u64| {
+        for (i, (&s, &c)) in seen.iter().zip(counts).enumerate() {
+            let p = c as f64 / total as f64;
+            let expected = n as f64 * p;
+            let z = (s as f64 - expected) / (n as f64 * p * (1.0 - p)).sqrt();
+            assert!(
+                z.abs() < 5.0,
+                "entry {i}: seen {s}, expected {expected:.0} (z = {z:.2})"
+            );
+        }
+    };
+    check(&strike, Dice::FOUR_DF.distribution().counts(), 81);
+    check(&ready, Dice::TWO_DF.distribution().counts(), 9);
+    check(&target, &[1; 7], 7);
+}
+
+#[test]
 fn fast_paths_agree_with_the_checked_roll() {
     let mut a = SeededRolls::new(9);
     let mut b = SeededRolls::new(9);

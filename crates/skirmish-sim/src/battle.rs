@@ -404,10 +404,6 @@ impl Battle {
         {
             return None;
         }
-        let prep = match &self.damage {
-            Damage::HitPoints(m) => FastPrep::HitPoints(Box::new(fast::FastModel::prep(m, &groups))),
-            Damage::FudgeWounds(_) => FastPrep::Wounds,
-        };
         let options = StrikeOptions {
             guaranteed_success_and_fumble: r.guaranteed,
             amazing: r.amazing,
@@ -422,6 +418,10 @@ impl Battle {
             self.max_actions,
         )
         .ok()?;
+        let prep = match &self.damage {
+            Damage::HitPoints(m) => FastPrep::HitPoints(Box::new(fast::FastModel::prep(m, &plan))),
+            Damage::FudgeWounds(_) => FastPrep::Wounds,
+        };
         Some((plan, prep))
     }
 

@@ -44,6 +44,12 @@
 //!   per (SR - DR, roll) built with `full_contact::resolve` itself; hit
 //!   points lost per damage likewise come from `HitPoints::hp_lost`. A
 //!   strike is loads and arithmetic, with no branch on whether it hit.
+//!   Without wound penalties and with at most 16 groups, a whole strike
+//!   (outcome and hit points lost) is one entry per (attacker group, target
+//!   group, roll).
+//! - **The loop compiled per kind of battle** (const generics): with the
+//!   tick's hits kept for wound penalties and disruption, without them, and
+//!   without them on whole-strike tables.
 //! - Nothing that this kind of battle never reads (engagement, damage taken)
 //!   is kept.
 
@@ -124,6 +130,22 @@ impl Cell {
     }
 }
 
+/// Groups up to which a battle without wound penalties or disruption gets a
+/// table of whole strikes per (attacker group, target group, roll).
+const PAIR_GROUPS: usize = 16;
+
+/// A whole strike of one group on another with one roll, as the damage
+/// model applies it (see [`FastModel::pair_value`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Pair {
+    /// As [`Cell::counts`].
+    counts: u64,
+    /// What the model applies.
+    value: i32,
+    /// Whether it hit.
+    hit: bool,
+}
+
 /// Hits, amazing strikes and amazing defenses counted together in one
 /// word: a field per count, each wide enough for [`Tally::SPAN`] strikes.
 #[derive(Debug, Clone, Copy, Default)]
@@ -136,8 +158,8 @@ impl Tally {
     const FIELD: u64 = (1 << Self::SHIFT) - 1;
 
     #[inline]
-    fn add(&mut self, cell: &Cell) {
-        self.0 += cell.counts;
+    fn add(&mut self, counts: u64) {
+        self.0 += counts;
     }
 
     fn drain(&mut self, summary: &mut BattleSummary) {
@@ -237,6 +259,46 @@ impl FastPlan {
             full_contact::resolve(strike_rating, defense_rating, roll, self.options).map_err(SimError::rules)?;
         let cell = Cell::of(outcome, self.amazing_strike_damage);
         Ok((cell, cell.base.saturating_add(offense).saturating_sub(defense_factor)))
+    }
+}
+
+impl FastPlan {
+    /// Number of groups.
+    fn group_count(&self) -> usize {
+        self.groups.len()
+    }
+
+    /// Every whole strike `(attacker group, target group, roll)`, without
+    /// wound penalties, at `(a * G + t) * 9 + roll + 4`, with `value(hit,
+    /// damage)` what the model applies; empty beyond [`PAIR_GROUPS`]
+    /// groups, or if a strike cannot be resolved (the strike then reports
+    /// the error when it happens).
+    fn pairs(&self, mut value: impl FnMut(bool, i32) -> Option<i32>) -> Vec<Pair> {
+        let g = self.groups.len();
+        if g > PAIR_GROUPS {
+            return Vec::new();
+        }
+        let mut out = Vec::with_capacity(g * g * ROLLS);
+        for ga in &self.groups {
+            for gt in &self.groups {
+                for roll in -4..=4 {
+                    let Ok((cell, damage)) =
+                        self.strike(ga.strike_rating, gt.defense_rating, roll, ga.offense, gt.defense_factor)
+                    else {
+                        return Vec::new();
+                    };
+                    let Some(value) = value(cell.hit, damage) else {
+                        return Vec::new();
+                    };
+                    out.push(Pair {
+                        counts: cell.counts,
+                        value,
+                        hit: cell.hit,
+                    });
+                }
+            }
+        }
+        out
     }
 }
 
@@ -372,8 +434,14 @@ pub(crate) struct Common {
 pub(crate) trait FastModel: DamageModel {
     /// Precomputed once per battle plan.
     type Prep;
-    /// The preparation for these groups.
-    fn prep(&self, groups: &[FastGroup]) -> Self::Prep;
+    /// The preparation for this plan.
+    fn prep(&self, plan: &FastPlan) -> Self::Prep;
+    /// The plan's whole strikes (see [`FastPlan::pairs`]), if prepared:
+    /// never when the model has wound penalties.
+    fn pair_table(prep: &Self::Prep) -> &[Pair];
+    /// Applies a whole strike from [`pair_table`](Self::pair_table);
+    /// returns whether it took the fighter down just now.
+    fn land_pair(&self, prep: &Self::Prep, state: &mut Self::State, pair: &Pair) -> bool;
     /// Group `g`'s fresh state.
     fn fresh_state(prep: &Self::Prep, g: usize) -> Self::State;
     /// Whether a hit can ever change a wound penalty.
@@ -396,23 +464,57 @@ pub(crate) struct HitPointsPrep {
     exact: bool,
     dead_at: i32,
     penalizes: bool,
+    /// The plan's whole strikes as hit points lost, when it has no wound
+    /// penalties and few groups (see [`FastPlan::pairs`]).
+    pairs: Vec<Pair>,
 }
 
 impl FastModel for HitPoints {
     type Prep = HitPointsPrep;
 
-    fn prep(&self, groups: &[FastGroup]) -> HitPointsPrep {
+    fn prep(&self, plan: &FastPlan) -> HitPointsPrep {
         let lost: [i32; HP_TABLE] = std::array::from_fn(|d| self.hp_lost(d as i32));
+        let dead_at = self.config().dead_at;
+        let penalizes = !self.config().penalties.is_empty();
+        // Whole strikes as hit points lost (0 for a miss), when plain
+        // subtraction cannot overflow (as `exact` below).
+        let pairs = if penalizes || dead_at < -(1 << 30) {
+            Vec::new()
+        } else {
+            plan.pairs(|hit, damage| {
+                let lost = if hit { self.hp_lost(damage) } else { 0 };
+                (lost <= 1 << 30).then_some(lost)
+            })
+        };
         HitPointsPrep {
-            fresh: groups
+            fresh: plan
+                .groups
                 .iter()
                 .map(|g| HitPointState::new(g.hit_points.unwrap_or(self.config().max_hp)))
                 .collect(),
             lost,
-            exact: lost.iter().all(|&l| l <= 1 << 30) && self.config().dead_at >= -(1 << 30),
-            dead_at: self.config().dead_at,
-            penalizes: !self.config().penalties.is_empty(),
+            exact: lost.iter().all(|&l| l <= 1 << 30) && dead_at >= -(1 << 30),
+            dead_at,
+            penalizes,
+            pairs,
         }
+    }
+
+    #[inline]
+    fn pair_table(prep: &HitPointsPrep) -> &[Pair] {
+        &prep.pairs
+    }
+
+    /// As [`land`](FastModel::land) on a tabled loss: `pair.value` hit
+    /// points, 0 for a miss, lost unless already dead.
+    #[inline]
+    fn land_pair(&self, prep: &HitPointsPrep, state: &mut HitPointState, pair: &Pair) -> bool {
+        let before = state.hp();
+        // No overflow: `before > dead_at >= -2^30` when it loses any, and a
+        // tabled loss is at most 2^30.
+        let after = before - std::hint::select_unpredictable(before > prep.dead_at, pair.value, 0);
+        *state = HitPointState::new(after);
+        before > 0 && after <= 0
     }
 
     #[inline]
@@ -451,7 +553,20 @@ impl FastModel for HitPoints {
 impl FastModel for FudgeWounds {
     type Prep = ();
 
-    fn prep(&self, _: &[FastGroup]) {}
+    fn prep(&self, _: &FastPlan) {}
+
+    /// None: wounds always carry penalties.
+    #[inline]
+    fn pair_table((): &()) -> &[Pair] {
+        &[]
+    }
+
+    /// Applies the damage in `pair.value` if it hit (never called: see
+    /// [`pair_table`](FastModel::pair_table)).
+    #[inline]
+    fn land_pair(&self, (): &(), state: &mut WoundTrack, pair: &Pair) -> bool {
+        pair.hit && self.apply(state, pair.value).newly_down()
+    }
 
     #[inline]
     fn fresh_state((): &(), _: usize) -> WoundTrack {
@@ -497,14 +612,24 @@ pub(crate) fn fight<M: FastModel>(
 ) -> Result<FastEnd, SimError> {
     // The generator in a local: its state can stay in registers.
     let mut local = rolls.clone();
-    let end = fight_with(plan, model, prep, group_of, ws, &mut local, casualties);
+    // The loop compiled twice: with the tick's hits kept for wound
+    // penalties and disruption, and without (most battles), where those
+    // branches and loads are gone.
+    let end = if M::penalizes(prep) || plan.any_disruptible {
+        fight_with::<M, true, false>(plan, model, prep, group_of, ws, &mut local, casualties)
+    } else if M::pair_table(prep).len() == plan.group_count() * plan.group_count() * ROLLS {
+        // And with whole strikes from the pair table.
+        fight_with::<M, false, true>(plan, model, prep, group_of, ws, &mut local, casualties)
+    } else {
+        fight_with::<M, false, false>(plan, model, prep, group_of, ws, &mut local, casualties)
+    };
     *rolls = local;
     end
 }
 
 #[expect(clippy::too_many_lines, reason = "the battle loop reads best in one piece")]
 #[inline]
-fn fight_with<M: FastModel>(
+fn fight_with<M: FastModel, const KEEP_HITS: bool, const PAIRS: bool>(
     plan: &FastPlan,
     model: &M,
     prep: &M::Prep,
@@ -525,8 +650,9 @@ fn fight_with<M: FastModel>(
         fallen,
         hits,
     } = c;
-    let penalizes = M::penalizes(prep);
-    let keep_hits = penalizes || plan.any_disruptible;
+    let penalizes = KEEP_HITS && M::penalizes(prep);
+    let pairs = M::pair_table(prep);
+    let keep_hits = KEEP_HITS;
 
     // Muster. The scenario lists side 0's groups first, so each side's
     // fighters are a run of numbers.
@@ -607,7 +733,7 @@ fn fight_with<M: FastModel>(
                     continue; // it fell, or lost this action to a hit
                 }
                 *ep = ep.wrapping_add(1);
-                if let Some(b) = busy.get_mut(who as usize) {
+                if KEEP_HITS && let Some(b) = busy.get_mut(who as usize) {
                     *b = tick as u32;
                 }
                 if acted == room {
@@ -627,21 +753,33 @@ fn fight_with<M: FastModel>(
                     continue;
                 };
                 let (t, tg) = (ft.who, ft.group);
-                let gt = &groups[tg as usize];
-                let (cell, damage) = plan.strike(
-                    ga.strike_rating + attack_penalty,
-                    gt.defense_rating + ft.penalty,
-                    dice.strike,
-                    ga.offense,
-                    gt.defense_factor,
-                )?;
-                tally.add(&cell);
-                let (downed, penalty) = model.land(prep, &mut ft.state, cell.hit, damage);
-                if downed {
-                    fallen.push(t);
-                }
-                if keep_hits && cell.hit {
-                    hits.push((t, penalty, tg));
+                if PAIRS {
+                    // A whole strike by table (no penalties, no disruption).
+                    let i = (e.group() * groups.len() + tg as usize) * ROLLS + (dice.strike + 4) as usize;
+                    let Some(pair) = pairs.get(i) else {
+                        continue;
+                    };
+                    tally.add(pair.counts);
+                    if model.land_pair(prep, &mut ft.state, pair) {
+                        fallen.push(t);
+                    }
+                } else {
+                    let gt = &groups[tg as usize];
+                    let (cell, damage) = plan.strike(
+                        ga.strike_rating + attack_penalty,
+                        gt.defense_rating + if penalizes { ft.penalty } else { 0 },
+                        dice.strike,
+                        ga.offense,
+                        gt.defense_factor,
+                    )?;
+                    tally.add(cell.counts);
+                    let (downed, penalty) = model.land(prep, &mut ft.state, cell.hit, damage);
+                    if downed {
+                        fallen.push(t);
+                    }
+                    if keep_hits && cell.hit {
+                        hits.push((t, penalty, tg));
+                    }
                 }
                 let rt = (i64::from(dice.ready) + i64::from(ga.speed)).max(MIN_READY_TIME);
                 ring.push(tick + rt as u64, e.bumped());

@@ -132,7 +132,39 @@ fn cases() -> Vec<(String, Scenario, u64)> {
     ));
     out.push(("wounded".into(), toml::from_str(WOUNDED).unwrap(), 200));
     out.push(("melee".into(), toml::from_str(MELEE).unwrap(), 100));
+    out.push(("many groups".into(), many_groups(), 100));
     out
+}
+
+#[test]
+fn many_groups_take_the_fast_path() {
+    assert!(Battle::new(&many_groups()).unwrap().has_fast_path());
+}
+
+/// Nine groups a side, more than the fast path tables whole strikes for:
+/// its plain path without penalties.
+fn many_groups() -> Scenario {
+    let side = |name: &str, sr: i32| {
+        let groups: Vec<String> = (0..9)
+            .map(|g| {
+                format!(
+                    r#"{{ name = "{name}{g}", count = {}, strike_rating = {}, defense_rating = {}, weapon = {{ time_taken = {} }}, hit_points = {} }}"#,
+                    1 + g % 3,
+                    sr + g % 2,
+                    5 + g % 3,
+                    2 + g % 4,
+                    3 + g % 2
+                )
+            })
+            .collect();
+        format!("[[sides]]\nname = \"{name}\"\ngroups = [{}]\n", groups.join(", "))
+    };
+    let text = format!(
+        "name = \"many\"\ntiming = \"continuous\"\ndamage = {{ model = \"hit_points\", max_hp = 4 }}\n{}{}",
+        side("a", 6),
+        side("b", 7)
+    );
+    toml::from_str(&text).unwrap()
 }
 
 #[test]
@@ -184,6 +216,7 @@ fn digests_of_many_seeded_battles() {
         "shield-wall 30 [continuous, full-contact]: e8cc2c352053513e",
         "wounded: e19a50e1ab399ced",
         "melee: 63c3331f66b09c87",
+        "many groups: c6b4343fff67948c",
     ];
     assert_eq!(got, want);
 }

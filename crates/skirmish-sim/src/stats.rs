@@ -89,17 +89,14 @@ pub fn p90(samples: &[u64]) -> Option<u64> {
 /// The `percent`-th percentile by nearest rank of samples given as
 /// `(value, count)` pairs in ascending value order (a histogram); `None`
 /// when the counts sum to 0.
-pub(crate) fn percentile_of_counts<'a>(
-    counts: impl IntoIterator<Item = (&'a u64, &'a u64)> + Clone,
-    percent: u32,
-) -> Option<u64> {
-    let n: u64 = counts.clone().into_iter().map(|(_, &c)| c).sum();
+pub(crate) fn percentile_of_counts(counts: impl IntoIterator<Item = (u64, u64)> + Clone, percent: u32) -> Option<u64> {
+    let n: u64 = counts.clone().into_iter().map(|(_, c)| c).sum();
     let rank = nearest_rank(n, percent);
     if rank == 0 {
         return None;
     }
     let mut seen = 0u64;
-    for (&value, &count) in counts {
+    for (value, count) in counts {
         seen += count;
         if seen >= rank {
             return Some(value);

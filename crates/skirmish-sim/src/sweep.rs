@@ -992,7 +992,55 @@ struct Tally {
     amazing_strikes: u128,
     amazing_defenses: u128,
     disruptions: u128,
-    durations: BTreeMap<u64, u64>,
+    durations: Durations,
+}
+
+/// A histogram of battle durations in ticks: a count per tick below
+/// [`Durations::DENSE`] in an array (adding and merging are a few
+/// instructions), the rare longer battles in a map.
+#[derive(Debug, Clone, Default)]
+struct Durations {
+    dense: Vec<u64>,
+    sparse: BTreeMap<u64, u64>,
+}
+
+impl Durations {
+    const DENSE: u64 = 4096;
+
+    #[inline]
+    fn add(&mut self, ticks: u64, count: u64) {
+        if ticks < Self::DENSE {
+            let i = ticks as usize;
+            if i >= self.dense.len() {
+                self.dense.resize(i + 1, 0);
+            }
+            self.dense[i] += count;
+        } else {
+            *self.sparse.entry(ticks).or_insert(0) += count;
+        }
+    }
+
+    fn merge(&mut self, other: Durations) {
+        if other.dense.len() > self.dense.len() {
+            self.dense.resize(other.dense.len(), 0);
+        }
+        for (mine, theirs) in self.dense.iter_mut().zip(other.dense) {
+            *mine += theirs;
+        }
+        for (ticks, count) in other.sparse {
+            *self.sparse.entry(ticks).or_insert(0) += count;
+        }
+    }
+
+    /// `(ticks, battles)` in increasing ticks, without empty entries.
+    fn counts(&self) -> impl Iterator<Item = (u64, u64)> + Clone + '_ {
+        self.dense
+            .iter()
+            .enumerate()
+            .filter(|&(_, &c)| c > 0)
+            .map(|(t, &c)| (t as u64, c))
+            .chain(self.sparse.iter().map(|(&t, &c)| (t, c)))
+    }
 }
 
 impl Tally {
@@ -1021,7 +1069,7 @@ impl Tally {
         self.amazing_strikes += u128::from(s.amazing_strikes);
         self.amazing_defenses += u128::from(s.amazing_defenses);
         self.disruptions += u128::from(s.disruptions);
-        *self.durations.entry(s.ticks).or_insert(0) += 1;
+        self.durations.add(s.ticks, 1);
     }
 
     fn merge(&mut self, other: Tally) {
@@ -1038,9 +1086,7 @@ impl Tally {
         self.amazing_strikes += other.amazing_strikes;
         self.amazing_defenses += other.amazing_defenses;
         self.disruptions += other.disruptions;
-        for (ticks, count) in other.durations {
-            *self.durations.entry(ticks).or_insert(0) += count;
-        }
+        self.durations.merge(other.durations);
     }
 
     fn finish(self, cell: usize) -> Result<CellStats, SweepError> {
@@ -1052,8 +1098,8 @@ impl Tally {
         };
         Ok(CellStats {
             battles: self.battles,
-            median_ticks: stats::percentile_of_counts(&self.durations, 50).unwrap_or(0),
-            p90_ticks: stats::percentile_of_counts(&self.durations, 90).unwrap_or(0),
+            median_ticks: stats::percentile_of_counts(self.durations.counts(), 50).unwrap_or(0),
+            p90_ticks: stats::percentile_of_counts(self.durations.counts(), 90).unwrap_or(0),
             wins: self.wins,
             draws: self.draws,
             timeouts: self.timeouts,
@@ -1241,24 +1287,23 @@ where
             progress.battles(out.tally.battles);
             out
         };
-        let outs: Vec<ChunkOut> = pool.install(|| (0..n_chunks).into_par_iter().map(run).collect());
-        if outs.iter().any(|o| o.cancelled) {
+        // The chunks' results merge on the workers as they finish (sums and
+        // a histogram: the order does not matter; the lowest failing battle
+        // wins).
+        let out = pool.install(|| {
+            (0..n_chunks)
+                .into_par_iter()
+                .map(run)
+                .reduce(|| ChunkOut::empty(sides), ChunkOut::merge)
+        });
+        if out.cancelled {
             return Err(SweepError::Cancelled {
                 cells_done,
                 cells_total,
             });
         }
-        let mut tally = Tally::new(sides);
-        let mut error: Option<(u64, BoxError)> = None;
-        for out in outs {
-            if let Some((index, e)) = out.error
-                && error.as_ref().is_none_or(|(i, _)| index < *i)
-            {
-                error = Some((index, e));
-            }
-            tally.merge(out.tally);
-        }
-        if let Some((index, source)) = error {
+        let tally = out.tally;
+        if let Some((index, source)) = out.error {
             return Err(SweepError::Battle {
                 cell,
                 values: spec.pairs(values),
@@ -1309,6 +1354,27 @@ struct ChunkOut {
     cancelled: bool,
 }
 
+impl ChunkOut {
+    fn empty(sides: usize) -> ChunkOut {
+        ChunkOut {
+            tally: Tally::new(sides),
+            error: None,
+            cancelled: false,
+        }
+    }
+
+    fn merge(mut self, other: ChunkOut) -> ChunkOut {
+        self.tally.merge(other.tally);
+        self.cancelled |= other.cancelled;
+        if let Some((index, e)) = other.error
+            && self.error.as_ref().is_none_or(|(i, _)| index < *i)
+        {
+            self.error = Some((index, e));
+        }
+        self
+    }
+}
+
 fn run_chunk<B, BErr>(
     range: Range<u64>,
     scenario: &Scenario,
@@ -1322,11 +1388,7 @@ where
     B: Fn(&Scenario, u64, u64) -> Result<BattleSummary, BErr> + Sync,
     BErr: Into<BoxError>,
 {
-    let mut out = ChunkOut {
-        tally: Tally::new(sides),
-        error: None,
-        cancelled: false,
-    };
+    let mut out = ChunkOut::empty(sides);
     for index in range {
         if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
             out.cancelled = true;

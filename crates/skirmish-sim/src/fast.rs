@@ -351,6 +351,11 @@ impl Entry {
 struct Ring {
     buckets: Box<[Vec<Entry>; RING]>,
     bits: [u64; RING / 64],
+    /// Emptied buckets' memory, for the next buckets to fill: a battle
+    /// moves through the ring, so without it every tick's bucket would grow
+    /// from nothing (copying as it doubles) while the memory of the ticks
+    /// just fought lay idle until the ring came round.
+    spares: Vec<Vec<Entry>>,
 }
 
 impl Default for Ring {
@@ -358,11 +363,17 @@ impl Default for Ring {
         Ring {
             buckets: Box::new(std::array::from_fn(|_| Vec::new())),
             bits: [0; RING / 64],
+            spares: Vec::new(),
         }
     }
 }
 
 impl Ring {
+    /// Buckets of at least this capacity (32 KiB) lend their memory to
+    /// later ones when emptied; smaller ones keep it (small battles reuse
+    /// their buckets lap after lap, battle after battle).
+    const SPARE_AT_LEAST: usize = 4096;
+
     fn clear(&mut self) {
         for (w, word) in self.bits.iter_mut().enumerate() {
             while *word != 0 {
@@ -378,8 +389,43 @@ impl Ring {
     #[inline]
     fn push(&mut self, tick: u64, entry: Entry) {
         let i = (tick & RING_MASK) as usize;
+        let bucket = &mut self.buckets[i];
+        if bucket.len() == bucket.capacity() {
+            self.make_room(i);
+        }
         self.buckets[i].push(entry);
         self.bits[i / 64] |= 1 << (i % 64);
+    }
+
+    /// Bucket `i` is full: an empty one takes a spare's memory if there is
+    /// a larger one, and grows as usual otherwise.
+    #[cold]
+    #[inline(never)]
+    fn make_room(&mut self, i: usize) {
+        let bucket = &mut self.buckets[i];
+        if bucket.is_empty()
+            && let Some(spare) = self.spares.pop()
+        {
+            if spare.capacity() > bucket.capacity() {
+                let old = std::mem::replace(bucket, spare);
+                self.give_back(old);
+            } else {
+                self.spares.push(spare);
+            }
+        }
+        let bucket = &mut self.buckets[i];
+        if bucket.len() == bucket.capacity() {
+            bucket.reserve(bucket.len().max(8));
+        }
+    }
+
+    /// Keeps an emptied bucket's memory for later buckets (a few of them:
+    /// about as many as the ticks a delay spans are in use at once).
+    fn give_back(&mut self, mut bucket: Vec<Entry>) {
+        if bucket.capacity() > 0 && self.spares.len() < 64 {
+            bucket.clear();
+            self.spares.push(bucket);
+        }
     }
 
     /// The first tick after `now` with a bucket; every entry is at most
@@ -786,8 +832,14 @@ fn fight_with<M: FastModel, const KEEP_HITS: bool, const PAIRS: bool>(
             }
             tally.drain(&mut summary);
         }
-        bucket.clear();
-        std::mem::swap(bucket, &mut ring.buckets[i]);
+        // A large bucket's memory goes to the spares (the bucket in the ring
+        // keeps the empty one it was swapped for); a small one goes back.
+        if bucket.capacity() >= Ring::SPARE_AT_LEAST {
+            ring.give_back(std::mem::take(bucket));
+        } else {
+            bucket.clear();
+            std::mem::swap(bucket, &mut ring.buckets[i]);
+        }
         if acted == 0 {
             continue;
         }

@@ -31,7 +31,9 @@
 //!   that record would be a cache miss per action): a 2-byte epoch is all
 //!   they read. (An entry goes stale at most 1,023 ticks before it comes
 //!   up, and an epoch moves at most twice a tick, so 16 bits cannot wrap
-//!   onto a stale entry.)
+//!   onto a stale entry.) Without disruption an entry only goes stale when
+//!   its fighter falls, so those battles check a bit per fighter instead
+//!   (at 2x100,000 the bits stay in cache, the epochs do not).
 //! - **Damage lands as it is struck**: the hits of a tick are applied in
 //!   the order they were struck either way, and nothing during the tick
 //!   reads the state they change (targets are picked from the lists as they
@@ -772,15 +774,22 @@ fn fight_with<M: FastModel, const KEEP_HITS: bool, const PAIRS: bool>(
             let mut tally = Tally::default();
             for &e in chunk {
                 let who = e.who();
-                let Some(ep) = epoch.get_mut(who as usize) else {
+                if KEEP_HITS {
+                    let Some(ep) = epoch.get_mut(who as usize) else {
+                        continue;
+                    };
+                    if *ep != e.epoch() {
+                        continue; // it fell, or lost this action to a hit
+                    }
+                    *ep = ep.wrapping_add(1);
+                    if let Some(b) = busy.get_mut(who as usize) {
+                        *b = tick as u32;
+                    }
+                } else if is_down(down, who) {
+                    // Without disruption only falling makes an entry stale,
+                    // and a bit per fighter stays in cache where the epochs
+                    // (2 bytes each) do not.
                     continue;
-                };
-                if *ep != e.epoch() {
-                    continue; // it fell, or lost this action to a hit
-                }
-                *ep = ep.wrapping_add(1);
-                if KEEP_HITS && let Some(b) = busy.get_mut(who as usize) {
-                    *b = tick as u32;
                 }
                 if acted == room {
                     continue; // past the cap on actions: the battle ends with this tick

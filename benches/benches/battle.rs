@@ -2,7 +2,7 @@
 //! fighters: cost per action.
 //!
 //! Every iteration fights the same battles (`BattleBatch`: battles 0..B of
-//! seed 1, B = 200, 4 and 1 by size), whose action count is the criterion
+//! seed 1, B = 10,000, 40 and 1 by size), whose action count is the criterion
 //! throughput, so time / actions is the cost per action, per-battle set-up
 //! included (as `skirmish bench parity` measures it). `benches/run-sim-bench`
 //! prints the table and the 2x100,000 / 2x10 ratio.

@@ -472,6 +472,10 @@ pub(crate) struct Common {
     /// The bucket being fought: it changes places with the ring's bucket
     /// for the tick, so that strikes can schedule into the ring meanwhile.
     bucket: Vec<Entry>,
+    /// Who fell this tick: the first `fell` entries. One more slot than
+    /// fighters (each falls once), so that a strike writes its target here
+    /// whether or not it fell and counts it only if it did: no branch to
+    /// mispredict.
     fallen: Vec<u32>,
     /// This tick's hits `(target, wound penalty after it, its group)`,
     /// kept only when penalties or disruption need them.
@@ -562,7 +566,7 @@ impl FastModel for HitPoints {
         // tabled loss is at most 2^30.
         let after = before - std::hint::select_unpredictable(before > prep.dead_at, pair.value, 0);
         *state = HitPointState::new(after);
-        before > 0 && after <= 0
+        (before > 0) & (after <= 0)
     }
 
     #[inline]
@@ -736,6 +740,8 @@ fn fight_with<M: FastModel, const KEEP_HITS: bool, const PAIRS: bool>(
     ring.clear();
     bucket.clear();
     fallen.clear();
+    fallen.resize(group_of.len() + 1, 0);
+    let mut fell = 0usize;
     hits.clear();
     let is_down = |down: &[u64], who: u32| down.get(who as usize / 64).is_some_and(|w| w & (1 << (who % 64)) != 0);
 
@@ -815,9 +821,11 @@ fn fight_with<M: FastModel, const KEEP_HITS: bool, const PAIRS: bool>(
                         continue;
                     };
                     tally.add(pair.counts);
-                    if model.land_pair(prep, &mut ft.state, pair) {
-                        fallen.push(t);
+                    let downed = model.land_pair(prep, &mut ft.state, pair);
+                    if let Some(slot) = fallen.get_mut(fell) {
+                        *slot = t;
                     }
+                    fell += usize::from(downed);
                 } else {
                     let gt = &groups[tg as usize];
                     let (cell, damage) = plan.strike(
@@ -829,9 +837,10 @@ fn fight_with<M: FastModel, const KEEP_HITS: bool, const PAIRS: bool>(
                     )?;
                     tally.add(cell.counts);
                     let (downed, penalty) = model.land(prep, &mut ft.state, cell.hit, damage);
-                    if downed {
-                        fallen.push(t);
+                    if let Some(slot) = fallen.get_mut(fell) {
+                        *slot = t;
                     }
+                    fell += usize::from(downed);
                     if keep_hits && cell.hit {
                         hits.push((t, penalty, tg));
                     }
@@ -869,7 +878,7 @@ fn fight_with<M: FastModel, const KEEP_HITS: bool, const PAIRS: bool>(
                 }
             }
         }
-        for &f in fallen.iter() {
+        for &f in fallen.iter().take(fell) {
             if let Some(w) = down.get_mut(f as usize / 64) {
                 *w |= 1 << (f % 64);
             }
@@ -904,8 +913,8 @@ fn fight_with<M: FastModel, const KEEP_HITS: bool, const PAIRS: bool>(
             }
             hits.clear();
         }
-        if !fallen.is_empty() {
-            fallen.clear();
+        if fell > 0 {
+            fell = 0;
             if let Some(list) = casualties.as_mut() {
                 list.push(Casualties {
                     tick,

@@ -858,17 +858,19 @@ impl Battle {
     /// is drawn from (the enemies standing), or 1 when the policy draws
     /// none this way: what [`SeededRolls::action_dice`] is asked for.
     fn random_pool(&self, side: u8, standing: &[Vec<u32>]) -> u32 {
-        let reach_limited = matches!(self.striking, Striking::FudgeOpposed(_)) && self.reach != u32::MAX;
-        if self.targeting != Targeting::Random || reach_limited {
+        if self.targeting != Targeting::Random || self.reach_limit() != u32::MAX {
             return 1;
         }
-        let total: usize = standing
-            .iter()
-            .enumerate()
-            .filter(|(s, _)| *s != side as usize)
-            .map(|(_, l)| l.len())
-            .sum();
-        u32::try_from(total).unwrap_or(u32::MAX)
+        u32::try_from(enemies_standing(side, standing)).unwrap_or(u32::MAX)
+    }
+
+    /// At most how many attackers a target may have (FUDGE's reach; Full
+    /// Contact has no limit).
+    fn reach_limit(&self) -> u32 {
+        match self.striking {
+            Striking::FudgeOpposed(_) => self.reach,
+            Striking::FullContact(_) => u32::MAX,
+        }
     }
 
     /// Picks the target of attacker `a` by the scenario's policy, among the
@@ -885,10 +887,7 @@ impl Battle {
         rolls: &mut SeededRolls,
         drawn: Option<u32>,
     ) -> Option<u32> {
-        let reach = match self.striking {
-            Striking::FudgeOpposed(_) => self.reach,
-            Striking::FullContact(_) => u32::MAX,
-        };
+        let reach = self.reach_limit();
         let mine = target_of[a as usize];
         let free = |c: u32| c == mine || engaged_by[c as usize] < reach;
         let enemies = || {
@@ -909,12 +908,7 @@ impl Battle {
                 list.get(k as usize).copied()
             }
             Targeting::Random => {
-                let total: usize = standing
-                    .iter()
-                    .enumerate()
-                    .filter(|(s, _)| *s != side as usize)
-                    .map(|(_, l)| l.len())
-                    .sum();
+                let total = enemies_standing(side, standing);
                 if total == 0 {
                     return None;
                 }
@@ -957,4 +951,14 @@ impl Battle {
                 .min_by_key(|&c| (engaged_by[c as usize], c)),
         }
     }
+}
+
+/// How many fighters of sides other than `side` are standing.
+fn enemies_standing(side: u8, standing: &[Vec<u32>]) -> usize {
+    standing
+        .iter()
+        .enumerate()
+        .filter(|(s, _)| *s != side as usize)
+        .map(|(_, l)| l.len())
+        .sum()
 }

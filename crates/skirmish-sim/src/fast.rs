@@ -342,6 +342,20 @@ impl Entry {
         (self.0 >> 48) as u16
     }
 
+    /// An entry for battles that never read epochs (no disruption): the
+    /// top 16 bits hold the fighter's speed (Time Taken minus speed bonus)
+    /// instead, so that scheduling its next action needs no group record.
+    #[inline]
+    fn with_speed(who: u32, group: u16, speed: i16) -> Entry {
+        Entry::new(who, group, speed as u16)
+    }
+
+    /// The speed of an entry made by [`with_speed`](Self::with_speed).
+    #[inline]
+    fn speed(self) -> i64 {
+        (self.0 as i64) >> 48
+    }
+
     /// The same entry with the next epoch.
     #[inline]
     fn bumped(self) -> Entry {
@@ -749,7 +763,14 @@ fn fight_with<M: FastModel, const KEEP_HITS: bool, const PAIRS: bool>(
     for (w, &g) in group_of.iter().enumerate() {
         let speed = i64::from(groups[g as usize].speed);
         let init = (i64::from(rolls.four_df()) + 5 + speed).max(MIN_INITIATIVE);
-        ring.push(init as u64, Entry::new(w as u32, g as u16, 0));
+        let entry = if PAIRS {
+            // Below -16 a speed gives the same delays as -16 (both clamp
+            // to 1 tick); every speed is at most MAX_DELAY - 9.
+            Entry::with_speed(w as u32, g as u16, speed.clamp(-16, MAX_DELAY) as i16)
+        } else {
+            Entry::new(w as u32, g as u16, 0)
+        };
+        ring.push(init as u64, entry);
     }
 
     let mut summary = BattleSummary {
@@ -801,14 +822,22 @@ fn fight_with<M: FastModel, const KEEP_HITS: bool, const PAIRS: bool>(
                     continue; // past the cap on actions: the battle ends with this tick
                 }
                 acted += 1;
-                let ga = &groups[e.group()];
+                // Whole-strike battles read neither the attacker's group
+                // record nor its penalty: its side is its number's, its
+                // speed is in the entry.
+                let (side, speed) = if PAIRS {
+                    (usize::from(who >= first_b), e.speed())
+                } else {
+                    let ga = &groups[e.group()];
+                    (usize::from(ga.side), i64::from(ga.speed))
+                };
                 let attack_penalty = if penalizes {
-                    let own = &standing[usize::from(who >= first_b)];
+                    let own = &standing[side];
                     own.get(pos[who as usize] as usize).map_or(0, |f| f.penalty)
                 } else {
                     0
                 };
-                let enemies = &mut standing[usize::from(!ga.side & 1)];
+                let enemies = &mut standing[side ^ 1];
                 let dice = rolls.action_dice(enemies.len() as u32);
                 let Some(ft) = enemies.get_mut(dice.target as usize) else {
                     continue;
@@ -827,6 +856,7 @@ fn fight_with<M: FastModel, const KEEP_HITS: bool, const PAIRS: bool>(
                     }
                     fell += usize::from(downed);
                 } else {
+                    let ga = &groups[e.group()];
                     let gt = &groups[tg as usize];
                     let (cell, damage) = plan.strike(
                         ga.strike_rating + attack_penalty,
@@ -845,8 +875,8 @@ fn fight_with<M: FastModel, const KEEP_HITS: bool, const PAIRS: bool>(
                         hits.push((t, penalty, tg));
                     }
                 }
-                let rt = (i64::from(dice.ready) + i64::from(ga.speed)).max(MIN_READY_TIME);
-                ring.push(tick + rt as u64, e.bumped());
+                let rt = (i64::from(dice.ready) + speed).max(MIN_READY_TIME);
+                ring.push(tick + rt as u64, if PAIRS { e } else { e.bumped() });
             }
             tally.drain(&mut summary);
         }

@@ -84,10 +84,8 @@ pub(crate) struct SchedulerClock {
     /// Handed-over Ready Time rolls `(fighter, roll)`, in the order the
     /// fighters acted; the Scheduler follows them up in that order.
     ready: Vec<(u32, i32)>,
-    /// Per fighter: removed (grown on demand).
-    down: Vec<bool>,
-    /// Whether someone was removed since the last call.
-    any_down: bool,
+    /// Per fighter: removed (the fallen are not followed up).
+    removed: Vec<bool>,
 }
 
 impl SchedulerClock {
@@ -96,16 +94,17 @@ impl SchedulerClock {
         fighters: impl Iterator<Item = (ActorTiming, Declaration)>,
     ) -> Result<Self, SimError> {
         let mut scheduler = Scheduler::try_new(system.clone()).map_err(SimError::rules)?;
+        let mut count = 0;
         for (timing, decl) in fighters {
             scheduler.add(timing, decl).map_err(SimError::rules)?;
+            count += 1;
         }
         Ok(SchedulerClock {
             scheduler,
             acts: Vec::new(),
             continuous: matches!(system, TimingSystem::Continuous(_)),
             ready: Vec::new(),
-            down: Vec::new(),
-            any_down: false,
+            removed: vec![false; count],
         })
     }
 }
@@ -114,23 +113,19 @@ impl Clock for SchedulerClock {
     #[inline]
     fn next(&mut self, rolls: &mut SeededRolls, acting: &mut Vec<u32>) -> Result<Option<Tick>, SimError> {
         acting.clear();
-        if self.any_down {
-            self.any_down = false;
-            let down = &self.down;
-            self.ready
-                .retain(|&(w, _)| !down.get(w as usize).copied().unwrap_or(false));
-        }
-        let mut prerolled = Prerolled {
-            rolls: &mut *rolls,
-            ready: &self.ready,
-            next: 0,
-        };
-        let step = self.scheduler.next(&mut prerolled, &mut self.acts);
-        let used = prerolled.next;
-        self.ready.drain(..used);
-        let mut step = step.map_err(SimError::rules)?;
+        let removed = &self.removed;
+        self.ready
+            .retain(|&(w, _)| !removed.get(w as usize).copied().unwrap_or(true));
         loop {
-            match step {
+            let mut prerolled = Prerolled {
+                rolls: &mut *rolls,
+                ready: &self.ready,
+                next: 0,
+            };
+            let step = self.scheduler.next(&mut prerolled, &mut self.acts);
+            let used = prerolled.next;
+            self.ready.drain(..used);
+            match step.map_err(SimError::rules)? {
                 None => return Ok(None),
                 Some(Step::NewRound { .. }) => return Ok(Some(Tick::NewRound)),
                 Some(Step::Moment(m)) => {
@@ -140,7 +135,6 @@ impl Clock for SchedulerClock {
                     }));
                     // A Tick System turn only begins an action; it lands later.
                     if acting.is_empty() {
-                        step = self.scheduler.next(rolls, &mut self.acts).map_err(SimError::rules)?;
                         continue;
                     }
                     return Ok(Some(Tick::Moment {
@@ -156,12 +150,9 @@ impl Clock for SchedulerClock {
     fn remove(&mut self, who: u32) {
         let _ = self.scheduler.remove(ActorId(who));
         // The fallen are not followed up: their rolls go at the next call.
-        let w = who as usize;
-        if self.down.len() <= w {
-            self.down.resize(w + 1, false);
+        if let Some(r) = self.removed.get_mut(who as usize) {
+            *r = true;
         }
-        self.down[w] = true;
-        self.any_down = true;
     }
 
     fn disrupt(&mut self, who: u32, disruptible: bool) -> bool {

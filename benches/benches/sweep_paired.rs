@@ -42,11 +42,16 @@ fn turn(spec: &SweepSpec, threads: usize) -> (f64, SweepTable) {
 /// time (for two threads: of a perfectly balanced split at the rates each
 /// thread showed on its half) and the actions fought (the same either way).
 fn bare(spec: &SweepSpec, threads: u64) -> (f64, u64) {
-    let scenarios: Vec<Scenario> = spec
-        .axes
-        .iter()
-        .flat_map(|axis| axis.values.iter().map(|v| (axis.path.as_str(), v.as_str())))
-        .map(|(path, value)| spec.scenario.with_field(path, value).expect("a valid value"))
+    let cells = spec.validate().expect("a valid sweep") as usize;
+    let scenarios: Vec<Scenario> = (0..cells)
+        .map(|cell| {
+            spec.axes
+                .iter()
+                .zip(spec.cell_values(cell))
+                .fold(spec.scenario.clone(), |s, (axis, value)| {
+                    s.with_field(&axis.path, &value).expect("a valid value")
+                })
+        })
         .collect();
     let fight = |range: std::ops::Range<u64>| {
         let mut actions = 0;

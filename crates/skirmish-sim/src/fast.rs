@@ -262,9 +262,7 @@ impl FastPlan {
         let cell = Cell::of(outcome, self.amazing_strike_damage);
         Ok((cell, cell.base.saturating_add(offense).saturating_sub(defense_factor)))
     }
-}
 
-impl FastPlan {
     /// Number of groups.
     fn group_count(&self) -> usize {
         self.groups.len()

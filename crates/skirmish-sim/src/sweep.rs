@@ -1165,8 +1165,9 @@ impl SweepSpec {
         Ok(cells)
     }
 
-    /// The varied values of cell `index` (grid order: first axis slowest).
-    fn cell_values(&self, mut index: usize) -> Vec<String> {
+    /// The varied values of cell `index`, one per axis (grid order: first
+    /// axis slowest, as the table's rows).
+    pub fn cell_values(&self, mut index: usize) -> Vec<String> {
         let mut values = vec![String::new(); self.axes.len()];
         for (slot, axis) in values.iter_mut().zip(&self.axes).rev() {
             let n = axis.values.len();

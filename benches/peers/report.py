@@ -2,6 +2,9 @@
 peers printed (one per implementation and size) and prints per-battle and
 per-action costs, the engine-vs-peer ratios, and a sanity check that the
 engine and the heapq peer play the same game (A's win rate, two-proportion z).
+A ``floor`` line (``benches/examples/parity_floor.rs``: the least work one
+action needs on the engine's random stream) adds the ceiling of any engine's
+ratio: the peers' ns/action divided by the floor's.
 
     python3 benches/peers/report.py RESULTS.jsonl [--markdown] [--context TEXT]
 
@@ -16,9 +19,11 @@ import math
 import sys
 
 ENGINE = "skirmish"
+FLOOR = "floor"
 ORDER = {ENGINE: 0, "python-heapq": 1, "python-simpy": 2}
 KEYS = ("impl", "size", "battles", "seed", "actions", "seconds",
         "wins_a", "wins_b", "draws", "timeouts", "mean_ticks")  # fmt: skip
+FLOOR_KEYS = ("impl", "size", "actions", "seconds")
 Z_WARN = 4.0
 
 
@@ -30,7 +35,8 @@ def load(path: str) -> list[dict]:
             if not line:
                 continue
             row = json.loads(line)
-            missing = [k for k in KEYS if k not in row]
+            keys = FLOOR_KEYS if row.get("impl") == FLOOR else KEYS
+            missing = [k for k in keys if k not in row]
             if missing:
                 raise SystemExit(f"{path}:{n}: result line lacks {', '.join(missing)}: {line}")
             rows.append(row)
@@ -52,9 +58,16 @@ def build(rows: list[dict]) -> tuple[list[str], list[list[str]], list[str]]:
     table, notes = [], []
     rows = sorted(rows, key=lambda r: (r["size"], ORDER.get(r["impl"], 9), r["impl"]))
     by = {(r["impl"], r["size"]): r for r in rows}
+    def ns(r):
+        return r["seconds"] * 1e9 / r["actions"] if r["actions"] and r["seconds"] > 0 else float("nan")
+
     for r in rows:
-        ns_action = r["seconds"] * 1e9 / r["actions"] if r["actions"] else float("nan")
+        ns_action = ns(r)
         eng = by.get((ENGINE, r["size"]))
+        if r["impl"] == FLOOR:
+            table.append([r["impl"], str(r["size"]), "-", fmt_num(r["actions"]), f"{r['seconds']:.3f}", "-",
+                          fmt_num(ns_action, 1), "(lower bound)"])
+            continue
         if r["impl"] == ENGINE:
             ratio = "1 (engine)"
         elif eng and eng["actions"] and eng["seconds"] > 0:
@@ -87,6 +100,19 @@ def build(rows: list[dict]) -> tuple[list[str], list[list[str]], list[str]]:
             notes.append(f"size {size} sanity: A's win rate engine vs python-heapq, two-proportion z = {z:+.2f} ({verdict})")
         elif peer:
             notes.append(f"size {size} sanity: no engine result, win-rate check skipped")
+        floor = by.get((FLOOR, size))
+        if floor and ns(floor) == ns(floor):
+            parts = [f"{i} {ns(r) / ns(floor):,.0f}x" for i in ORDER if i != ENGINE and (r := by.get((i, size)))]
+            if eng:
+                parts.append(f"the engine is {ns(eng) / ns(floor):.1f}x the floor's cost")
+            if floor.get("draw_seconds"):
+                parts.append(f"the draws alone cost {floor['draw_seconds'] * 1e9 / floor['actions']:.2f} ns/action")
+            notes.append(
+                f"size {size} ceiling: the floor (one action's draw, strike, damage and next tick, nothing else) "
+                f"costs {ns(floor):.2f} ns/action; no engine taking one action at a time on this random stream "
+                f"can beat peer ÷ floor: "
+                + ", ".join(parts)
+            )
     return header, table, notes
 
 

@@ -371,3 +371,35 @@ def test_report_ratios_and_win_rate_check():
     # Without the engine the ratio says so.
     _, table, notes = report.build(rows[2:])
     assert table[0][-1] == "n/a (no engine)" and any("skipped" in n for n in notes)
+
+
+def test_report_floor_gives_the_ceiling_of_any_engine(tmp_path):
+    import report
+
+    def row(impl, actions, seconds):
+        return {"impl": impl, "size": 10, "battles": 1000, "seed": 1, "actions": actions, "seconds": seconds,
+                "wins_a": 410, "wins_b": 590, "draws": 0, "timeouts": 0, "mean_ticks": 29.5}  # fmt: skip
+
+    # floor 4 ns/action, engine 12 ns, heapq 3000 ns, simpy 15000 ns.
+    floor = {"impl": "floor", "size": 10, "seed": 1, "actions": 1_000_000, "hits": 1, "damage": 2, "seconds": 0.004,
+             "draw_seconds": 0.0025}
+    rows = [floor, row("skirmish", 140_000, 140_000 * 12e-9), row("python-heapq", 140_000, 140_000 * 3e-6),
+            row("python-simpy", 14_000, 14_000 * 15e-6)]  # fmt: skip
+    header, table, notes = report.build(rows)
+    assert [r[0] for r in table] == ["skirmish", "python-heapq", "python-simpy", "floor"]
+    assert table[3][header.index("ns/action")] == "4.0" and table[3][-1] == "(lower bound)"
+    assert table[1][-1] == "250x"  # the ratios stay against the engine
+    ceiling = [n for n in notes if "ceiling" in n]
+    assert len(ceiling) == 1, notes
+    assert "4.00 ns/action" in ceiling[0]
+    assert "python-heapq 750x, python-simpy 3,750x" in ceiling[0]
+    assert "the engine is 3.0x the floor's cost" in ceiling[0]
+    assert "the draws alone cost 2.50 ns/action" in ceiling[0]
+
+    # A floor line needs only its own keys; any other line still needs all of them.
+    path = tmp_path / "results.jsonl"
+    path.write_text(json.dumps(floor) + "\n")
+    assert report.load(str(path)) == [floor]
+    path.write_text(json.dumps({k: v for k, v in row("skirmish", 1, 1.0).items() if k != "wins_a"}) + "\n")
+    with pytest.raises(SystemExit, match="wins_a"):
+        report.load(str(path))

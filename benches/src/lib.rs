@@ -11,6 +11,8 @@
 //! - [`reference`](mod@reference): [`reference::HeapQueue`], the `std::collections::BinaryHeap`
 //!   reference the event queue is measured against;
 //! - [`paired`]: the ratio of interleaved timings, with a bootstrap interval;
+//! - [`floor`]: the least work one parity-battle action needs, the lower
+//!   bound `benches/run-peers` divides the peers' time by;
 //! - [`hold`]: the hold model that drives any [`hold::HoldQueue`] through a
 //!   stream (pop the next tick's group, reschedule each actor, cancel now and
 //!   then).
@@ -42,6 +44,7 @@
 #![deny(missing_docs)]
 
 pub mod battle;
+pub mod floor;
 pub mod hold;
 pub mod paired;
 pub mod reference;

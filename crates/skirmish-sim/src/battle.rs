@@ -16,7 +16,11 @@
 //!    the tick its caster is struck).
 //! 4. The battle ends when one side is left (a win), none is (a draw, both
 //!    wiped out at the same moment), or a limit of ticks, rounds or actions
-//!    is reached (a timeout, never a win).
+//!    is reached (a timeout, never a win). A moment is fought whole or not
+//!    at all: the battle stops before a moment past `max_ticks` or
+//!    `max_rounds` (under Continuous, which has no rounds, its stopwatch
+//!    laps count, as in the report), or one whose actions would take the
+//!    total past `max_actions`.
 //!
 //! # Decisions
 //!
@@ -27,22 +31,42 @@
 //!   table counts once per striking system: in the Defense Rating under
 //!   Full Contact (as in the article), in the defensive damage factor under
 //!   FUDGE striking (FUDGE 4.1).
+//! - **A guaranteed hit** (Full Contact's optional +4, at a margin of 0 or
+//!   less) does damage as a hit by 1, the least hit: the option is there so
+//!   that the "impossible" blow lands.
 //! - **Wound penalties** (Hurt -1, Very Hurt -2) apply to the wounded
 //!   fighter's attack (SR or skill) and defense (DR or skill).
 //! - **FUDGE opposed**: each attack is an opposed action; the attacker hits
 //!   when it wins by 1 or more with at least the minimum result (Poor); a
-//!   defender that wins is not hurt (its own blows are its own actions). A
-//!   defender engaged by several attackers is at -1 for each beyond the
-//!   first, and at most `max_attackers_per_target` attackers can engage one
-//!   target (reach, FUDGE 4.34); an attacker with no target in reach loses
-//!   the action. With `group_roll`, each side rolls one 2dF per moment for
-//!   all its fighters' rolls instead of 4dF each. Plus-levels count by round.
+//!   defender that wins is not hurt (its own blows are its own actions).
+//!   FUDGE 4.34's lone fighter, who rolls once against every foe of a
+//!   combat round and must beat or tie them all to wound one, belongs to
+//!   simultaneous combat rounds; here every attack is an action of its own
+//!   under any timing system, so each is one exchange. What 4.34 gives
+//!   every exchange: a fighter engaged by several attackers is at -1 for
+//!   each beyond the first, attacking and defending (the lone fighter's
+//!   skill), counting the engagements of the moment itself (every actor of
+//!   a moment picks its target before any strike is resolved); at most
+//!   `max_attackers_per_target` attackers can engage one target (reach),
+//!   and an attacker with no target in reach loses the action. With
+//!   `group_roll`, each side of two or more standing fighters rolls one
+//!   2dF per moment for all its fighters (the GM's one roll for the NPCs);
+//!   a fighter alone on its side rolls its own 4dF. Plus-levels count by
+//!   round.
+//! - **Reach is FUDGE's rule** (4.34) and applies under FUDGE opposed
+//!   striking only; under Full Contact any number may strike one target.
+//! - **Not modelled**: the Tick System's Acquire (+2 ticks for the first
+//!   ranged attack on a new target). The weapon tables do not say which
+//!   weapons are ranged, and a battle's fighter picks its target when its
+//!   action lands, after its ticks are counted; a GM who wants it adds the
+//!   ticks to the group's weapon.
 //! - **Engagement**: an attacker engages the target it last struck at, until
 //!   it strikes another or falls; "least engaged" targeting and the reach
 //!   limit count engaged attackers.
 //! - **Most wounded** is the enemy that has taken the most damage so far.
-//! - Fighters of the same moment strike in the order they were scheduled
-//!   (FIFO), which decides only the order of the dice.
+//! - Fighters of the same moment pick their targets, then strike, in the
+//!   order they were scheduled (FIFO), which decides only the order of the
+//!   dice.
 //!
 //! Every battle draws from its own stream, `SeededRolls::for_stream(seed,
 //! index)`, so a battle's result depends only on (scenario, seed, index).
@@ -112,6 +136,9 @@ struct Arrays {
     hits: Vec<(u32, i32)>,
     fallen: Vec<u32>,
     side_roll: Vec<i32>,
+    /// The moment's strikes, once every actor has picked its target:
+    /// (attacker, target, Full Contact Strike roll).
+    picks: Vec<(u32, u32, i32)>,
 }
 
 impl Arrays {
@@ -145,6 +172,7 @@ impl Arrays {
         self.acting.clear();
         self.hits.clear();
         self.fallen.clear();
+        self.picks.clear();
     }
 }
 
@@ -414,7 +442,10 @@ impl Battle {
             options,
             r.amazing_strike_damage,
             c.lap,
-            self.max_ticks,
+            // Under Continuous the rounds are the stopwatch's laps: a tick
+            // past `max_rounds` laps is past the cap.
+            self.max_ticks
+                .min(u64::from(self.max_rounds).saturating_mul(u64::from(c.lap.max(1)))),
             self.max_actions,
         )
         .ok()?;
@@ -601,6 +632,7 @@ impl Battle {
             hits,
             fallen,
             side_roll,
+            picks,
         } = ws;
         let fielded: Vec<u64> = standing.iter().map(|s| s.len() as u64).collect();
         let mut summary = BattleSummary::start();
@@ -635,31 +667,41 @@ impl Battle {
             let (tick, round, display) = match step {
                 Tick::NewRound => {
                     round_starts += 1;
-                    summary.rounds = summary.rounds.max(round_starts);
                     if round_starts > self.max_rounds {
-                        break;
+                        break; // a round past the cap is not begun
                     }
+                    summary.rounds = summary.rounds.max(round_starts);
                     continue;
                 }
                 Tick::Moment { tick, round, display } => (tick, round, display),
             };
-            if tick > self.max_ticks {
+            // The caps: a moment past the ticks or rounds (Continuous counts
+            // its stopwatch laps) is not fought, nor one that would take the
+            // actions past their cap: a moment is fought whole or not at all.
+            if tick > self.max_ticks
+                || round > self.max_rounds
+                || summary.actions.saturating_add(acting.len() as u64) > self.max_actions
+            {
                 break;
             }
             summary.ticks = tick;
             summary.rounds = summary.rounds.max(round);
+            // FUDGE's group roll: one 2dF per side for all its fighters at
+            // this moment; a fighter alone on its side rolls its own 4dF.
             if let Striking::FudgeOpposed(r) = self.striking
                 && r.group_roll
             {
-                for s in side_roll.iter_mut() {
-                    *s = rolls.fudge(2);
+                for (roll, side) in side_roll.iter_mut().zip(standing.iter()) {
+                    if side.len() >= 2 {
+                        *roll = rolls.fudge(2);
+                    }
                 }
             }
+            // First every actor picks its target (all at once: the
+            // engagements of this moment count in every strike of it)...
             hits.clear();
+            picks.clear();
             for &a in acting.iter() {
-                if summary.actions >= self.max_actions {
-                    break;
-                }
                 summary.actions += 1;
                 let ag = &self.groups[self.group_of[a as usize] as usize];
                 // A Full Contact action draws its target, Strike roll and
@@ -699,6 +741,11 @@ impl Battle {
                     engaged_by[t as usize] += 1;
                     target_of[a as usize] = t;
                 }
+                picks.push((a, t, strike_roll));
+            }
+            // ...then every strike is resolved.
+            for &(a, t, strike_roll) in picks.iter() {
+                let ag = &self.groups[self.group_of[a as usize] as usize];
                 let tg = &self.groups[self.group_of[t as usize] as usize];
                 let (landed, margin, what) = match self.striking {
                     Striking::FullContact(r) => {
@@ -715,9 +762,7 @@ impl Battle {
                             StrikeOutcome::AmazingDefense { .. } => summary.amazing_defenses += 1,
                             _ => {}
                         }
-                        let margin = i32::try_from(outcome.margin())
-                            .unwrap_or(i32::MIN)
-                            .saturating_add(extra);
+                        let margin = damage_margin(outcome, extra);
                         let what = trace
                             .is_some()
                             .then(|| format!("SR {sr} {roll:+} vs DR {dr}: {outcome}"));
@@ -727,24 +772,42 @@ impl Battle {
                         let round_no = round.max(1);
                         let a_skill = ag.skill.in_round(round_no).map_err(SimError::rules)?.value();
                         let t_skill = tg.skill.in_round(round_no).map_err(SimError::rules)?.value();
-                        let (ar, dr) = if r.group_roll {
-                            (side_roll[ag.side as usize], side_roll[tg.side as usize])
-                        } else {
-                            (rolls.four_df(), rolls.four_df())
+                        // A fighter's roll: its side's group roll, or its own 4dF.
+                        let mut roll_of = |side: u8| {
+                            if r.group_roll && standing[side as usize].len() >= 2 {
+                                side_roll[side as usize]
+                            } else {
+                                rolls.four_df()
+                            }
                         };
-                        let crowd = if r.multi_foe_penalty {
-                            engaged_by[t as usize].saturating_sub(1) as i32
-                        } else {
-                            0
+                        let ar = roll_of(ag.side);
+                        let dr = roll_of(tg.side);
+                        // FUDGE 4.34: a fighter beset by several is at -1 per
+                        // attacker beyond the first, attacking and defending.
+                        let crowd = |f: u32| {
+                            if r.multi_foe_penalty {
+                                engaged_by[f as usize].saturating_sub(1) as i32
+                            } else {
+                                0
+                            }
                         };
-                        let attack = a_skill + penalty[a as usize] + ar;
-                        let defense = t_skill + penalty[t as usize] - crowd + dr;
+                        let (a_crowd, t_crowd) = (crowd(a), crowd(t));
+                        let attack = a_skill + penalty[a as usize] - a_crowd + ar;
+                        let defense = t_skill + penalty[t as usize] - t_crowd + dr;
                         let degree = attack - defense;
                         let landed = degree >= 1 && attack >= r.minimum_to_hit.value();
+                        let outnumbered = |n: i32| {
+                            if n > 0 {
+                                format!(", -{n} outnumbered")
+                            } else {
+                                String::new()
+                            }
+                        };
                         let what = trace.is_some().then(|| {
                             format!(
-                                "{attack} ({a_skill:+} skill {ar:+} roll) vs {defense} ({t_skill:+} skill {dr:+} roll{}): {}",
-                                if crowd > 0 { format!(", -{crowd} outnumbered") } else { String::new() },
+                                "{attack} ({a_skill:+} skill {ar:+} roll{}) vs {defense} ({t_skill:+} skill {dr:+} roll{}): {}",
+                                outnumbered(a_crowd),
+                                outnumbered(t_crowd),
                                 if landed { format!("hit by {degree}") } else { "no hit".to_string() }
                             )
                         });
@@ -838,9 +901,6 @@ impl Battle {
                     Some(side) => Outcome::Win { side },
                     None => Outcome::Draw,
                 };
-                break;
-            }
-            if summary.actions >= self.max_actions {
                 break;
             }
         }
@@ -951,6 +1011,20 @@ impl Battle {
                 .min_by_key(|&c| (engaged_by[c as usize], c)),
         }
     }
+}
+
+/// The margin a Full Contact strike's damage counts from, with `extra`
+/// added on an amazing strike: the margin, except that a guaranteed hit
+/// (a +4 that hits only by the optional rule, at a margin of 0 or less)
+/// lands as the least hit, margin 1. The rule exists so that the
+/// "impossible" hit happens (full-contact-striking.txt); a hit that could
+/// never do damage would not be one.
+pub(crate) fn damage_margin(outcome: StrikeOutcome, extra: i32) -> i32 {
+    let margin = match outcome {
+        StrikeOutcome::GuaranteedHit { .. } => 1,
+        _ => i32::try_from(outcome.margin()).unwrap_or(i32::MIN),
+    };
+    margin.saturating_add(extra)
 }
 
 /// How many fighters of sides other than `side` are standing.

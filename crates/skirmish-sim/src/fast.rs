@@ -121,9 +121,7 @@ impl Cell {
         let amazing_defense = matches!(outcome, StrikeOutcome::AmazingDefense { .. });
         let extra = if amazing_strike { amazing_strike_damage } else { 0 };
         Cell {
-            base: i32::try_from(outcome.margin())
-                .unwrap_or(i32::MIN)
-                .saturating_add(extra),
+            base: crate::battle::damage_margin(outcome, extra),
             hit: outcome.is_hit(),
             counts: u64::from(outcome.is_hit())
                 | u64::from(amazing_strike) << Tally::SHIFT
@@ -784,8 +782,23 @@ fn fight_with<M: FastModel, const KEEP_HITS: bool, const PAIRS: bool>(
         if tick > plan.max_ticks {
             break;
         }
-        now = tick;
         let i = (tick & RING_MASK) as usize;
+        // A tick is fought whole or not at all: one that would take the
+        // actions past the cap ends the battle before it, as a timeout.
+        let room = plan.max_actions - summary.actions;
+        if ring.buckets[i].len() as u64 > room {
+            let live = |e: &Entry| {
+                if KEEP_HITS {
+                    epoch.get(e.who() as usize) == Some(&e.epoch())
+                } else {
+                    !is_down(down, e.who())
+                }
+            };
+            if ring.buckets[i].iter().filter(|e| live(e)).count() as u64 > room {
+                break;
+            }
+        }
+        now = tick;
         ring.bits[i / 64] &= !(1 << (i % 64));
         std::mem::swap(bucket, &mut ring.buckets[i]);
 
@@ -793,7 +806,6 @@ fn fight_with<M: FastModel, const KEEP_HITS: bool, const PAIRS: bool>(
         // enemy standing at the start of the tick, its damage applied at once
         // (see the module docs), and does the same again: its next action
         // is scheduled with the Ready Time rolled with the strike.
-        let room = plan.max_actions - summary.actions;
         let mut acted = 0u64;
         for chunk in bucket.chunks(Tally::SPAN) {
             let mut tally = Tally::default();
@@ -815,9 +827,6 @@ fn fight_with<M: FastModel, const KEEP_HITS: bool, const PAIRS: bool>(
                     // and a bit per fighter stays in cache where the epochs
                     // (2 bytes each) do not.
                     continue;
-                }
-                if acted == room {
-                    continue; // past the cap on actions: the battle ends with this tick
                 }
                 acted += 1;
                 // Whole-strike battles read neither the attacker's group
@@ -964,9 +973,6 @@ fn fight_with<M: FastModel, const KEEP_HITS: bool, const PAIRS: bool>(
                     break;
                 }
             }
-        }
-        if summary.actions >= plan.max_actions {
-            break;
         }
     }
     Ok(FastEnd {

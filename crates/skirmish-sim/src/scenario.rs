@@ -177,8 +177,9 @@ pub struct FudgeRules {
     pub minimum_to_hit: Level,
     /// The lone fighter's -1 per attacker beyond the first (FUDGE 4.34).
     pub multi_foe_penalty: bool,
-    /// The GM's one 2dF for each side's attackers at a moment, instead of
-    /// each attacker's 4dF (FUDGE 4.34).
+    /// The GM's one 2dF for each side's fighters at a moment, instead of
+    /// each fighter's 4dF (FUDGE 4.34); a fighter alone on its side still
+    /// rolls its own 4dF.
     pub group_roll: bool,
 }
 
@@ -212,13 +213,16 @@ pub struct BattleRules {
     /// Whom attackers pick.
     pub targeting: Targeting,
     /// Reach: at most this many attackers engage one target (FUDGE 4.34:
-    /// six under ideal conditions).
+    /// six under ideal conditions). FUDGE opposed striking only: under Full
+    /// Contact any number may strike one target.
     pub max_attackers_per_target: u32,
     /// Stop as a timeout after this many ticks.
     pub max_ticks: u64,
-    /// Stop as a timeout after this many rounds (phases, exchanges).
+    /// Stop as a timeout after this many rounds (phases, exchanges; under
+    /// Continuous, stopwatch laps).
     pub max_rounds: u32,
-    /// Stop as a timeout after this many actions.
+    /// Stop as a timeout after at most this many actions: a moment whose
+    /// actions would pass it is not fought.
     pub max_actions: u64,
 }
 

@@ -231,12 +231,12 @@ fn golden_battles() {
         "goblin-ambush[timing=tick-system]#0: Win { side: 0 } t67 r4 a39 h14 as0 ad0 d0",
         "goblin-ambush[timing=tick-system]#1: Win { side: 0 } t55 r3 a28 h13 as0 ad0 d0",
         "goblin-ambush[timing=tick-system]#2: Win { side: 0 } t115 r6 a56 h20 as0 ad0 d0",
-        "goblin-ambush[striking=fudge-opposed]#0: Win { side: 0 } t33 r2 a44 h21 as0 ad0 d0",
-        "goblin-ambush[striking=fudge-opposed]#1: Win { side: 0 } t53 r3 a57 h28 as0 ad0 d0",
-        "goblin-ambush[striking=fudge-opposed]#2: Win { side: 0 } t19 r1 a39 h24 as0 ad0 d1",
-        "shield-wall[sides.0.groups.0.count=40]#0: Win { side: 0 } t151 r8 a584 h259 as0 ad0 d0",
-        "shield-wall[sides.0.groups.0.count=40]#1: Win { side: 0 } t151 r8 a619 h281 as0 ad0 d0",
-        "shield-wall[sides.0.groups.0.count=40]#2: Win { side: 0 } t189 r10 a654 h268 as0 ad0 d0",
+        "goblin-ambush[striking=fudge-opposed]#0: Win { side: 0 } t29 r2 a49 h24 as0 ad0 d0",
+        "goblin-ambush[striking=fudge-opposed]#1: Win { side: 0 } t60 r3 a96 h36 as0 ad0 d2",
+        "goblin-ambush[striking=fudge-opposed]#2: Win { side: 0 } t18 r1 a42 h25 as0 ad0 d1",
+        "shield-wall[sides.0.groups.0.count=40]#0: Win { side: 0 } t152 r8 a592 h254 as0 ad0 d0",
+        "shield-wall[sides.0.groups.0.count=40]#1: Win { side: 0 } t168 r9 a635 h269 as0 ad0 d0",
+        "shield-wall[sides.0.groups.0.count=40]#2: Win { side: 0 } t189 r10 a654 h261 as0 ad0 d0",
     ];
     assert_eq!(got, want);
 }

@@ -3,8 +3,10 @@
 
 mod battle;
 mod digest;
+mod limits;
 mod penalties;
 mod reach;
+mod rules;
 mod scenario;
 mod stats;
 mod sweep;

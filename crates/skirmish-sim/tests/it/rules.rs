@@ -1,0 +1,142 @@
+//! Rules decisions read off battle traces: FUDGE's multiple combatants and
+//! group roll (4.34), and Full Contact's guaranteed hit.
+
+use skirmish_sim::battle::{Battle, RunOptions};
+use skirmish_sim::report::Outcome;
+use skirmish_sim::scenario::Scenario;
+
+/// Tucker against three pirates, all acting at the same instant.
+fn pirates(group_roll: bool) -> Scenario {
+    toml::from_str(&format!(
+        r#"
+        name = "pirates"
+        timing = "simultaneous"
+        striking = {{ system = "fudge_opposed", group_roll = {group_roll} }}
+        damage = "fudge_wounds"
+        [[sides]]
+        name = "hero"
+        groups = [{{ name = "Tucker", skill = "Superb", weapon = "Sword, Long", toughness = 3 }}]
+        [[sides]]
+        name = "pirates"
+        groups = [{{ name = "Pirate", count = 3, skill = "Fair", weapon = "Club" }}]
+        "#
+    ))
+    .unwrap()
+}
+
+/// The strike lines of battle `index`, by moment.
+fn strike_lines(s: &Scenario, index: u64) -> Vec<Vec<String>> {
+    let trace = Battle::new(s)
+        .unwrap()
+        .run(11, index, &RunOptions::FULL)
+        .unwrap()
+        .trace
+        .unwrap();
+    let mut moments: Vec<(u64, Vec<String>)> = Vec::new();
+    for line in trace.into_iter().filter(|l| l.text.contains(" strikes ")) {
+        if moments.last().is_none_or(|(t, _)| *t != line.tick) {
+            moments.push((line.tick, Vec::new()));
+        }
+        moments.last_mut().unwrap().1.push(line.text);
+    }
+    moments.into_iter().map(|(_, v)| v).collect()
+}
+
+/// The roll shown in a strike line for the attacker (0) or defender (1).
+fn roll(line: &str, which: usize) -> i32 {
+    let parts: Vec<&str> = line.split(" roll").collect();
+    let rolls: Vec<i32> = parts[..parts.len() - 1]
+        .iter()
+        .filter_map(|part| part.rsplit(' ').next()?.parse().ok())
+        .collect();
+    assert_eq!(rolls.len(), 2, "{line}");
+    rolls[which]
+}
+
+#[test]
+fn the_beset_fighter_is_at_minus_one_per_extra_foe_attacking_and_defending() {
+    for index in 0..10 {
+        let moments = strike_lines(&pirates(false), index);
+        // The first moment: all three pirates engage Tucker at once, so he
+        // is at -2 in every exchange of it, whatever the order of the dice.
+        let first = &moments[0];
+        assert_eq!(first.len(), 4, "{first:?}");
+        for line in first {
+            if line.starts_with("Tucker") {
+                assert!(line.contains("roll, -2 outnumbered) vs"), "{line}");
+            } else {
+                assert!(line.contains("strikes Tucker: "), "{line}");
+                assert!(line.contains("roll, -2 outnumbered): "), "{line}");
+                assert_eq!(line.matches("outnumbered").count(), 1, "{line}");
+            }
+        }
+    }
+}
+
+#[test]
+fn under_the_group_roll_the_group_shares_one_roll_and_the_lone_fighter_rolls_4df() {
+    let mut lone_rolls = Vec::new();
+    for index in 0..30 {
+        for moment in strike_lines(&pirates(true), index) {
+            let pirate_rolls: Vec<i32> = moment
+                .iter()
+                .filter(|l| l.starts_with("Pirate"))
+                .map(|l| roll(l, 0))
+                .chain(moment.iter().filter(|l| l.starts_with("Tucker")).map(|l| roll(l, 1)))
+                .collect();
+            // Under Simultaneous timing everyone standing acts every
+            // exchange: two or more pirates striking are a group; one left
+            // alone rolls its own 4dF.
+            if moment.iter().filter(|l| l.starts_with("Pirate")).count() >= 2 {
+                assert!(pirate_rolls.windows(2).all(|w| w[0] == w[1]), "{moment:?}");
+                assert!(pirate_rolls.iter().all(|r| r.abs() <= 2), "2dF: {moment:?}");
+            }
+            lone_rolls.extend(moment.iter().filter(|l| l.starts_with("Tucker")).map(|l| roll(l, 0)));
+        }
+    }
+    // Tucker's own 4dF: beyond +-2 now and then (1 roll in 9), and not the
+    // pirates' shared roll.
+    assert!(lone_rolls.len() > 100, "{}", lone_rolls.len());
+    assert!(lone_rolls.iter().any(|r| r.abs() >= 3), "{lone_rolls:?}");
+}
+
+#[test]
+fn a_guaranteed_hit_does_damage() {
+    // Neither can hit the other but by a +4 under the guaranteed-success
+    // rule (SR 2 + 3 < DR 9); one such hit fells (1 hit point).
+    let s: Scenario = toml::from_str(
+        r#"
+        name = "impossible"
+        timing = "continuous"
+        striking = { system = "full_contact", guaranteed = true }
+        damage = { model = "hit_points", max_hp = 1 }
+        battle = { max_ticks = 100000 }
+        [[sides]]
+        name = "A"
+        groups = [{ name = "Ann", strike_rating = 2, defense_rating = 9 }]
+        [[sides]]
+        name = "B"
+        groups = [{ name = "Bob", strike_rating = 2, defense_rating = 9 }]
+        "#,
+    )
+    .unwrap();
+    let b = Battle::new(&s).unwrap();
+    for index in 0..20 {
+        let r = b.run(3, index, &RunOptions::FULL).unwrap();
+        assert!(
+            matches!(r.summary.outcome, Outcome::Win { .. } | Outcome::Draw),
+            "battle {index}: {:?}",
+            r.summary
+        );
+        let hits: Vec<_> = r
+            .trace
+            .unwrap()
+            .into_iter()
+            .filter(|l| l.text.contains("guaranteed hit"))
+            .collect();
+        assert!(!hits.is_empty(), "battle {index}");
+        for l in hits {
+            assert!(l.text.ends_with("damage 1"), "{}", l.text);
+        }
+    }
+}

@@ -55,6 +55,7 @@
 //! | `wins_<side>` (one per side), `draws`, `timeouts` | integer | outcome counts |
 //! | `total_ticks`, `total_rounds`, `total_actions`, `total_hits`, `total_amazing_strikes`, `total_amazing_defenses`, `total_disruptions` | integer | sums over the cell's battles |
 //! | `seed` | integer | the master seed |
+//! | `scenario_fingerprint` | text | the base scenario's [fingerprint](Scenario::fingerprint) (16 hex digits): rows with different fingerprints were fought under different scenarios |
 //!
 //! `<side>` is the side's name in lowercase ASCII with every other character
 //! (anything not `a-z`, `0-9`) replaced by `_`: side `"Orc Band"` gives
@@ -431,6 +432,7 @@ impl Column {
 pub struct SweepTable {
     layout: Layout,
     seed: u64,
+    scenario: String,
     battles: u64,
     cells: Vec<Cell>,
 }
@@ -449,6 +451,18 @@ impl SweepTable {
     /// The master seed.
     pub fn seed(&self) -> u64 {
         self.seed
+    }
+
+    /// The base scenario's [fingerprint](Scenario::fingerprint).
+    pub fn scenario_fingerprint(&self) -> &str {
+        &self.scenario
+    }
+
+    fn meta(&self) -> Meta<'_> {
+        Meta {
+            seed: self.seed,
+            scenario: &self.scenario,
+        }
     }
 
     /// Battles per cell.
@@ -471,7 +485,7 @@ impl SweepTable {
         let mut out = self.layout.header_line();
         out.push('\n');
         for cell in &self.cells {
-            out.push_str(&self.layout.row_line(cell, self.seed));
+            out.push_str(&self.layout.row_line(cell, self.meta()));
             out.push('\n');
         }
         out
@@ -489,7 +503,7 @@ impl SweepTable {
                 }
                 json_string(&mut out, name);
                 out.push_str(": ");
-                match kind.value(cell, self.seed) {
+                match kind.value(cell, self.meta()) {
                     Value::Str(s) => json_string(&mut out, s),
                     Value::U64(x) => push_display(&mut out, x),
                     Value::F64(Some(x)) => push_float(&mut out, x),
@@ -508,7 +522,7 @@ impl SweepTable {
             .columns
             .iter()
             .map(|(name, kind)| {
-                let values = self.cells.iter().map(|cell| kind.value(cell, self.seed));
+                let values = self.cells.iter().map(|cell| kind.value(cell, self.meta()));
                 let column = match kind.value_type() {
                     ValueType::Str => Column::Str(
                         values
@@ -735,6 +749,15 @@ enum Kind {
     TotalAmazingDefenses,
     TotalDisruptions,
     Seed,
+    Scenario,
+}
+
+/// What every row of a table shares: the master seed and the base
+/// scenario's [fingerprint](Scenario::fingerprint).
+#[derive(Debug, Clone, Copy)]
+struct Meta<'a> {
+    seed: u64,
+    scenario: &'a str,
 }
 
 fn rate_value(count: u64, n: u64, bound: Bound) -> Value<'static> {
@@ -749,7 +772,7 @@ fn rate_value(count: u64, n: u64, bound: Bound) -> Value<'static> {
 impl Kind {
     fn value_type(self) -> ValueType {
         match self {
-            Kind::Axis(_) => ValueType::Str,
+            Kind::Axis(_) | Kind::Scenario => ValueType::Str,
             Kind::WinRate(..)
             | Kind::DrawRate(_)
             | Kind::TimeoutRate(_)
@@ -764,7 +787,7 @@ impl Kind {
         }
     }
 
-    fn value(self, cell: &Cell, seed: u64) -> Value<'_> {
+    fn value<'a>(self, cell: &'a Cell, meta: Meta<'a>) -> Value<'a> {
         let s = &cell.stats;
         let n = s.battles;
         match self {
@@ -792,7 +815,8 @@ impl Kind {
             Kind::TotalAmazingStrikes => Value::U64(s.total_amazing_strikes),
             Kind::TotalAmazingDefenses => Value::U64(s.total_amazing_defenses),
             Kind::TotalDisruptions => Value::U64(s.total_disruptions),
-            Kind::Seed => Value::U64(seed),
+            Kind::Seed => Value::U64(meta.seed),
+            Kind::Scenario => Value::Str(meta.scenario),
         }
     }
 }
@@ -864,6 +888,7 @@ impl Layout {
             named("total_amazing_defenses", Kind::TotalAmazingDefenses),
             named("total_disruptions", Kind::TotalDisruptions),
             named("seed", Kind::Seed),
+            named("scenario_fingerprint", Kind::Scenario),
         ]);
         let mut seen = HashSet::new();
         for (name, _) in &columns {
@@ -888,13 +913,13 @@ impl Layout {
         out
     }
 
-    fn row_line(&self, cell: &Cell, seed: u64) -> String {
+    fn row_line(&self, cell: &Cell, meta: Meta<'_>) -> String {
         let mut out = String::new();
         for (j, (_, kind)) in self.columns.iter().enumerate() {
             if j > 0 {
                 out.push(',');
             }
-            match kind.value(cell, seed) {
+            match kind.value(cell, meta) {
                 Value::Str(s) => csv_field(&mut out, s),
                 Value::U64(x) => push_display(&mut out, x),
                 Value::F64(Some(x)) => push_float(&mut out, x),
@@ -904,8 +929,9 @@ impl Layout {
         out
     }
 
-    /// Rebuilds a cell from one of its CSV rows (fields already split).
-    fn parse_row(&self, fields: &[String], sides: usize) -> Result<(Vec<String>, CellStats, u64), String> {
+    /// Rebuilds a cell from one of its CSV rows (fields already split),
+    /// with the row's seed and scenario fingerprint.
+    fn parse_row(&self, fields: &[String], sides: usize) -> Result<(Vec<String>, CellStats, u64, String), String> {
         if fields.len() != self.columns.len() {
             return Err(format!(
                 "{} fields, the header has {}",
@@ -930,10 +956,18 @@ impl Layout {
             total_disruptions: 0,
         };
         let mut seed = 0;
+        let mut scenario = String::new();
         for ((name, kind), text) in self.columns.iter().zip(fields) {
-            if let Kind::Axis(i) = kind {
-                values[*i] = text.clone();
-                continue;
+            match kind {
+                Kind::Axis(i) => {
+                    values[*i] = text.clone();
+                    continue;
+                }
+                Kind::Scenario => {
+                    scenario = text.clone();
+                    continue;
+                }
+                _ => {}
             }
             if !matches!(kind.value_type(), ValueType::U64) {
                 continue;
@@ -973,7 +1007,7 @@ impl Layout {
                 stats.battles
             ));
         }
-        Ok((values, stats, seed))
+        Ok((values, stats, seed, scenario))
     }
 }
 
@@ -1213,6 +1247,7 @@ where
     }
     let side_names: Vec<String> = spec.scenario.sides.iter().map(|s| s.name.clone()).collect();
     let layout = Layout::new(spec.axes.iter().map(|a| a.path.clone()).collect(), side_names.clone())?;
+    let fingerprint = spec.scenario.fingerprint();
 
     // Every cell's scenario, before any battle.
     let n_cells = cells_total as usize;
@@ -1242,7 +1277,14 @@ where
 
     let mut done: Vec<Option<CellStats>> = vec![None; n_cells];
     let mut checkpoint = match &options.checkpoint {
-        Some(path) => Some(Checkpoint::open(path, &layout, spec, options.resume, &mut done)?),
+        Some(path) => Some(Checkpoint::open(
+            path,
+            &layout,
+            spec,
+            &fingerprint,
+            options.resume,
+            &mut done,
+        )?),
         None => None,
     };
 
@@ -1318,7 +1360,13 @@ where
                 values: values.clone(),
                 stats: stats.clone(),
             };
-            cp.append(&layout.row_line(&row, spec.seed))?;
+            cp.append(&layout.row_line(
+                &row,
+                Meta {
+                    seed: spec.seed,
+                    scenario: &fingerprint,
+                },
+            ))?;
         }
         done[cell] = Some(stats);
         cells_done += 1;
@@ -1338,6 +1386,7 @@ where
     let table = SweepTable {
         layout,
         seed: spec.seed,
+        scenario: fingerprint,
         battles: spec.battles,
         cells,
     };
@@ -1477,6 +1526,7 @@ impl Checkpoint {
         path: &Path,
         layout: &Layout,
         spec: &SweepSpec,
+        fingerprint: &str,
         resume: bool,
         done: &mut [Option<CellStats>],
     ) -> Result<Checkpoint, SweepError> {
@@ -1484,7 +1534,7 @@ impl Checkpoint {
         let mut text = header.clone();
         text.push('\n');
         if resume {
-            let rows = read_checkpoint(path, layout, spec, &header, done.len())?;
+            let rows = read_checkpoint(path, layout, spec, fingerprint, &header, done.len())?;
             // Canonical order, without a torn line, before appending.
             for (cell, line, stats) in rows {
                 text.push_str(&line);
@@ -1522,6 +1572,7 @@ fn read_checkpoint(
     path: &Path,
     layout: &Layout,
     spec: &SweepSpec,
+    fingerprint: &str,
     header: &str,
     cells: usize,
 ) -> Result<Vec<(usize, String, CellStats)>, SweepError> {
@@ -1559,7 +1610,7 @@ fn read_checkpoint(
         };
         let line = std::str::from_utf8(raw).map_err(|_| bad("not UTF-8 text".to_owned()))?;
         let fields = parse_csv_line(line).map_err(&bad)?;
-        let (values, stats, seed) = layout.parse_row(&fields, sides).map_err(&bad)?;
+        let (values, stats, seed, scenario) = layout.parse_row(&fields, sides).map_err(&bad)?;
         let Some(&cell) = index.get(&values) else {
             return Err(bad(format!(
                 "values ({}) are not a cell of this sweep",
@@ -1570,6 +1621,12 @@ fn read_checkpoint(
             return Err(bad(format!(
                 "was run with seed {seed}, this sweep has seed {}",
                 spec.seed
+            )));
+        }
+        if scenario != fingerprint {
+            return Err(bad(format!(
+                "was run on another scenario (fingerprint {scenario}, this sweep's is {fingerprint}): the \
+                 scenario changed since; restore it, or start afresh without resuming"
             )));
         }
         if stats.battles != spec.battles {
@@ -1583,7 +1640,10 @@ fn read_checkpoint(
                 values,
                 stats: stats.clone(),
             },
-            seed,
+            Meta {
+                seed,
+                scenario: &scenario,
+            },
         );
         if rebuilt != line {
             return Err(bad(

@@ -115,7 +115,7 @@ draw_rate,draw_rate_low,draw_rate_high,timeout_rate,timeout_rate_low,timeout_rat
 mean_ticks,median_ticks,p90_ticks,mean_rounds,mean_actions,hit_rate,\
 amazing_strike_rate,amazing_defense_rate,mean_disruptions,\
 wins_red_team,wins_blue,draws,timeouts,total_ticks,total_rounds,total_actions,total_hits,\
-total_amazing_strikes,total_amazing_defenses,total_disruptions,seed";
+total_amazing_strikes,total_amazing_defenses,total_disruptions,seed,scenario_fingerprint";
 
 #[test]
 fn same_seed_gives_identical_bytes_on_1_2_and_3_threads() {
@@ -260,7 +260,10 @@ fn text_values_are_csv_escaped_and_json_matches_csv() {
         assert_eq!(parts[1], cell.values[1]);
         for (name, text) in header[2..].iter().zip(&parts[2..]) {
             let value = &object[name.as_str()];
-            if text.is_empty() {
+            if name == "scenario_fingerprint" {
+                assert_eq!(value.as_str().unwrap(), *text);
+                assert_eq!(*text, spec.scenario.fingerprint());
+            } else if text.is_empty() {
                 assert!(value.is_null(), "{name}");
             } else if text.contains('.') {
                 assert_eq!(value.as_f64().unwrap(), text.parse::<f64>().unwrap(), "{name}");
@@ -541,6 +544,17 @@ fn a_foreign_checkpoint_is_refused_and_left_alone() {
         "other-seed.csv",
         format!("{}\n{}\n", lines[0], other_seed.lines().nth(1).unwrap()),
         "seed 7",
+    );
+    // A row of another scenario (the scenario was edited since).
+    let mut edited_scenario = spec.clone();
+    edited_scenario.scenario.name.push_str(" (edited)");
+    let other_scenario = run_sweep(&edited_scenario, editor, battle, &threads(1))
+        .unwrap()
+        .to_csv();
+    refused(
+        "other-scenario.csv",
+        format!("{}\n{}\n", lines[0], other_scenario.lines().nth(1).unwrap()),
+        "was run on another scenario",
     );
     // A row of a value outside the grid.
     refused(

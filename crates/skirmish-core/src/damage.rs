@@ -954,7 +954,8 @@ pub struct HitPointPenalty {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct HitPointsConfig {
-    /// Hit points when unhurt (>= 1).
+    /// Hit points when unhurt (>= 1; default 10).
+    #[serde(default = "ten_hit_points")]
     pub max_hp: i32,
     /// Hit points a hit takes (default: its damage).
     #[serde(default)]
@@ -968,6 +969,10 @@ pub struct HitPointsConfig {
     /// none: no penalty).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub penalties: Vec<HitPointPenalty>,
+}
+
+fn ten_hit_points() -> i32 {
+    HitPointsConfig::default().max_hp
 }
 
 impl Default for HitPointsConfig {

@@ -150,6 +150,10 @@ use crate::stats;
 /// The most battles a cell may ask for.
 pub const MAX_BATTLES: u64 = 1_000_000_000;
 
+/// The most worker threads a sweep may ask for: far beyond any machine's
+/// cores, and few enough that starting them is quick.
+pub const MAX_THREADS: usize = 1024;
+
 /// Digits after the decimal point of every float in the CSV and JSON.
 pub const FLOAT_DECIMALS: usize = 6;
 
@@ -213,8 +217,8 @@ pub struct Progress {
 /// How to run a sweep.
 #[derive(Clone, Default)]
 pub struct SweepOptions {
-    /// Worker threads of the sweep's own pool; `None` or `Some(0)`: rayon's
-    /// default (one per core).
+    /// Worker threads of the sweep's own pool, at most [`MAX_THREADS`];
+    /// `None` or `Some(0)`: rayon's default (one per core).
     pub threads: Option<usize>,
     /// Called after every finished cell (its row already checkpointed) and,
     /// within a cell, at most every 100 ms; it may be called from any of the
@@ -1242,6 +1246,13 @@ where
     BErr: Into<BoxError>,
 {
     let cells_total = spec.validate()?;
+    if let Some(threads) = options.threads
+        && threads > MAX_THREADS
+    {
+        return Err(SweepError::Invalid(format!(
+            "threads: at most {MAX_THREADS}, not {threads} (0 means one per core)"
+        )));
+    }
     if options.resume && options.checkpoint.is_none() {
         return Err(SweepError::Invalid("resume needs a checkpoint file".to_owned()));
     }
@@ -1273,6 +1284,27 @@ where
             )));
         }
         grid.push((values, scenario));
+    }
+    // Two cells fighting the same scenario are a mistake in the axes (two
+    // spellings of one value, two paths to one field): the same battles
+    // would run twice under different labels.
+    let mut seen: HashMap<String, usize> = HashMap::with_capacity(grid.len());
+    for (cell, (values, scenario)) in grid.iter().enumerate() {
+        match seen.entry(scenario.fingerprint()) {
+            std::collections::hash_map::Entry::Occupied(first) if grid[*first.get()].1 == *scenario => {
+                return Err(SweepError::Invalid(format!(
+                    "cells {} ({}) and {cell} ({}) are the same scenario: two values of an axis mean the same \
+                     (such as tick-system and tick_system), or two axes set the same field",
+                    first.get(),
+                    describe_values(&spec.pairs(&grid[*first.get()].0)),
+                    describe_values(&spec.pairs(values)),
+                )));
+            }
+            std::collections::hash_map::Entry::Occupied(_) => {}
+            std::collections::hash_map::Entry::Vacant(slot) => {
+                slot.insert(cell);
+            }
+        }
     }
 
     let mut done: Vec<Option<CellStats>> = vec![None; n_cells];

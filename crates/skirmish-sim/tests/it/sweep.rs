@@ -10,7 +10,9 @@ use skirmish_core::dice::SeededRolls;
 use skirmish_sim::report::{BattleSummary, Outcome};
 use skirmish_sim::scenario::Scenario;
 use skirmish_sim::stats;
-use skirmish_sim::sweep::{Axis, Column, MAX_BATTLES, Progress, SweepError, SweepOptions, SweepSpec, run_sweep};
+use skirmish_sim::sweep::{
+    Axis, Column, MAX_BATTLES, MAX_THREADS, Progress, SweepError, SweepOptions, SweepSpec, run_sweep,
+};
 
 fn scenario() -> Scenario {
     toml::from_str(
@@ -758,4 +760,39 @@ fn summary_text_is_an_aligned_table() {
     assert!(lines[2].starts_with("10") && lines[2].contains(&expected), "{text}");
     // Right-aligned numbers end in the same column.
     assert_eq!(lines[1].len(), lines[2].len(), "{text}");
+}
+
+#[test]
+fn cells_of_the_same_scenario_and_too_many_threads_are_refused_before_any_battle() {
+    let calls = AtomicU64::new(0);
+    let counting = |s: &Scenario, seed: u64, i: u64| {
+        calls.fetch_add(1, Ordering::Relaxed);
+        battle(s, seed, i)
+    };
+    // Two spellings of one number: the same battles under two labels.
+    let spellings = SweepSpec {
+        axes: vec![Axis::new("red_sr", ["4", "04", "5"])],
+        ..spec(10)
+    };
+    let err = run_sweep(&spellings, editor, counting, &threads(2)).unwrap_err();
+    assert!(
+        matches!(err, SweepError::Invalid(_)) && err.to_string().contains("cells 0 (red_sr=4) and 1 (red_sr=04)"),
+        "{err}"
+    );
+    // Two axes on one field: every cell of the first is the same.
+    let two_axes = SweepSpec {
+        axes: vec![Axis::new("red_sr", ["4", "5"]), Axis::new("red_sr ", ["6"])],
+        ..spellings
+    };
+    let twice = |s: &Scenario, path: &str, value: &str| editor(s, path.trim(), value);
+    let err = run_sweep(&two_axes, twice, counting, &threads(2)).unwrap_err();
+    assert!(err.to_string().contains("same scenario"), "{err}");
+
+    let options = SweepOptions {
+        threads: Some(MAX_THREADS + 1),
+        ..SweepOptions::default()
+    };
+    let err = run_sweep(&spec(10), editor, counting, &options).unwrap_err();
+    assert!(err.to_string().contains("threads: at most 1024"), "{err}");
+    assert_eq!(calls.load(Ordering::Relaxed), 0);
 }

@@ -16,11 +16,11 @@ pub(crate) struct Args {
     /// Which benchmark (only `parity`).
     #[arg(value_enum)]
     which: Which,
-    /// Fighters per side.
-    #[arg(long, default_value_t = 10)]
+    /// Fighters per side, at least 1.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
     size: u64,
-    /// Battles to fight (0 .. battles-1 of the seed).
-    #[arg(long, default_value_t = 10_000)]
+    /// Battles to fight (0 .. battles-1 of the seed), at least 1.
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
     battles: u64,
     /// Master seed.
     #[arg(long, default_value_t = 1)]
@@ -79,18 +79,18 @@ pub(crate) fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
     } else {
         ticks as f64 / args.battles as f64
     };
-    if args.json {
-        println!(
-            "{}",
+    let line = if args.json {
+        format!(
+            "{}\n",
             serde_json::json!({
                 "impl": "skirmish", "size": args.size, "battles": args.battles, "seed": args.seed,
                 "actions": actions, "seconds": seconds, "wins_a": wins_a, "wins_b": wins_b,
                 "draws": draws, "timeouts": timeouts, "mean_ticks": mean_ticks,
             })
-        );
+        )
     } else {
-        println!(
-            "parity {0}x{0}: {1} battles, {2} actions in {3:.3} s: {4:.1} ns per action, {5:.2} us per battle; A won {6}, B {7}, draws {8}, timeouts {9}",
+        format!(
+            "parity {0}x{0}: {1} battles, {2} actions in {3:.3} s: {4:.1} ns per action, {5:.2} us per battle; A won {6}, B {7}, draws {8}, timeouts {9}\n",
             args.size,
             args.battles,
             actions,
@@ -101,7 +101,7 @@ pub(crate) fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
             wins_b,
             draws,
             timeouts
-        );
-    }
-    Ok(())
+        )
+    };
+    crate::output::emit(&line)
 }

@@ -50,12 +50,14 @@ struct ScenariosArgs {
 fn scenarios(args: &ScenariosArgs) -> Result<(), Box<dyn std::error::Error>> {
     use skirmish_sim::scenario::{BUILTIN, Scenario};
     match &args.show {
-        Some(name) => print!("{}", Scenario::builtin_source(name)?),
+        Some(name) => output::emit(Scenario::builtin_source(name)?)?,
         None => {
+            let mut out = String::new();
             for name in BUILTIN {
                 let s = Scenario::builtin(name)?;
-                println!("{name:<14} {}", s.description);
+                out += &format!("{name:<14} {}\n", s.description);
             }
+            output::emit(&out)?;
         }
     }
     Ok(())
@@ -74,6 +76,7 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.is::<output::ClosedPipe>() => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::from(2)

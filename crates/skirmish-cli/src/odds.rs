@@ -97,7 +97,7 @@ pub(crate) fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
             grid(&srs, &drs, &compute, args.show, options, args.format)
         }
     };
-    print!("{out}");
+    crate::output::emit(&out)?;
     Ok(())
 }
 

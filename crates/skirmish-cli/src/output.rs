@@ -1,6 +1,30 @@
 //! Output formats shared by the verbs: aligned text, CSV, JSON.
 
 use std::fmt::Write as _;
+use std::io::Write as _;
+
+/// Writes `text` to standard output. A reader that stops early (`skirmish
+/// run --trace | head`) closes the pipe; that ends the program quietly
+/// ([`ClosedPipe`]) instead of as an error.
+pub(crate) fn emit(text: &str) -> Result<(), Box<dyn std::error::Error>> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Err(Box::new(ClosedPipe)),
+        other => Ok(other?),
+    }
+}
+
+/// Standard output was closed by its reader: not a failure.
+#[derive(Debug)]
+pub(crate) struct ClosedPipe;
+
+impl std::fmt::Display for ClosedPipe {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("standard output was closed")
+    }
+}
+
+impl std::error::Error for ClosedPipe {}
 
 /// How a verb prints a table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

@@ -90,7 +90,7 @@ pub(crate) fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
         out = serde_json::to_string_pretty(&json)?;
         out.push('\n');
     }
-    print!("{out}");
+    crate::output::emit(&out)?;
     Ok(())
 }
 

@@ -48,7 +48,7 @@ pub(crate) fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
         },
     )?;
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        crate::output::emit(&format!("{}\n", serde_json::to_string_pretty(&report)?))?;
         return Ok(());
     }
     let mut out = format!(
@@ -74,11 +74,16 @@ pub(crate) fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
     }
     let s = &report.summary;
     out += &match s.outcome {
-        Outcome::Win { side } => format!("{} wins", report.sides[side]),
+        Outcome::Win { side } => format!("winner: {}", report.sides[side]),
         Outcome::Draw => "a draw: the last fighters fell together".to_string(),
         Outcome::Timeout => "a timeout: the limit was reached with more than one side standing".to_string(),
     };
-    out += &format!(" after {} ticks ({} rounds).\n", s.ticks, s.rounds);
+    let plural = |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    out += &format!(
+        ", after {} ({}).\n",
+        plural(s.ticks, "tick", "ticks"),
+        plural(u64::from(s.rounds), "round", "rounds")
+    );
     out += &format!(
         "actions {}, hits {}, amazing strikes {}, amazing defenses {}, disruptions {}\n",
         s.actions, s.hits, s.amazing_strikes, s.amazing_defenses, s.disruptions
@@ -96,6 +101,6 @@ pub(crate) fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
             out += &format!("  ... {} more\n", report.casualties.len() - 40);
         }
     }
-    print!("{out}");
+    crate::output::emit(&out)?;
     Ok(())
 }

@@ -17,7 +17,9 @@ pub(crate) struct Args {
     scenario: Option<String>,
     /// A field to vary and its values, as PATH=V1,V2,... (repeatable; the
     /// grid is every combination), e.g. `--vary timing=continuous,tick-system`
-    /// or `--vary sides.A.groups.0.count=10,20,40`.
+    /// or `--vary sides.A.groups.0.count=10,20,40`. A value holding a comma
+    /// is quoted (`weapon="Sword, Long",Dagger`) or is a JSON table or list
+    /// (`timing={"system":"tick_system","action_ticks":1},continuous`).
     #[arg(long, value_name = "PATH=V1,V2,...")]
     vary: Vec<String>,
     /// Battles per cell.
@@ -26,7 +28,7 @@ pub(crate) struct Args {
     /// Master seed: battle i of every cell draws from stream (seed, i).
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Worker threads (default: one per core).
+    /// Worker threads, at most 1024 (default, or 0: one per core).
     #[arg(long)]
     threads: Option<usize>,
     /// Write the table here (.csv, or .json); a .csv file is also the
@@ -36,7 +38,8 @@ pub(crate) struct Args {
     /// Skip the cells already in the --out CSV file (after an interruption).
     #[arg(long, requires = "out")]
     resume: bool,
-    /// Draw the win rates with their intervals against the first varied field.
+    /// Draw the win rates with their intervals against the first varied
+    /// field, as an SVG file.
     #[arg(long, value_name = "FILE.svg")]
     plot: Option<std::path::PathBuf>,
     /// No progress bar.
@@ -51,14 +54,7 @@ pub(crate) fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
         let (path, values) = v
             .split_once('=')
             .ok_or_else(|| format!("--vary {v:?}: expected PATH=V1,V2,..."))?;
-        let values: Vec<String> = values
-            .split(',')
-            .map(|x| x.trim().to_string())
-            .filter(|x| !x.is_empty())
-            .collect();
-        if values.is_empty() {
-            return Err(format!("--vary {v:?}: no values").into());
-        }
+        let values = split_values(values).map_err(|e| format!("--vary {v:?}: {e}"))?;
         axes.push(Axis::new(path.trim(), values));
     }
     let spec = SweepSpec {
@@ -68,6 +64,20 @@ pub(crate) fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
         seed: args.seed,
     };
     let cells = spec.validate()?;
+    // The files are checked before the battles, not after them.
+    if let Some(out) = &args.out {
+        writable(out, "--out")?;
+    }
+    if let Some(plot) = &args.plot {
+        if plot.extension().is_none_or(|e| !e.eq_ignore_ascii_case("svg")) {
+            return Err(format!(
+                "--plot {}: the plot is drawn as SVG; name the file .svg",
+                plot.display()
+            )
+            .into());
+        }
+        writable(plot, "--plot")?;
+    }
     let csv_out = args
         .out
         .as_ref()
@@ -101,10 +111,11 @@ pub(crate) fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
     bar.finish_and_clear();
     let table = table?;
     let text = table.summary_text();
-    print!("{text}");
+    let mut text = text;
     if !text.ends_with('\n') {
-        println!();
+        text.push('\n');
     }
+    crate::output::emit(&text)?;
     if let Some(out) = &args.out {
         if csv_out.is_none() {
             std::fs::write(out, table.to_json()).map_err(|e| format!("{}: {e}", out.display()))?;
@@ -112,8 +123,73 @@ pub(crate) fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
         eprintln!("wrote {}", out.display());
     }
     if let Some(plot) = &args.plot {
-        draw(&table, plot)?;
+        draw(&table, plot).map_err(|e| format!("--plot {}: {e}", plot.display()))?;
         eprintln!("wrote {}", plot.display());
+    }
+    Ok(())
+}
+
+/// The values of `--vary PATH=V1,V2,...`: split at commas, except inside
+/// double quotes (`"Sword, Long"`, kept with its quotes: it is read as a
+/// JSON string) and inside JSON tables and lists (`{...}`, `[...]`). An
+/// empty value is an error, not skipped.
+fn split_values(text: &str) -> Result<Vec<String>, String> {
+    let mut values = Vec::new();
+    let (mut depth, mut quoted, mut escaped) = (0i32, false, false);
+    let mut current = String::new();
+    for c in text.chars() {
+        if quoted {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == '"' {
+                quoted = false;
+            }
+        } else {
+            match c {
+                '"' => quoted = true,
+                '{' | '[' => depth += 1,
+                '}' | ']' => depth -= 1,
+                ',' if depth == 0 => {
+                    values.push(std::mem::take(&mut current));
+                    continue;
+                }
+                _ => {}
+            }
+        }
+        current.push(c);
+    }
+    if quoted {
+        return Err("a quote is not closed".to_owned());
+    }
+    if depth != 0 {
+        return Err("a { or [ is not closed".to_owned());
+    }
+    values.push(current);
+    let values: Vec<String> = values.into_iter().map(|v| v.trim().to_owned()).collect();
+    if let Some(i) = values.iter().position(String::is_empty) {
+        return Err(format!("value {} is empty", i + 1));
+    }
+    Ok(values)
+}
+
+/// Checks, before any battle, that `path` can be written: its folder exists
+/// and it is not itself a folder.
+fn writable(path: &std::path::Path, flag: &str) -> Result<(), String> {
+    let folder = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => std::path::Path::new("."),
+    };
+    if !folder.is_dir() {
+        return Err(format!(
+            "{flag} {}: the folder {} does not exist",
+            path.display(),
+            folder.display()
+        ));
+    }
+    if path.is_dir() {
+        return Err(format!("{flag} {}: is a folder", path.display()));
     }
     Ok(())
 }

@@ -37,7 +37,7 @@ pub(crate) fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
             armor_table(args.format)
         }
     };
-    print!("{out}");
+    crate::output::emit(&out)?;
     Ok(())
 }
 

@@ -161,7 +161,7 @@ fn run_fights_the_default_scenario_and_prints_the_outcome() {
     let s = stdout(&["run"]);
     assert!(s.starts_with("goblin-ambush"), "{s}");
     assert!(
-        s.contains(" wins after ") || s.contains("a draw") || s.contains("a timeout"),
+        s.contains("winner: ") || s.contains("a draw") || s.contains("a timeout"),
         "{s}"
     );
     let traced = stdout(&["run", "--trace", "--seed", "3"]);
@@ -266,4 +266,114 @@ fn bench_parity_prints_the_peer_contract_line() {
         .map(|k| v[k].as_u64().unwrap())
         .sum::<u64>();
     assert_eq!(total, 50);
+}
+
+/// The exit code and standard error of a run that must fail cleanly.
+fn refused(args: &[&str]) -> String {
+    let out = skirmish(args);
+    assert_eq!(out.status.code(), Some(2), "skirmish {args:?} should fail with exit 2");
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+    err
+}
+
+#[test]
+fn vary_values_may_hold_commas_in_quotes_and_json() {
+    let s = stdout(&[
+        "sweep",
+        "--vary",
+        r#"sides.party.groups.Cardiff.weapon="Sword, Long",Dagger"#,
+        "--battles",
+        "20",
+        "--quiet",
+    ]);
+    assert!(s.contains("\"Sword, Long\"") && s.contains("Dagger"), "{s}");
+    let s = stdout(&[
+        "sweep",
+        "--vary",
+        r#"timing={"system":"tick_system","action_ticks":1},continuous"#,
+        "--battles",
+        "20",
+        "--quiet",
+    ]);
+    assert!(s.contains(r#"{"system":"tick_system","action_ticks":1}"#), "{s}");
+    for (vary, needle) in [
+        ("timing=continuous,,tick-system", "value 2 is empty"),
+        (r#"timing="continuous,tick-system"#, "quote is not closed"),
+        ("timing={\"system\":\"continuous\"", "not closed"),
+        ("timing=tick-system,tick_system", "same scenario"),
+        (
+            "sides.0.groups.0.count=1,2 --vary sides.party.groups.Roland.count=3",
+            "same scenario",
+        ),
+    ] {
+        let mut args = vec!["sweep", "--battles", "5", "--quiet"];
+        for part in vary.split(" --vary ") {
+            args.extend(["--vary", part]);
+        }
+        let err = refused(&args);
+        assert!(err.contains(needle), "{vary}: {err}");
+    }
+}
+
+#[test]
+fn sweep_checks_its_files_and_threads_before_any_battle() {
+    for (args, needle) in [
+        (vec!["--out", "/nonexistent-folder/x.json"], "does not exist"),
+        (vec!["--plot", "/nonexistent-folder/p.svg"], "does not exist"),
+        (vec!["--plot", "p.png"], ".svg"),
+        (vec!["--threads", "5000"], "at most 1024"),
+    ] {
+        let mut all = vec!["sweep", "--battles", "100000000", "--quiet"];
+        all.extend(args.iter().copied());
+        let started = std::time::Instant::now();
+        let err = refused(&all);
+        assert!(err.contains(needle), "{args:?}: {err}");
+        // Refused up front: 10^8 battles would take minutes.
+        assert!(started.elapsed().as_secs() < 30, "{args:?}");
+    }
+}
+
+#[test]
+fn a_closed_pipe_ends_quietly() {
+    use std::io::Read;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_skirmish"))
+        .args(["run", "horde", "--trace"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Read a little, then close the pipe as `head` does.
+    let mut first = [0u8; 64];
+    child.stdout.as_mut().unwrap().read_exact(&mut first).unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{:?}: {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+#[test]
+fn hit_points_default_to_ten_and_the_outcome_reads_well() {
+    let dir = std::env::temp_dir().join(format!("skirmish-cli-hp-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("hp.toml");
+    std::fs::write(
+        &file,
+        "name = \"hp\"\ndamage = { model = \"hit_points\" }\n[[sides]]\nname = \"A\"\ngroups = [{ name = \"a\" }]\n\
+         [[sides]]\nname = \"B\"\ngroups = [{ name = \"b\" }]\n",
+    )
+    .unwrap();
+    let s = stdout(&["run", file.to_str().unwrap()]);
+    assert!(
+        s.contains("winner: ") || s.contains("a draw") || s.contains("a timeout"),
+        "{s}"
+    );
+    assert!(!s.contains("(1 rounds)") && !s.contains(" 1 ticks"), "{s}");
+    std::fs::remove_dir_all(&dir).ok();
 }

@@ -135,7 +135,8 @@ struct Arrays {
     acting: Vec<u32>,
     hits: Vec<(u32, i32)>,
     fallen: Vec<u32>,
-    side_roll: Vec<i32>,
+    /// Each side's FUDGE group roll at this moment, if it rolls as a group.
+    side_roll: Vec<Option<i32>>,
     /// The moment's strikes, once every actor has picked its target:
     /// (attacker, target, Full Contact Strike roll).
     picks: Vec<(u32, u32, i32)>,
@@ -144,11 +145,10 @@ struct Arrays {
 impl Arrays {
     fn reset(&mut self, battle: &Battle) {
         let n = battle.group_of.len();
-        for v in [&mut self.penalty, &mut self.side_roll] {
-            v.clear();
-        }
+        self.penalty.clear();
         self.penalty.resize(n, 0);
-        self.side_roll.resize(battle.sides.len(), 0);
+        self.side_roll.clear();
+        self.side_roll.resize(battle.sides.len(), None);
         self.down.clear();
         self.down.resize(n, false);
         self.taken.clear();
@@ -692,9 +692,7 @@ impl Battle {
                 && r.group_roll
             {
                 for (roll, side) in side_roll.iter_mut().zip(standing.iter()) {
-                    if side.len() >= 2 {
-                        *roll = rolls.fudge(2);
-                    }
+                    *roll = (side.len() >= 2).then(|| rolls.fudge(2));
                 }
             }
             // First every actor picks its target (all at once: the
@@ -773,13 +771,7 @@ impl Battle {
                         let a_skill = ag.skill.in_round(round_no).map_err(SimError::rules)?.value();
                         let t_skill = tg.skill.in_round(round_no).map_err(SimError::rules)?.value();
                         // A fighter's roll: its side's group roll, or its own 4dF.
-                        let mut roll_of = |side: u8| {
-                            if r.group_roll && standing[side as usize].len() >= 2 {
-                                side_roll[side as usize]
-                            } else {
-                                rolls.four_df()
-                            }
-                        };
+                        let mut roll_of = |side: u8| side_roll[side as usize].unwrap_or_else(|| rolls.four_df());
                         let ar = roll_of(ag.side);
                         let dr = roll_of(tg.side);
                         // FUDGE 4.34: a fighter beset by several is at -1 per

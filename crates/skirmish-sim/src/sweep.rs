@@ -1259,6 +1259,10 @@ where
     let side_names: Vec<String> = spec.scenario.sides.iter().map(|s| s.name.clone()).collect();
     let layout = Layout::new(spec.axes.iter().map(|a| a.path.clone()).collect(), side_names.clone())?;
     let fingerprint = spec.scenario.fingerprint();
+    let meta = Meta {
+        seed: spec.seed,
+        scenario: &fingerprint,
+    };
 
     // Every cell's scenario, before any battle.
     let n_cells = cells_total as usize;
@@ -1290,33 +1294,20 @@ where
     // would run twice under different labels.
     let mut seen: HashMap<String, usize> = HashMap::with_capacity(grid.len());
     for (cell, (values, scenario)) in grid.iter().enumerate() {
-        match seen.entry(scenario.fingerprint()) {
-            std::collections::hash_map::Entry::Occupied(first) if grid[*first.get()].1 == *scenario => {
-                return Err(SweepError::Invalid(format!(
-                    "cells {} ({}) and {cell} ({}) are the same scenario: two values of an axis mean the same \
-                     (such as tick-system and tick_system), or two axes set the same field",
-                    first.get(),
-                    describe_values(&spec.pairs(&grid[*first.get()].0)),
-                    describe_values(&spec.pairs(values)),
-                )));
-            }
-            std::collections::hash_map::Entry::Occupied(_) => {}
-            std::collections::hash_map::Entry::Vacant(slot) => {
-                slot.insert(cell);
-            }
+        let first = *seen.entry(scenario.fingerprint()).or_insert(cell);
+        if first != cell && grid[first].1 == *scenario {
+            return Err(SweepError::Invalid(format!(
+                "cells {first} ({}) and {cell} ({}) are the same scenario: two values of an axis mean the same \
+                 (such as tick-system and tick_system), or two axes set the same field",
+                describe_values(&spec.pairs(&grid[first].0)),
+                describe_values(&spec.pairs(values)),
+            )));
         }
     }
 
     let mut done: Vec<Option<CellStats>> = vec![None; n_cells];
     let mut checkpoint = match &options.checkpoint {
-        Some(path) => Some(Checkpoint::open(
-            path,
-            &layout,
-            spec,
-            &fingerprint,
-            options.resume,
-            &mut done,
-        )?),
+        Some(path) => Some(Checkpoint::open(path, &layout, spec, meta, options.resume, &mut done)?),
         None => None,
     };
 
@@ -1392,13 +1383,7 @@ where
                 values: values.clone(),
                 stats: stats.clone(),
             };
-            cp.append(&layout.row_line(
-                &row,
-                Meta {
-                    seed: spec.seed,
-                    scenario: &fingerprint,
-                },
-            ))?;
+            cp.append(&layout.row_line(&row, meta))?;
         }
         done[cell] = Some(stats);
         cells_done += 1;
@@ -1558,7 +1543,7 @@ impl Checkpoint {
         path: &Path,
         layout: &Layout,
         spec: &SweepSpec,
-        fingerprint: &str,
+        meta: Meta<'_>,
         resume: bool,
         done: &mut [Option<CellStats>],
     ) -> Result<Checkpoint, SweepError> {
@@ -1566,7 +1551,7 @@ impl Checkpoint {
         let mut text = header.clone();
         text.push('\n');
         if resume {
-            let rows = read_checkpoint(path, layout, spec, fingerprint, &header, done.len())?;
+            let rows = read_checkpoint(path, layout, spec, meta, &header, done.len())?;
             // Canonical order, without a torn line, before appending.
             for (cell, line, stats) in rows {
                 text.push_str(&line);
@@ -1604,7 +1589,7 @@ fn read_checkpoint(
     path: &Path,
     layout: &Layout,
     spec: &SweepSpec,
-    fingerprint: &str,
+    meta: Meta<'_>,
     header: &str,
     cells: usize,
 ) -> Result<Vec<(usize, String, CellStats)>, SweepError> {
@@ -1649,16 +1634,17 @@ fn read_checkpoint(
                 describe_values(&spec.pairs(&values))
             )));
         };
-        if seed != spec.seed {
+        if seed != meta.seed {
             return Err(bad(format!(
                 "was run with seed {seed}, this sweep has seed {}",
-                spec.seed
+                meta.seed
             )));
         }
-        if scenario != fingerprint {
+        if scenario != meta.scenario {
             return Err(bad(format!(
-                "was run on another scenario (fingerprint {scenario}, this sweep's is {fingerprint}): the \
-                 scenario changed since; restore it, or start afresh without resuming"
+                "was run on another scenario (fingerprint {scenario}, this sweep's is {}): the scenario changed \
+                 since; restore it, or start afresh without resuming",
+                meta.scenario
             )));
         }
         if stats.battles != spec.battles {

@@ -515,6 +515,29 @@ impl<T> EventQueue<T> {
         v.into_iter().map(|(t, _, id, e)| (t, id, e)).collect()
     }
 
+    /// Bytes of heap memory the queue holds (its buckets, heap, slots and
+    /// free list, by capacity), not counting memory the events themselves
+    /// own. For measuring what a copy of a scheduler costs (undo history).
+    pub fn heap_size(&self) -> usize {
+        use std::mem::size_of;
+        let fine: usize = size_of::<[Vec<Entry>; FINE as usize]>()
+            + self
+                .fine
+                .iter()
+                .map(|b| b.capacity() * size_of::<Entry>())
+                .sum::<usize>();
+        let coarse: usize = size_of::<[Vec<BlockEntry>; WINDOW as usize]>()
+            + self
+                .coarse
+                .iter()
+                .map(|b| b.capacity() * size_of::<BlockEntry>())
+                .sum::<usize>();
+        fine + coarse
+            + self.far.capacity() * size_of::<Reverse<(u64, u64, u32, u32)>>()
+            + self.slots.capacity() * size_of::<Slot<T>>()
+            + self.free.capacity() * size_of::<Entry>()
+    }
+
     /// Removes every pending event (ids of removed events become stale) and
     /// keeps the current tick.
     pub fn clear(&mut self) {

@@ -1379,6 +1379,23 @@ impl Scheduler {
         self.awaiting.iter().map(|&w| ActorId(w)).collect()
     }
 
+    /// Bytes of heap memory the scheduler holds (actors, their pending
+    /// lists, the event queue and scratch buffers, by capacity): what a
+    /// copy of it costs, e.g. in an undo history.
+    pub fn heap_size(&self) -> usize {
+        use std::mem::size_of;
+        self.queue.heap_size()
+            + self.actors.capacity() * size_of::<ActorState>()
+            + self
+                .actors
+                .iter()
+                .map(|a| a.pending.capacity() * size_of::<EventId>())
+                .sum::<usize>()
+            + (self.awaiting.capacity() + self.joining.capacity()) * size_of::<u32>()
+            + self.popped.capacity() * size_of::<(EventId, Ev)>()
+            + self.plans.capacity() * size_of::<(u32, Declaration, Plan, i64)>()
+    }
+
     /// Number of pending actor events (not timers).
     pub fn pending_actions(&self) -> usize {
         self.actor_events

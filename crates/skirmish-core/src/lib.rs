@@ -77,9 +77,11 @@
 #![deny(missing_docs)]
 
 pub mod ambush;
+pub mod combat;
 pub mod damage;
 pub mod dice;
 pub mod error;
+pub mod fighter;
 pub mod ladder;
 pub mod striking;
 pub mod tables;

@@ -71,18 +71,18 @@
 //! Every battle draws from its own stream, `SeededRolls::for_stream(seed,
 //! index)`, so a battle's result depends only on (scenario, seed, index).
 
+use skirmish_core::combat::{self, OpposedSide};
 use skirmish_core::damage::{Damage, DamageModel, HitPointState, WoundTrack};
 use skirmish_core::dice::SeededRolls;
-use skirmish_core::ladder::CombatLevel;
-use skirmish_core::striking::full_contact::{self, StrikeOptions, StrikeOutcome};
-use skirmish_core::tables::{armor, weapons};
-use skirmish_core::timing::{ActorTiming, Declaration, TimingSystem};
+use skirmish_core::fighter::Fighter;
+use skirmish_core::striking::full_contact::{StrikeOptions, StrikeOutcome};
+use skirmish_core::timing::TimingSystem;
 
 use crate::clock::{Clock, ContinuousClock, SchedulerClock, Tick};
 use crate::error::SimError;
 use crate::fast::{self, FastEnd, FastGroup, FastPlan, FastWorkspace, HitPointsPrep};
 use crate::report::{BattleReport, BattleSummary, Casualties, Outcome, TraceLine};
-use crate::scenario::{Scenario, Striking, Targeting, WeaponChoice};
+use crate::scenario::{Scenario, Striking, Targeting};
 
 /// What to record beyond the numbers.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -177,27 +177,18 @@ impl Arrays {
 }
 
 /// The Time Taken of a group with no weapon given.
-pub const DEFAULT_TIME_TAKEN: i32 = 3;
+pub use skirmish_core::fighter::DEFAULT_TIME_TAKEN;
 
 const NONE: u32 = u32::MAX;
 
-/// A group, ready to fight.
+/// A group, ready to fight: the core's resolved [`Fighter`], where its
+/// fighters stand in the roster.
 #[derive(Debug, Clone)]
 struct GroupRt {
-    name: String,
     side: u8,
     first: u32,
     count: u32,
-    strike_rating: i32,
-    defense_rating: i32,
-    skill: CombatLevel,
-    offense: i32,
-    defense_factor: i32,
-    decl: Declaration,
-    timing: ActorTiming,
-    hit_points: Option<i32>,
-    disruptible: bool,
-    weapon: String,
+    fighter: Fighter,
 }
 
 /// A scenario made ready to fight many times (the weapon and armor
@@ -271,7 +262,6 @@ impl Battle {
         if scenario.sides.len() > 255 {
             return Err(SimError::Scenario("at most 255 sides".into()));
         }
-        let fudge = matches!(scenario.striking, Striking::FudgeOpposed(_));
         let mut groups = Vec::new();
         let mut group_of = Vec::new();
         for (si, side) in scenario.sides.iter().enumerate() {
@@ -289,85 +279,12 @@ impl Battle {
                             g.count
                         ))
                     })?;
-                let (mut decl, weapon) = match &g.weapon {
-                    None => (
-                        Declaration::new(DEFAULT_TIME_TAKEN, g.speed_bonus),
-                        String::from("weapon"),
-                    ),
-                    Some(WeaponChoice::Named(name)) => {
-                        let w = weapons::find(name).map_err(at)?;
-                        (
-                            Declaration::weapon(w, &scenario.timing, g.speed_bonus),
-                            w.name.to_string(),
-                        )
-                    }
-                    Some(WeaponChoice::Custom(c)) => (
-                        Declaration::new(c.time_taken, g.speed_bonus).with_rate_of_fire(c.rate_of_fire),
-                        if c.name.is_empty() {
-                            "weapon".to_string()
-                        } else {
-                            c.name.clone()
-                        },
-                    ),
-                };
-                decl.extra_attacks = g.extra_attacks;
-                decl.disruptible = g.disruptible;
-                decl.validate().map_err(at)?;
-                let timing = ActorTiming {
-                    initiative_bonus: g.initiative_bonus,
-                    interval: g.interval,
-                    reflexes: g.reflexes,
-                    combat_sense: g.combat_sense,
-                };
-                timing.validate().map_err(at)?;
-                let armor_bonus = match &g.armor {
-                    Some(name) => armor::armor(name).map_err(at)?.defense_rating_bonus,
-                    None => 0,
-                };
-                let check = |field: &str, v: i32| -> Result<i32, SimError> {
-                    if (-1000..=1000).contains(&v) {
-                        Ok(v)
-                    } else {
-                        Err(SimError::Rules(
-                            skirmish_core::Error::out_of_range(field, v, -1000, 1000)
-                                .in_field(&format!("sides[{si}].groups[{gi}]")),
-                        ))
-                    }
-                };
-                let (defense_rating, defense_factor) = if fudge {
-                    (
-                        check("defense_rating", g.defense_rating)?,
-                        check("toughness", g.toughness)? + armor_bonus,
-                    )
-                } else {
-                    (
-                        check("defense_rating", g.defense_rating)? + armor_bonus,
-                        check("toughness", g.toughness)?,
-                    )
-                };
-                if let Some(hp) = g.hit_points
-                    && hp < 1
-                {
-                    return Err(SimError::Rules(
-                        skirmish_core::Error::out_of_range("hit_points", hp, 1, i32::MAX)
-                            .in_field(&format!("sides[{si}].groups[{gi}]")),
-                    ));
-                }
+                let fighter = g.resolve(&scenario.timing, &scenario.striking).map_err(at)?;
                 groups.push(GroupRt {
-                    name: g.name.clone(),
                     side: si as u8,
                     first: group_of.len() as u32,
                     count,
-                    strike_rating: check("strike_rating", g.strike_rating)?,
-                    defense_rating,
-                    skill: g.skill,
-                    offense: check("offense", g.offense)?,
-                    defense_factor,
-                    decl,
-                    timing,
-                    hit_points: g.hit_points,
-                    disruptible: g.disruptible,
-                    weapon,
+                    fighter,
                 });
                 let gidx = (groups.len() - 1) as u32;
                 group_of.extend(std::iter::repeat_n(gidx, count as usize));
@@ -408,13 +325,15 @@ impl Battle {
         };
         let mut groups = Vec::with_capacity(self.groups.len());
         for g in &self.groups {
-            let speed = i64::from(g.decl.time_taken) - i64::from(g.decl.speed_bonus);
+            let side = g.side;
+            let g = &g.fighter;
+            let speed = i64::from(g.action.time_taken) - i64::from(g.action.speed_bonus);
             // The longest delay: initiative, 4dF + 5 + TT - bonus.
             if speed + 9 > fast::MAX_DELAY {
                 return None;
             }
             groups.push(FastGroup {
-                side: g.side,
+                side,
                 disruptible: g.disruptible,
                 strike_rating: g.strike_rating,
                 defense_rating: g.defense_rating,
@@ -456,6 +375,12 @@ impl Battle {
         Some((plan, prep))
     }
 
+    /// The side of fighter `f`.
+    #[inline]
+    fn side_of(&self, f: u32) -> u8 {
+        self.groups[self.group_of[f as usize] as usize].side
+    }
+
     /// Number of fighters.
     pub fn fighters(&self) -> usize {
         self.group_of.len()
@@ -465,9 +390,9 @@ impl Battle {
     pub fn fighter_name(&self, fighter: u32) -> String {
         let g = &self.groups[self.group_of[fighter as usize] as usize];
         if g.count == 1 {
-            g.name.clone()
+            g.fighter.name.clone()
         } else {
-            format!("{} {}", g.name, fighter - g.first + 1)
+            format!("{} {}", g.fighter.name, fighter - g.first + 1)
         }
     }
 
@@ -566,11 +491,9 @@ impl Battle {
         match &self.damage {
             Damage::HitPoints(m) => {
                 hp.clear();
-                hp.extend(
-                    self.group_of
-                        .iter()
-                        .map(|&g| HitPointState::new(self.groups[g as usize].hit_points.unwrap_or(m.config().max_hp))),
-                );
+                hp.extend(self.group_of.iter().map(|&g| {
+                    HitPointState::new(self.groups[g as usize].fighter.hit_points.unwrap_or(m.config().max_hp))
+                }));
                 if lean {
                     let clock = self.lean_clock(lean_clock)?;
                     self.fight(clock, m, hp, arrays, rolls, options)
@@ -596,7 +519,10 @@ impl Battle {
             return Err(SimError::Scenario("the lean clock runs Continuous timing only".into()));
         };
         let clock = slot.get_or_insert_with(ContinuousClock::empty);
-        clock.reset(c.lap, self.group_of.iter().map(|&g| self.groups[g as usize].decl));
+        clock.reset(
+            c.lap,
+            self.group_of.iter().map(|&g| self.groups[g as usize].fighter.action),
+        );
         Ok(clock)
     }
 
@@ -604,8 +530,8 @@ impl Battle {
         SchedulerClock::new(
             &self.timing,
             self.group_of.iter().map(|&g| {
-                let g = &self.groups[g as usize];
-                (g.timing, g.decl)
+                let g = &self.groups[g as usize].fighter;
+                (g.timing, g.action)
             }),
         )
     }
@@ -639,14 +565,6 @@ impl Battle {
         let mut casualties = Vec::new();
         let mut trace = options.trace.then(Vec::new);
         let mut round_starts = 0u32;
-        let fc_options = match self.striking {
-            Striking::FullContact(r) => StrikeOptions {
-                guaranteed_success_and_fumble: r.guaranteed,
-                amazing: r.amazing,
-                point_blank: false,
-            },
-            Striking::FudgeOpposed(_) => StrikeOptions::default(),
-        };
 
         // Already decided before a blow (a side with nobody in it).
         let left = standing.iter().filter(|s| !s.is_empty()).count();
@@ -743,28 +661,25 @@ impl Battle {
             }
             // ...then every strike is resolved.
             for &(a, t, strike_roll) in picks.iter() {
-                let ag = &self.groups[self.group_of[a as usize] as usize];
-                let tg = &self.groups[self.group_of[t as usize] as usize];
-                let (landed, margin, what) = match self.striking {
+                let (ag_side, tg_side) = (self.side_of(a), self.side_of(t));
+                let ag = &self.groups[self.group_of[a as usize] as usize].fighter;
+                let tg = &self.groups[self.group_of[t as usize] as usize].fighter;
+                let (landed, damage, what) = match self.striking {
                     Striking::FullContact(r) => {
                         let sr = ag.strike_rating + penalty[a as usize];
                         let dr = tg.defense_rating + penalty[t as usize];
-                        let roll = strike_roll;
-                        let outcome = full_contact::resolve(sr, dr, roll, fc_options).map_err(SimError::rules)?;
-                        let mut extra = 0;
-                        match outcome {
-                            StrikeOutcome::AmazingStrike { .. } => {
-                                summary.amazing_strikes += 1;
-                                extra = r.amazing_strike_damage;
-                            }
+                        let blow =
+                            combat::full_contact_blow(sr, dr, strike_roll, None, &r, ag.offense, tg.defense_factor)
+                                .map_err(SimError::rules)?;
+                        match blow.outcome {
+                            StrikeOutcome::AmazingStrike { .. } => summary.amazing_strikes += 1,
                             StrikeOutcome::AmazingDefense { .. } => summary.amazing_defenses += 1,
                             _ => {}
                         }
-                        let margin = damage_margin(outcome, extra);
                         let what = trace
                             .is_some()
-                            .then(|| format!("SR {sr} {roll:+} vs DR {dr}: {outcome}"));
-                        (outcome.is_hit(), margin, what)
+                            .then(|| format!("SR {sr} {strike_roll:+} vs DR {dr}: {}", blow.outcome));
+                        (blow.landed, blow.damage, what)
                     }
                     Striking::FudgeOpposed(r) => {
                         let round_no = round.max(1);
@@ -772,8 +687,8 @@ impl Battle {
                         let t_skill = tg.skill.in_round(round_no).map_err(SimError::rules)?.value();
                         // A fighter's roll: its side's group roll, or its own 4dF.
                         let mut roll_of = |side: u8| side_roll[side as usize].unwrap_or_else(|| rolls.four_df());
-                        let ar = roll_of(ag.side);
-                        let dr = roll_of(tg.side);
+                        let ar = roll_of(ag_side);
+                        let dr = roll_of(tg_side);
                         // FUDGE 4.34: a fighter beset by several is at -1 per
                         // attacker beyond the first, attacking and defending.
                         let crowd = |f: u32| {
@@ -784,10 +699,23 @@ impl Battle {
                             }
                         };
                         let (a_crowd, t_crowd) = (crowd(a), crowd(t));
-                        let attack = a_skill + penalty[a as usize] - a_crowd + ar;
-                        let defense = t_skill + penalty[t as usize] - t_crowd + dr;
-                        let degree = attack - defense;
-                        let landed = degree >= 1 && attack >= r.minimum_to_hit.value();
+                        let blow = combat::opposed_blow(
+                            OpposedSide {
+                                skill: a_skill,
+                                penalty: penalty[a as usize],
+                                outnumbered: a_crowd,
+                                roll: ar,
+                            },
+                            OpposedSide {
+                                skill: t_skill,
+                                penalty: penalty[t as usize],
+                                outnumbered: t_crowd,
+                                roll: dr,
+                            },
+                            &r,
+                            ag.offense,
+                            tg.defense_factor,
+                        );
                         let outnumbered = |n: i32| {
                             if n > 0 {
                                 format!(", -{n} outnumbered")
@@ -797,16 +725,21 @@ impl Battle {
                         };
                         let what = trace.is_some().then(|| {
                             format!(
-                                "{attack} ({a_skill:+} skill {ar:+} roll{}) vs {defense} ({t_skill:+} skill {dr:+} roll{}): {}",
+                                "{} ({a_skill:+} skill {ar:+} roll{}) vs {} ({t_skill:+} skill {dr:+} roll{}): {}",
+                                blow.attack,
                                 outnumbered(a_crowd),
+                                blow.defense,
                                 outnumbered(t_crowd),
-                                if landed { format!("hit by {degree}") } else { "no hit".to_string() }
+                                if blow.landed {
+                                    format!("hit by {}", blow.degree)
+                                } else {
+                                    "no hit".to_string()
+                                }
                             )
                         });
-                        (landed, degree, what)
+                        (blow.landed, blow.damage, what)
                     }
                 };
-                let damage = margin.saturating_add(ag.offense).saturating_sub(tg.defense_factor);
                 if landed {
                     summary.hits += 1;
                     hits.push((t, damage));
@@ -868,7 +801,7 @@ impl Battle {
             for &(t, _) in hits.iter() {
                 if !down[t as usize] {
                     let g = &self.groups[self.group_of[t as usize] as usize];
-                    if clock.disrupt(t, g.disruptible) {
+                    if clock.disrupt(t, g.fighter.disruptible) {
                         summary.disruptions += 1;
                         if let Some(tr) = trace.as_mut() {
                             tr.push(TraceLine {
@@ -1003,20 +936,6 @@ impl Battle {
                 .min_by_key(|&c| (engaged_by[c as usize], c)),
         }
     }
-}
-
-/// The margin a Full Contact strike's damage counts from, with `extra`
-/// added on an amazing strike: the margin, except that a guaranteed hit
-/// (a +4 that hits only by the optional rule, at a margin of 0 or less)
-/// lands as the least hit, margin 1. The rule exists so that the
-/// "impossible" hit happens (full-contact-striking.txt); a hit that could
-/// never do damage would not be one.
-pub(crate) fn damage_margin(outcome: StrikeOutcome, extra: i32) -> i32 {
-    let margin = match outcome {
-        StrikeOutcome::GuaranteedHit { .. } => 1,
-        _ => i32::try_from(outcome.margin()).unwrap_or(i32::MIN),
-    };
-    margin.saturating_add(extra)
 }
 
 /// How many fighters of sides other than `side` are standing.

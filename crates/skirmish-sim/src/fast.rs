@@ -121,7 +121,7 @@ impl Cell {
         let amazing_defense = matches!(outcome, StrikeOutcome::AmazingDefense { .. });
         let extra = if amazing_strike { amazing_strike_damage } else { 0 };
         Cell {
-            base: crate::battle::damage_margin(outcome, extra),
+            base: skirmish_core::combat::damage_margin(outcome, extra),
             hit: outcome.is_hit(),
             counts: u64::from(outcome.is_hit())
                 | u64::from(amazing_strike) << Tally::SHIFT

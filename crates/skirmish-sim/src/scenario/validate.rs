@@ -1,8 +1,8 @@
 //! The rules a scenario must keep before a battle runs it.
 
+use super::error::{ScenarioError, ScenarioErrorKind};
 use skirmish_core::tables::{armor, weapons};
 
-use super::error::{ScenarioError, ScenarioErrorKind};
 use super::{Group, Scenario, Striking, WeaponChoice};
 
 /// Most fighters a scenario may field, over all sides: ten million.
@@ -17,20 +17,7 @@ pub const MAX_FIGHTERS: u64 = 10_000_000;
 /// Bytes of battle state per fighter that [`MAX_FIGHTERS`] budgets for.
 pub const FIGHTER_STATE_BYTES: u64 = 200;
 
-/// Largest magnitude of ratings, skills, damage factors and speed bonuses.
-const RATING_LIMIT: i32 = 1_000;
-/// Largest magnitude of a Tick System initiative bonus.
-const INITIATIVE_LIMIT: i32 = 1_000_000;
-/// Largest Tick System interval.
-const INTERVAL_LIMIT: u32 = 1_000_000;
-/// Most extra attacks per round from gear.
-const EXTRA_ATTACKS_LIMIT: u32 = 100;
-/// Largest Time Taken of a custom weapon, in ticks.
-const TIME_TAKEN_LIMIT: i32 = 1_000;
-/// Most shots, and most rounds, in a custom rate of fire.
-const RATE_OF_FIRE_LIMIT: u32 = 100;
-/// Most hit points a group may have.
-const HIT_POINTS_LIMIT: i32 = 1_000_000;
+use skirmish_core::fighter::RATING_LIMIT;
 
 impl Scenario {
     /// Checks every rule a battle relies on; the error names the field.
@@ -153,64 +140,17 @@ fn validate_group(path: &str, group: &Group) -> Result<(), ScenarioError> {
             format!("{} fighters {}", group.count, too_many(u128::from(group.count))),
         ));
     }
-    for (name, value) in [
-        ("strike_rating", group.strike_rating),
-        ("defense_rating", group.defense_rating),
-        ("speed_bonus", group.speed_bonus),
-        ("offense", group.offense),
-        ("toughness", group.toughness),
-        ("reflexes", group.reflexes),
-        ("combat_sense", group.combat_sense),
-        ("skill", group.skill.level.value()),
-    ] {
-        within(&field(name), value, RATING_LIMIT)?;
-    }
-    within(&field("initiative_bonus"), group.initiative_bonus, INITIATIVE_LIMIT)?;
-    if group.interval > INTERVAL_LIMIT {
-        return Err(out_of_range(&field("interval"), group.interval, 0, INTERVAL_LIMIT));
-    }
-    if group.extra_attacks > EXTRA_ATTACKS_LIMIT {
-        return Err(out_of_range(
-            &field("extra_attacks"),
-            group.extra_attacks,
-            0,
-            EXTRA_ATTACKS_LIMIT,
-        ));
-    }
-    if let Some(hp) = group.hit_points
-        && !(1..=HIT_POINTS_LIMIT).contains(&hp)
-    {
-        return Err(out_of_range(&field("hit_points"), hp, 1, HIT_POINTS_LIMIT));
-    }
-    match &group.weapon {
-        None => {}
-        Some(WeaponChoice::Named(name)) => {
-            weapons::find(name)
-                .map_err(|e| ScenarioError::from_core(ScenarioErrorKind::Invalid, &field("weapon"), e))?;
-        }
-        Some(WeaponChoice::Custom(custom)) => {
-            if !(0..=TIME_TAKEN_LIMIT).contains(&custom.time_taken) {
-                return Err(out_of_range(
-                    &field("weapon.time_taken"),
-                    custom.time_taken,
-                    0,
-                    TIME_TAKEN_LIMIT,
-                ));
-            }
-            let rof = custom.rate_of_fire;
-            if rof.shots() > RATE_OF_FIRE_LIMIT || rof.rounds() > RATE_OF_FIRE_LIMIT {
-                return Err(ScenarioError::invalid(
-                    field("weapon.rate_of_fire"),
-                    format!(
-                        "{rof} is not a sane rate of fire (at most {RATE_OF_FIRE_LIMIT} shots per at most {RATE_OF_FIRE_LIMIT} rounds)"
-                    ),
-                ));
-            }
-        }
+    // Names first, so an unknown one is reported at its own field with
+    // its suggestions; the rest are the core profile's rules.
+    if let Some(WeaponChoice::Named(name)) = &group.weapon {
+        weapons::find(name).map_err(|e| ScenarioError::from_core(ScenarioErrorKind::Invalid, &field("weapon"), e))?;
     }
     if let Some(name) = &group.armor {
         armor::armor(name).map_err(|e| ScenarioError::from_core(ScenarioErrorKind::Invalid, &field("armor"), e))?;
     }
+    group
+        .validate()
+        .map_err(|e| ScenarioError::from_core(ScenarioErrorKind::Invalid, path, e))?;
     Ok(())
 }
 

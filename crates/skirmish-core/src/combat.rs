@@ -1,0 +1,190 @@
+//! One blow, struck and felt: the arithmetic the battle engine and the live
+//! tracker share, so a strike resolves the same way in a simulated battle
+//! and at the table (a test feeds both the same dice and compares every
+//! field).
+//!
+//! A blow is a strike roll under the striking rules ([`Striking`]) and the
+//! damage it does: the hit's margin (SR + roll - DR, or the relative
+//! degree), plus the attacker's offensive damage factor, minus the
+//! defender's defensive factor (RULES.md §3), plus the amazing-strike
+//! extra. The damage model ([`crate::damage`]) then turns that damage into
+//! a wound or lost hit points.
+//!
+//! ```
+//! use skirmish_core::combat::{full_contact_blow, opposed_blow, OpposedSide};
+//! use skirmish_core::fighter::{FudgeRules, FullContactRules};
+//!
+//! // Cardiff (SR 9) strikes the goblin (DR 6) and rolls -1: a hit by 2.
+//! let blow = full_contact_blow(9, 6, -1, None, &FullContactRules::default(), 0, 0)?;
+//! assert!(blow.landed);
+//! assert_eq!(blow.damage, 2);
+//!
+//! // FUDGE: Good (+1) rolling +1 against Fair (0) rolling 0 wins by 2.
+//! let attacker = OpposedSide { skill: 1, penalty: 0, outnumbered: 0, roll: 1 };
+//! let defender = OpposedSide { skill: 0, penalty: 0, outnumbered: 0, roll: 0 };
+//! let blow = opposed_blow(attacker, defender, &FudgeRules::default(), 1, 0);
+//! assert_eq!((blow.degree, blow.damage), (2, 3));
+//! # Ok::<(), skirmish_core::Error>(())
+//! ```
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::Result;
+use crate::fighter::{FudgeRules, FullContactRules};
+use crate::striking::full_contact::{self, RangedShot, StrikeOptions, StrikeOutcome};
+
+/// A Full Contact blow: the strike and the damage it does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct FullContactBlow {
+    /// The Strike Rating rolled with (wound penalty included; before range).
+    pub strike_rating: i32,
+    /// The Defense Rating struck at (wound penalty included).
+    pub defense_rating: i32,
+    /// The Strike roll (4dF).
+    pub roll: i32,
+    /// What the strike did.
+    pub outcome: StrikeOutcome,
+    /// Whether it landed.
+    pub landed: bool,
+    /// The damage it does if it landed: the margin (a guaranteed hit counts
+    /// as a hit by 1; an amazing strike adds the rules' extra), plus
+    /// `offense`, minus `defense_factor`.
+    pub damage: i32,
+}
+
+/// The [`StrikeOptions`] a battle's or an encounter's Full Contact rules
+/// turn on (point-blank is a matter of each shot's distance).
+pub const fn strike_options(rules: &FullContactRules) -> StrikeOptions {
+    StrikeOptions {
+        guaranteed_success_and_fumble: rules.guaranteed,
+        amazing: rules.amazing,
+        point_blank: false,
+    }
+}
+
+/// A Full Contact blow: `strike_rating` + `roll` against `defense_rating`
+/// (both with their wound penalties already added), at range if `shot` is
+/// given, under `rules`; the damage adds the attacker's `offense` and takes
+/// off the defender's `defense_factor`.
+///
+/// # Errors
+/// [`crate::Error::OutOfRange`] (field `strike_roll`) for a roll outside -4..=4.
+#[inline]
+pub fn full_contact_blow(
+    strike_rating: i32,
+    defense_rating: i32,
+    roll: i32,
+    shot: Option<RangedShot>,
+    rules: &FullContactRules,
+    offense: i32,
+    defense_factor: i32,
+) -> Result<FullContactBlow> {
+    let options = strike_options(rules);
+    let outcome = match shot {
+        Some(shot) => full_contact::resolve_at_range(strike_rating, defense_rating, roll, shot, options)?,
+        None => full_contact::resolve(strike_rating, defense_rating, roll, options)?,
+    };
+    let extra = if matches!(outcome, StrikeOutcome::AmazingStrike { .. }) {
+        rules.amazing_strike_damage
+    } else {
+        0
+    };
+    Ok(FullContactBlow {
+        strike_rating,
+        defense_rating,
+        roll,
+        outcome,
+        landed: outcome.is_hit(),
+        damage: damage_of(damage_margin(outcome, extra), offense, defense_factor),
+    })
+}
+
+/// The margin a Full Contact strike's damage counts from, with `extra`
+/// added on an amazing strike: the margin, except that a guaranteed hit
+/// (a +4 that hits only by the optional rule, at a margin of 0 or less)
+/// lands as the least hit, margin 1. The rule exists so that the
+/// "impossible" hit happens (full-contact-striking.txt); a hit that could
+/// never do damage would not be one.
+#[inline]
+pub fn damage_margin(outcome: StrikeOutcome, extra: i32) -> i32 {
+    let margin = match outcome {
+        StrikeOutcome::GuaranteedHit { .. } => 1,
+        _ => i32::try_from(outcome.margin()).unwrap_or(i32::MIN),
+    };
+    margin.saturating_add(extra)
+}
+
+/// The damage of a hit by `margin`: plus the attacker's offensive factor,
+/// minus the defender's defensive factor (RULES.md §3). Saturates rather
+/// than overflows.
+#[inline]
+pub const fn damage_of(margin: i32, offense: i32, defense_factor: i32) -> i32 {
+    margin.saturating_add(offense).saturating_sub(defense_factor)
+}
+
+/// One side of a FUDGE opposed roll.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct OpposedSide {
+    /// The combat skill as a ladder value, for this round (plus-levels
+    /// already counted).
+    pub skill: i32,
+    /// The wound penalty (0, -1 Hurt, -2 Very Hurt).
+    pub penalty: i32,
+    /// FUDGE 4.34: attackers beyond the first engaging this fighter (each
+    /// is -1).
+    pub outnumbered: i32,
+    /// The roll (4dF, or a side's group 2dF).
+    pub roll: i32,
+}
+
+impl OpposedSide {
+    /// The result: skill + penalty - outnumbered + roll.
+    #[inline]
+    pub const fn total(&self) -> i32 {
+        self.skill
+            .saturating_add(self.penalty)
+            .saturating_sub(self.outnumbered)
+            .saturating_add(self.roll)
+    }
+}
+
+/// A FUDGE opposed blow: each side's result and what it did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct OpposedBlow {
+    /// The attacker's result.
+    pub attack: i32,
+    /// The defender's result.
+    pub defense: i32,
+    /// The relative degree, attack - defense.
+    pub degree: i32,
+    /// Whether the attacker hit: won by 1 or more with at least the
+    /// minimum result to hit.
+    pub landed: bool,
+    /// The damage if it landed: the degree plus `offense` minus
+    /// `defense_factor`.
+    pub damage: i32,
+}
+
+/// A FUDGE opposed blow (fudge-combat-chapter4.txt 4.3): the attacker hits
+/// when its result beats the defender's by 1 or more and is at least the
+/// rules' minimum result (Poor against an equal-sized foe); a defender
+/// that wins is not hurt (its own blows are its own actions).
+#[inline]
+pub fn opposed_blow(
+    attacker: OpposedSide,
+    defender: OpposedSide,
+    rules: &FudgeRules,
+    offense: i32,
+    defense_factor: i32,
+) -> OpposedBlow {
+    let attack = attacker.total();
+    let defense = defender.total();
+    let degree = attack.saturating_sub(defense);
+    OpposedBlow {
+        attack,
+        defense,
+        degree,
+        landed: degree >= 1 && attack >= rules.minimum_to_hit.value(),
+        damage: damage_of(degree, offense, defense_factor),
+    }
+}

@@ -1,0 +1,476 @@
+//! The fighter: one profile for a scenario's group and a tracker's
+//! combatant, and the striking rules a battle or an encounter is fought by.
+//!
+//! A [`FighterProfile`] is what a GM writes down for a fighter: its weapon
+//! (by table name or Time Taken), its Full Contact ratings (SR, DR, armor
+//! by table name), its FUDGE skill and damage factors, its hit points and
+//! its timing traits. [`FighterProfile::resolve`] looks the names up once
+//! and gives a [`Fighter`], the plain numbers the rules use; the battle
+//! engine (`skirmish-sim`) and the live tracker ([`crate::tracker`]) both
+//! fight with it, through the same blow arithmetic ([`crate::combat`]).
+//!
+//! ```
+//! use skirmish_core::fighter::{FighterProfile, Striking, WeaponChoice};
+//! use skirmish_core::timing::TimingSystem;
+//!
+//! let mut cardiff = FighterProfile::new("Cardiff");
+//! cardiff.strike_rating = 9;
+//! cardiff.defense_rating = 2;
+//! cardiff.armor = Some("plate".into());
+//! cardiff.weapon = Some(WeaponChoice::Named("Sword, Two-Handed".into()));
+//! let f = cardiff.resolve(&TimingSystem::continuous(), &Striking::default())?;
+//! // Armor counts in the Defense Rating under Full Contact.
+//! assert_eq!((f.strike_rating, f.defense_rating), (9, 6));
+//! assert_eq!(f.weapon, "Sword, Two-Handed");
+//! # Ok::<(), skirmish_core::Error>(())
+//! ```
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Deserializer, Serialize};
+
+use crate::error::Error;
+use crate::ladder::{CombatLevel, Level};
+use crate::tables::weapons::RateOfFire;
+use crate::tables::{armor, weapons};
+use crate::timing::{ActorTiming, Declaration, TimingSystem};
+
+/// The striking system and its options.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "system", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Striking {
+    /// Full Contact: SR + 4dF against DR.
+    FullContact(FullContactRules),
+    /// FUDGE opposed rolls: skill + 4dF against the defender's skill + 4dF.
+    FudgeOpposed(FudgeRules),
+}
+
+impl Default for Striking {
+    fn default() -> Self {
+        Striking::FullContact(FullContactRules::default())
+    }
+}
+
+impl Striking {
+    /// The names [`FromStr`] accepts.
+    pub const NAMES: [&'static str; 2] = ["full-contact", "fudge-opposed"];
+
+    /// Its name.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Striking::FullContact(_) => "full-contact",
+            Striking::FudgeOpposed(_) => "fudge-opposed",
+        }
+    }
+}
+
+impl FromStr for Striking {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Striking, Self::Err> {
+        let key: String = s
+            .chars()
+            .filter(|c| c.is_alphanumeric())
+            .collect::<String>()
+            .to_lowercase();
+        match key.as_str() {
+            "fullcontact" | "fc" => Ok(Striking::FullContact(FullContactRules::default())),
+            "fudgeopposed" | "fudge" | "opposed" => Ok(Striking::FudgeOpposed(FudgeRules::default())),
+            _ => Err(Error::unknown_name("striking system", s, Striking::NAMES)),
+        }
+    }
+}
+
+impl fmt::Display for Striking {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Options of Full Contact striking in a battle.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct FullContactRules {
+    /// Guaranteed success (+4 hits) and fumble (-4 misses).
+    pub guaranteed: bool,
+    /// Amazing strikes and defenses (counted in the report).
+    pub amazing: bool,
+    /// Extra damage an amazing strike does (0: none; the text suggests
+    /// doubling as one common choice, which a GM sets as the margin again).
+    pub amazing_strike_damage: i32,
+}
+
+/// Options of FUDGE opposed striking in a battle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct FudgeRules {
+    /// The minimum rolled result to hit (Poor against an equal-sized foe).
+    pub minimum_to_hit: Level,
+    /// The lone fighter's -1 per attacker beyond the first (FUDGE 4.34).
+    pub multi_foe_penalty: bool,
+    /// The GM's one 2dF for each side's fighters at a moment, instead of
+    /// each fighter's 4dF (FUDGE 4.34); a fighter alone on its side still
+    /// rolls its own 4dF.
+    pub group_roll: bool,
+}
+
+impl Default for FudgeRules {
+    fn default() -> Self {
+        FudgeRules {
+            minimum_to_hit: Level::POOR,
+            multi_foe_penalty: true,
+            group_roll: false,
+        }
+    }
+}
+
+/// A weapon: a row of the weapon tables by name, or custom numbers.
+///
+/// In a file: `weapon = "Dagger"` or `weapon = { time_taken = 0, name =
+/// "Spark" }`. (Read by hand rather than as an untagged enum, so a wrong
+/// key inside the table is reported as such.)
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum WeaponChoice {
+    /// A row of the tables, by name ("Dagger", "heavy crossbow").
+    Named(String),
+    /// Custom Time Taken and Rate of Fire.
+    Custom(CustomWeapon),
+}
+
+impl<'de> Deserialize<'de> for WeaponChoice {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = WeaponChoice;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a weapon name from the tables or a table { time_taken, rate_of_fire, name }")
+            }
+            fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<WeaponChoice, E> {
+                Ok(WeaponChoice::Named(s.to_owned()))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<WeaponChoice, A::Error> {
+                CustomWeapon::deserialize(serde::de::value::MapAccessDeserializer::new(map)).map(WeaponChoice::Custom)
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// A weapon given by its numbers.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CustomWeapon {
+    /// A label.
+    #[serde(default)]
+    pub name: String,
+    /// Time Taken.
+    pub time_taken: i32,
+    /// Rate of fire (default 1/1).
+    #[serde(default = "one_per_round")]
+    pub rate_of_fire: RateOfFire,
+}
+
+fn one_per_round() -> RateOfFire {
+    RateOfFire::ONE
+}
+
+/// A fighter, or a group of identical fighters: what a scenario file's
+/// group and a tracker's combatant both are (one type, so a scenario's
+/// fighter and a tracker's combatant are the same thing).
+///
+/// Every field but `name` has a default, so a profile is as short as the
+/// rules it needs: timing only (`weapon`), Full Contact (`strike_rating`,
+/// `defense_rating`, `armor`) or FUDGE opposed (`skill`, `offense`,
+/// `toughness`). See [`validate`](Self::validate) for the bounds.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FighterProfile {
+    /// Its name (a scenario's groups: unique within the side).
+    pub name: String,
+    /// How many (mass battles: thousands; the tracker: a group of this many).
+    #[serde(default = "one")]
+    pub count: u64,
+    /// Full Contact Strike Rating (default 5).
+    #[serde(default = "five")]
+    pub strike_rating: i32,
+    /// Full Contact Defense Rating, without the armor named in `armor`
+    /// (default 3).
+    #[serde(default = "three")]
+    pub defense_rating: i32,
+    /// FUDGE combat skill, plus-levels allowed (default Fair).
+    #[serde(default)]
+    pub skill: CombatLevel,
+    /// The weapon (default: TT 3, RoF 1/1, unnamed).
+    #[serde(default)]
+    pub weapon: Option<WeaponChoice>,
+    /// Armor from the table: its DR bonus adds to the Defense Rating in
+    /// Full Contact, and to the defensive damage factor under FUDGE striking.
+    #[serde(default)]
+    pub armor: Option<String>,
+    /// Speed bonus (half-values of the relevant traits).
+    #[serde(default)]
+    pub speed_bonus: i32,
+    /// Extra attacks per round from gear (Simple and Graduated Rounds).
+    #[serde(default)]
+    pub extra_attacks: u32,
+    /// Whether its actions are disruptible (spellcasters).
+    #[serde(default)]
+    pub disruptible: bool,
+    /// Offensive damage factor (Strength, weapon deadliness, Scale).
+    #[serde(default)]
+    pub offense: i32,
+    /// Defensive damage factor besides armor (Scale, Damage Capacity).
+    #[serde(default)]
+    pub toughness: i32,
+    /// Hit points, overriding the damage model's `max_hp`.
+    #[serde(default)]
+    pub hit_points: Option<i32>,
+    /// Tick System: initiative bonus.
+    #[serde(default)]
+    pub initiative_bonus: i32,
+    /// Tick System: interval.
+    #[serde(default)]
+    pub interval: u32,
+    /// FUZION REF.
+    #[serde(default)]
+    pub reflexes: i32,
+    /// FUZION Combat Sense.
+    #[serde(default)]
+    pub combat_sense: i32,
+}
+
+fn one() -> u64 {
+    1
+}
+fn five() -> i32 {
+    5
+}
+fn three() -> i32 {
+    3
+}
+
+/// The Time Taken of a fighter with no weapon given.
+pub const DEFAULT_TIME_TAKEN: i32 = 3;
+/// Largest magnitude of ratings, skills, damage factors, speed bonuses,
+/// REF and Combat Sense: far past any the texts use, small enough that no
+/// sum of them overflows.
+pub const RATING_LIMIT: i32 = 1_000;
+/// Largest magnitude of a Tick System initiative bonus.
+pub const INITIATIVE_LIMIT: i32 = 1_000_000;
+/// Largest Tick System interval.
+pub const INTERVAL_LIMIT: u32 = 1_000_000;
+/// Most extra attacks per round from gear.
+pub const EXTRA_ATTACKS_LIMIT: u32 = 100;
+/// Largest Time Taken of a custom weapon, in ticks.
+pub const TIME_TAKEN_LIMIT: i32 = 1_000;
+/// Most shots, and most rounds, in a custom rate of fire.
+pub const RATE_OF_FIRE_LIMIT: u32 = 100;
+/// Most hit points a fighter may have.
+pub const HIT_POINTS_LIMIT: i32 = 1_000_000;
+
+fn within(field: &str, value: i32, limit: i32) -> crate::Result<()> {
+    if (-limit..=limit).contains(&value) {
+        Ok(())
+    } else {
+        Err(Error::out_of_range(field, value, -limit, limit))
+    }
+}
+
+impl FighterProfile {
+    /// A fighter with this name and every default: SR 5, DR 3, skill Fair,
+    /// no weapon (Time Taken 3), no armor.
+    pub fn new(name: impl Into<String>) -> FighterProfile {
+        FighterProfile {
+            name: name.into(),
+            count: 1,
+            strike_rating: 5,
+            defense_rating: 3,
+            skill: CombatLevel::default(),
+            weapon: None,
+            armor: None,
+            speed_bonus: 0,
+            extra_attacks: 0,
+            disruptible: false,
+            offense: 0,
+            toughness: 0,
+            hit_points: None,
+            initiative_bonus: 0,
+            interval: 0,
+            reflexes: 0,
+            combat_sense: 0,
+        }
+    }
+
+    /// Checks every field but the count (whose limit is the caller's: a
+    /// scenario's fighter cap, a tracker's group size); the error names the
+    /// field. Ratings, skill, damage factors, speed bonus, REF and Combat
+    /// Sense within ±[`RATING_LIMIT`]; initiative bonus within
+    /// ±[`INITIATIVE_LIMIT`]; interval at most [`INTERVAL_LIMIT`]; extra
+    /// attacks at most [`EXTRA_ATTACKS_LIMIT`]; hit points
+    /// 1..=[`HIT_POINTS_LIMIT`] if given; a weapon and armor the tables
+    /// have; a custom weapon's Time Taken in 0..=[`TIME_TAKEN_LIMIT`] and
+    /// rate of fire at most [`RATE_OF_FIRE_LIMIT`] shots per at most as
+    /// many rounds.
+    pub fn validate(&self) -> crate::Result<()> {
+        if self.name.trim().is_empty() {
+            return Err(Error::invalid("name", "must not be empty"));
+        }
+        for (name, value) in [
+            ("strike_rating", self.strike_rating),
+            ("defense_rating", self.defense_rating),
+            ("speed_bonus", self.speed_bonus),
+            ("offense", self.offense),
+            ("toughness", self.toughness),
+            ("reflexes", self.reflexes),
+            ("combat_sense", self.combat_sense),
+            ("skill", self.skill.level.value()),
+        ] {
+            within(name, value, RATING_LIMIT)?;
+        }
+        within("initiative_bonus", self.initiative_bonus, INITIATIVE_LIMIT)?;
+        if self.interval > INTERVAL_LIMIT {
+            return Err(Error::out_of_range("interval", self.interval, 0, INTERVAL_LIMIT));
+        }
+        if self.extra_attacks > EXTRA_ATTACKS_LIMIT {
+            return Err(Error::out_of_range(
+                "extra_attacks",
+                self.extra_attacks,
+                0,
+                EXTRA_ATTACKS_LIMIT,
+            ));
+        }
+        if let Some(hp) = self.hit_points
+            && !(1..=HIT_POINTS_LIMIT).contains(&hp)
+        {
+            return Err(Error::out_of_range("hit_points", hp, 1, HIT_POINTS_LIMIT));
+        }
+        match &self.weapon {
+            None => {}
+            Some(WeaponChoice::Named(name)) => {
+                weapons::find(name)?;
+            }
+            Some(WeaponChoice::Custom(custom)) => {
+                if !(0..=TIME_TAKEN_LIMIT).contains(&custom.time_taken) {
+                    return Err(Error::out_of_range(
+                        "weapon.time_taken",
+                        custom.time_taken,
+                        0,
+                        TIME_TAKEN_LIMIT,
+                    ));
+                }
+                let rof = custom.rate_of_fire;
+                if rof.shots() > RATE_OF_FIRE_LIMIT || rof.rounds() > RATE_OF_FIRE_LIMIT {
+                    return Err(Error::invalid(
+                        "weapon.rate_of_fire",
+                        format!(
+                            "{rof} is not a sane rate of fire (at most {RATE_OF_FIRE_LIMIT} shots per at most \
+                             {RATE_OF_FIRE_LIMIT} rounds)"
+                        ),
+                    ));
+                }
+            }
+        }
+        if let Some(name) = &self.armor {
+            armor::armor(name)?;
+        }
+        Ok(())
+    }
+
+    /// The numbers the rules fight with: the weapon's Time Taken and Rate
+    /// of Fire from the tables (for `timing`: the heavy crossbow's TT is 12
+    /// under Continuous), the armor's bonus in the Defense Rating under
+    /// Full Contact or in the defensive damage factor under FUDGE striking
+    /// (FUDGE 4.1), the timing traits. Validates first.
+    pub fn resolve(&self, timing: &TimingSystem, striking: &Striking) -> crate::Result<Fighter> {
+        self.validate()?;
+        let (mut action, weapon) = match &self.weapon {
+            None => (
+                Declaration::new(DEFAULT_TIME_TAKEN, self.speed_bonus),
+                String::from("weapon"),
+            ),
+            Some(WeaponChoice::Named(name)) => {
+                let w = weapons::find(name).map_err(|e| e.in_field("weapon"))?;
+                (Declaration::weapon(w, timing, self.speed_bonus), w.name.to_string())
+            }
+            Some(WeaponChoice::Custom(c)) => (
+                Declaration::new(c.time_taken, self.speed_bonus).with_rate_of_fire(c.rate_of_fire),
+                if c.name.is_empty() {
+                    "weapon".to_string()
+                } else {
+                    c.name.clone()
+                },
+            ),
+        };
+        action.extra_attacks = self.extra_attacks;
+        action.disruptible = self.disruptible;
+        action.validate()?;
+        let timing_traits = ActorTiming {
+            initiative_bonus: self.initiative_bonus,
+            interval: self.interval,
+            reflexes: self.reflexes,
+            combat_sense: self.combat_sense,
+        };
+        timing_traits.validate()?;
+        let armor_bonus = match &self.armor {
+            Some(name) => {
+                armor::armor(name)
+                    .map_err(|e| e.in_field("armor"))?
+                    .defense_rating_bonus
+            }
+            None => 0,
+        };
+        let fudge = matches!(striking, Striking::FudgeOpposed(_));
+        let (defense_rating, defense_factor) = if fudge {
+            (self.defense_rating, self.toughness + armor_bonus)
+        } else {
+            (self.defense_rating + armor_bonus, self.toughness)
+        };
+        Ok(Fighter {
+            name: self.name.clone(),
+            weapon,
+            action,
+            timing: timing_traits,
+            strike_rating: self.strike_rating,
+            defense_rating,
+            armor_bonus,
+            skill: self.skill,
+            offense: self.offense,
+            defense_factor,
+            hit_points: self.hit_points,
+            disruptible: self.disruptible,
+        })
+    }
+}
+
+/// A fighter ready to fight: the numbers [`FighterProfile::resolve`] found.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Fighter {
+    /// Its name.
+    pub name: String,
+    /// Its weapon's name ("weapon" when none or unnamed).
+    pub weapon: String,
+    /// Its action: the weapon's Time Taken and Rate of Fire, speed bonus,
+    /// extra attacks, disruptible.
+    pub action: Declaration,
+    /// Its timing traits (Tick System, FUZION).
+    pub timing: ActorTiming,
+    /// Full Contact Strike Rating.
+    pub strike_rating: i32,
+    /// Full Contact Defense Rating, armor included under Full Contact.
+    pub defense_rating: i32,
+    /// The armor's Defense Rating bonus (0 without armor), counted in
+    /// `defense_rating` (Full Contact) or `defense_factor` (FUDGE).
+    pub armor_bonus: i32,
+    /// FUDGE combat skill.
+    pub skill: CombatLevel,
+    /// Offensive damage factor.
+    pub offense: i32,
+    /// Defensive damage factor: toughness, and armor under FUDGE striking.
+    pub defense_factor: i32,
+    /// Hit points, overriding the damage model's `max_hp`.
+    pub hit_points: Option<i32>,
+    /// Whether its actions are disruptible.
+    pub disruptible: bool,
+}

@@ -18,6 +18,13 @@
 //!   cancelling is O(1): the slot is freed and the stale bucket entry is
 //!   skipped when its tick comes.
 //!
+//! The rings are allocated on first use, so an empty queue holds no heap
+//! memory. A **clone is packed**: it copies the slab and puts every pending
+//! event in the far heap (24 bytes each) instead of copying the rings
+//! (18 KB whatever they hold); its first schedule or pop unpacks it. A live
+//! tracker copies its state for undo on every operation, and most of those
+//! copies are never run.
+//!
 //! Scheduling, popping and cancelling are O(1) for the delays these rules
 //! produce (Ready Times of a few ticks go straight into the fine ring; an
 //! event up to 65,536 ticks out moves once more), O(log n) beyond that.
@@ -101,8 +108,15 @@ struct Slot<T> {
     seq: u64,
 }
 
+/// The fine ring: one bucket per tick.
+type FineRing = [Vec<Entry>; FINE as usize];
+/// The coarse ring: one bucket per block of `WINDOW` ticks.
+type CoarseRing = [Vec<BlockEntry>; WINDOW as usize];
+/// A far-heap entry: `(tick, seq, slot, generation)`.
+type FarEntry = (u64, u64, u32, u32);
+
 /// A bucket queue of events of type `T` keyed by tick (see the module docs).
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct EventQueue<T> {
     /// The last tick popped (0 before the first pop). Events must be
     /// scheduled strictly after it.
@@ -111,14 +125,22 @@ pub struct EventQueue<T> {
     /// every pending tick below `fine_block * WINDOW`. Kept at
     /// `(now >> SHIFT) + 2` after every pop.
     fine_block: u64,
-    /// Fixed-size, so indexing by a masked tick needs no bounds check.
-    fine: Box<[Vec<Entry>; FINE as usize]>,
+    /// Fixed-size, so indexing by a masked tick needs no bounds check;
+    /// `None` until first used (and in a packed queue). A ring with no bit
+    /// set in its bitmap holds no live entry.
+    fine: Option<Box<FineRing>>,
     fine_bits: [u64; FINE_WORDS],
-    /// Blocks `fine_block..fine_block + WINDOW`, at `block & COARSE_MASK`.
-    coarse: Box<[Vec<BlockEntry>; WINDOW as usize]>,
+    /// Blocks `fine_block..fine_block + WINDOW`, at `block & COARSE_MASK`;
+    /// `None` until first used (and in a packed queue).
+    coarse: Option<Box<CoarseRing>>,
     coarse_bits: [u64; COARSE_WORDS],
     /// Blocks from `fine_block + WINDOW` on: `(tick, seq, slot, generation)`.
-    far: BinaryHeap<Reverse<(u64, u64, u32, u32)>>,
+    /// In a packed queue: every pending event, whatever its tick.
+    far: BinaryHeap<Reverse<FarEntry>>,
+    /// Packed (a clone or a restored queue not yet used): the rings are
+    /// empty and every pending event waits in `far`; unpacked before the
+    /// rings are next touched.
+    packed: bool,
     slots: Vec<Slot<T>>,
     /// Free slots with their current generation, so scheduling only
     /// writes the slot: it was last touched a whole tick group ago and is
@@ -174,11 +196,12 @@ impl<T> EventQueue<T> {
         EventQueue {
             now: 0,
             fine_block: 2,
-            fine: Box::new(std::array::from_fn(|_| Vec::new())),
+            fine: None,
             fine_bits: [0; FINE_WORDS],
-            coarse: Box::new(std::array::from_fn(|_| Vec::new())),
+            coarse: None,
             coarse_bits: [0; COARSE_WORDS],
             far: BinaryHeap::new(),
+            packed: false,
             slots: Vec::new(),
             free: Vec::new(),
             next_seq: 0,
@@ -257,7 +280,7 @@ impl<T> EventQueue<T> {
             self.push_fine(tick, entry);
         } else if block - self.fine_block < WINDOW {
             let i = (block & COARSE_MASK) as usize;
-            self.coarse[i].push(BlockEntry {
+            self.coarse_ring()[i].push(BlockEntry {
                 entry,
                 offset: (tick & COARSE_MASK) as u32,
             });
@@ -270,8 +293,76 @@ impl<T> EventQueue<T> {
     #[inline]
     fn push_fine(&mut self, tick: u64, entry: Entry) {
         let i = (tick & FINE_MASK) as usize;
-        self.fine[i].push(entry);
+        match self.fine.as_deref_mut() {
+            Some(fine) => fine[i].push(entry),
+            None => self.fine_ring()[i].push(entry),
+        }
         self.fine_bits[i / 64] |= 1 << (i % 64);
+    }
+
+    /// The fine ring, unpacking the queue and allocating the ring first if
+    /// need be.
+    #[cold]
+    #[inline(never)]
+    fn fine_ring(&mut self) -> &mut FineRing {
+        self.unpack();
+        self.fine
+            .get_or_insert_with(|| Box::new(std::array::from_fn(|_| Vec::new())))
+    }
+
+    /// The coarse ring, unpacking the queue and allocating the ring first
+    /// if need be.
+    #[inline]
+    fn coarse_ring(&mut self) -> &mut CoarseRing {
+        if self.coarse.is_none() {
+            self.unpack();
+        }
+        self.coarse
+            .get_or_insert_with(|| Box::new(std::array::from_fn(|_| Vec::new())))
+    }
+
+    /// A packed queue puts its far heap back into the rings, in (tick,
+    /// scheduling) order, so every bucket is in scheduling order again.
+    #[cold]
+    #[inline(never)]
+    fn unpack(&mut self) {
+        if !self.packed {
+            return;
+        }
+        self.packed = false;
+        let mut waiting: Vec<FarEntry> = std::mem::take(&mut self.far).into_iter().map(|Reverse(e)| e).collect();
+        waiting.sort_unstable();
+        for (tick, seq, slot, generation) in waiting {
+            let entry = Entry { slot, generation };
+            if self.is_live(entry) {
+                self.place(tick, seq, entry);
+            }
+        }
+    }
+
+    /// A packed queue over a slab: every pending event goes to the far
+    /// heap; the rings stay unallocated until the queue is used.
+    fn packed_from(now: u64, next_seq: u64, slots: Vec<Slot<T>>, free: Vec<Entry>) -> Self {
+        let far: Vec<Reverse<FarEntry>> = slots
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.event.is_some())
+            .map(|(i, s)| Reverse((s.tick, s.seq, i as u32, s.generation)))
+            .collect();
+        EventQueue {
+            now,
+            fine_block: (now >> SHIFT) + 2,
+            fine: None,
+            fine_bits: [0; FINE_WORDS],
+            coarse: None,
+            coarse_bits: [0; COARSE_WORDS],
+            live: far.len(),
+            packed: !far.is_empty(),
+            far: BinaryHeap::from(far),
+            slots,
+            free,
+            next_seq,
+        }
     }
 
     /// Cancels a pending event and returns it with its tick; `None` if it
@@ -318,21 +409,27 @@ impl<T> EventQueue<T> {
         while let Some(step) = next_set(&self.fine_bits, self.now.wrapping_add(from), span - from) {
             let off = from + step;
             let i = (self.now.wrapping_add(off) & FINE_MASK) as usize;
-            if self.fine[i].iter().any(|e| self.is_live(*e)) {
+            if self
+                .fine
+                .as_deref()
+                .is_some_and(|f| f[i].iter().any(|e| self.is_live(*e)))
+            {
                 return Some(self.now + off);
             }
             from = off;
         }
-        for k in 0..WINDOW {
-            let block = self.fine_block + k;
-            let i = (block & COARSE_MASK) as usize;
-            let earliest = self.coarse[i]
-                .iter()
-                .filter(|b| self.is_live(b.entry))
-                .map(|b| (block << SHIFT) | u64::from(b.offset))
-                .min();
-            if earliest.is_some() {
-                return earliest;
+        if let Some(coarse) = self.coarse.as_deref() {
+            for k in 0..WINDOW {
+                let block = self.fine_block + k;
+                let i = (block & COARSE_MASK) as usize;
+                let earliest = coarse[i]
+                    .iter()
+                    .filter(|b| self.is_live(b.entry))
+                    .map(|b| (block << SHIFT) | u64::from(b.offset))
+                    .min();
+                if earliest.is_some() {
+                    return earliest;
+                }
             }
         }
         self.far
@@ -376,7 +473,11 @@ impl<T> EventQueue<T> {
             self.fine_bits[i / 64] &= !(1 << (i % 64));
             let slots = self.slots.as_mut_slice();
             let free = &mut self.free;
-            let bucket = &mut self.fine[i];
+            // A set bit means the ring is there.
+            let Some(fine) = self.fine.as_deref_mut() else {
+                continue;
+            };
+            let bucket = &mut fine[i];
             for &e in bucket.iter() {
                 let slot = &mut slots[e.slot as usize];
                 if slot.generation != e.generation {
@@ -428,10 +529,17 @@ impl<T> EventQueue<T> {
         }
         self.coarse_bits[i / 64] &= !(1 << (i % 64));
         let base = block << SHIFT;
-        let bucket = &mut self.coarse[i];
+        if self.fine.is_none() {
+            self.fine_ring();
+        }
+        // A set bit means the coarse ring is there.
+        let (Some(coarse), Some(fine)) = (self.coarse.as_deref_mut(), self.fine.as_deref_mut()) else {
+            return;
+        };
+        let bucket = &mut coarse[i];
         for b in bucket.iter() {
             let j = ((base | u64::from(b.offset)) & FINE_MASK) as usize;
-            self.fine[j].push(b.entry);
+            fine[j].push(b.entry);
             self.fine_bits[j / 64] |= 1 << (j % 64);
         }
         bucket.clear();
@@ -450,7 +558,7 @@ impl<T> EventQueue<T> {
             let entry = Entry { slot, generation };
             if self.is_live(entry) {
                 let i = ((tick >> SHIFT) & COARSE_MASK) as usize;
-                self.coarse[i].push(BlockEntry {
+                self.coarse_ring()[i].push(BlockEntry {
                     entry,
                     offset: (tick & COARSE_MASK) as u32,
                 });
@@ -463,6 +571,11 @@ impl<T> EventQueue<T> {
     /// event and pour it in.
     #[cold]
     fn jump(&mut self) {
+        if self.packed {
+            // The next event may be in any ring once unpacked.
+            self.unpack();
+            return;
+        }
         let block = match next_set(&self.coarse_bits, self.fine_block.wrapping_sub(1), WINDOW) {
             Some(d) => self.fine_block + d - 1,
             None => {
@@ -520,20 +633,14 @@ impl<T> EventQueue<T> {
     /// own. For measuring what a copy of a scheduler costs (undo history).
     pub fn heap_size(&self) -> usize {
         use std::mem::size_of;
-        let fine: usize = size_of::<[Vec<Entry>; FINE as usize]>()
-            + self
-                .fine
-                .iter()
-                .map(|b| b.capacity() * size_of::<Entry>())
-                .sum::<usize>();
-        let coarse: usize = size_of::<[Vec<BlockEntry>; WINDOW as usize]>()
-            + self
-                .coarse
-                .iter()
-                .map(|b| b.capacity() * size_of::<BlockEntry>())
-                .sum::<usize>();
+        let fine: usize = self.fine.as_deref().map_or(0, |f| {
+            size_of::<FineRing>() + f.iter().map(|b| b.capacity() * size_of::<Entry>()).sum::<usize>()
+        });
+        let coarse: usize = self.coarse.as_deref().map_or(0, |c| {
+            size_of::<CoarseRing>() + c.iter().map(|b| b.capacity() * size_of::<BlockEntry>()).sum::<usize>()
+        });
         fine + coarse
-            + self.far.capacity() * size_of::<Reverse<(u64, u64, u32, u32)>>()
+            + self.far.capacity() * size_of::<Reverse<FarEntry>>()
             + self.slots.capacity() * size_of::<Slot<T>>()
             + self.free.capacity() * size_of::<Entry>()
     }
@@ -550,15 +657,16 @@ impl<T> EventQueue<T> {
                 });
             }
         }
-        for b in self.fine.iter_mut() {
+        for b in self.fine.iter_mut().flat_map(|f| f.iter_mut()) {
             b.clear();
         }
-        for b in self.coarse.iter_mut() {
+        for b in self.coarse.iter_mut().flat_map(|c| c.iter_mut()) {
             b.clear();
         }
         self.fine_bits = [0; FINE_WORDS];
         self.coarse_bits = [0; COARSE_WORDS];
         self.far.clear();
+        self.packed = false;
         self.live = 0;
     }
 
@@ -571,18 +679,23 @@ impl<T> EventQueue<T> {
         for (w, bits) in self.fine_bits.iter_mut().enumerate() {
             let mut b = std::mem::take(bits);
             while b != 0 {
-                self.fine[w * 64 + b.trailing_zeros() as usize].clear();
+                if let Some(fine) = self.fine.as_deref_mut() {
+                    fine[w * 64 + b.trailing_zeros() as usize].clear();
+                }
                 b &= b - 1;
             }
         }
         for (w, bits) in self.coarse_bits.iter_mut().enumerate() {
             let mut b = std::mem::take(bits);
             while b != 0 {
-                self.coarse[w * 64 + b.trailing_zeros() as usize].clear();
+                if let Some(coarse) = self.coarse.as_deref_mut() {
+                    coarse[w * 64 + b.trailing_zeros() as usize].clear();
+                }
                 b &= b - 1;
             }
         }
         self.far.clear();
+        self.packed = false;
         self.slots.clear();
         self.free.clear();
         self.now = 0;
@@ -695,21 +808,34 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for EventQueue<T> {
                 "event_queue.slots: two events share a sequence number",
             ));
         }
-        q.live = order.len();
-        // In (tick, seq) order, so every bucket is in scheduling order.
-        for (tick, seq, slot) in order {
-            let generation = q.slots[slot as usize].generation;
-            q.place(tick, seq, Entry { slot, generation });
-        }
-        Ok(q)
+        // Packed: the rings are built when the queue is first used.
+        Ok(EventQueue::packed_from(q.now, q.next_seq, q.slots, q.free))
+    }
+}
+
+impl<T: Clone> Clone for EventQueue<T> {
+    /// A packed copy (see the module docs): the slab and the free list,
+    /// with every pending event in the far heap; no ring is copied.
+    fn clone(&self) -> Self {
+        EventQueue::packed_from(self.now, self.next_seq, self.slots.clone(), self.free.clone())
     }
 }
 
 impl<T: PartialEq> PartialEq for EventQueue<T> {
-    /// Two queues are equal when they are at the same tick and would pop
-    /// the same events with the same ids in the same order.
+    /// Two queues are equal when they are at the same tick, would pop the
+    /// same events with the same ids in the same order, and would hand out
+    /// the same ids to new events. Where the events sit (rings, far heap,
+    /// packed) and the absolute sequence numbers do not matter.
     fn eq(&self, other: &Self) -> bool {
-        self.now == other.now && self.next_seq == other.next_seq && self.pending() == other.pending()
+        self.now == other.now
+            && self.slots.len() == other.slots.len()
+            && self.free.len() == other.free.len()
+            && self
+                .free
+                .iter()
+                .zip(&other.free)
+                .all(|(a, b)| a.slot == b.slot && a.generation == b.generation)
+            && self.pending() == other.pending()
     }
 }
 

@@ -1,0 +1,660 @@
+//! Every Rust error becomes a Python exception here, and only here.
+//!
+//! The hierarchy is rooted at `skirmish.SkirmishError`; each class is also
+//! the builtin a Python caller would expect (`ValueError`, `LookupError`,
+//! `OSError`, ...), so `except ValueError` keeps working, and carries the
+//! error's structured fields as attributes (the field path, the value and
+//! its bounds, suggestions, file/line/column). One class per error kind:
+//! [`CLASSES`] is the whole list, [`to_py`] the whole mapping.
+//!
+//! The classes are made at import time with Python's `type()`, because
+//! several have two bases (ours and the builtin), which a `#[pyclass]`
+//! exception cannot have. A panic never reaches Python: [`guard`] catches
+//! it at the boundary and raises [`InternalError`](CLASSES) naming it.
+
+use std::any::Any;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyDict, PyTuple, PyType};
+use skirmish_core::Error as CoreError;
+use skirmish_sim::SimError;
+use skirmish_sim::scenario::{ScenarioError, ScenarioErrorKind};
+use skirmish_sim::sweep::SweepError;
+
+/// One exception class: its name, its bases (ours by name, builtins by
+/// their Python name), its docstring and its structured fields.
+struct ClassSpec {
+    name: &'static str,
+    bases: &'static [&'static str],
+    doc: &'static str,
+    fields: &'static [&'static str],
+}
+
+const SCENARIO_FIELDS: &[&str] = &["kind", "origin", "line", "column", "path", "message"];
+
+/// Every exception class of the package, parents before children.
+const CLASSES: &[ClassSpec] = &[
+    ClassSpec {
+        name: "SkirmishError",
+        bases: &["Exception"],
+        doc: "The root of every error skirmish raises.",
+        fields: &[],
+    },
+    ClassSpec {
+        name: "InternalError",
+        bases: &["SkirmishError", "RuntimeError"],
+        doc: "A bug in skirmish (a Rust panic caught at the boundary): please report it.",
+        fields: &["detail"],
+    },
+    // --- scenarios (skirmish_sim::scenario::ScenarioError, by kind)
+    ClassSpec {
+        name: "ScenarioError",
+        bases: &["SkirmishError", "ValueError"],
+        doc: "A scenario was refused: where (origin, line, column, field path) and why.",
+        fields: SCENARIO_FIELDS,
+    },
+    ClassSpec {
+        name: "ScenarioReadError",
+        bases: &["ScenarioError", "OSError"],
+        doc: "A scenario file could not be read, or its extension names no known format.",
+        fields: SCENARIO_FIELDS,
+    },
+    ClassSpec {
+        name: "ScenarioSyntaxError",
+        bases: &["ScenarioError"],
+        doc: "Not valid TOML or JSON.",
+        fields: SCENARIO_FIELDS,
+    },
+    ClassSpec {
+        name: "ScenarioSchemaError",
+        bases: &["ScenarioError"],
+        doc: "Valid TOML or JSON, but not a scenario (a wrong type, an unknown key, a missing field).",
+        fields: SCENARIO_FIELDS,
+    },
+    ClassSpec {
+        name: "ScenarioInvalidError",
+        bases: &["ScenarioError"],
+        doc: "A well-formed scenario that breaks a rule (a count of 0, an unknown weapon, ...).",
+        fields: SCENARIO_FIELDS,
+    },
+    ClassSpec {
+        name: "FieldPathError",
+        bases: &["ScenarioError", "LookupError"],
+        doc: "A field path (as sweeps use) that names no field.",
+        fields: SCENARIO_FIELDS,
+    },
+    ClassSpec {
+        name: "UnknownScenarioError",
+        bases: &["ScenarioError", "LookupError"],
+        doc: "A built-in scenario name that is not known.",
+        fields: SCENARIO_FIELDS,
+    },
+    // --- rules (skirmish_core::Error, by variant)
+    ClassSpec {
+        name: "RulesError",
+        bases: &["SkirmishError", "ValueError"],
+        doc: "A rule refused its input; the field is named.",
+        fields: &["field"],
+    },
+    ClassSpec {
+        name: "OutOfRangeError",
+        bases: &["RulesError"],
+        doc: "A number outside the range the rule allows.",
+        fields: &["field", "value", "min", "max"],
+    },
+    ClassSpec {
+        name: "InvalidValueError",
+        bases: &["RulesError"],
+        doc: "A value that is wrong for a reason other than its range.",
+        fields: &["field", "problem"],
+    },
+    ClassSpec {
+        name: "UnknownNameError",
+        bases: &["RulesError", "LookupError"],
+        doc: "A name (weapon, armor, ladder level, ...) that is not known, with the closest known names.",
+        fields: &["field", "kind", "name", "suggestions"],
+    },
+    ClassSpec {
+        name: "ScriptedRollError",
+        bases: &["RulesError"],
+        doc: "A roll supplied by the caller does not fit the dice it was used for.",
+        fields: &["field", "dice", "position", "value", "min", "max"],
+    },
+    ClassSpec {
+        name: "ScriptExhaustedError",
+        bases: &["RulesError"],
+        doc: "The rules asked for a roll and the supplied rolls had none left.",
+        fields: &["field", "dice", "used"],
+    },
+    ClassSpec {
+        name: "RulesOverflowError",
+        bases: &["RulesError", "OverflowError"],
+        doc: "A sum or product left the range of the integers the rules use.",
+        fields: &["field", "problem"],
+    },
+    // --- battles (skirmish_sim::SimError)
+    ClassSpec {
+        name: "BattleSetupError",
+        bases: &["SkirmishError", "ValueError"],
+        doc: "The scenario cannot be fought as given.",
+        fields: &["message"],
+    },
+    // --- sweeps (skirmish_sim::sweep::SweepError, by variant)
+    ClassSpec {
+        name: "SweepError",
+        bases: &["SkirmishError"],
+        doc: "A sweep did not produce its table.",
+        fields: &[],
+    },
+    ClassSpec {
+        name: "InvalidSweepError",
+        bases: &["SweepError", "ValueError"],
+        doc: "The sweep's axes, battles or options are not a sweep that can run.",
+        fields: &["message"],
+    },
+    ClassSpec {
+        name: "SweepEditError",
+        bases: &["SweepError", "ValueError"],
+        doc: "An axis value could not be set on a cell's scenario (no battle was run); the scenario's own error is the __cause__.",
+        fields: &["cell", "values", "path", "value"],
+    },
+    ClassSpec {
+        name: "BattleFailedError",
+        bases: &["SweepError", "RuntimeError"],
+        doc: "A battle of a cell failed (the lowest failing battle index).",
+        fields: &["cell", "values", "index"],
+    },
+    ClassSpec {
+        name: "SweepOverflowError",
+        bases: &["SweepError", "OverflowError"],
+        doc: "A cell's total does not fit in 64 bits.",
+        fields: &["cell", "column"],
+    },
+    ClassSpec {
+        name: "SweepCancelledError",
+        bases: &["SweepError", "RuntimeError"],
+        doc: "The sweep was cancelled; the finished cells are in the checkpoint.",
+        fields: &["cells_done", "cells_total"],
+    },
+    ClassSpec {
+        name: "CheckpointError",
+        bases: &["SweepError", "ValueError"],
+        doc: "A checkpoint row cannot be reused (wrong seed, scenario, battles, or edited).",
+        fields: &["path", "line", "message"],
+    },
+    ClassSpec {
+        name: "CheckpointMismatchError",
+        bases: &["CheckpointError"],
+        doc: "The checkpoint's header is not this sweep's (different axes, sides or version).",
+        fields: &["path", "line", "message", "expected", "found"],
+    },
+    ClassSpec {
+        name: "CheckpointIOError",
+        bases: &["SweepError", "OSError"],
+        doc: "Reading or writing the checkpoint failed.",
+        fields: &["path"],
+    },
+    ClassSpec {
+        name: "ThreadPoolError",
+        bases: &["SweepError", "OSError"],
+        doc: "The sweep's worker threads could not be started.",
+        fields: &[],
+    },
+];
+
+static TYPES: PyOnceLock<Vec<Py<PyType>>> = PyOnceLock::new();
+
+fn make_types(py: Python<'_>) -> PyResult<Vec<Py<PyType>>> {
+    let builtins = py.import("builtins")?;
+    let make = builtins.getattr("type")?;
+    let mut made: Vec<Py<PyType>> = Vec::with_capacity(CLASSES.len());
+    for spec in CLASSES {
+        let mut bases = Vec::with_capacity(spec.bases.len());
+        for base in spec.bases {
+            let ours = CLASSES.iter().position(|c| c.name == *base);
+            let class = match ours {
+                Some(i) => made
+                    .get(i)
+                    .map(|t| t.bind(py).clone().into_any())
+                    .ok_or_else(|| PyRuntimeError::new_err(format!("{base} is listed after {}", spec.name)))?,
+                None => builtins.getattr(*base)?,
+            };
+            bases.push(class);
+        }
+        let namespace = PyDict::new(py);
+        namespace.set_item("__module__", "skirmish._core")?;
+        namespace.set_item("__doc__", spec.doc)?;
+        // Class-level defaults, so every instance has every field.
+        for field in spec.fields {
+            namespace.set_item(*field, py.None())?;
+        }
+        let class = make.call1((spec.name, PyTuple::new(py, bases)?, namespace))?;
+        made.push(class.cast_into::<PyType>()?.unbind());
+    }
+    Ok(made)
+}
+
+/// Creates the classes (once) and adds them to the module.
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    let types = match TYPES.get(py) {
+        Some(t) => t,
+        None => {
+            let made = make_types(py)?;
+            TYPES.get_or_init(py, || made)
+        }
+    };
+    for (spec, class) in CLASSES.iter().zip(types) {
+        m.add(spec.name, class.bind(py))?;
+    }
+    Ok(())
+}
+
+/// A new exception of class `name` with `message` and the `fields` set.
+fn raise(py: Python<'_>, name: &str, message: String, fields: &[(&str, Py<PyAny>)]) -> PyErr {
+    let build = || -> PyResult<PyErr> {
+        let types = TYPES
+            .get(py)
+            .ok_or_else(|| PyRuntimeError::new_err("skirmish._core is not initialised"))?;
+        let index = CLASSES
+            .iter()
+            .position(|c| c.name == name)
+            .ok_or_else(|| PyRuntimeError::new_err(format!("no exception class {name}")))?;
+        let instance = types[index].bind(py).call1((message.clone(),))?;
+        for (field, value) in fields {
+            instance.setattr(*field, value.bind(py))?;
+        }
+        Ok(PyErr::from_value(instance))
+    };
+    build().unwrap_or_else(|e| e)
+}
+
+fn obj<'py, T: IntoPyObjectExt<'py>>(py: Python<'py>, value: T) -> Py<PyAny> {
+    value.into_py_any(py).unwrap_or_else(|_| py.None())
+}
+
+use pyo3::IntoPyObjectExt;
+
+/// Maps any error of the Rust crates to its Python exception.
+pub(crate) trait ToPyErr {
+    /// The Python exception.
+    fn to_py(self, py: Python<'_>) -> PyErr;
+}
+
+impl ToPyErr for CoreError {
+    fn to_py(self, py: Python<'_>) -> PyErr {
+        let message = self.to_string();
+        match self {
+            CoreError::OutOfRange { field, value, min, max } => raise(
+                py,
+                "OutOfRangeError",
+                message,
+                &[
+                    ("field", obj(py, field)),
+                    ("value", obj(py, value)),
+                    ("min", obj(py, min)),
+                    ("max", obj(py, max)),
+                ],
+            ),
+            CoreError::Invalid { field, problem } => raise(
+                py,
+                "InvalidValueError",
+                message,
+                &[("field", obj(py, field)), ("problem", obj(py, problem))],
+            ),
+            CoreError::UnknownName {
+                kind,
+                name,
+                suggestions,
+            } => raise(
+                py,
+                "UnknownNameError",
+                message,
+                &[
+                    ("field", obj(py, kind.clone())),
+                    ("kind", obj(py, kind)),
+                    ("name", obj(py, name)),
+                    ("suggestions", obj(py, suggestions)),
+                ],
+            ),
+            CoreError::ScriptedRollOutOfRange {
+                dice,
+                position,
+                value,
+                min,
+                max,
+            } => raise(
+                py,
+                "ScriptedRollError",
+                message,
+                &[
+                    ("field", obj(py, "rolls")),
+                    ("dice", obj(py, dice)),
+                    ("position", obj(py, position)),
+                    ("value", obj(py, value)),
+                    ("min", obj(py, min)),
+                    ("max", obj(py, max)),
+                ],
+            ),
+            CoreError::ScriptExhausted { dice, used } => raise(
+                py,
+                "ScriptExhaustedError",
+                message,
+                &[
+                    ("field", obj(py, "rolls")),
+                    ("dice", obj(py, dice)),
+                    ("used", obj(py, used)),
+                ],
+            ),
+            CoreError::Overflow { field, problem } => raise(
+                py,
+                "RulesOverflowError",
+                message,
+                &[("field", obj(py, field)), ("problem", obj(py, problem))],
+            ),
+            // A kind added to the rules crate later: still a RulesError.
+            _ => raise(py, "RulesError", message, &[]),
+        }
+    }
+}
+
+impl ToPyErr for ScenarioError {
+    fn to_py(self, py: Python<'_>) -> PyErr {
+        let (class, kind) = match self.kind {
+            ScenarioErrorKind::Read => ("ScenarioReadError", "read"),
+            ScenarioErrorKind::Syntax => ("ScenarioSyntaxError", "syntax"),
+            ScenarioErrorKind::Schema => ("ScenarioSchemaError", "schema"),
+            ScenarioErrorKind::Invalid => ("ScenarioInvalidError", "invalid"),
+            ScenarioErrorKind::FieldPath => ("FieldPathError", "field_path"),
+            ScenarioErrorKind::UnknownBuiltin => ("UnknownScenarioError", "unknown_builtin"),
+            _ => ("ScenarioError", "other"),
+        };
+        let message = self.to_string();
+        raise(
+            py,
+            class,
+            message,
+            &[
+                ("kind", obj(py, kind)),
+                ("origin", obj(py, self.origin)),
+                ("line", obj(py, self.line)),
+                ("column", obj(py, self.column)),
+                ("path", obj(py, self.path)),
+                ("message", obj(py, self.message)),
+            ],
+        )
+    }
+}
+
+impl ToPyErr for SimError {
+    fn to_py(self, py: Python<'_>) -> PyErr {
+        match self {
+            SimError::Rules(e) => e.to_py(py),
+            SimError::Scenario(m) => {
+                let message = format!("scenario: {m}");
+                raise(py, "BattleSetupError", message, &[("message", obj(py, m))])
+            }
+            other => raise(py, "SkirmishError", other.to_string(), &[]),
+        }
+    }
+}
+
+/// The Python exception for the error behind a `BoxError` (an editor's
+/// or a battle's), if it is one of ours.
+fn source_to_py(py: Python<'_>, source: &(dyn std::error::Error + Send + Sync + 'static)) -> Option<PyErr> {
+    if let Some(e) = source.downcast_ref::<ScenarioError>() {
+        return Some(e.clone().to_py(py));
+    }
+    if let Some(e) = source.downcast_ref::<SimError>() {
+        return Some(e.clone().to_py(py));
+    }
+    source.downcast_ref::<CoreError>().map(|e| e.clone().to_py(py))
+}
+
+fn pairs(py: Python<'_>, values: Vec<(String, String)>) -> Py<PyAny> {
+    obj(py, values)
+}
+
+impl ToPyErr for SweepError {
+    fn to_py(self, py: Python<'_>) -> PyErr {
+        let message = self.to_string();
+        match self {
+            SweepError::Invalid(m) => raise(py, "InvalidSweepError", message, &[("message", obj(py, m))]),
+            SweepError::Edit {
+                cell,
+                values,
+                path,
+                value,
+                source,
+            } => {
+                let err = raise(
+                    py,
+                    "SweepEditError",
+                    message,
+                    &[
+                        ("cell", obj(py, cell)),
+                        ("values", pairs(py, values)),
+                        ("path", obj(py, path)),
+                        ("value", obj(py, value)),
+                    ],
+                );
+                err.set_cause(py, source_to_py(py, source.as_ref()));
+                err
+            }
+            SweepError::Battle {
+                cell,
+                values,
+                index,
+                source,
+            } => {
+                let err = raise(
+                    py,
+                    "BattleFailedError",
+                    message,
+                    &[
+                        ("cell", obj(py, cell)),
+                        ("values", pairs(py, values)),
+                        ("index", obj(py, index)),
+                    ],
+                );
+                err.set_cause(py, source_to_py(py, source.as_ref()));
+                err
+            }
+            SweepError::Overflow { cell, column } => raise(
+                py,
+                "SweepOverflowError",
+                message,
+                &[("cell", obj(py, cell)), ("column", obj(py, column))],
+            ),
+            SweepError::Cancelled {
+                cells_done,
+                cells_total,
+            } => raise(
+                py,
+                "SweepCancelledError",
+                message,
+                &[
+                    ("cells_done", obj(py, cells_done)),
+                    ("cells_total", obj(py, cells_total)),
+                ],
+            ),
+            SweepError::HeaderMismatch { path, expected, found } => raise(
+                py,
+                "CheckpointMismatchError",
+                message,
+                &[
+                    ("path", obj(py, path.display().to_string())),
+                    ("line", obj(py, 1)),
+                    ("message", obj(py, "checkpoint header does not match this sweep")),
+                    ("expected", obj(py, expected)),
+                    ("found", obj(py, found)),
+                ],
+            ),
+            SweepError::Checkpoint {
+                path,
+                line,
+                message: what,
+            } => raise(
+                py,
+                "CheckpointError",
+                message,
+                &[
+                    ("path", obj(py, path.display().to_string())),
+                    ("line", obj(py, line)),
+                    ("message", obj(py, what)),
+                ],
+            ),
+            SweepError::Io { path, source } => {
+                let err = raise(
+                    py,
+                    "CheckpointIOError",
+                    message,
+                    &[("path", obj(py, path.display().to_string()))],
+                );
+                if let Ok(errno) = err.value(py).getattr("errno")
+                    && errno.is_none()
+                    && let Some(code) = source.raw_os_error()
+                {
+                    let _ = err.value(py).setattr("errno", code);
+                }
+                err
+            }
+            SweepError::ThreadPool(_) => raise(py, "ThreadPoolError", message, &[]),
+            _ => raise(py, "SweepError", message, &[]),
+        }
+    }
+}
+
+/// The message of a panic payload.
+fn panic_message(payload: &(dyn Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_owned()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "a panic with no message".to_owned()
+    }
+}
+
+/// The `InternalError` for a caught panic.
+pub(crate) fn internal(py: Python<'_>, payload: &(dyn Any + Send)) -> PyErr {
+    let detail = panic_message(payload);
+    raise(
+        py,
+        "InternalError",
+        format!("internal error in skirmish (a bug, please report it): {detail}"),
+        &[("detail", obj(py, detail))],
+    )
+}
+
+/// Runs `f`, turning a panic into `InternalError`: every function of the
+/// module goes through here, so no `PanicException` (a `BaseException`
+/// that `except Exception` misses) ever reaches Python.
+pub(crate) fn guard<T>(py: Python<'_>, f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(result) => result,
+        Err(payload) => Err(internal(py, payload.as_ref())),
+    }
+}
+
+/// An example of each Rust error, mapped: the tests check every class's
+/// builtin base and fields with it, including kinds no public call can
+/// provoke on purpose (an overflowing sweep, a thread pool that fails).
+#[pyfunction]
+#[pyo3(name = "_example_error")]
+pub(crate) fn example_error(py: Python<'_>, kind: &str) -> PyResult<Py<PyAny>> {
+    guard(py, || {
+        let values = vec![("timing".to_owned(), "continuous".to_owned())];
+        let scenario_error = |kind| ScenarioError {
+            kind,
+            origin: "ambush.toml".to_owned(),
+            line: Some(12),
+            column: Some(9),
+            path: "sides[0].groups[1].count".to_owned(),
+            message: "-3 is not a count (expected 1 or more)".to_owned(),
+        };
+        let err = match kind {
+            "OutOfRangeError" => CoreError::out_of_range("strike_roll", 5, -4, 4).to_py(py),
+            "InvalidValueError" => CoreError::invalid("label", "must not be empty").to_py(py),
+            "UnknownNameError" => CoreError::unknown_name("weapon", "Dagr", ["Dagger", "Sword"]).to_py(py),
+            "ScriptedRollError" => CoreError::ScriptedRollOutOfRange {
+                dice: "4dF".to_owned(),
+                position: 2,
+                value: 7,
+                min: -4,
+                max: 4,
+            }
+            .to_py(py),
+            "ScriptExhaustedError" => CoreError::ScriptExhausted {
+                dice: "4dF".to_owned(),
+                used: 3,
+            }
+            .to_py(py),
+            "RulesOverflowError" => CoreError::overflow("strike_rating", "5 + 2147483647").to_py(py),
+            "ScenarioReadError" => scenario_error(ScenarioErrorKind::Read).to_py(py),
+            "ScenarioSyntaxError" => scenario_error(ScenarioErrorKind::Syntax).to_py(py),
+            "ScenarioSchemaError" => scenario_error(ScenarioErrorKind::Schema).to_py(py),
+            "ScenarioInvalidError" => scenario_error(ScenarioErrorKind::Invalid).to_py(py),
+            "FieldPathError" => scenario_error(ScenarioErrorKind::FieldPath).to_py(py),
+            "UnknownScenarioError" => scenario_error(ScenarioErrorKind::UnknownBuiltin).to_py(py),
+            "BattleSetupError" => SimError::Scenario("no fighters".to_owned()).to_py(py),
+            "InvalidSweepError" => SweepError::Invalid("battles per cell must be 1 or more".to_owned()).to_py(py),
+            "SweepEditError" => SweepError::Edit {
+                cell: 0,
+                values: values.clone(),
+                path: "timing".to_owned(),
+                value: "continuous".to_owned(),
+                source: Box::new(scenario_error(ScenarioErrorKind::Schema)),
+            }
+            .to_py(py),
+            "BattleFailedError" => SweepError::Battle {
+                cell: 1,
+                values: values.clone(),
+                index: 7,
+                source: Box::new(SimError::Rules(CoreError::out_of_range("time_taken", 0, 1, 99))),
+            }
+            .to_py(py),
+            "SweepOverflowError" => SweepError::Overflow {
+                cell: 2,
+                column: "total_ticks".to_owned(),
+            }
+            .to_py(py),
+            "SweepCancelledError" => SweepError::Cancelled {
+                cells_done: 3,
+                cells_total: 6,
+            }
+            .to_py(py),
+            "CheckpointError" => SweepError::Checkpoint {
+                path: "sweep.csv".into(),
+                line: 4,
+                message: "was run with seed 1, this sweep has seed 2".to_owned(),
+            }
+            .to_py(py),
+            "CheckpointMismatchError" => SweepError::HeaderMismatch {
+                path: "sweep.csv".into(),
+                expected: "timing,battles".to_owned(),
+                found: "striking,battles".to_owned(),
+            }
+            .to_py(py),
+            "CheckpointIOError" => SweepError::Io {
+                path: "sweep.csv".into(),
+                source: std::io::Error::from_raw_os_error(13),
+            }
+            .to_py(py),
+            "ThreadPoolError" => SweepError::ThreadPool("out of threads".to_owned()).to_py(py),
+            "InternalError" => internal(py, &"an example panic"),
+            other => return Err(PyValueError::new_err(format!("no example of {other:?}"))),
+        };
+        Ok(err.into_value(py).into_any())
+    })
+}
+
+/// Panics inside the module, for the test that no panic reaches Python.
+#[pyfunction]
+#[pyo3(name = "_panic")]
+pub(crate) fn panic_for_test(py: Python<'_>, message: &str) -> PyResult<()> {
+    guard(py, || panic!("{message}"))
+}

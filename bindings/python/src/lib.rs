@@ -1,0 +1,48 @@
+//! # skirmish-python
+//!
+//! The compiled module `skirmish._core` of the `skirmish` Python package
+//! (built by maturin from `python/pyproject.toml`): conversion, GIL release
+//! and error mapping only; the rules live in `skirmish-core` and
+//! `skirmish-sim`. One file per wrapped module:
+//!
+//! - [`scenario`]: the `Scenario` class (`skirmish_sim::scenario`);
+//! - [`battle`]: one battle and its report (`skirmish_sim::battle`);
+//! - [`sweep`]: sweeps with the GIL released, progress, Ctrl-C and the
+//!   table's columns as NumPy arrays (`skirmish_sim::sweep`);
+//! - [`striking`], [`dice`], [`tables`], [`timing`]: exact odds, dice
+//!   distributions, the weapon and armor tables and the timing analysis
+//!   (`skirmish_core`);
+//! - [`error`]: the exception classes and the one mapping from Rust errors
+//!   to them; no panic crosses into Python.
+//!
+//! The live `Encounter` tracker will get its own file here.
+
+#![deny(missing_docs)]
+
+pub mod battle;
+pub mod dice;
+pub mod error;
+pub mod scenario;
+pub mod striking;
+pub mod sweep;
+pub mod tables;
+pub mod timing;
+
+use pyo3::prelude::*;
+
+/// The module `skirmish._core`.
+#[pymodule(name = "_core")]
+fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    error::register(m)?;
+    m.add_function(wrap_pyfunction!(error::example_error, m)?)?;
+    m.add_function(wrap_pyfunction!(error::panic_for_test, m)?)?;
+    scenario::register(m)?;
+    battle::register(m)?;
+    sweep::register(m)?;
+    striking::register(m)?;
+    dice::register(m)?;
+    tables::register(m)?;
+    timing::register(m)?;
+    Ok(())
+}

@@ -1,0 +1,247 @@
+//! `skirmish_sim::sweep`: a sweep run in Rust with the GIL released, its
+//! progress and Ctrl-C polled from the calling thread, and its table.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use numpy::IntoPyArray;
+use pyo3::prelude::*;
+use pyo3::types::PyList;
+use skirmish_sim::sweep::{self, Axis, Column, Progress, SweepError, SweepOptions, SweepSpec, SweepTable};
+
+use crate::error::{ToPyErr, guard, internal};
+use crate::scenario::PyScenario;
+
+/// How often the calling thread wakes to update the progress bar and to
+/// check for Ctrl-C.
+const POLL: Duration = Duration::from_millis(100);
+
+/// The latest progress, written by the sweep's worker threads and read by
+/// the calling thread (the progress hook never touches Python).
+#[derive(Default)]
+struct Shared {
+    cells_done: AtomicU64,
+    cells_total: AtomicU64,
+    battles_done: AtomicU64,
+    battles_total: AtomicU64,
+}
+
+impl Shared {
+    fn store(&self, p: Progress) {
+        self.cells_done.store(p.cells_done, Ordering::Relaxed);
+        self.cells_total.store(p.cells_total, Ordering::Relaxed);
+        self.battles_done.store(p.battles_done, Ordering::Relaxed);
+        self.battles_total.store(p.battles_total, Ordering::Relaxed);
+    }
+
+    fn load(&self) -> (u64, u64, u64, u64) {
+        (
+            self.cells_done.load(Ordering::Relaxed),
+            self.cells_total.load(Ordering::Relaxed),
+            self.battles_done.load(Ordering::Relaxed),
+            self.battles_total.load(Ordering::Relaxed),
+        )
+    }
+}
+
+/// Runs a sweep of `scenario` over `axes` (`[(path, [value text])]`),
+/// `battles` per cell from master seed `seed`.
+///
+/// The sweep runs on its own thread with the GIL released; the calling
+/// thread wakes every 100 ms to call `progress(cells_done, cells_total,
+/// battles_done, battles_total)` when it changed and to check for
+/// KeyboardInterrupt, which cancels the sweep (the finished cells stay in
+/// the checkpoint) and is re-raised. With `dry_run`, everything is checked
+/// (the axes, every cell's scenario, the checkpoint) and no battle is
+/// fought: it returns `None`.
+#[pyfunction]
+#[pyo3(signature = (scenario, axes, battles, seed, threads = None, checkpoint = None, resume = false, progress = None, dry_run = false))]
+#[expect(clippy::too_many_arguments, reason = "mirrors the Python keyword arguments")]
+pub(crate) fn run_sweep(
+    py: Python<'_>,
+    scenario: PyScenario,
+    axes: Vec<(String, Vec<String>)>,
+    battles: u64,
+    seed: u64,
+    threads: Option<usize>,
+    checkpoint: Option<PathBuf>,
+    resume: bool,
+    progress: Option<Py<PyAny>>,
+    dry_run: bool,
+) -> PyResult<Option<PySweepTable>> {
+    guard(py, || {
+        let spec = SweepSpec {
+            scenario: scenario.inner,
+            axes: axes.into_iter().map(|(path, values)| Axis::new(path, values)).collect(),
+            battles,
+            seed,
+        };
+        let shared = Arc::new(Shared::default());
+        let cancel = Arc::new(AtomicBool::new(dry_run));
+        let hook = Arc::clone(&shared);
+        let options = SweepOptions {
+            threads,
+            progress: Some(Arc::new(move |p: Progress| hook.store(p))),
+            cancel: Some(Arc::clone(&cancel)),
+            checkpoint,
+            resume,
+        };
+        if dry_run {
+            // Cancelled before the first battle: every check has passed.
+            return match sweep::sweep(&spec, &options) {
+                Err(SweepError::Cancelled { .. }) => Ok(None),
+                Err(e) => Err(e.to_py(py)),
+                Ok(_) => Ok(None),
+            };
+        }
+
+        let (done_tx, mut done_rx) = mpsc::channel();
+        let mut interrupted: Option<PyErr> = None;
+        let mut last = (u64::MAX, 0, 0, 0);
+        let outcome = std::thread::scope(|scope| {
+            let spec = &spec;
+            let options = &options;
+            scope.spawn(move || {
+                let result = catch_unwind(AssertUnwindSafe(|| sweep::sweep(spec, options)));
+                // The receiver outlives this thread (same scope).
+                let _ = done_tx.send(result);
+            });
+            loop {
+                // The receiver is Send but not Sync: it goes into the
+                // detached closure and comes back out.
+                let (received, rx) = py.detach(move || (done_rx.recv_timeout(POLL), done_rx));
+                done_rx = rx;
+                match received {
+                    Ok(result) => return Some(result),
+                    Err(mpsc::RecvTimeoutError::Disconnected) => return None,
+                    Err(mpsc::RecvTimeoutError::Timeout) => {}
+                }
+                if interrupted.is_some() {
+                    continue;
+                }
+                if let Err(e) = py.check_signals() {
+                    // Ctrl-C: stop between battles and keep what is done.
+                    cancel.store(true, Ordering::Relaxed);
+                    interrupted = Some(e);
+                    continue;
+                }
+                if let Some(callback) = &progress {
+                    let now = shared.load();
+                    if now != last {
+                        last = now;
+                        if let Err(e) = callback.call1(py, now) {
+                            cancel.store(true, Ordering::Relaxed);
+                            interrupted = Some(e);
+                        }
+                    }
+                }
+            }
+        });
+        if let Some(e) = interrupted {
+            return Err(e);
+        }
+        let table = match outcome {
+            Some(Ok(result)) => result.map_err(|e| e.to_py(py))?,
+            Some(Err(payload)) => return Err(internal(py, payload.as_ref())),
+            None => return Err(internal(py, &"the sweep thread ended without a result")),
+        };
+        if let Some(callback) = &progress {
+            let now = shared.load();
+            if now != last {
+                callback.call1(py, now)?;
+            }
+        }
+        Ok(Some(PySweepTable { inner: table }))
+    })
+}
+
+/// A sweep's table (`skirmish_sim::sweep::SweepTable`): one row per cell.
+#[pyclass(name = "SweepTable", module = "skirmish._core", frozen)]
+pub(crate) struct PySweepTable {
+    inner: SweepTable,
+}
+
+#[pymethods]
+impl PySweepTable {
+    /// The varied fields' paths, in axis order.
+    #[getter]
+    fn axes(&self) -> Vec<String> {
+        self.inner.axes().to_vec()
+    }
+
+    /// The side names, in scenario order.
+    #[getter]
+    fn sides(&self) -> Vec<String> {
+        self.inner.sides().to_vec()
+    }
+
+    /// The master seed.
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.inner.seed()
+    }
+
+    /// The base scenario's fingerprint.
+    #[getter]
+    fn scenario_fingerprint(&self) -> String {
+        self.inner.scenario_fingerprint().to_owned()
+    }
+
+    /// Battles per cell.
+    #[getter]
+    fn battles(&self) -> u64 {
+        self.inner.battles()
+    }
+
+    /// The column names, in schema order.
+    fn header(&self) -> Vec<String> {
+        self.inner.header()
+    }
+
+    /// The table as CSV.
+    fn to_csv(&self) -> String {
+        self.inner.to_csv()
+    }
+
+    /// The table as JSON.
+    fn to_json(&self) -> String {
+        self.inner.to_json()
+    }
+
+    /// The table for a terminal.
+    fn summary_text(&self) -> String {
+        self.inner.summary_text()
+    }
+
+    /// The columns in schema order, as `(name, values)`: integers and
+    /// floats as NumPy arrays handed over without a copy, text as a list.
+    fn columns<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let out = PyList::empty(py);
+        for (name, column) in self.inner.columns() {
+            let values = match column {
+                Column::Str(v) => v.into_pyobject(py)?.into_any(),
+                Column::U64(v) => v.into_pyarray(py).into_any(),
+                Column::F64(v) => v.into_pyarray(py).into_any(),
+            };
+            out.append((name, values))?;
+        }
+        Ok(out)
+    }
+
+    fn __len__(&self) -> usize {
+        self.inner.cells().len()
+    }
+}
+
+/// Registers the function and the class.
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PySweepTable>()?;
+    m.add_function(wrap_pyfunction!(run_sweep, m)?)?;
+    m.add("MAX_THREADS", sweep::MAX_THREADS)?;
+    m.add("MAX_BATTLES", sweep::MAX_BATTLES)?;
+    Ok(())
+}

@@ -1,0 +1,180 @@
+"""skirmish: tabletop-RPG combat timing and striking, for notebooks.
+
+The rules and the battle engine are Rust (``skirmish-core``,
+``skirmish-sim``); this package is their Python face:
+
+- :class:`Scenario`: who fights whom under which rules, from a built-in
+  name, a TOML/JSON file or text, or a dict;
+- :func:`battle`: one battle with its report and trace;
+- :func:`sweep`: a grid of field values x battles per cell, run in Rust
+  with the GIL released, as a :class:`SweepResult` (pandas, polars, Arrow,
+  a plot); :mod:`skirmish.dask` spreads one over a cluster;
+- exact odds and tables: :func:`odds`, :func:`strike`, :func:`distribution`,
+  :func:`weapons`, :func:`armor_table` and the timing analysis;
+- errors: every exception is a :class:`SkirmishError` and also the builtin
+  you would expect (``ValueError``, ``LookupError``, ``OSError``).
+
+>>> import skirmish
+>>> skirmish.odds(9, 6).hit
+Fraction(76, 81)
+"""
+
+from __future__ import annotations
+
+from . import _core
+from ._battle import BattleReport, battle
+from ._core import (
+    BattleFailedError,
+    BattleSetupError,
+    CheckpointError,
+    CheckpointIOError,
+    CheckpointMismatchError,
+    FieldPathError,
+    InternalError,
+    InvalidSweepError,
+    InvalidValueError,
+    OutOfRangeError,
+    RulesError,
+    RulesOverflowError,
+    ScenarioError,
+    ScenarioInvalidError,
+    ScenarioReadError,
+    ScenarioSchemaError,
+    ScenarioSyntaxError,
+    ScriptedRollError,
+    ScriptExhaustedError,
+    SkirmishError,
+    SweepCancelledError,
+    SweepEditError,
+    SweepError,
+    SweepOverflowError,
+    ThreadPoolError,
+    UnknownNameError,
+    UnknownScenarioError,
+)
+from ._rules import (
+    ContinuousActions,
+    FirstActionOrder,
+    GraduatedActions,
+    Rating,
+    RoundAttacks,
+    StrikeOdds,
+    StrikeOutcome,
+    actions_per_phase,
+    armor,
+    armor_table,
+    attacks_per_round,
+    continuous_actions,
+    defense_rating,
+    distribution,
+    distribution_frame,
+    first_action_order,
+    graduated_actions,
+    initiative_distribution,
+    odds,
+    odds_table,
+    ready_time_distribution,
+    strike,
+    strike_rating,
+    weapon,
+    weapons,
+)
+from ._scenario import BUILTIN, Scenario, ScenarioLike, value_text
+from ._sweep import SweepResult, sweep
+
+__version__: str = _core.__version__
+
+#: Every exception class, root first.
+ERRORS = (
+    SkirmishError,
+    InternalError,
+    ScenarioError,
+    ScenarioReadError,
+    ScenarioSyntaxError,
+    ScenarioSchemaError,
+    ScenarioInvalidError,
+    FieldPathError,
+    UnknownScenarioError,
+    RulesError,
+    OutOfRangeError,
+    InvalidValueError,
+    UnknownNameError,
+    ScriptedRollError,
+    ScriptExhaustedError,
+    RulesOverflowError,
+    BattleSetupError,
+    SweepError,
+    InvalidSweepError,
+    SweepEditError,
+    BattleFailedError,
+    SweepOverflowError,
+    SweepCancelledError,
+    CheckpointError,
+    CheckpointMismatchError,
+    CheckpointIOError,
+    ThreadPoolError,
+)
+
+__all__ = [
+    "BUILTIN",
+    "ERRORS",
+    "BattleReport",
+    "ContinuousActions",
+    "FirstActionOrder",
+    "GraduatedActions",
+    "Rating",
+    "RoundAttacks",
+    "Scenario",
+    "ScenarioLike",
+    "StrikeOdds",
+    "StrikeOutcome",
+    "SweepResult",
+    "actions_per_phase",
+    "armor",
+    "armor_table",
+    "attacks_per_round",
+    "battle",
+    "continuous_actions",
+    "defense_rating",
+    "distribution",
+    "distribution_frame",
+    "first_action_order",
+    "graduated_actions",
+    "initiative_distribution",
+    "odds",
+    "odds_table",
+    "ready_time_distribution",
+    "strike",
+    "strike_rating",
+    "sweep",
+    "value_text",
+    "weapon",
+    "weapons",
+    "SkirmishError",
+    "InternalError",
+    "ScenarioError",
+    "ScenarioReadError",
+    "ScenarioSyntaxError",
+    "ScenarioSchemaError",
+    "ScenarioInvalidError",
+    "FieldPathError",
+    "UnknownScenarioError",
+    "RulesError",
+    "OutOfRangeError",
+    "InvalidValueError",
+    "UnknownNameError",
+    "ScriptedRollError",
+    "ScriptExhaustedError",
+    "RulesOverflowError",
+    "BattleSetupError",
+    "SweepError",
+    "InvalidSweepError",
+    "SweepEditError",
+    "BattleFailedError",
+    "SweepOverflowError",
+    "SweepCancelledError",
+    "CheckpointError",
+    "CheckpointMismatchError",
+    "CheckpointIOError",
+    "ThreadPoolError",
+]

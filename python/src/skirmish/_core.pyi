@@ -1,0 +1,218 @@
+# Stubs of the compiled module skirmish._core (bindings/python), checked
+# against the binary by mypy.stubtest in python/tests/test_typing.py.
+from collections.abc import Callable, Sequence
+from typing import Any, Optional, Union
+
+import numpy as np
+import numpy.typing as npt
+
+__version__: str
+BUILTIN: list[str]
+MAX_THREADS: int
+MAX_BATTLES: int
+
+# --- errors ---------------------------------------------------------------
+
+class SkirmishError(Exception): ...
+
+class InternalError(SkirmishError, RuntimeError):
+    detail: Optional[str]
+
+class ScenarioError(SkirmishError, ValueError):
+    kind: Optional[str]
+    origin: Optional[str]
+    line: Optional[int]
+    column: Optional[int]
+    path: Optional[str]
+    message: Optional[str]
+
+class ScenarioReadError(ScenarioError, OSError): ...
+class ScenarioSyntaxError(ScenarioError): ...
+class ScenarioSchemaError(ScenarioError): ...
+class ScenarioInvalidError(ScenarioError): ...
+class FieldPathError(ScenarioError, LookupError): ...
+class UnknownScenarioError(ScenarioError, LookupError): ...
+
+class RulesError(SkirmishError, ValueError):
+    field: Optional[str]
+
+class OutOfRangeError(RulesError):
+    value: Optional[int]
+    min: Optional[int]
+    max: Optional[int]
+
+class InvalidValueError(RulesError):
+    problem: Optional[str]
+
+class UnknownNameError(RulesError, LookupError):
+    kind: Optional[str]
+    name: Optional[str]
+    suggestions: Optional[list[str]]
+
+class ScriptedRollError(RulesError):
+    dice: Optional[str]
+    position: Optional[int]
+    value: Optional[int]
+    min: Optional[int]
+    max: Optional[int]
+
+class ScriptExhaustedError(RulesError):
+    dice: Optional[str]
+    used: Optional[int]
+
+class RulesOverflowError(RulesError, OverflowError):
+    problem: Optional[str]
+
+class BattleSetupError(SkirmishError, ValueError):
+    message: Optional[str]
+
+class SweepError(SkirmishError): ...
+
+class InvalidSweepError(SweepError, ValueError):
+    message: Optional[str]
+
+class SweepEditError(SweepError, ValueError):
+    cell: Optional[int]
+    values: Optional[list[tuple[str, str]]]
+    path: Optional[str]
+    value: Optional[str]
+
+class BattleFailedError(SweepError, RuntimeError):
+    cell: Optional[int]
+    values: Optional[list[tuple[str, str]]]
+    index: Optional[int]
+
+class SweepOverflowError(SweepError, OverflowError):
+    cell: Optional[int]
+    column: Optional[str]
+
+class SweepCancelledError(SweepError, RuntimeError):
+    cells_done: Optional[int]
+    cells_total: Optional[int]
+
+class CheckpointError(SweepError, ValueError):
+    path: Optional[str]
+    line: Optional[int]
+    message: Optional[str]
+
+class CheckpointMismatchError(CheckpointError):
+    expected: Optional[str]
+    found: Optional[str]
+
+class CheckpointIOError(SweepError, OSError):
+    path: Optional[str]
+
+class ThreadPoolError(SweepError, OSError): ...
+
+def _example_error(kind: str) -> BaseException: ...
+def _panic(message: str) -> None: ...
+
+# --- scenarios ------------------------------------------------------------
+
+class Scenario:
+    @staticmethod
+    def builtin(name: str) -> Scenario: ...
+    @staticmethod
+    def from_toml(text: str, origin: str = "<string>") -> Scenario: ...
+    @staticmethod
+    def from_json(text: str, origin: str = "<string>") -> Scenario: ...
+    @staticmethod
+    def from_file(path: Union[str, Any]) -> Scenario: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def sides(self) -> list[str]: ...
+    def fingerprint(self) -> str: ...
+    def to_json(self) -> str: ...
+    def to_toml(self) -> str: ...
+    def get_json(self, path: str) -> str: ...
+    def with_field(self, path: str, value: str) -> Scenario: ...
+    def __eq__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __reduce__(self) -> tuple[Any, ...]: ...
+
+# --- battles and sweeps -----------------------------------------------------
+
+def run_battle(scenario: Scenario, seed: int, index: int = 0, trace: bool = True) -> str: ...
+
+class SweepTable:
+    @property
+    def axes(self) -> list[str]: ...
+    @property
+    def sides(self) -> list[str]: ...
+    @property
+    def seed(self) -> int: ...
+    @property
+    def scenario_fingerprint(self) -> str: ...
+    @property
+    def battles(self) -> int: ...
+    def header(self) -> list[str]: ...
+    def to_csv(self) -> str: ...
+    def to_json(self) -> str: ...
+    def summary_text(self) -> str: ...
+    def columns(self) -> list[tuple[str, Union[npt.NDArray[np.uint64], npt.NDArray[np.float64], list[str]]]]: ...
+    def __len__(self) -> int: ...
+
+def run_sweep(
+    scenario: Scenario,
+    axes: Sequence[tuple[str, Sequence[str]]],
+    battles: int,
+    seed: int,
+    threads: Optional[int] = None,
+    checkpoint: Optional[str] = None,
+    resume: bool = False,
+    progress: Optional[Callable[[int, int, int, int], object]] = None,
+    dry_run: bool = False,
+) -> Optional[SweepTable]: ...
+
+# --- striking, dice, tables, timing ----------------------------------------
+
+def strike_odds(
+    strike_rating: int,
+    defense_rating: int,
+    amazing: bool = False,
+    guaranteed: bool = False,
+    point_blank: bool = False,
+    range: Optional[tuple[int, int, int]] = None,
+) -> dict[str, Any]: ...
+def resolve_strike(
+    strike_rating: int,
+    defense_rating: int,
+    roll: int,
+    amazing: bool = False,
+    guaranteed: bool = False,
+    point_blank: bool = False,
+    range: Optional[tuple[int, int, int]] = None,
+) -> tuple[str, int, bool]: ...
+def strike_rating(
+    skill: int = 0,
+    attributes: Sequence[tuple[str, int]] = ...,
+    weapon: int = 0,
+    magic: int = 0,
+    other: Sequence[tuple[str, int]] = ...,
+) -> tuple[int, str]: ...
+def defense_rating(
+    skill: int = 0,
+    attributes: Sequence[tuple[str, int]] = ...,
+    armor: int = 0,
+    shield: int = 0,
+    coverage: int = 0,
+    magic: int = 0,
+    other: Sequence[tuple[str, int]] = ...,
+) -> tuple[int, str, int, str]: ...
+def dice_distribution(count: int = 4, sides: Optional[int] = None) -> tuple[int, list[int]]: ...
+def weapon_table(genre: Optional[str] = None) -> dict[str, list[Any]]: ...
+def find_weapon(name: str) -> dict[str, list[Any]]: ...
+def armor_table() -> dict[str, list[Any]]: ...
+def find_armor(name: str) -> tuple[str, int, bool]: ...
+def initiative_distribution(time_taken: int, speed_bonus: int = 0) -> tuple[int, list[int]]: ...
+def ready_time_distribution(time_taken: int, speed_bonus: int = 0) -> tuple[int, list[int]]: ...
+def first_action_order(
+    a: tuple[int, int], b: tuple[int, int]
+) -> tuple[tuple[int, int], tuple[int, int], tuple[int, int]]: ...
+def actions_per_phase(reflexes: int, combat_sense: int) -> tuple[int, list[int]]: ...
+def attacks_per_round(rate_of_fire: str, extra_per_round: int = 0) -> dict[str, Any]: ...
+def continuous_actions(time_taken: int, speed_bonus: int = 0, ticks: int = 20) -> dict[str, Any]: ...
+def graduated_actions(
+    time_taken: int, speed_bonus: int = 0, actions_allowed: int = 1, ticks_per_round: int = 20
+) -> dict[str, Any]: ...

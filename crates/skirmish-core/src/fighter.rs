@@ -444,7 +444,7 @@ impl FighterProfile {
 }
 
 /// A fighter ready to fight: the numbers [`FighterProfile::resolve`] found.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Fighter {
     /// Its name.

@@ -2,12 +2,13 @@
 //! bad operations, and property tests of the scheduler underneath.
 
 use proptest::prelude::*;
-use skirmish_core::Error;
 use skirmish_core::timing::{
     Act, ActionKind, ActorId, ActorTiming, Declaration, GmTiming, InitiativeEntry, PastEnd, Scheduler, Step,
     TimingSystem,
 };
-use skirmish_core::tracker::{CombatantId, CombatantSpec, Duration, Encounter, Turn};
+use skirmish_core::tracker::{
+    CombatantId, CombatantSpec, Duration, Encounter, ErrorKind, SNAPSHOT_HISTORY, TrackerError, Turn,
+};
 
 fn spec(name: &str, tt: i32) -> CombatantSpec {
     CombatantSpec::new(name, Declaration::new(tt, 0))
@@ -187,7 +188,7 @@ fn bad_operations_are_typed_errors_and_change_nothing() {
     let before = e.snapshot().unwrap();
     let depth = e.undo_depth();
     let unknown = CombatantId(99);
-    let errors: Vec<Error> = vec![
+    let errors: Vec<TrackerError> = vec![
         e.declare(unknown, "x", Declaration::new(3, 0), None).unwrap_err(),
         e.down(unknown).unwrap_err(),
         e.set_initiative(unknown, InitiativeEntry::Total(3)).unwrap_err(),
@@ -213,6 +214,32 @@ fn bad_operations_are_typed_errors_and_change_nothing() {
     for err in &errors {
         assert!(!err.to_string().is_empty());
     }
+    // The kinds an app branches on.
+    let kinds: Vec<ErrorKind> = errors.iter().map(TrackerError::kind).collect();
+    use ErrorKind::*;
+    assert_eq!(
+        kinds,
+        [
+            NotFound,
+            NotFound,
+            NotFound,
+            NotNow,
+            NotNow,
+            NotNow,
+            InvalidInput,
+            InvalidInput,
+            InvalidInput,
+            InvalidInput,
+            InvalidInput,
+            InvalidInput,
+            NotNow,
+            InvalidInput,
+            InvalidInput,
+            NotFound,
+            InvalidInput
+        ]
+    );
+    assert_eq!(errors[6].field(), Some("declaration.time_taken"));
     assert!(errors[0].to_string().contains("combatant"), "{}", errors[0]);
     assert!(
         errors[6].to_string().contains("declaration.time_taken"),
@@ -235,7 +262,8 @@ fn corrupt_snapshots_are_errors() {
     e.next().unwrap();
     let good = e.snapshot().unwrap();
     assert_eq!(Encounter::restore(&good).unwrap(), e);
-    let bad_version = good.replacen("\"skirmish_encounter\":1", "\"skirmish_encounter\":99", 1);
+    let bad_version = good.replacen("\"version\":2", "\"version\":99", 1);
+    assert_ne!(bad_version, good);
     let truncated = &good[..good.len() / 2];
     let bad_rng = good.replacen("pcg64_fast_state\":\"", "pcg64_fast_state\":\"zz", 1);
     let extra = good.replacen('{', "{\"surprise\":1,", 1);
@@ -252,6 +280,7 @@ fn corrupt_snapshots_are_errors() {
         no_lines.as_str(),
     ] {
         let err = Encounter::restore(bad).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::BadSnapshot, "{err}");
         assert!(err.to_string().contains("snapshot"), "{err}");
     }
 }
@@ -420,6 +449,9 @@ proptest! {
         first in prop::collection::vec(op(), 0..40), then in prop::collection::vec(op(), 1..40)) {
         let system = &all_systems()[sys];
         let mut a = encounter(system, seed, n);
+        // A snapshot keeps the newest SNAPSHOT_HISTORY undo steps: with no
+        // more than that, the restored encounter can undo as far.
+        a.set_undo_limit(SNAPSHOT_HISTORY as u32).unwrap();
         for op in &first { apply(&mut a, op); }
         let mut b = Encounter::restore(&a.snapshot().unwrap()).unwrap();
         prop_assert_eq!(&a, &b);

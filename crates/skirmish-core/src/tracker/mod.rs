@@ -45,16 +45,28 @@
 //! # }
 //! ```
 
+mod error;
+mod snapshot;
+mod strike;
+mod view;
+
+use std::collections::VecDeque;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::damage::{Damage, DamageConfig, DamageModel, DamageState};
 use crate::dice::{RollSource, ScriptedRolls, SeededRolls};
-use crate::error::{Error, Result};
+use crate::fighter::{Fighter, FighterProfile, Striking};
 use crate::timing::queue::EventId;
 use crate::timing::{
     Act, ActorId, ActorTiming, Declaration, FreeActionResult, InitiativeEntry, Moment, Scheduler, Step, TimingSystem,
 };
+
+pub use error::{ErrorKind, Result, TrackerError};
+pub use snapshot::{SNAPSHOT_HISTORY, SNAPSHOT_VERSION};
+pub use strike::{Part, StrikeDice, StrikeOptions, StrikeReport, StrikeResult, WoundOverride};
+pub use view::{CombatantState, EncounterView, ViewFor};
 
 /// A combatant of an [`Encounter`], in the order added.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -83,6 +95,13 @@ pub struct CombatantSpec {
     /// A label for that action ("elven bow", "Spark").
     #[serde(default)]
     pub action_label: String,
+    /// Combat stats, if the tracker resolves its strikes (see
+    /// [`Encounter::add_fighter`]); without them it is timing-only.
+    #[serde(default)]
+    pub stats: Option<Fighter>,
+    /// Hidden from the players' view until revealed (an ambusher not yet seen).
+    #[serde(default)]
+    pub hidden: bool,
 }
 
 impl CombatantSpec {
@@ -94,7 +113,15 @@ impl CombatantSpec {
             timing: ActorTiming::default(),
             action,
             action_label: String::new(),
+            stats: None,
+            hidden: false,
         }
+    }
+
+    /// The same, hidden from the players until revealed.
+    pub fn hidden(mut self) -> CombatantSpec {
+        self.hidden = true;
+        self
     }
 
     /// The same with a side.
@@ -152,6 +179,8 @@ pub struct CombatantView {
     pub group: Option<String>,
     /// In the fight or not.
     pub status: Status,
+    /// Hidden from the players' view.
+    pub hidden: bool,
 }
 
 /// One line acting at a moment: a combatant, or the living members of a group.
@@ -256,15 +285,32 @@ impl fmt::Display for LogEntry {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct Combatant {
     name: String,
     side: Option<String>,
     line: u32,
     status: Status,
+    #[serde(default)]
+    hidden: bool,
+    /// Combat stats (None: timing only).
+    #[serde(default)]
+    stats: Option<Fighter>,
+    /// What it has taken under the encounter's damage model (with stats).
+    #[serde(default)]
+    damage: Option<DamageState>,
+    /// The wound penalty its rolls take at the current moment: the one it
+    /// had when the moment began (simultaneity, RULES.md §1).
+    #[serde(default)]
+    moment_penalty: i32,
+    /// The moment it went down at (it still strikes in that moment).
+    #[serde(default)]
+    down_at_moment: Option<u64>,
 }
 
 /// A line on the sheet: one scheduler actor; one combatant or a group.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct Line {
     name: String,
     members: Vec<u32>,
@@ -273,6 +319,7 @@ struct Line {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct Effect {
     name: String,
     target: Option<u32>,
@@ -283,48 +330,142 @@ struct Effect {
     active: bool,
 }
 
+/// The rules an encounter's strikes are resolved by.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EncounterRules {
+    /// The striking system and its options (Full Contact by default).
+    #[serde(default)]
+    pub striking: Striking,
+    /// The damage model (the FUDGE wound track by default).
+    #[serde(default)]
+    pub damage: DamageConfig,
+}
+
+
 /// Everything undo restores.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct State {
+    #[serde(with = "snapshot::scheduler_form")]
     scheduler: Scheduler,
     rng: SeededRolls,
+    rules: EncounterRules,
+    #[serde(skip)]
+    model: Damage,
+    /// Moments handed out so far (each [`Turn::Moment`] is one).
+    moments: u64,
+    /// The side whose combatants the players' view shows in full.
+    party: Option<String>,
     combatants: Vec<Combatant>,
     lines: Vec<Line>,
     effects: Vec<Effect>,
     /// The lines acting at the last moment, in declaration order.
     current: Vec<u32>,
-    /// Length of the log when this state was current.
-    log_len: usize,
+    /// Length of the log (entries ever written) when this state was current.
+    log_len: u64,
     over: bool,
 }
 
-/// The snapshot format's version.
-const SNAPSHOT_VERSION: u32 = 1;
-
-#[derive(Serialize, Deserialize)]
+/// The event log: the newest [`LOG_LIMIT`] entries, numbered from the
+/// encounter's first.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct Snapshot {
-    skirmish_encounter: u32,
-    state: State,
-    history: Vec<State>,
-    log: Vec<LogEntry>,
+struct Log {
+    /// The number of the oldest entry kept.
+    first: u64,
+    entries: VecDeque<LogEntry>,
 }
 
+impl Log {
+    fn len(&self) -> u64 {
+        self.first + self.entries.len() as u64
+    }
+
+    fn push(&mut self, entry: LogEntry) {
+        if self.entries.len() >= LOG_LIMIT {
+            self.entries.pop_front();
+            self.first += 1;
+        }
+        self.entries.push_back(entry);
+    }
+
+    /// Keeps the entries numbered below `len`.
+    fn truncate(&mut self, len: u64) {
+        if len <= self.first {
+            self.entries.clear();
+            self.first = len;
+        } else {
+            self.entries
+                .truncate(usize::try_from(len - self.first).unwrap_or(usize::MAX));
+        }
+    }
+}
+
+/// How many log entries an encounter keeps (the oldest go first):
+/// bounded memory however long the fight.
+pub const LOG_LIMIT: usize = 2_000;
+
+/// Undo steps an encounter keeps unless told otherwise: enough to walk
+/// back a few rounds at the table, little memory on a phone.
+pub const DEFAULT_UNDO_LIMIT: u32 = 100;
+
+/// The most undo steps an encounter may be asked to keep.
+pub const MAX_UNDO_LIMIT: u32 = 10_000;
+
+/// Most combatants one encounter may have.
+pub const MAX_COMBATANTS: u32 = 100_000;
+
+/// Most members of one group.
+pub const MAX_GROUP: u32 = 10_000;
+
 /// A live encounter: see the [module docs](self).
-#[derive(Debug, Clone, PartialEq)]
+///
+/// Two encounters are equal when their state, undo history, log and undo
+/// limit are; what could be redone is not compared (a snapshot does not
+/// keep it either).
+#[derive(Debug, Clone)]
 pub struct Encounter {
     state: State,
-    history: Vec<State>,
-    log: Vec<LogEntry>,
+    /// Undo steps, oldest first, at most `undo_limit`.
+    history: VecDeque<State>,
+    /// Redo steps, the next last.
+    redo: Vec<State>,
+    undo_limit: u32,
+    log: Log,
+}
+
+impl PartialEq for Encounter {
+    fn eq(&self, other: &Self) -> bool {
+        self.state == other.state
+            && self.history == other.history
+            && self.undo_limit == other.undo_limit
+            && self.log == other.log
+    }
 }
 
 impl Encounter {
-    /// A new encounter under `system`, rolling with a generator seeded by `seed`.
+    /// A new encounter under `system`, rolling with a generator seeded by
+    /// `seed`, with the default rules (Full Contact, FUDGE wound track).
     pub fn new(system: TimingSystem, seed: u64) -> Result<Encounter> {
+        Encounter::with_rules(system, EncounterRules::default(), seed)
+    }
+
+    /// A new encounter under `system` and `rules`, rolling with a generator
+    /// seeded by `seed`.
+    pub fn with_rules(system: TimingSystem, rules: EncounterRules, seed: u64) -> Result<Encounter> {
+        let model = rules
+            .damage
+            .build()
+            .map_err(|e| TrackerError::from(e.in_field("rules.damage")))?;
         Ok(Encounter {
             state: State {
                 scheduler: Scheduler::try_new(system)?,
                 rng: SeededRolls::new(seed),
+                rules,
+                model,
+                moments: 0,
+                party: None,
                 combatants: Vec::new(),
                 lines: Vec::new(),
                 effects: Vec::new(),
@@ -332,27 +473,65 @@ impl Encounter {
                 log_len: 0,
                 over: false,
             },
-            history: Vec::new(),
-            log: Vec::new(),
+            history: VecDeque::new(),
+            redo: Vec::new(),
+            undo_limit: DEFAULT_UNDO_LIMIT,
+            log: Log::default(),
         })
     }
 
     /// Runs `op` on a copy of the state; on success it becomes the state
-    /// and the old one goes on the undo stack, on error nothing changes.
+    /// and the old one goes on the undo stack (the oldest step goes once
+    /// the stack holds [`undo_limit`](Self::undo_limit)), on error nothing
+    /// changes.
     fn mutate<T>(&mut self, op: impl FnOnce(&mut State, &mut Vec<LogEntry>) -> Result<T>) -> Result<T> {
         let mut next = self.state.clone();
-        let log_len = self.log.len();
-        match op(&mut next, &mut self.log) {
-            Ok(v) => {
-                next.log_len = self.log.len();
-                self.history.push(std::mem::replace(&mut self.state, next));
-                Ok(v)
-            }
-            Err(e) => {
-                self.log.truncate(log_len);
-                Err(e)
-            }
+        let mut written = Vec::new();
+        let v = op(&mut next, &mut written)?;
+        for entry in written {
+            self.log.push(entry);
         }
+        next.log_len = self.log.len();
+        let old = std::mem::replace(&mut self.state, next);
+        self.push_history(old);
+        self.redo.clear();
+        Ok(v)
+    }
+
+    fn push_history(&mut self, old: State) {
+        if self.undo_limit == 0 {
+            return;
+        }
+        while self.history.len() >= self.undo_limit as usize {
+            self.history.pop_front();
+        }
+        self.history.push_back(old);
+    }
+
+    /// The rules strikes are resolved by.
+    pub fn rules(&self) -> &EncounterRules {
+        &self.state.rules
+    }
+
+    /// How many undo steps are kept ([`DEFAULT_UNDO_LIMIT`] unless set).
+    pub fn undo_limit(&self) -> u32 {
+        self.undo_limit
+    }
+
+    /// Keeps at most `limit` undo steps (0..=[`MAX_UNDO_LIMIT`]; 0 turns
+    /// undo off); the oldest go first. Not itself undoable.
+    pub fn set_undo_limit(&mut self, limit: u32) -> Result<()> {
+        if limit > MAX_UNDO_LIMIT {
+            return Err(TrackerError::invalid(
+                "undo_limit",
+                format!("{limit} is outside 0..={MAX_UNDO_LIMIT}"),
+            ));
+        }
+        self.undo_limit = limit;
+        while self.history.len() > limit as usize {
+            self.history.pop_front();
+        }
+        Ok(())
     }
 
     /// The timing system.
@@ -381,11 +560,42 @@ impl Encounter {
     /// "`name` 2", ...: one line on the sheet, one initiative roll, members
     /// that fall one by one.
     pub fn add_group(&mut self, name: &str, count: u32, spec: CombatantSpec) -> Result<Vec<CombatantId>> {
-        if !(1..=10_000).contains(&count) {
-            return Err(Error::out_of_range("group.count", count, 1, 10_000));
+        if !(1..=MAX_GROUP).contains(&count) {
+            return Err(TrackerError::invalid(
+                "group.count",
+                format!("{count} is outside 1..={MAX_GROUP}"),
+            ));
         }
         let names = (1..=count).map(|i| format!("{name} {i}")).collect();
         self.add_line(name.to_owned(), names, true, spec)
+    }
+
+    /// Adds a fighter with combat stats on `side`: a combatant, or a group
+    /// of `profile.count` members (one line on the sheet, one initiative
+    /// roll). The profile is resolved under this encounter's timing and
+    /// striking rules (weapon and armor by table name), the same way a
+    /// scenario's group is; its first action is its weapon's. Its strikes
+    /// are then resolved by [`strike`](Self::strike).
+    pub fn add_fighter(&mut self, side: &str, profile: &FighterProfile) -> Result<Vec<CombatantId>> {
+        let fighter = profile
+            .resolve(self.state.scheduler.system(), &self.state.rules.striking)
+            .map_err(|e| TrackerError::from(e.in_field("profile")))?;
+        let count = u32::try_from(profile.count)
+            .ok()
+            .filter(|c| (1..=MAX_GROUP).contains(c))
+            .ok_or_else(|| {
+                TrackerError::invalid("profile.count", format!("{} is outside 1..={MAX_GROUP}", profile.count))
+            })?;
+        let mut spec = CombatantSpec::new(profile.name.clone(), fighter.action).on_side(side);
+        spec.timing = fighter.timing;
+        spec.action_label = fighter.weapon.clone();
+        spec.stats = Some(fighter);
+        if count == 1 {
+            self.add_combatant(spec).map(|id| vec![id])
+        } else {
+            let name = profile.name.clone();
+            self.add_group(&name, count, spec)
+        }
     }
 
     fn add_line(
@@ -396,18 +606,31 @@ impl Encounter {
         spec: CombatantSpec,
     ) -> Result<Vec<CombatantId>> {
         if line_name.trim().is_empty() {
-            return Err(Error::invalid("name", "must not be empty"));
+            return Err(TrackerError::invalid("name", "must not be empty"));
+        }
+        let total = self.state.combatants.len() as u64 + names.len() as u64;
+        if total > u64::from(MAX_COMBATANTS) {
+            return Err(TrackerError::invalid(
+                "combatants",
+                format!("{total} combatants would pass the limit of {MAX_COMBATANTS}"),
+            ));
         }
         self.mutate(|s, log| {
             let actor = s.scheduler.add(spec.timing, spec.action)?;
             let first = s.combatants.len() as u32;
             let members: Vec<u32> = (first..first + names.len() as u32).collect();
+            let damage = spec.stats.as_ref().map(|f| fresh_damage(&s.model, f));
             for n in &names {
                 s.combatants.push(Combatant {
                     name: n.clone(),
                     side: spec.side.clone(),
                     line: actor.0,
                     status: Status::Standing,
+                    hidden: spec.hidden,
+                    stats: spec.stats.clone(),
+                    damage,
+                    moment_penalty: 0,
+                    down_at_moment: None,
                 });
             }
             s.lines.push(Line {
@@ -429,7 +652,7 @@ impl Encounter {
 
     fn combatant(&self, id: CombatantId) -> Result<&Combatant> {
         self.state.combatants.get(id.0 as usize).ok_or_else(|| {
-            Error::invalid(
+            TrackerError::not_found(
                 "combatant",
                 format!("no combatant {} (there are {})", id.0, self.state.combatants.len()),
             )
@@ -439,7 +662,7 @@ impl Encounter {
     fn standing(&self, id: CombatantId) -> Result<ActorId> {
         let c = self.combatant(id)?;
         if c.status != Status::Standing {
-            return Err(Error::invalid(
+            return Err(TrackerError::not_now(
                 "combatant",
                 format!(
                     "{} is {}",
@@ -465,6 +688,7 @@ impl Encounter {
                     side: c.side.clone(),
                     group: line.group.then(|| line.name.clone()),
                     status: c.status,
+                    hidden: c.hidden,
                 }
             })
             .collect()
@@ -479,7 +703,12 @@ impl Encounter {
             .position(|c| c.name.to_lowercase() == wanted)
             .map(|i| CombatantId(i as u32))
             .ok_or_else(|| {
-                Error::unknown_name("combatant", name, self.state.combatants.iter().map(|c| c.name.as_str()))
+                let e = crate::Error::unknown_name(
+                    "combatant",
+                    name,
+                    self.state.combatants.iter().map(|c| c.name.as_str()),
+                );
+                TrackerError::not_found("combatant", e.to_string())
             })
     }
 
@@ -496,27 +725,8 @@ impl Encounter {
     }
 
     fn take_out(&mut self, id: CombatantId, status: Status) -> Result<()> {
-        let actor = self.standing(id)?;
-        self.mutate(|s, log| {
-            s.combatants[id.0 as usize].status = status;
-            let line = &s.lines[actor.index()];
-            let left = line
-                .members
-                .iter()
-                .filter(|&&m| s.combatants[m as usize].status == Status::Standing)
-                .count();
-            let name = s.combatants[id.0 as usize].name.clone();
-            if left == 0 {
-                s.scheduler.remove(actor)?;
-            }
-            let verb = if status == Status::Down {
-                "is down"
-            } else {
-                "is removed"
-            };
-            note(s, log, format!("{name} {verb}"));
-            Ok(())
-        })
+        self.standing(id)?;
+        self.mutate(|s, log| strike::take_out_in(s, log, id, status))
     }
 
     /// Sets a combatant's initiative (for a group: the group's): a roll
@@ -545,7 +755,7 @@ impl Encounter {
     )]
     pub fn next(&mut self) -> Result<Turn> {
         if self.state.combatants.is_empty() {
-            return Err(Error::invalid(
+            return Err(TrackerError::not_now(
                 "encounter",
                 "has no combatants yet: add some before asking who acts",
             ));
@@ -555,6 +765,15 @@ impl Encounter {
             let mut rng = s.rng.clone();
             let step = s.scheduler.next(&mut rng, &mut acts)?;
             s.rng = rng;
+            // A new moment: rolls take the wound penalties as they stand now
+            // (simultaneity: a wound struck in the moment counts from the next).
+            if matches!(step, Some(Step::Moment(_))) {
+                s.moments += 1;
+            }
+            let model = &s.model;
+            for c in &mut s.combatants {
+                c.moment_penalty = c.damage.map_or(0, |d| model.wound_penalty(&d));
+            }
             match step {
                 None => {
                     if !s.over {
@@ -756,13 +975,13 @@ impl Encounter {
     pub fn hold(&mut self, id: CombatantId) -> Result<Vec<String>> {
         let actor = self.standing(id)?;
         if !matches!(self.system(), TimingSystem::ActionBlocks(_)) {
-            return Err(Error::invalid(
+            return Err(TrackerError::not_now(
                 "hold",
                 "holding to the end of the block is an Action Blocks rule",
             ));
         }
         if !self.state.current.contains(&actor.0) {
-            return Err(Error::invalid(
+            return Err(TrackerError::not_now(
                 "hold",
                 "only a combatant acting in the current block can hold",
             ));
@@ -877,7 +1096,7 @@ impl Encounter {
                 }
                 (Duration::Rounds(r), _) => {
                     if r == 0 {
-                        return Err(Error::out_of_range("duration.rounds", 0, 1, u32::MAX));
+                        return Err(TrackerError::invalid("duration.rounds", "0 is outside 1..=4294967295"));
                     }
                     (None, Some(s.scheduler.round().saturating_add(r)))
                 }
@@ -897,7 +1116,7 @@ impl Encounter {
     /// Ends an effect early; returns whether it was still active.
     pub fn end_effect(&mut self, id: EffectId) -> Result<bool> {
         if self.state.effects.get(id.0 as usize).is_none() {
-            return Err(Error::invalid("effect", format!("no effect {}", id.0)));
+            return Err(TrackerError::not_found("effect", format!("no effect {}", id.0)));
         }
         self.mutate(|s, log| {
             let e = &mut s.effects[id.0 as usize];
@@ -932,103 +1151,88 @@ impl Encounter {
             .collect()
     }
 
-    /// The event log, oldest first.
-    pub fn log(&self) -> &[LogEntry] {
-        &self.log
+    /// The event log entries kept (the newest [`LOG_LIMIT`]), oldest first.
+    pub fn log(&self) -> Vec<LogEntry> {
+        self.log.entries.iter().cloned().collect()
+    }
+
+    /// How many log entries were ever written (the next one's number).
+    pub fn log_len(&self) -> u64 {
+        self.log.len()
+    }
+
+    /// The log entries numbered `n` and on, oldest first (those still kept:
+    /// an app that polls with the last length it saw gets what is new).
+    pub fn log_since(&self, n: u64) -> Vec<LogEntry> {
+        let skip = usize::try_from(n.saturating_sub(self.log.first)).unwrap_or(usize::MAX);
+        self.log.entries.iter().skip(skip).cloned().collect()
     }
 
     /// Undoes the last operation (including a [`next`](Self::next)).
     pub fn undo(&mut self) -> Result<()> {
         let prev = self
             .history
-            .pop()
-            .ok_or_else(|| Error::invalid("undo", "nothing to undo"))?;
-        self.state = prev;
+            .pop_back()
+            .ok_or_else(|| TrackerError::new(ErrorKind::NothingToUndo, None, "nothing to undo"))?;
+        let undone = std::mem::replace(&mut self.state, prev);
+        self.redo.push(undone);
         self.log.truncate(self.state.log_len);
         Ok(())
     }
 
+    /// Does again the last operation undone, exactly (the same rolls).
+    /// Any new operation clears what could be redone.
+    pub fn redo(&mut self) -> Result<()> {
+        let next = self
+            .redo
+            .pop()
+            .ok_or_else(|| TrackerError::new(ErrorKind::NothingToUndo, None, "nothing to redo"))?;
+        let old = std::mem::replace(&mut self.state, next);
+        self.push_history(old);
+        // The log of the redone step is gone with the undo: say what came back.
+        let text = String::from("redone");
+        self.log.push(LogEntry {
+            round: self.state.scheduler.round(),
+            tick: self.state.scheduler.now(),
+            text,
+        });
+        self.state.log_len = self.log.len();
+        Ok(())
+    }
+
     /// How many operations can be undone.
-    pub fn undo_depth(&self) -> usize {
-        self.history.len()
+    pub fn undo_depth(&self) -> u32 {
+        self.history.len() as u32
     }
 
-    /// The whole encounter as JSON: state, undo history, log, generator.
-    pub fn snapshot(&self) -> Result<String> {
-        let snap = SnapshotRef {
-            skirmish_encounter: SNAPSHOT_VERSION,
-            state: &self.state,
-            history: &self.history,
-            log: &self.log,
-        };
-        serde_json::to_string(&snap).map_err(|e| Error::invalid("snapshot", e.to_string()))
+    /// How many undone operations can be redone.
+    pub fn redo_depth(&self) -> u32 {
+        self.redo.len() as u32
     }
+}
 
-    /// An encounter from a [`snapshot`](Self::snapshot); it continues
-    /// exactly as the saved one would have. Corrupt or inconsistent JSON is
-    /// an error naming what is wrong.
-    pub fn restore(json: &str) -> Result<Encounter> {
-        let snap: Snapshot = serde_json::from_str(json).map_err(|e| Error::invalid("snapshot", e.to_string()))?;
-        if snap.skirmish_encounter != SNAPSHOT_VERSION {
-            return Err(Error::invalid(
-                "snapshot.skirmish_encounter",
-                format!("version {} is not {SNAPSHOT_VERSION}", snap.skirmish_encounter),
-            ));
-        }
-        for (i, st) in std::iter::once(&snap.state).chain(&snap.history).enumerate() {
-            check_state(st).map_err(|e| e.in_field(&format!("snapshot.state[{i}]")))?;
-            if st.log_len > snap.log.len() {
-                return Err(Error::invalid("snapshot.log", "shorter than a saved state says"));
+/// A fighter's damage state before any blow: the model's fresh state, with
+/// the fighter's own hit points where it has them.
+fn fresh_damage(model: &Damage, fighter: &Fighter) -> DamageState {
+    match (model, fighter.hit_points) {
+        (Damage::HitPoints(_), Some(hp)) => DamageState::HitPoints(crate::damage::HitPointState::new(hp)),
+        _ => model.fresh(),
+    }
+}
+
+/// Checks that `state` could be `fighter`'s under `model` (its own hit
+/// points may exceed the model's `max_hp`).
+fn validate_damage(model: &Damage, fighter: &Fighter, state: &DamageState) -> crate::Result<()> {
+    match (model, fighter.hit_points, state) {
+        (Damage::HitPoints(_), Some(max), DamageState::HitPoints(h)) => {
+            if h.hp() > max {
+                Err(crate::Error::out_of_range("hp", h.hp(), i32::MIN, max))
+            } else {
+                Ok(())
             }
         }
-        Ok(Encounter {
-            state: snap.state,
-            history: snap.history,
-            log: snap.log,
-        })
+        _ => model.validate_state(state),
     }
-}
-
-#[derive(Serialize)]
-struct SnapshotRef<'a> {
-    skirmish_encounter: u32,
-    state: &'a State,
-    history: &'a [State],
-    log: &'a [LogEntry],
-}
-
-fn check_state(s: &State) -> Result<()> {
-    s.scheduler.validate()?;
-    if s.lines.len() != s.scheduler.len() {
-        return Err(Error::invalid("lines", "do not match the scheduler's actors"));
-    }
-    for (i, c) in s.combatants.iter().enumerate() {
-        let Some(line) = s.lines.get(c.line as usize) else {
-            return Err(Error::invalid(format!("combatants[{i}].line"), "no such line"));
-        };
-        if !line.members.contains(&(i as u32)) {
-            return Err(Error::invalid(format!("combatants[{i}].line"), "line does not list it"));
-        }
-    }
-    for (i, l) in s.lines.iter().enumerate() {
-        if l.members.is_empty() || l.members.iter().any(|&m| m as usize >= s.combatants.len()) {
-            return Err(Error::invalid(
-                format!("lines[{i}].members"),
-                "empty or unknown members",
-            ));
-        }
-    }
-    for &a in &s.current {
-        if a as usize >= s.lines.len() {
-            return Err(Error::invalid("current", "unknown line"));
-        }
-    }
-    for (i, e) in s.effects.iter().enumerate() {
-        if e.target.is_some_and(|t| t as usize >= s.combatants.len()) {
-            return Err(Error::invalid(format!("effects[{i}].target"), "unknown combatant"));
-        }
-    }
-    Ok(())
 }
 
 fn note(s: &State, log: &mut Vec<LogEntry>, text: String) {
@@ -1043,12 +1247,12 @@ fn note(s: &State, log: &mut Vec<LogEntry>, text: String) {
 fn with_rolls<T>(
     s: &mut State,
     roll: Option<i32>,
-    f: impl FnOnce(&mut Scheduler, &mut dyn RollSource) -> Result<T>,
+    f: impl FnOnce(&mut Scheduler, &mut dyn RollSource) -> crate::Result<T>,
 ) -> Result<T> {
     match roll {
         Some(r) => {
             let mut table = ScriptedRolls::new([r]);
-            f(&mut s.scheduler, &mut table)
+            Ok(f(&mut s.scheduler, &mut table)?)
         }
         None => {
             let mut rng = s.rng.clone();

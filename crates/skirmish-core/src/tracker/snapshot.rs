@@ -1,0 +1,230 @@
+//! Snapshots: the whole encounter as a documented, versioned JSON document
+//! an app stores as an opaque blob (docs/snapshot.md describes every field).
+//!
+//! A snapshot carries the current state, a bounded tail of the undo
+//! history ([`SNAPSHOT_HISTORY`] steps at most) and the kept log, so its
+//! size does not grow with the length of the fight. The scheduler is
+//! written in its public form ([`crate::timing::SchedulerSnapshot`] where
+//! available), not its private layout. Restoring checks everything and
+//! refuses a corrupt, inconsistent or newer snapshot with
+//! [`ErrorKind::BadSnapshot`](super::ErrorKind::BadSnapshot); it never
+//! panics. Golden files in `tests/snapshots/` pin that every released
+//! version keeps restoring.
+
+use std::collections::VecDeque;
+
+use serde::{Deserialize, Serialize};
+
+use super::{Encounter, Log, MAX_UNDO_LIMIT, Result, State, TrackerError};
+
+/// The snapshot format's version. 2 is the first published format; the
+/// pre-release version 1 (the scheduler's private layout) is not read.
+pub const SNAPSHOT_VERSION: u32 = 2;
+
+/// The `format` field every snapshot carries.
+const FORMAT: &str = "skirmish-encounter";
+
+/// Undo steps a snapshot carries at most (the newest): bounded size
+/// however long the fight.
+pub const SNAPSHOT_HISTORY: usize = 20;
+
+#[derive(Serialize)]
+struct SnapshotRef<'a> {
+    format: &'static str,
+    version: u32,
+    undo_limit: u32,
+    state: &'a State,
+    history: Vec<&'a State>,
+    log: &'a Log,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Snapshot {
+    #[expect(dead_code, reason = "checked before the whole document is read")]
+    format: String,
+    #[expect(dead_code, reason = "checked before the whole document is read")]
+    version: u32,
+    undo_limit: u32,
+    state: State,
+    history: Vec<State>,
+    log: Log,
+}
+
+/// The head of a snapshot, read first: what it is and which version.
+#[derive(Deserialize)]
+struct Head {
+    format: Option<String>,
+    version: Option<u64>,
+}
+
+impl Encounter {
+    /// The whole encounter as JSON (see the [module docs](self)): the
+    /// state with its generator, the newest [`SNAPSHOT_HISTORY`] undo
+    /// steps, the kept log. Redo steps are not saved.
+    pub fn snapshot(&self) -> Result<String> {
+        let skip = self.history.len().saturating_sub(SNAPSHOT_HISTORY);
+        let snap = SnapshotRef {
+            format: FORMAT,
+            version: SNAPSHOT_VERSION,
+            undo_limit: self.undo_limit,
+            state: &self.state,
+            history: self.history.iter().skip(skip).collect(),
+            log: &self.log,
+        };
+        serde_json::to_string(&snap).map_err(|e| TrackerError::invalid("snapshot", e.to_string()))
+    }
+
+    /// An encounter from a [`snapshot`](Self::snapshot); it continues
+    /// exactly as the saved one would have. A corrupt or inconsistent
+    /// document, or one from a newer version, is a
+    /// [`BadSnapshot`](super::ErrorKind::BadSnapshot) error saying what is
+    /// wrong.
+    pub fn restore(json: &str) -> Result<Encounter> {
+        let bad = |what: String| TrackerError::bad_snapshot(what);
+        let head: Head = serde_json::from_str(json).map_err(|e| bad(format!("not a snapshot: {e}")))?;
+        match head.format.as_deref() {
+            Some(FORMAT) => {}
+            Some(other) => return Err(bad(format!("format {other:?} is not {FORMAT:?}"))),
+            None => {
+                return Err(bad(format!(
+                    "no \"format\" field: not a {FORMAT} snapshot (or one from before version {SNAPSHOT_VERSION}, \
+                     which is not read)"
+                )));
+            }
+        }
+        match head.version {
+            Some(v) if v == u64::from(SNAPSHOT_VERSION) => {}
+            Some(v) if v > u64::from(SNAPSHOT_VERSION) => {
+                return Err(bad(format!(
+                    "version {v} is newer than this library reads ({SNAPSHOT_VERSION}): update skirmish"
+                )));
+            }
+            Some(v) => {
+                return Err(bad(format!(
+                    "version {v} is not read (this library reads {SNAPSHOT_VERSION})"
+                )));
+            }
+            None => return Err(bad("no \"version\" field".into())),
+        }
+        let snap: Snapshot = serde_json::from_str(json).map_err(|e| bad(e.to_string()))?;
+        if snap.undo_limit > MAX_UNDO_LIMIT {
+            return Err(bad(format!(
+                "undo_limit: {} is outside 0..={MAX_UNDO_LIMIT}",
+                snap.undo_limit
+            )));
+        }
+        if snap.history.len() > SNAPSHOT_HISTORY.max(snap.undo_limit as usize) {
+            return Err(bad(format!("history: {} steps is more than saved", snap.history.len())));
+        }
+        if snap.log.entries.len() > super::LOG_LIMIT {
+            return Err(bad(format!("log: more than {} entries", super::LOG_LIMIT)));
+        }
+        let mut state = snap.state;
+        check_state(&mut state).map_err(|e| bad(format!("state: {e}")))?;
+        let mut history = VecDeque::with_capacity(snap.history.len());
+        for (i, mut st) in snap.history.into_iter().enumerate() {
+            check_state(&mut st).map_err(|e| bad(format!("history[{i}]: {e}")))?;
+            if st.log_len > snap.log.len() {
+                return Err(bad(format!("history[{i}].log_len: longer than the log")));
+            }
+            history.push_back(st);
+        }
+        if state.log_len != snap.log.len() {
+            return Err(bad("state.log_len: does not match the log".into()));
+        }
+        Ok(Encounter {
+            state,
+            history,
+            redo: Vec::new(),
+            undo_limit: snap.undo_limit,
+            log: snap.log,
+        })
+    }
+}
+
+/// Checks that a restored state is whole and consistent, and rebuilds what
+/// a snapshot does not carry (the damage model, from the rules). Linear in
+/// the size of the state.
+fn check_state(s: &mut State) -> Result<()> {
+    let invalid = |field: String, why: &str| TrackerError::invalid(&field, why);
+    s.scheduler.validate()?;
+    s.model = s
+        .rules
+        .damage
+        .build()
+        .map_err(|e| TrackerError::from(e.in_field("rules.damage")))?;
+    if s.lines.len() != s.scheduler.len() {
+        return Err(invalid("lines".into(), "do not match the scheduler's actors"));
+    }
+    let mut members = 0usize;
+    for (i, l) in s.lines.iter().enumerate() {
+        if l.members.is_empty() {
+            return Err(invalid(format!("lines[{i}].members"), "empty"));
+        }
+        for &m in &l.members {
+            match s.combatants.get(m as usize) {
+                Some(c) if c.line as usize == i => {}
+                _ => {
+                    return Err(invalid(
+                        format!("lines[{i}].members"),
+                        "unknown member, or one of another line",
+                    ));
+                }
+            }
+        }
+        members += l.members.len();
+    }
+    if members != s.combatants.len() {
+        return Err(invalid(
+            "combatants".into(),
+            "not every combatant is on exactly one line",
+        ));
+    }
+    for (i, c) in s.combatants.iter().enumerate() {
+        if let Some(f) = &c.stats {
+            f.action
+                .validate()
+                .map_err(|e| TrackerError::from(e.in_field(&format!("combatants[{i}].stats.action"))))?;
+            if c.damage.is_none() {
+                return Err(invalid(
+                    format!("combatants[{i}].damage"),
+                    "missing for a fighter with stats",
+                ));
+            }
+        }
+        if let (Some(d), Some(f)) = (&c.damage, &c.stats) {
+            super::validate_damage(&s.model, f, d)
+                .map_err(|e| TrackerError::from(e.in_field(&format!("combatants[{i}].damage"))))?;
+        }
+        if !(-1_000_000..=0).contains(&c.moment_penalty) {
+            return Err(invalid(format!("combatants[{i}].moment_penalty"), "out of range"));
+        }
+    }
+    for &a in &s.current {
+        if a as usize >= s.lines.len() {
+            return Err(invalid("current".into(), "unknown line"));
+        }
+    }
+    for (i, e) in s.effects.iter().enumerate() {
+        if e.target.is_some_and(|t| t as usize >= s.combatants.len()) {
+            return Err(invalid(format!("effects[{i}].target"), "unknown combatant"));
+        }
+    }
+    Ok(())
+}
+
+/// How a [`State`]'s scheduler is written in a snapshot.
+pub(super) mod scheduler_form {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    use crate::timing::Scheduler;
+
+    pub(crate) fn serialize<S: Serializer>(scheduler: &Scheduler, s: S) -> Result<S::Ok, S::Error> {
+        scheduler.serialize(s)
+    }
+
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Scheduler, D::Error> {
+        Scheduler::deserialize(d)
+    }
+}

@@ -1,0 +1,617 @@
+//! Strikes and wounds at the table: a combatant with combat stats strikes
+//! another, with dice typed in from the table or rolled by the encounter,
+//! under the encounter's striking rules; the damage model marks the wound.
+//!
+//! The arithmetic is the battle engine's own ([`crate::combat`]): a test
+//! feeds both the same dice and compares every field. What the tracker adds
+//! is the table's view: each side's total with its breakdown, the wound in
+//! words, and the timing consequences:
+//!
+//! - **Simultaneity** (RULES.md §1): a roll takes the wound penalty its
+//!   fighter had when the current moment began; a wound struck in the
+//!   moment counts from the next. A combatant taken out in the moment still
+//!   strikes in it (two fighters can fell each other).
+//! - **Taken out**: marked down, and its line's pending action is
+//!   cancelled once no member of it stands.
+//! - **Disruption**: a hit on a combatant whose pending action is
+//!   disruptible (a spell) loses that action, as in the battle engine; an
+//!   action landing at this moment has already completed. A group's members
+//!   share one action, so a hit on one member does not disrupt the group's.
+//! - FUDGE's multi-foe penalty and situational modifiers (position,
+//!   shields, aim) are the GM's call here: pass them as
+//!   [`StrikeOptions::modifier`].
+
+use serde::{Deserialize, Serialize};
+
+use crate::combat::{self, OpposedSide};
+use crate::damage::{DamageModel, DamageState, HitPointState, WoundLevel, WoundTrack};
+use crate::dice::{Dice, RollSource, ScriptedRolls};
+use crate::fighter::{RATING_LIMIT, Striking};
+use crate::striking::full_contact::{self, RangedShot, StrikeOutcome};
+
+use super::{ActorId, CombatantId, Encounter, LogEntry, Result, State, Status, TrackerError, note};
+
+/// How a strike is made.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct StrikeOptions {
+    /// Full Contact: the target parries, a Strike roll (the defense die)
+    /// against the attack's SR + roll; only a parry that exceeds it knocks
+    /// the blow aside.
+    pub parry: bool,
+    /// Full Contact: a ranged shot at this distance with the weapon's Short
+    /// range and Range Strength (-1 SR per Range Strength or part beyond
+    /// Short range).
+    pub range: Option<RangedShot>,
+    /// Full Contact: the optional point-blank rule (+2 SR nearer than the
+    /// Range Strength) for this shot.
+    pub point_blank: bool,
+    /// The GM's modifier to the attacker's total (position, aim, shields,
+    /// FUDGE's -1 per extra foe): within ±1000.
+    pub modifier: i32,
+}
+
+/// The dice of a strike: typed in from the table, or `None` for the
+/// encounter to roll (attack first, then defense).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct StrikeDice {
+    /// The attacker's 4dF (Full Contact Strike roll, FUDGE opposed roll).
+    pub attack: Option<i32>,
+    /// The defender's 4dF: FUDGE's opposed roll, or Full Contact's parry
+    /// roll (used only with [`StrikeOptions::parry`]).
+    pub defense: Option<i32>,
+}
+
+impl StrikeDice {
+    /// Dice typed in: the attacker's roll and, if any, the defender's.
+    pub const fn typed(attack: i32, defense: Option<i32>) -> StrikeDice {
+        StrikeDice {
+            attack: Some(attack),
+            defense,
+        }
+    }
+}
+
+/// One term of a total, as the GM reads it: `("strike rating", 9)`,
+/// `("Hurt", -1)`, `("roll", -1)`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Part {
+    /// What it is.
+    pub label: String,
+    /// What it adds.
+    pub value: i32,
+}
+
+fn part(label: impl Into<String>, value: i32) -> Part {
+    Part {
+        label: label.into(),
+        value,
+    }
+}
+
+/// What a strike did, as an app branches on it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StrikeResult {
+    /// It landed.
+    Hit,
+    /// Full Contact, optional: an amazing strike.
+    AmazingStrike,
+    /// Full Contact, optional: a +4 that lands by the guaranteed-success rule.
+    GuaranteedHit,
+    /// It missed (Full Contact), or lost or tied the opposed roll (FUDGE).
+    Miss,
+    /// Full Contact, optional: an amazing defense.
+    AmazingDefense,
+    /// Full Contact, optional: a -4 that misses by the fumble rule.
+    Fumble,
+    /// Full Contact: range brought the SR to 0 or less.
+    OutOfReach,
+    /// Full Contact: the target parried.
+    Parried,
+    /// FUDGE: won, but below the minimum result to hit.
+    BelowMinimum,
+}
+
+impl StrikeResult {
+    fn of(outcome: StrikeOutcome) -> StrikeResult {
+        match outcome {
+            StrikeOutcome::Hit { .. } => StrikeResult::Hit,
+            StrikeOutcome::AmazingStrike { .. } => StrikeResult::AmazingStrike,
+            StrikeOutcome::GuaranteedHit { .. } => StrikeResult::GuaranteedHit,
+            StrikeOutcome::Miss { .. } => StrikeResult::Miss,
+            StrikeOutcome::AmazingDefense { .. } => StrikeResult::AmazingDefense,
+            StrikeOutcome::Fumble { .. } => StrikeResult::Fumble,
+            StrikeOutcome::OutOfReach { .. } => StrikeResult::OutOfReach,
+        }
+    }
+}
+
+/// What a strike did: everything a table app shows.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StrikeReport {
+    /// Who struck.
+    pub attacker: CombatantId,
+    /// Whom.
+    pub target: CombatantId,
+    /// The striking system ("full-contact", "fudge-opposed").
+    pub striking: String,
+    /// The attacker's 4dF.
+    pub attack_roll: i32,
+    /// The defender's 4dF (FUDGE opposed, or a Full Contact parry).
+    pub defense_roll: Option<i32>,
+    /// The attack's total: SR (after range) + roll, or the FUDGE result.
+    pub attack_total: i32,
+    /// Its terms.
+    pub attack_breakdown: Vec<Part>,
+    /// The defense's total: the DR, or the defender's FUDGE result.
+    pub defense_total: i32,
+    /// Its terms.
+    pub defense_breakdown: Vec<Part>,
+    /// A parry's total (SR + parry roll), when the target parried.
+    pub parry_total: Option<i32>,
+    /// What it did.
+    pub result: StrikeResult,
+    /// The margin (attack - defense), or the relative degree.
+    pub margin: i32,
+    /// Whether it landed.
+    pub landed: bool,
+    /// The damage it did (0 if it did not land).
+    pub damage: i32,
+    /// The target's worst wound after it (wound track), if any.
+    pub wound: Option<WoundLevel>,
+    /// The wound box this blow marked (wound track), if any.
+    pub marked: Option<WoundLevel>,
+    /// The target's hit points after it (hit points).
+    pub hit_points: Option<i32>,
+    /// The target's wound penalty now (from the next moment on).
+    pub penalty: i32,
+    /// This blow took the target out of the fight.
+    pub went_down: bool,
+    /// This blow killed the target.
+    pub died: bool,
+    /// This blow disrupted the target's pending disruptible action.
+    pub disrupted: bool,
+    /// The log line it wrote.
+    pub text: String,
+}
+
+/// A GM's override of a combatant's damage.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "set", rename_all = "snake_case")]
+pub enum WoundOverride {
+    /// Set the wound track (wound-track encounters).
+    Wounds {
+        /// The boxes filled.
+        track: WoundTrack,
+    },
+    /// Set the hit points left (hit-point encounters).
+    HitPoints {
+        /// Hit points left.
+        hp: i32,
+    },
+    /// Heal every wound: back to no damage taken.
+    Heal,
+}
+
+/// Reads one 4dF: typed in (validated) or rolled from the encounter.
+fn four_df(s: &mut State, typed: Option<i32>, field: &str) -> Result<i32> {
+    match typed {
+        Some(r) => ScriptedRolls::new([r])
+            .roll(Dice::FOUR_DF)
+            .map_err(|e| TrackerError::invalid(field, e.to_string())),
+        None => Ok(s.rng.four_df()),
+    }
+}
+
+fn penalty_part(p: i32) -> Option<Part> {
+    match p {
+        0 => None,
+        -1 => Some(part("Hurt", -1)),
+        -2 => Some(part("Very Hurt", -2)),
+        p => Some(part("wounds", p)),
+    }
+}
+
+impl Encounter {
+    /// `attacker` strikes `target` under the encounter's striking rules,
+    /// with `dice` typed in or rolled; the damage model marks the wound.
+    /// See the [module docs](self) for simultaneity, downs and disruption.
+    ///
+    /// Refused (changing nothing): an unknown combatant (`NotFound`); an
+    /// attacker that is down (unless it went down at this very moment) or
+    /// removed, a removed target (`NotNow`); either without combat stats, a
+    /// combatant striking itself, a typed roll the dice cannot show, a
+    /// modifier beyond ±1000, range or parry under FUDGE striking
+    /// (`InvalidInput`).
+    pub fn strike(
+        &mut self,
+        attacker: CombatantId,
+        target: CombatantId,
+        options: StrikeOptions,
+        dice: StrikeDice,
+    ) -> Result<StrikeReport> {
+        let a = self.combatant(attacker)?;
+        let t = self.combatant(target)?;
+        if attacker == target {
+            return Err(TrackerError::invalid("target", "a combatant cannot strike itself"));
+        }
+        let struck_this_moment = a.status == Status::Down
+            && a.down_at_moment == Some(self.state.moments)
+            && self.state.current.contains(&a.line);
+        if a.status == Status::Removed || (a.status == Status::Down && !struck_this_moment) {
+            return Err(TrackerError::not_now(
+                "attacker",
+                format!(
+                    "{} is {}",
+                    a.name,
+                    if a.status == Status::Down { "down" } else { "removed" }
+                ),
+            ));
+        }
+        if t.status == Status::Removed {
+            return Err(TrackerError::not_now("target", format!("{} is removed", t.name)));
+        }
+        for (field, c) in [("attacker", a), ("target", t)] {
+            if c.stats.is_none() {
+                return Err(TrackerError::invalid(
+                    field,
+                    format!("{} has no combat stats (add it with add_fighter)", c.name),
+                ));
+            }
+        }
+        if !(-RATING_LIMIT..=RATING_LIMIT).contains(&options.modifier) {
+            return Err(TrackerError::invalid(
+                "options.modifier",
+                format!("{} is outside {}..={}", options.modifier, -RATING_LIMIT, RATING_LIMIT),
+            ));
+        }
+        if matches!(self.state.rules.striking, Striking::FudgeOpposed(_))
+            && (options.parry || options.range.is_some() || options.point_blank)
+        {
+            return Err(TrackerError::invalid(
+                "options",
+                "parry, range and point-blank are Full Contact rules; under FUDGE striking the defender's roll is \
+                 its defense",
+            ));
+        }
+        self.mutate(|s, log| strike_in(s, log, attacker, target, options, dice))
+    }
+
+    /// A GM's override of a combatant's damage: set its wound track or hit
+    /// points, or heal it. Logged and undoable. A combatant set to a
+    /// taken-out level goes down (its pending action cancelled); one that
+    /// is down stays out of the fight (`NotNow` if the override would stand
+    /// it up: add it again instead).
+    pub fn set_damage(&mut self, id: CombatantId, change: WoundOverride) -> Result<()> {
+        let c = self.combatant(id)?;
+        if c.status == Status::Removed {
+            return Err(TrackerError::not_now("combatant", format!("{} is removed", c.name)));
+        }
+        let Some(stats) = &c.stats else {
+            return Err(TrackerError::invalid(
+                "combatant",
+                format!("{} has no combat stats", c.name),
+            ));
+        };
+        let model = &self.state.model;
+        let new_state = match (change, c.damage) {
+            (WoundOverride::Heal, _) => super::fresh_damage(model, stats),
+            (WoundOverride::Wounds { track }, Some(DamageState::FudgeWounds(_))) => DamageState::FudgeWounds(track),
+            (WoundOverride::HitPoints { hp }, Some(DamageState::HitPoints(_))) => {
+                DamageState::HitPoints(HitPointState::new(hp))
+            }
+            _ => {
+                return Err(TrackerError::invalid(
+                    "change",
+                    format!("this encounter's damage model is {}", model.name()),
+                ));
+            }
+        };
+        super::validate_damage(model, stats, &new_state).map_err(|e| TrackerError::from(e.in_field("change")))?;
+        let down = model.is_down(&new_state);
+        if c.status == Status::Down && !down {
+            return Err(TrackerError::not_now(
+                "combatant",
+                format!("{} is down and out of the fight: add it again to bring it back", c.name),
+            ));
+        }
+        self.mutate(|s, log| {
+            let penalty = s.model.wound_penalty(&new_state);
+            let standing = s.combatants[id.0 as usize].status == Status::Standing;
+            {
+                let c = &mut s.combatants[id.0 as usize];
+                c.damage = Some(new_state);
+                // The GM's word counts at once, this moment included.
+                c.moment_penalty = penalty;
+            }
+            let name = s.combatants[id.0 as usize].name.clone();
+            note(s, log, format!("GM sets {name}: {}", describe_damage(&new_state)));
+            if standing && down {
+                take_out_in(s, log, id, Status::Down)?;
+            }
+            Ok(())
+        })
+    }
+
+    /// A combatant's wound penalty now (0 for one without stats).
+    pub fn penalty(&self, id: CombatantId) -> Result<i32> {
+        let c = self.combatant(id)?;
+        Ok(c.damage.map_or(0, |d| self.state.model.wound_penalty(&d)))
+    }
+}
+
+/// The damage state in words: "Hurt (scratch 2, hurt 1)", "3 hp".
+pub(super) fn describe_damage(d: &DamageState) -> String {
+    match d {
+        DamageState::FudgeWounds(w) => {
+            let worst = w.worst().map_or("unhurt", WoundLevel::name);
+            let boxes: Vec<String> = WoundLevel::WITH_BOXES
+                .into_iter()
+                .filter(|l| w.filled(*l) > 0)
+                .map(|l| format!("{} {}", l.name(), w.filled(l)))
+                .collect();
+            if boxes.is_empty() {
+                worst.to_string()
+            } else {
+                format!("{worst} ({})", boxes.join(", "))
+            }
+        }
+        DamageState::HitPoints(h) => format!("{} hp", h.hp()),
+    }
+}
+
+/// Marks combatant `id` down or removed; its line's pending action goes
+/// once no member of it stands.
+pub(super) fn take_out_in(s: &mut State, log: &mut Vec<LogEntry>, id: CombatantId, status: Status) -> Result<()> {
+    let line = s.combatants[id.0 as usize].line;
+    s.combatants[id.0 as usize].status = status;
+    if status == Status::Down {
+        s.combatants[id.0 as usize].down_at_moment = Some(s.moments);
+    }
+    let left = s.lines[line as usize]
+        .members
+        .iter()
+        .any(|&m| s.combatants[m as usize].status == Status::Standing);
+    if !left {
+        s.scheduler.remove(ActorId(line))?;
+    }
+    let name = s.combatants[id.0 as usize].name.clone();
+    let verb = if status == Status::Down {
+        "is down"
+    } else {
+        "is removed"
+    };
+    note(s, log, format!("{name} {verb}"));
+    Ok(())
+}
+
+fn strike_in(
+    s: &mut State,
+    log: &mut Vec<LogEntry>,
+    attacker: CombatantId,
+    target: CombatantId,
+    options: StrikeOptions,
+    dice: StrikeDice,
+) -> Result<StrikeReport> {
+    let (ai, ti) = (attacker.0 as usize, target.0 as usize);
+    let (Some(af), Some(tf)) = (s.combatants[ai].stats.clone(), s.combatants[ti].stats.clone()) else {
+        return Err(TrackerError::invalid("combatant", "has no combat stats"));
+    };
+    let (a_pen, t_pen) = (s.combatants[ai].moment_penalty, s.combatants[ti].moment_penalty);
+    let striking = s.rules.striking;
+    let attack_roll = four_df(s, dice.attack, "dice.attack")?;
+    let mut attack_breakdown = Vec::new();
+    let mut defense_breakdown = Vec::new();
+    let (attack_total, defense_total, defense_roll, parry_total, result, margin, landed, damage);
+    match striking {
+        Striking::FullContact(rules) => {
+            let sr = af.strike_rating.saturating_add(a_pen).saturating_add(options.modifier);
+            let dr = tf.defense_rating.saturating_add(t_pen);
+            attack_breakdown.push(part("strike rating", af.strike_rating));
+            attack_breakdown.extend(penalty_part(a_pen));
+            if options.modifier != 0 {
+                attack_breakdown.push(part("GM modifier", options.modifier));
+            }
+            let mut fc = combat::strike_options(&rules);
+            fc.point_blank = options.point_blank;
+            let final_sr = match options.range {
+                Some(shot) => {
+                    let adjusted = i32::try_from(shot.strike_rating(sr, fc)).unwrap_or(i32::MIN);
+                    if adjusted != sr {
+                        attack_breakdown.push(part("range", adjusted.saturating_sub(sr)));
+                    }
+                    adjusted
+                }
+                None => sr,
+            };
+            attack_breakdown.push(part("roll", attack_roll));
+            defense_breakdown.push(part("defense rating", tf.defense_rating - tf.armor_bonus));
+            if tf.armor_bonus != 0 {
+                defense_breakdown.push(part("armor", tf.armor_bonus));
+            }
+            defense_breakdown.extend(penalty_part(t_pen));
+            let parry = if options.parry {
+                let roll = four_df(s, dice.defense, "dice.defense")?;
+                let parry_sr = tf.strike_rating.saturating_add(t_pen);
+                let p = full_contact::parry(final_sr, attack_roll, parry_sr, roll, fc)?;
+                Some((roll, p))
+            } else {
+                None
+            };
+            let blow = combat::full_contact_blow(
+                sr,
+                dr,
+                attack_roll,
+                options.range,
+                &rules,
+                af.offense,
+                tf.defense_factor,
+            )
+            .map_err(TrackerError::from)?;
+            // The attack's final value (SR after range + roll), as a parry sees it.
+            attack_total = final_sr.saturating_add(attack_roll);
+            defense_total = dr;
+            defense_roll = parry.map(|(r, _)| r);
+            parry_total = parry.map(|(_, p)| i32::try_from(p.parry_total).unwrap_or(i32::MAX));
+            margin = i32::try_from(blow.outcome.margin()).unwrap_or(i32::MIN);
+            if parry.is_some_and(|(_, p)| p.parried()) {
+                result = StrikeResult::Parried;
+                landed = false;
+                damage = 0;
+            } else {
+                result = StrikeResult::of(blow.outcome);
+                landed = blow.landed;
+                damage = if landed { blow.damage } else { 0 };
+            }
+        }
+        Striking::FudgeOpposed(rules) => {
+            let defense = four_df(s, dice.defense, "dice.defense")?;
+            let round = s.scheduler.round().max(1);
+            let a_skill = af.skill.in_round(round)?.value();
+            let t_skill = tf.skill.in_round(round)?.value();
+            let blow = combat::opposed_blow(
+                OpposedSide {
+                    skill: a_skill.saturating_add(options.modifier),
+                    penalty: a_pen,
+                    outnumbered: 0,
+                    roll: attack_roll,
+                },
+                OpposedSide {
+                    skill: t_skill,
+                    penalty: t_pen,
+                    outnumbered: 0,
+                    roll: defense,
+                },
+                &rules,
+                af.offense,
+                tf.defense_factor,
+            );
+            attack_breakdown.push(part("skill", a_skill));
+            attack_breakdown.extend(penalty_part(a_pen));
+            if options.modifier != 0 {
+                attack_breakdown.push(part("GM modifier", options.modifier));
+            }
+            attack_breakdown.push(part("roll", attack_roll));
+            defense_breakdown.push(part("skill", t_skill));
+            defense_breakdown.extend(penalty_part(t_pen));
+            defense_breakdown.push(part("roll", defense));
+            attack_total = blow.attack;
+            defense_total = blow.defense;
+            defense_roll = Some(defense);
+            parry_total = None;
+            margin = blow.degree;
+            landed = blow.landed;
+            damage = if landed { blow.damage } else { 0 };
+            result = if landed {
+                StrikeResult::Hit
+            } else if blow.degree >= 1 {
+                StrikeResult::BelowMinimum
+            } else {
+                StrikeResult::Miss
+            };
+        }
+    }
+
+    // The wound.
+    let mut marked = None;
+    let mut went_down = false;
+    let mut died = false;
+    let mut disrupted = false;
+    let mut after = s.combatants[ti].damage;
+    if landed && let Some(mut state) = after {
+        let out = s.model.apply(&mut state, damage);
+        if let crate::damage::DamageChange::FudgeWounds(w) = out.change {
+            marked = w.marked;
+        }
+        went_down = out.newly_down();
+        died = out.newly_dead();
+        after = Some(state);
+        s.combatants[ti].damage = after;
+    }
+    let penalty = after.map_or(0, |d| s.model.wound_penalty(&d));
+    let (a_name, t_name) = (s.combatants[ai].name.clone(), s.combatants[ti].name.clone());
+    let what = match result {
+        StrikeResult::Parried => "parried".to_string(),
+        StrikeResult::BelowMinimum => format!("wins by {margin} but below the minimum to hit"),
+        r if landed => format!(
+            "{} by {margin}",
+            if r == StrikeResult::Hit { "hit" } else { result_name(r) }
+        ),
+        r => result_name(r).to_string(),
+    };
+    let wound_text = if landed {
+        format!(
+            ", damage {damage}: {}",
+            after.map_or_else(String::new, |d| describe_damage(&d))
+        )
+    } else {
+        String::new()
+    };
+    let text = format!(
+        "{a_name} strikes {t_name}: {attack_total} vs {defense_total}{}, {what}{wound_text}",
+        parry_total.map_or_else(String::new, |p| format!(" (parry {p})"))
+    );
+    note(s, log, text.clone());
+    if went_down && s.combatants[ti].status == Status::Standing {
+        take_out_in(s, log, target, Status::Down)?;
+    } else if landed && s.combatants[ti].status == Status::Standing {
+        let line = s.combatants[ti].line;
+        if s.lines[line as usize].members.len() == 1 && s.scheduler.disrupt(ActorId(line))? {
+            disrupted = true;
+            let label = s.lines[line as usize].label.clone();
+            note(
+                s,
+                log,
+                format!(
+                    "{t_name}'s {} is disrupted",
+                    if label.is_empty() { "action" } else { &label }
+                ),
+            );
+        }
+    }
+    let (wound, hit_points) = match after {
+        Some(DamageState::FudgeWounds(w)) => (w.worst(), None),
+        Some(DamageState::HitPoints(h)) => (None, Some(h.hp())),
+        None => (None, None),
+    };
+    Ok(StrikeReport {
+        attacker,
+        target,
+        striking: striking.name().to_string(),
+        attack_roll,
+        defense_roll,
+        attack_total,
+        attack_breakdown,
+        defense_total,
+        defense_breakdown,
+        parry_total,
+        result,
+        margin,
+        landed,
+        damage,
+        wound,
+        marked,
+        hit_points,
+        penalty,
+        went_down,
+        died,
+        disrupted,
+        text,
+    })
+}
+
+fn result_name(r: StrikeResult) -> &'static str {
+    match r {
+        StrikeResult::Hit => "hit",
+        StrikeResult::AmazingStrike => "amazing strike",
+        StrikeResult::GuaranteedHit => "guaranteed hit",
+        StrikeResult::Miss => "miss",
+        StrikeResult::AmazingDefense => "amazing defense",
+        StrikeResult::Fumble => "fumble",
+        StrikeResult::OutOfReach => "out of reach",
+        StrikeResult::Parried => "parried",
+        StrikeResult::BelowMinimum => "below the minimum",
+    }
+}

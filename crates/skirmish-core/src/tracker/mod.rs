@@ -45,6 +45,7 @@
 //! # }
 //! ```
 
+mod continuation;
 mod error;
 mod snapshot;
 mod strike;
@@ -63,6 +64,7 @@ use crate::timing::{
     Act, ActorId, ActorTiming, Declaration, FreeActionResult, InitiativeEntry, Moment, Scheduler, Step, TimingSystem,
 };
 
+pub use continuation::{Continuation, ContinuingFighter};
 pub use error::{ErrorKind, Result, TrackerError};
 pub use snapshot::{SNAPSHOT_HISTORY, SNAPSHOT_VERSION};
 pub use strike::{Part, StrikeDice, StrikeOptions, StrikeReport, StrikeResult, WoundOverride};
@@ -341,7 +343,6 @@ pub struct EncounterRules {
     #[serde(default)]
     pub damage: DamageConfig,
 }
-
 
 /// Everything undo restores.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -1,0 +1,107 @@
+//! The encounter as a simulator sees it: everything needed to fight the
+//! rest of the battle many times ("who is likely to win from here?",
+//! `skirmish_sim::odds`), handed out as plain data so the rules stay here
+//! and the simulator only fights.
+
+use serde::{Deserialize, Serialize};
+
+use crate::damage::DamageState;
+use crate::fighter::Fighter;
+use crate::timing::{ActorId, Scheduler};
+
+use super::Encounter;
+use super::{CombatantId, EncounterRules, Result, Status, TrackerError};
+
+/// One combatant of a [`Continuation`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ContinuingFighter {
+    /// Its id in the encounter.
+    pub id: CombatantId,
+    /// Its name.
+    pub name: String,
+    /// Its line: the scheduler actor it acts with (a group's members share one).
+    pub line: u32,
+    /// Its side.
+    pub side: String,
+    /// Its combat stats.
+    pub stats: Fighter,
+    /// What it has taken so far.
+    pub damage: DamageState,
+    /// Still in the fight.
+    pub standing: bool,
+}
+
+/// The state of an encounter from which a simulator fights on.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Continuation {
+    /// The scheduler as it stands: pending actions, round, the lines that
+    /// landed and await a declaration (they repeat their declaration).
+    pub scheduler: Scheduler,
+    /// The striking rules and damage model.
+    pub rules: EncounterRules,
+    /// Every combatant still counted (removed ones are left out), in id order.
+    pub fighters: Vec<ContinuingFighter>,
+    /// The sides, in order of first appearance.
+    pub sides: Vec<String>,
+    /// The round the encounter is in.
+    pub round: u32,
+}
+
+impl Encounter {
+    /// The encounter as a simulator sees it (see [`Continuation`]).
+    ///
+    /// Refused (`NotNow`) when a combatant still in the fight has no
+    /// combat stats or no side, or fewer than two sides have anyone
+    /// standing: there is then nothing to simulate.
+    pub fn continuation(&self) -> Result<Continuation> {
+        let s = &self.state;
+        let mut fighters = Vec::new();
+        let mut sides: Vec<String> = Vec::new();
+        for (i, c) in s.combatants.iter().enumerate() {
+            if c.status == Status::Removed {
+                continue;
+            }
+            let (Some(stats), Some(damage), Some(side)) = (&c.stats, c.damage, &c.side) else {
+                if c.status == Status::Standing {
+                    return Err(TrackerError::not_now(
+                        "combatant",
+                        format!(
+                            "{} has no combat stats or no side: odds from here need every fighter's",
+                            c.name
+                        ),
+                    ));
+                }
+                continue;
+            };
+            if !sides.contains(side) {
+                sides.push(side.clone());
+            }
+            fighters.push(ContinuingFighter {
+                id: CombatantId(i as u32),
+                name: c.name.clone(),
+                line: c.line,
+                side: side.clone(),
+                stats: stats.clone(),
+                damage,
+                standing: c.status == Status::Standing && s.scheduler.is_in(ActorId(c.line)),
+            });
+        }
+        let standing_sides = sides
+            .iter()
+            .filter(|side| fighters.iter().any(|f| f.standing && &f.side == *side))
+            .count();
+        if standing_sides < 2 {
+            return Err(TrackerError::not_now(
+                "encounter",
+                "fewer than two sides have anyone standing: the fight is decided",
+            ));
+        }
+        Ok(Continuation {
+            scheduler: s.scheduler.clone(),
+            rules: s.rules.clone(),
+            fighters,
+            sides,
+            round: s.scheduler.round(),
+        })
+    }
+}

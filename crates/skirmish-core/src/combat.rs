@@ -15,7 +15,7 @@
 //! use skirmish_core::fighter::{FudgeRules, FullContactRules};
 //!
 //! // Cardiff (SR 9) strikes the goblin (DR 6) and rolls -1: a hit by 2.
-//! let blow = full_contact_blow(9, 6, -1, None, &FullContactRules::default(), 0, 0)?;
+//! let blow = full_contact_blow(9, 6, -1, None, false, &FullContactRules::default(), 0, 0)?;
 //! assert!(blow.landed);
 //! assert_eq!(blow.damage, 2);
 //!
@@ -53,19 +53,20 @@ pub struct FullContactBlow {
 }
 
 /// The [`StrikeOptions`] a battle's or an encounter's Full Contact rules
-/// turn on (point-blank is a matter of each shot's distance).
-pub const fn strike_options(rules: &FullContactRules) -> StrikeOptions {
+/// turn on, with the optional point-blank rule for this shot.
+pub const fn strike_options(rules: &FullContactRules, point_blank: bool) -> StrikeOptions {
     StrikeOptions {
         guaranteed_success_and_fumble: rules.guaranteed,
         amazing: rules.amazing,
-        point_blank: false,
+        point_blank,
     }
 }
 
 /// A Full Contact blow: `strike_rating` + `roll` against `defense_rating`
 /// (both with their wound penalties already added), at range if `shot` is
-/// given, under `rules`; the damage adds the attacker's `offense` and takes
-/// off the defender's `defense_factor`.
+/// given (with the optional point-blank rule if `point_blank`), under
+/// `rules`; the damage adds the attacker's `offense` and takes off the
+/// defender's `defense_factor`.
 ///
 /// # Errors
 /// [`crate::Error::OutOfRange`] (field `strike_roll`) for a roll outside -4..=4.
@@ -75,11 +76,12 @@ pub fn full_contact_blow(
     defense_rating: i32,
     roll: i32,
     shot: Option<RangedShot>,
+    point_blank: bool,
     rules: &FullContactRules,
     offense: i32,
     defense_factor: i32,
 ) -> Result<FullContactBlow> {
-    let options = strike_options(rules);
+    let options = strike_options(rules, point_blank);
     let outcome = match shot {
         Some(shot) => full_contact::resolve_at_range(strike_rating, defense_rating, roll, shot, options)?,
         None => full_contact::resolve(strike_rating, defense_rating, roll, options)?,

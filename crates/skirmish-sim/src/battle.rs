@@ -72,17 +72,17 @@
 //! index)`, so a battle's result depends only on (scenario, seed, index).
 
 use skirmish_core::combat::{self, OpposedSide};
-use skirmish_core::damage::{Damage, DamageModel, HitPointState, WoundTrack};
+use skirmish_core::damage::{Damage, DamageModel, DamageState, HitPointState, WoundTrack};
 use skirmish_core::dice::SeededRolls;
 use skirmish_core::fighter::Fighter;
 use skirmish_core::striking::full_contact::{StrikeOptions, StrikeOutcome};
 use skirmish_core::timing::TimingSystem;
 
-use crate::clock::{Clock, ContinuousClock, SchedulerClock, Tick};
+use crate::clock::{Clock, ContinuousClock, LineClock, SchedulerClock, Tick};
 use crate::error::SimError;
 use crate::fast::{self, FastEnd, FastGroup, FastPlan, FastWorkspace, HitPointsPrep};
 use crate::report::{BattleReport, BattleSummary, Casualties, Outcome, TraceLine};
-use crate::scenario::{Scenario, Striking, Targeting};
+use crate::scenario::{BattleRules, Scenario, Striking, Targeting};
 
 /// What to record beyond the numbers.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -174,6 +174,49 @@ impl Arrays {
         self.fallen.clear();
         self.picks.clear();
     }
+
+    /// [`reset`](Self::reset), then only the fighters `standing` says are
+    /// up stand; the others are down from the start.
+    fn reset_from(&mut self, battle: &Battle, standing: &[bool]) {
+        self.reset(battle);
+        for s in &mut self.standing {
+            s.clear();
+        }
+        for (f, &g) in battle.group_of.iter().enumerate() {
+            if standing.get(f).copied().unwrap_or(false) {
+                let side = battle.groups[g as usize].side as usize;
+                self.pos[f] = self.standing[side].len() as u32;
+                self.standing[side].push(f as u32);
+            } else {
+                self.down[f] = true;
+            }
+        }
+    }
+}
+
+/// Where a battle picks up: the round counter, rounds and tick it starts
+/// from (all 0 for a fresh battle). A continuation of an encounter starts
+/// from the encounter's.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Resume {
+    /// Rounds (phases, exchanges) begun so far, as the clock counts them.
+    pub(crate) round_starts: u32,
+    /// The summary's rounds so far.
+    pub(crate) rounds: u32,
+    /// The tick of the last moment so far.
+    pub(crate) tick: u64,
+}
+
+/// The state a continuation starts every battle from (see
+/// [`Battle::fight_from`]).
+#[derive(Debug, Clone)]
+pub(crate) struct Start {
+    /// Per fighter: what it has taken (of the battle's damage model).
+    pub(crate) damage: Vec<DamageState>,
+    /// Per fighter: whether it is still in the fight.
+    pub(crate) standing: Vec<bool>,
+    /// The counters it picks up.
+    pub(crate) resume: Resume,
 }
 
 /// The Time Taken of a group with no weapon given.
@@ -496,9 +539,17 @@ impl Battle {
                 }));
                 if lean {
                     let clock = self.lean_clock(lean_clock)?;
-                    self.fight(clock, m, hp, arrays, rolls, options)
+                    self.fight(clock, m, hp, arrays, rolls, options, Resume::default())
                 } else {
-                    self.fight(&mut self.scheduler_clock()?, m, hp, arrays, rolls, options)
+                    self.fight(
+                        &mut self.scheduler_clock()?,
+                        m,
+                        hp,
+                        arrays,
+                        rolls,
+                        options,
+                        Resume::default(),
+                    )
                 }
             }
             Damage::FudgeWounds(m) => {
@@ -506,9 +557,17 @@ impl Battle {
                 wounds.resize(self.group_of.len(), m.fresh());
                 if lean {
                     let clock = self.lean_clock(lean_clock)?;
-                    self.fight(clock, m, wounds, arrays, rolls, options)
+                    self.fight(clock, m, wounds, arrays, rolls, options, Resume::default())
                 } else {
-                    self.fight(&mut self.scheduler_clock()?, m, wounds, arrays, rolls, options)
+                    self.fight(
+                        &mut self.scheduler_clock()?,
+                        m,
+                        wounds,
+                        arrays,
+                        rolls,
+                        options,
+                        Resume::default(),
+                    )
                 }
             }
         }
@@ -536,7 +595,122 @@ impl Battle {
         )
     }
 
+    /// A battle of single fighters already resolved (a continuation's):
+    /// each `(side, fighter)` its own group, under `rules`' targeting and
+    /// reach and the given absolute caps `(max_ticks, max_rounds,
+    /// max_actions)`. The clock comes from the caller
+    /// ([`fight_from`](Self::fight_from)), so this battle has no fast path.
+    pub(crate) fn of_fighters(
+        timing: TimingSystem,
+        striking: Striking,
+        damage: Damage,
+        rules: &BattleRules,
+        caps: (u64, u32, u64),
+        sides: Vec<String>,
+        fighters: impl IntoIterator<Item = (u8, Fighter)>,
+    ) -> Result<Battle, SimError> {
+        if sides.len() < 2 || sides.len() > 255 {
+            return Err(SimError::Scenario(format!(
+                "a battle needs 2 to 255 sides, not {}",
+                sides.len()
+            )));
+        }
+        let mut groups = Vec::new();
+        let mut group_of = Vec::new();
+        for (side, fighter) in fighters {
+            if usize::from(side) >= sides.len() {
+                return Err(SimError::Scenario(format!(
+                    "fighter {}: no side {side}",
+                    group_of.len()
+                )));
+            }
+            if group_of.len() >= u32::MAX as usize / 2 {
+                return Err(SimError::Scenario("more fighters than this engine can field".into()));
+            }
+            let g = groups.len() as u32;
+            groups.push(GroupRt {
+                side,
+                first: group_of.len() as u32,
+                count: 1,
+                fighter,
+            });
+            group_of.push(g);
+        }
+        let (max_ticks, max_rounds, max_actions) = caps;
+        if rules.max_attackers_per_target == 0 || max_ticks == 0 || max_rounds == 0 || max_actions == 0 {
+            return Err(SimError::Scenario(
+                "battle limits and max_attackers_per_target must be at least 1".into(),
+            ));
+        }
+        Ok(Battle {
+            timing,
+            striking,
+            damage,
+            targeting: rules.targeting,
+            reach: rules.max_attackers_per_target,
+            max_ticks,
+            max_rounds,
+            max_actions,
+            sides,
+            groups,
+            group_of,
+            fast: None,
+        })
+    }
+
+    /// Fights on from `start` with a continuation's clock (reset by the
+    /// caller), in a reused workspace: fighters already down stay down,
+    /// the others carry their damage and its wound penalty.
+    pub(crate) fn fight_from(
+        &self,
+        ws: &mut Workspace,
+        clock: &mut LineClock<'_>,
+        start: &Start,
+        rolls: &mut SeededRolls,
+    ) -> Result<BattleSummary, SimError> {
+        let n = self.group_of.len();
+        if start.damage.len() != n || start.standing.len() != n {
+            return Err(SimError::Scenario(format!(
+                "a continuation of {n} fighters needs {n} damage states and standing flags"
+            )));
+        }
+        ws.arrays.reset_from(self, &start.standing);
+        let Workspace { hp, wounds, arrays, .. } = ws;
+        let mismatch = || SimError::Scenario(format!("a damage state is not of the {} model", self.damage.name()));
+        let options = RunOptions::default();
+        let report = match &self.damage {
+            Damage::HitPoints(m) => {
+                hp.clear();
+                for d in &start.damage {
+                    let DamageState::HitPoints(s) = d else {
+                        return Err(mismatch());
+                    };
+                    hp.push(*s);
+                }
+                for (p, s) in arrays.penalty.iter_mut().zip(hp.iter()) {
+                    *p = m.wound_penalty(s);
+                }
+                self.fight(clock, m, hp, arrays, rolls, &options, start.resume)?
+            }
+            Damage::FudgeWounds(m) => {
+                wounds.clear();
+                for d in &start.damage {
+                    let DamageState::FudgeWounds(s) = d else {
+                        return Err(mismatch());
+                    };
+                    wounds.push(*s);
+                }
+                for (p, s) in arrays.penalty.iter_mut().zip(wounds.iter()) {
+                    *p = m.wound_penalty(s);
+                }
+                self.fight(clock, m, wounds, arrays, rolls, &options, start.resume)?
+            }
+        };
+        Ok(report.summary)
+    }
+
     #[expect(clippy::too_many_lines, reason = "the battle loop reads best in one piece")]
+    #[expect(clippy::too_many_arguments, reason = "the loop's inputs, each of its own kind")]
     fn fight<C: Clock, D: DamageModel>(
         &self,
         clock: &mut C,
@@ -545,6 +719,7 @@ impl Battle {
         ws: &mut Arrays,
         rolls: &mut SeededRolls,
         options: &RunOptions,
+        resume: Resume,
     ) -> Result<BattleReport, SimError> {
         let Arrays {
             penalty,
@@ -562,9 +737,11 @@ impl Battle {
         } = ws;
         let fielded: Vec<u64> = standing.iter().map(|s| s.len() as u64).collect();
         let mut summary = BattleSummary::start();
+        summary.rounds = resume.rounds;
+        summary.ticks = resume.tick;
         let mut casualties = Vec::new();
         let mut trace = options.trace.then(Vec::new);
-        let mut round_starts = 0u32;
+        let mut round_starts = resume.round_starts;
 
         // Already decided before a blow (a side with nobody in it).
         let left = standing.iter().filter(|s| !s.is_empty()).count();
@@ -668,9 +845,17 @@ impl Battle {
                     Striking::FullContact(r) => {
                         let sr = ag.strike_rating + penalty[a as usize];
                         let dr = tg.defense_rating + penalty[t as usize];
-                        let blow =
-                            combat::full_contact_blow(sr, dr, strike_roll, None, &r, ag.offense, tg.defense_factor)
-                                .map_err(SimError::rules)?;
+                        let blow = combat::full_contact_blow(
+                            sr,
+                            dr,
+                            strike_roll,
+                            None,
+                            false,
+                            &r,
+                            ag.offense,
+                            tg.defense_factor,
+                        )
+                        .map_err(SimError::rules)?;
                         match blow.outcome {
                             StrikeOutcome::AmazingStrike { .. } => summary.amazing_strikes += 1,
                             StrikeOutcome::AmazingDefense { .. } => summary.amazing_defenses += 1,

@@ -414,8 +414,7 @@ fn strike_in(
             if options.modifier != 0 {
                 attack_breakdown.push(part("GM modifier", options.modifier));
             }
-            let mut fc = combat::strike_options(&rules);
-            fc.point_blank = options.point_blank;
+            let fc = combat::strike_options(&rules, options.point_blank);
             let final_sr = match options.range {
                 Some(shot) => {
                     let adjusted = i32::try_from(shot.strike_rating(sr, fc)).unwrap_or(i32::MIN);
@@ -445,6 +444,7 @@ fn strike_in(
                 dr,
                 attack_roll,
                 options.range,
+                options.point_blank,
                 &rules,
                 af.offense,
                 tf.defense_factor,

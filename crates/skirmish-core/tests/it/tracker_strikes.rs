@@ -1,0 +1,517 @@
+//! Strikes through the live tracker: the striking worked examples of the
+//! texts, read from the same case files as the rules' own tests
+//! (`tests/cases/full_contact.toml`, `fudge.toml`), played as a GM would at
+//! the table with the texts' rolls typed in; then wounds, downs,
+//! disruption, GM overrides, the players' view and errors.
+
+use serde::Deserialize;
+use skirmish_core::damage::{DamageConfig, HitPointsConfig, WoundLevel, WoundTrack};
+use skirmish_core::fighter::{FighterProfile, FudgeRules, FullContactRules, Striking, WeaponChoice};
+use skirmish_core::ladder::{CombatLevel, Level};
+use skirmish_core::striking::full_contact::{RangedShot, StrikeOptions as FcOptions};
+use skirmish_core::timing::{Declaration, InitiativeEntry, TimingSystem};
+use skirmish_core::tracker::{
+    CombatantId, Encounter, EncounterRules, ErrorKind, Status, StrikeDice, StrikeOptions, StrikeResult, Turn, ViewFor,
+    WoundOverride,
+};
+
+fn fighter(name: &str, sr: i32, dr: i32) -> FighterProfile {
+    let mut p = FighterProfile::new(name);
+    p.strike_rating = sr;
+    p.defense_rating = dr;
+    p
+}
+
+fn duel(rules: EncounterRules, a: FighterProfile, b: FighterProfile) -> (Encounter, CombatantId, CombatantId) {
+    let mut e = Encounter::with_rules(TimingSystem::continuous(), rules, 1).unwrap();
+    let x = e.add_fighter("party", &a).unwrap()[0];
+    let y = e.add_fighter("foes", &b).unwrap()[0];
+    (e, x, y)
+}
+
+fn fc(options: FcOptions) -> EncounterRules {
+    EncounterRules {
+        striking: Striking::FullContact(FullContactRules {
+            guaranteed: options.guaranteed_success_and_fumble,
+            amazing: options.amazing,
+            amazing_strike_damage: 0,
+        }),
+        damage: DamageConfig::default(),
+    }
+}
+
+#[derive(Deserialize)]
+struct FcCases {
+    strike: Vec<StrikeCase>,
+    parry: Vec<ParryCase>,
+}
+
+#[derive(Deserialize)]
+struct StrikeCase {
+    example: String,
+    strike_rating: i64,
+    defense_rating: i64,
+    roll: i32,
+    #[serde(default)]
+    options: FcOptions,
+    range: Option<RangeCase>,
+    outcome: Option<String>,
+    margin: Option<i64>,
+}
+
+#[derive(Deserialize)]
+struct RangeCase {
+    short_range: i64,
+    range_strength: i64,
+    distance: i64,
+}
+
+#[derive(Deserialize)]
+struct ParryCase {
+    example: String,
+    attack_strike_rating: i64,
+    attack_roll: i32,
+    parry_strike_rating: i64,
+    parry_roll: i32,
+    attack_total: Option<i32>,
+    parry_total: Option<i32>,
+    parried: Option<bool>,
+    defense_rating: Option<i32>,
+    then: Option<String>,
+    #[serde(default)]
+    options: FcOptions,
+}
+
+fn result_name(r: StrikeResult) -> &'static str {
+    match r {
+        StrikeResult::Hit => "hit",
+        StrikeResult::AmazingStrike => "amazing_strike",
+        StrikeResult::GuaranteedHit => "guaranteed_hit",
+        StrikeResult::Miss => "miss",
+        StrikeResult::AmazingDefense => "amazing_defense",
+        StrikeResult::Fumble => "fumble",
+        StrikeResult::OutOfReach => "out_of_reach",
+        StrikeResult::Parried => "parried",
+        StrikeResult::BelowMinimum => "below_minimum",
+    }
+}
+
+/// Every Full Contact strike case the tracker can field (ratings a fighter
+/// may have, valid rolls): the same outcome and margin as the rule itself.
+#[test]
+fn full_contact_strike_cases_through_the_tracker() {
+    let cases: FcCases = toml::from_str(include_str!("../cases/full_contact.toml")).unwrap();
+    let mut played = 0;
+    for c in &cases.strike {
+        let (Some(outcome), Some(margin)) = (&c.outcome, c.margin) else {
+            continue; // an error case of the rule itself
+        };
+        let (Ok(sr), Ok(dr)) = (i32::try_from(c.strike_rating), i32::try_from(c.defense_rating)) else {
+            continue;
+        };
+        if sr.unsigned_abs() > 1000 || dr.unsigned_abs() > 1000 {
+            continue; // beyond what a fighter may have: the rule's own overflow cases
+        }
+        let range = c
+            .range
+            .as_ref()
+            .map(|r| RangedShot::new(r.short_range, r.range_strength, r.distance).unwrap());
+        let (mut e, x, y) = duel(fc(c.options), fighter("A", sr, 3), fighter("B", 5, dr));
+        let options = StrikeOptions {
+            range,
+            point_blank: c.options.point_blank,
+            ..StrikeOptions::default()
+        };
+        let r = e.strike(x, y, options, StrikeDice::typed(c.roll, None)).unwrap();
+        assert_eq!(result_name(r.result), outcome, "{}", c.example);
+        assert_eq!(i64::from(r.margin), margin, "{}", c.example);
+        assert_eq!(r.attack_roll, c.roll);
+        assert_eq!(r.defense_total, dr, "{}", c.example);
+        played += 1;
+    }
+    assert!(played >= 20, "only {played} cases played");
+}
+
+/// Brooklyn's two parries, and the parry edge cases.
+#[test]
+fn parry_cases_through_the_tracker() {
+    let cases: FcCases = toml::from_str(include_str!("../cases/full_contact.toml")).unwrap();
+    assert!(!cases.parry.is_empty());
+    for c in &cases.parry {
+        let (Some(attack_total), Some(parry_total), Some(parried)) = (c.attack_total, c.parry_total, c.parried) else {
+            continue; // an error case of the rule itself
+        };
+        let (Ok(asr), Ok(psr)) = (
+            i32::try_from(c.attack_strike_rating),
+            i32::try_from(c.parry_strike_rating),
+        ) else {
+            continue;
+        };
+        if asr.unsigned_abs() > 1000 || psr.unsigned_abs() > 1000 {
+            continue;
+        }
+        let dr = c.defense_rating.unwrap_or(7);
+        let (mut e, guard, brooklyn) = duel(fc(c.options), fighter("guard", asr, 3), fighter("Brooklyn", psr, dr));
+        let options = StrikeOptions {
+            parry: true,
+            ..StrikeOptions::default()
+        };
+        let r = e
+            .strike(
+                guard,
+                brooklyn,
+                options,
+                StrikeDice::typed(c.attack_roll, Some(c.parry_roll)),
+            )
+            .unwrap();
+        assert_eq!(r.attack_total, attack_total, "{}", c.example);
+        assert_eq!(r.parry_total, Some(parry_total), "{}", c.example);
+        assert_eq!(r.result == StrikeResult::Parried, parried, "{}", c.example);
+        if let Some(then) = &c.then {
+            assert_eq!(result_name(r.result), then, "{}", c.example);
+        }
+    }
+}
+
+#[derive(Deserialize)]
+struct FudgeCases {
+    exchange: Vec<ExchangeCase>,
+}
+
+#[derive(Deserialize)]
+struct ExchangeCase {
+    name: String,
+    first: Side,
+    second: Side,
+    expect: Expect,
+}
+
+#[derive(Deserialize)]
+struct Side {
+    result: Level,
+    #[serde(flatten)]
+    other: toml::Table,
+}
+
+#[derive(Deserialize)]
+struct Expect {
+    relative_degree: i32,
+    hit: Option<String>,
+}
+
+/// FUDGE 4.22's exchanges between equal-sized foes in a normal stance: the
+/// tracker's opposed strike (skill at the result, rolling 0) gives the same
+/// relative degree, and hits exactly when the first fighter wins a hit.
+#[test]
+fn fudge_exchanges_through_the_tracker() {
+    let cases: FudgeCases = toml::from_str(include_str!("../cases/fudge.toml")).unwrap();
+    let rules = EncounterRules {
+        striking: Striking::FudgeOpposed(FudgeRules::default()),
+        damage: DamageConfig::default(),
+    };
+    let mut played = 0;
+    for c in &cases.exchange {
+        if !c.first.other.is_empty() || !c.second.other.is_empty() {
+            continue; // stances, sizes and aims are the GM's modifiers at the table
+        }
+        let mut a = FighterProfile::new("first");
+        a.skill = CombatLevel::plain(c.first.result);
+        let mut b = FighterProfile::new("second");
+        b.skill = CombatLevel::plain(c.second.result);
+        let (mut e, x, y) = duel(rules.clone(), a, b);
+        let r = e
+            .strike(x, y, StrikeOptions::default(), StrikeDice::typed(0, Some(0)))
+            .unwrap();
+        assert_eq!(r.margin, c.expect.relative_degree, "{}", c.name);
+        assert_eq!(r.landed, c.expect.hit.as_deref() == Some("first"), "{}", c.name);
+        played += 1;
+    }
+    assert!(played >= 3, "only {played} exchanges played");
+}
+
+/// The ambush as the texts fight it: Cardiff (SR 9) hits the goblin sentry
+/// (DR 6) on a -1, by 2 (a Scratch on the default wound track); the
+/// goblin's +2 against Cardiff's DR 7 ties and misses.
+#[test]
+fn cardiff_and_the_goblin() {
+    let mut cardiff = fighter("Cardiff", 9, 7);
+    cardiff.weapon = Some(WeaponChoice::Named("Sword, Two-Handed".into()));
+    let mut goblin = fighter("Goblin", 5, 6);
+    goblin.weapon = Some(WeaponChoice::Named("Pike/Pole-arm".into()));
+    let mut e = Encounter::new(TimingSystem::continuous(), 3).unwrap();
+    let c = e.add_fighter("party", &cardiff).unwrap()[0];
+    let g = e.add_fighter("goblins", &goblin).unwrap()[0];
+    let hit = e
+        .strike(c, g, StrikeOptions::default(), StrikeDice::typed(-1, None))
+        .unwrap();
+    assert_eq!(
+        (hit.attack_total, hit.defense_total, hit.result, hit.margin),
+        (8, 6, StrikeResult::Hit, 2)
+    );
+    assert_eq!(hit.attack_breakdown.iter().map(|p| p.value).sum::<i32>(), 8);
+    assert_eq!((hit.damage, hit.wound, hit.penalty), (2, Some(WoundLevel::Scratch), 0));
+    assert!(!hit.went_down);
+    // The goblin's +2 against Cardiff's DR 7 (3 + 2 skill - 1 Agility + 5 armor): a tie, the defender's.
+    let miss = e
+        .strike(g, c, StrikeOptions::default(), StrikeDice::typed(2, None))
+        .unwrap();
+    assert_eq!(
+        (miss.attack_total, miss.defense_total, miss.result, miss.damage),
+        (7, 7, StrikeResult::Miss, 0)
+    );
+    assert!(
+        e.log()
+            .iter()
+            .any(|l| l.text.contains("Goblin strikes Cardiff: 7 vs 7, miss"))
+    );
+}
+
+/// Wounds feed later rolls, but only from the next moment (simultaneity);
+/// a fighter taken out is down, its action cancelled, and it still strikes
+/// back in the moment it fell.
+#[test]
+fn wounds_penalties_downs_and_simultaneity() {
+    let mut e = Encounter::new(TimingSystem::continuous(), 5).unwrap();
+    let a = e.add_fighter("A", &fighter("Axe", 10, 3)).unwrap()[0];
+    let b = e.add_fighter("B", &fighter("Bob", 10, 3)).unwrap()[0];
+    e.set_initiative(a, InitiativeEntry::Total(4)).unwrap();
+    e.set_initiative(b, InitiativeEntry::Total(4)).unwrap();
+    assert!(matches!(e.next().unwrap(), Turn::NewRound { .. }));
+    let Turn::Moment { lines, .. } = e.next().unwrap() else {
+        panic!("a moment")
+    };
+    assert_eq!(lines.len(), 2, "both act at tick 4");
+    // A wounds B Hurt (10 + 0 - 3 = 7 ... damage 7 is Incapacitated; roll -3 gives 4: Hurt).
+    let r = e
+        .strike(a, b, StrikeOptions::default(), StrikeDice::typed(-3, None))
+        .unwrap();
+    assert_eq!((r.damage, r.wound, r.penalty), (4, Some(WoundLevel::Hurt), -1));
+    // B strikes back in the same moment without the -1 (it counts from the next).
+    let back = e
+        .strike(b, a, StrikeOptions::default(), StrikeDice::typed(-3, None))
+        .unwrap();
+    assert_eq!(back.attack_total, 7);
+    assert!(back.attack_breakdown.iter().all(|p| p.label != "Hurt"));
+    // Next moment: the penalty shows.
+    e.declare(a, "axe", Declaration::new(3, 0), Some(0)).unwrap();
+    e.declare(b, "axe", Declaration::new(3, 0), Some(0)).unwrap();
+    e.next().unwrap();
+    let later = e
+        .strike(b, a, StrikeOptions::default(), StrikeDice::typed(-4, None))
+        .unwrap();
+    assert_eq!(later.attack_total, 5, "10 - 1 Hurt - 4");
+    assert!(
+        later
+            .attack_breakdown
+            .iter()
+            .any(|p| p.label == "Hurt" && p.value == -1)
+    );
+    // A fells B: B is down, its pending action gone; it strikes back at once.
+    let fell = e
+        .strike(a, b, StrikeOptions::default(), StrikeDice::typed(4, None))
+        .unwrap();
+    assert!(fell.went_down);
+    let view = e.view(ViewFor::Gm);
+    assert_eq!(view.combatants[b.0 as usize].status, Status::Down);
+    assert!(
+        view.sheet
+            .iter()
+            .all(|l| l.lines.iter().all(|x| !x.members.contains(&b)))
+    );
+    e.strike(b, a, StrikeOptions::default(), StrikeDice::typed(0, None))
+        .expect("a fighter downed in this moment still strikes in it");
+    e.undo().unwrap(); // (that blow would have felled Axe too)
+    // ...but not in the next.
+    e.declare(a, "axe", Declaration::new(3, 0), Some(0)).unwrap();
+    e.next().unwrap();
+    let err = e
+        .strike(b, a, StrikeOptions::default(), StrikeDice::typed(0, None))
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::NotNow);
+}
+
+/// A hit before a disruptible action (a spell) lands disrupts it.
+#[test]
+fn a_hit_disrupts_a_pending_spell() {
+    let mut e = Encounter::new(TimingSystem::continuous(), 9).unwrap();
+    let mut shaman = fighter("Shaman", 5, 3);
+    shaman.disruptible = true;
+    shaman.weapon = Some(WeaponChoice::Custom(skirmish_core::fighter::CustomWeapon {
+        name: "Spark".into(),
+        time_taken: 8,
+        rate_of_fire: skirmish_core::tables::weapons::RateOfFire::ONE,
+    }));
+    let s = e.add_fighter("goblins", &shaman).unwrap()[0];
+    let r = e.add_fighter("party", &fighter("Roland", 8, 5)).unwrap()[0];
+    e.set_initiative(s, InitiativeEntry::Total(12)).unwrap();
+    e.set_initiative(r, InitiativeEntry::Total(3)).unwrap();
+    e.next().unwrap();
+    e.next().unwrap(); // Roland at 3
+    let hit = e
+        .strike(r, s, StrikeOptions::default(), StrikeDice::typed(0, None))
+        .unwrap();
+    assert!(hit.landed && hit.disrupted, "{hit:?}");
+    assert!(e.log().iter().any(|l| l.text == "Shaman's Spark is disrupted"));
+    e.undo().unwrap();
+    assert!(
+        e.view(ViewFor::Gm)
+            .sheet
+            .iter()
+            .any(|l| l.lines.iter().any(|x| x.name == "Shaman"))
+    );
+}
+
+#[test]
+fn hit_points_and_gm_overrides() {
+    let rules = EncounterRules {
+        striking: Striking::default(),
+        damage: DamageConfig::HitPoints(HitPointsConfig {
+            max_hp: 6,
+            ..HitPointsConfig::default()
+        }),
+    };
+    let mut big = fighter("Ogre", 6, 3);
+    big.hit_points = Some(12);
+    let (mut e, x, y) = duel(rules, fighter("A", 8, 3), big);
+    let r = e
+        .strike(x, y, StrikeOptions::default(), StrikeDice::typed(0, None))
+        .unwrap();
+    assert_eq!((r.damage, r.hit_points), (5, Some(7)));
+    e.set_damage(y, WoundOverride::HitPoints { hp: 2 }).unwrap();
+    assert_eq!(e.view(ViewFor::Gm).combatants[1].hit_points, Some(2));
+    assert_eq!(
+        e.set_damage(y, WoundOverride::HitPoints { hp: 13 }).unwrap_err().kind(),
+        ErrorKind::InvalidInput
+    );
+    assert_eq!(
+        e.set_damage(
+            y,
+            WoundOverride::Wounds {
+                track: WoundTrack::new()
+            }
+        )
+        .unwrap_err()
+        .kind(),
+        ErrorKind::InvalidInput
+    );
+    e.set_damage(y, WoundOverride::HitPoints { hp: 0 }).unwrap();
+    assert_eq!(e.view(ViewFor::Gm).combatants[1].status, Status::Down);
+    assert_eq!(
+        e.set_damage(y, WoundOverride::Heal).unwrap_err().kind(),
+        ErrorKind::NotNow
+    );
+    e.undo().unwrap();
+    e.set_damage(y, WoundOverride::Heal).unwrap();
+    assert_eq!(e.view(ViewFor::Gm).combatants[1].hit_points, Some(12));
+}
+
+#[test]
+fn the_players_view_hides_what_the_gm_keeps() {
+    let mut e = Encounter::new(TimingSystem::continuous(), 2).unwrap();
+    let hero = e.add_fighter("party", &fighter("Hero", 8, 3)).unwrap()[0];
+    let orc = e.add_fighter("orcs", &fighter("Orc", 6, 3)).unwrap()[0];
+    let mut lurker = fighter("Lurker", 6, 3);
+    lurker.count = 2;
+    let lurkers = e.add_fighter("orcs", &lurker).unwrap();
+    for l in &lurkers {
+        e.hide(*l).unwrap();
+    }
+    e.set_party(Some("party")).unwrap();
+    e.strike(hero, orc, StrikeOptions::default(), StrikeDice::typed(-2, None))
+        .unwrap();
+    let gm = e.view(ViewFor::Gm);
+    let players = e.view(ViewFor::Players);
+    assert_eq!(gm.combatants.len(), 4);
+    assert_eq!(players.combatants.len(), 2, "the hidden lurkers are left out");
+    let orc_seen = &players.combatants[1];
+    assert_eq!(orc_seen.wound, Some(WoundLevel::Hurt), "how hurt it looks");
+    assert_eq!((orc_seen.wound_boxes, orc_seen.penalty), (None, None), "not its boxes");
+    assert!(players.combatants[0].wound_boxes.is_some(), "the party's own are shown");
+    assert!(
+        players.sheet.iter().all(|l| l.lines.iter().all(|x| x.name != "Lurker")),
+        "nor on the sheet"
+    );
+    e.reveal(lurkers[0]).unwrap();
+    assert_eq!(e.view(ViewFor::Players).combatants.len(), 3);
+    assert_eq!(e.reveal(lurkers[0]).unwrap_err().kind(), ErrorKind::NotNow);
+    e.undo().unwrap();
+    assert_eq!(e.view(ViewFor::Players).combatants.len(), 2);
+}
+
+#[test]
+fn bad_strikes_are_typed_and_change_nothing() {
+    let mut e = Encounter::new(TimingSystem::continuous(), 2).unwrap();
+    let a = e.add_fighter("A", &fighter("A", 8, 3)).unwrap()[0];
+    let b = e.add_fighter("B", &fighter("B", 6, 3)).unwrap()[0];
+    let plain = e
+        .add_combatant(skirmish_core::tracker::CombatantSpec::new(
+            "plain",
+            Declaration::new(3, 0),
+        ))
+        .unwrap();
+    let before = e.snapshot().unwrap();
+    let d = StrikeDice::default();
+    let cases = [
+        (
+            e.strike(a, CombatantId(99), StrikeOptions::default(), d),
+            ErrorKind::NotFound,
+            "combatant",
+        ),
+        (
+            e.strike(a, a, StrikeOptions::default(), d),
+            ErrorKind::InvalidInput,
+            "target",
+        ),
+        (
+            e.strike(a, plain, StrikeOptions::default(), d),
+            ErrorKind::InvalidInput,
+            "target",
+        ),
+        (
+            e.strike(a, b, StrikeOptions::default(), StrikeDice::typed(5, None)),
+            ErrorKind::InvalidInput,
+            "dice.attack",
+        ),
+        (
+            e.strike(
+                a,
+                b,
+                StrikeOptions {
+                    parry: true,
+                    ..StrikeOptions::default()
+                },
+                StrikeDice::typed(0, Some(-9)),
+            ),
+            ErrorKind::InvalidInput,
+            "dice.defense",
+        ),
+        (
+            e.strike(
+                a,
+                b,
+                StrikeOptions {
+                    modifier: i32::MIN,
+                    ..StrikeOptions::default()
+                },
+                d,
+            ),
+            ErrorKind::InvalidInput,
+            "options.modifier",
+        ),
+    ];
+    for (got, kind, field) in cases {
+        let err = got.unwrap_err();
+        assert_eq!((err.kind(), err.field()), (kind, Some(field)), "{err}");
+    }
+    assert_eq!(e.snapshot().unwrap(), before);
+    let mut p = fighter("bad", 5, 3);
+    p.strike_rating = 5000;
+    let err = e.add_fighter("x", &p).unwrap_err();
+    assert_eq!(
+        (err.kind(), err.field()),
+        (ErrorKind::InvalidInput, Some("profile.strike_rating"))
+    );
+    p.strike_rating = 5;
+    p.weapon = Some(WeaponChoice::Named("lightsabre".into()));
+    assert_eq!(e.add_fighter("x", &p).unwrap_err().kind(), ErrorKind::InvalidInput);
+}

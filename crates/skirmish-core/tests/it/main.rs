@@ -10,4 +10,5 @@ mod queue;
 mod scheduler_memory;
 mod timing;
 mod tracker;
+mod tracker_strikes;
 mod weapons;

@@ -71,6 +71,10 @@ pub const fn strike_options(rules: &FullContactRules, point_blank: bool) -> Stri
 /// # Errors
 /// [`crate::Error::OutOfRange`] (field `strike_roll`) for a roll outside -4..=4.
 #[inline]
+#[expect(
+    clippy::too_many_arguments,
+    reason = "the blow's own numbers, the same in the battle loop and the tracker; a struct would only rename them"
+)]
 pub fn full_contact_blow(
     strike_rating: i32,
     defense_rating: i32,

@@ -391,14 +391,16 @@ impl Log {
         self.entries.push_back(entry);
     }
 
-    /// Keeps the entries numbered below `len`.
-    fn truncate(&mut self, len: u64) {
+    /// Keeps the entries numbered below `len`; returns those taken off.
+    fn truncate(&mut self, len: u64) -> Vec<LogEntry> {
         if len <= self.first {
-            self.entries.clear();
             self.first = len;
+            self.entries.drain(..).collect()
         } else {
-            self.entries
-                .truncate(usize::try_from(len - self.first).unwrap_or(usize::MAX));
+            let keep = usize::try_from(len - self.first)
+                .unwrap_or(usize::MAX)
+                .min(self.entries.len());
+            self.entries.drain(keep..).collect()
         }
     }
 }
@@ -431,7 +433,8 @@ pub struct Encounter {
     /// Undo steps, oldest first, at most `undo_limit`.
     history: VecDeque<State>,
     /// Redo steps, the next last.
-    redo: Vec<State>,
+    /// Redo steps, the next last, with the log lines undo took off.
+    redo: Vec<(State, Vec<LogEntry>)>,
     undo_limit: u32,
     log: Log,
 }
@@ -1176,28 +1179,23 @@ impl Encounter {
             .pop_back()
             .ok_or_else(|| TrackerError::new(ErrorKind::NothingToUndo, None, "nothing to undo"))?;
         let undone = std::mem::replace(&mut self.state, prev);
-        self.redo.push(undone);
-        self.log.truncate(self.state.log_len);
+        let lines = self.log.truncate(self.state.log_len);
+        self.redo.push((undone, lines));
         Ok(())
     }
 
     /// Does again the last operation undone, exactly (the same rolls).
     /// Any new operation clears what could be redone.
     pub fn redo(&mut self) -> Result<()> {
-        let next = self
+        let (next, lines) = self
             .redo
             .pop()
             .ok_or_else(|| TrackerError::new(ErrorKind::NothingToUndo, None, "nothing to redo"))?;
         let old = std::mem::replace(&mut self.state, next);
         self.push_history(old);
-        // The log of the redone step is gone with the undo: say what came back.
-        let text = String::from("redone");
-        self.log.push(LogEntry {
-            round: self.state.scheduler.round(),
-            tick: self.state.scheduler.now(),
-            text,
-        });
-        self.state.log_len = self.log.len();
+        for line in lines {
+            self.log.push(line);
+        }
         Ok(())
     }
 

@@ -10,5 +10,6 @@ mod queue;
 mod scheduler_memory;
 mod timing;
 mod tracker;
+mod tracker_props;
 mod tracker_strikes;
 mod weapons;

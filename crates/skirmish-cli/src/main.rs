@@ -13,6 +13,7 @@ mod run;
 mod scenario_arg;
 mod sweep;
 mod tables;
+mod track;
 
 /// Tabletop-RPG combat timing and striking.
 #[derive(Debug, Parser)]
@@ -36,6 +37,8 @@ enum Command {
     Sweep(sweep::Args),
     /// List the built-in scenarios, or print one as TOML.
     Scenarios(ScenariosArgs),
+    /// Track a live encounter, one command a line (GM at the table, or a script).
+    Track(track::Args),
     /// Time the engine on the peer parity battle (see benches/run-peers).
     Bench(bench::Args),
 }
@@ -72,6 +75,7 @@ fn main() -> ExitCode {
         Command::Run(args) => run::run(&args),
         Command::Sweep(args) => sweep::run(&args),
         Command::Scenarios(args) => scenarios(&args),
+        Command::Track(args) => track::run(&args),
         Command::Bench(args) => bench::run(&args),
     };
     match result {

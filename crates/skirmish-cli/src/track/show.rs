@@ -1,0 +1,363 @@
+//! What `skirmish track` prints: the tick sheet, turns, strike reports and
+//! the GM's and players' views.
+
+use skirmish_core::damage::WoundLevel;
+use skirmish_core::fighter::Striking;
+use skirmish_core::striking::full_contact::{StrikeOptions, odds};
+use skirmish_core::timing::TimingSystem;
+use skirmish_core::tracker::{CombatantId, Encounter, Part, SheetLine, Status, StrikeReport, Turn, ViewFor};
+use skirmish_sim::scenario::Scenario;
+
+use super::{CmdError, Session};
+use crate::output::{Format, Table};
+
+/// The first lines of a session.
+pub(super) fn header(scenario: &Scenario, session: &Session, seed: u64) -> String {
+    let e = session.encounter();
+    let mut out = format!(
+        "skirmish track — {}: {} timing, {} striking, {} damage; seed {seed}\n",
+        scenario.name,
+        scenario.timing.name(),
+        scenario.striking.name(),
+        scenario.damage.name()
+    );
+    let combatants = e.combatants();
+    let mut sides: Vec<String> = Vec::new();
+    for side in &scenario.sides {
+        let names: Vec<String> = combatants
+            .iter()
+            .filter(|c| c.side.as_deref() == Some(side.name.as_str()))
+            .map(|c| format!("#{} {}", c.id.0, c.name))
+            .collect();
+        sides.push(format!("{} ({})", names.join(", "), side.name));
+    }
+    out += &format!("combatants: {}\n", sides.join("; "));
+    if let Some(first) = scenario.sides.first() {
+        out += &format!("the players' side: {}\n", first.name);
+    }
+    out += "type `help` for the commands; `quit` or the end of input ends the session\n";
+    out
+}
+
+/// Where the encounter stands, in words.
+pub(super) fn now(e: &Encounter) -> String {
+    match e.system() {
+        TimingSystem::Continuous(_) => format!("tick {}", e.now()),
+        _ => format!("round {} (absolute tick {})", e.round(), e.now()),
+    }
+}
+
+/// How the sheet names a moment under `system`.
+fn at(system: &TimingSystem, round: u32, line: &SheetLine) -> String {
+    let here = match system {
+        TimingSystem::SimpleRounds => format!("pass {} init {}", line.pass, line.display),
+        TimingSystem::ActionBlocks(_) => format!("block {}", line.display),
+        TimingSystem::GraduatedRounds(_) if line.pass > 0 => format!("end pass {}", line.pass),
+        _ => line.display.to_string(),
+    };
+    if line.round != round && !matches!(system, TimingSystem::Continuous(_)) {
+        format!("round {} {here}", line.round)
+    } else {
+        here
+    }
+}
+
+/// The pending sheet on one line: `4: Madoc, Orc #2 | 5: Roland | ...`.
+fn sheet_text(system: &TimingSystem, round: u32, sheet: &[SheetLine]) -> String {
+    if sheet.is_empty() {
+        return "(empty)".to_string();
+    }
+    sheet
+        .iter()
+        .map(|l| {
+            let mut names: Vec<String> = l.lines.iter().map(|a| a.sheet_label()).collect();
+            names.extend(l.effects.iter().map(|x| format!("[{x} runs out]")));
+            format!("{}: {}", at(system, round, l), names.join(", "))
+        })
+        .collect::<Vec<_>>()
+        .join(" | ")
+}
+
+/// `  sheet: ...` and, if anyone acted and has not declared, who.
+pub(super) fn sheet_line(e: &Encounter, out: &mut String) {
+    if e.round() == 0 {
+        // Nothing is on the sheet before `next` rolls initiative.
+        return;
+    }
+    *out += &format!("  sheet: {}\n", sheet_text(e.system(), e.round(), &e.tick_sheet()));
+    let awaiting = e.awaiting();
+    if !awaiting.is_empty() {
+        *out += &format!("  to declare (or the same again): {}\n", awaiting.join(", "));
+    }
+}
+
+/// One step of `next`: the log it wrote and who acts with what.
+pub(super) fn turn(e: &Encounter, from: u64, turn: &Turn, out: &mut String) {
+    let log = e.log_since(from);
+    for entry in &log {
+        *out += &entry.text;
+        out.push('\n');
+    }
+    match turn {
+        Turn::Moment { lines, .. } => {
+            for l in lines {
+                match (l.lands, l.action.is_empty()) {
+                    (true, false) => *out += &format!("  {}: {}\n", l.name, l.action),
+                    (false, false) => *out += &format!("  {}: turn begins (last action: {})\n", l.name, l.action),
+                    (false, true) => *out += &format!("  {}: turn begins\n", l.name),
+                    (true, true) => {}
+                }
+            }
+        }
+        Turn::Over if log.is_empty() => *out += "nobody is left who can act\n",
+        _ => {}
+    }
+}
+
+/// The whole tick sheet, one row per acting line.
+pub(super) fn sheet(e: &Encounter, out: &mut String) {
+    *out += &format!("tick sheet — {} timing, {}\n", e.system().name(), now(e));
+    let sheet = e.tick_sheet();
+    if sheet.is_empty() {
+        *out += "(nothing pending)\n";
+    } else {
+        let mut t = Table::new(&["when", "who", "action"]).right_align(&[0]);
+        for l in &sheet {
+            let when = at(e.system(), e.round(), l);
+            for a in &l.lines {
+                let who = if a.members.len() > 1 {
+                    format!("{} ({} standing)", a.sheet_label(), a.members.len())
+                } else {
+                    a.sheet_label()
+                };
+                t.push(vec![when.clone(), who, a.action.clone()]);
+            }
+            for x in &l.effects {
+                t.push(vec![when.clone(), "(effect)".into(), format!("{x} runs out")]);
+            }
+        }
+        *out += &t.render(Format::Text);
+    }
+    let awaiting = e.awaiting();
+    if !awaiting.is_empty() {
+        *out += &format!("to declare (or the same again): {}\n", awaiting.join(", "));
+    }
+}
+
+/// Effects with a duration in ticks still running.
+pub(super) fn effects(e: &Encounter, out: &mut String) {
+    let mut any = false;
+    for l in e.tick_sheet() {
+        for x in &l.effects {
+            *out += &format!("{x}: runs out at {}\n", at(e.system(), e.round(), &l));
+            any = true;
+        }
+    }
+    if !any {
+        *out += "no effect with a duration in ticks is running\n";
+    }
+}
+
+fn parts(p: &[Part]) -> String {
+    p.iter()
+        .enumerate()
+        .map(|(i, part)| {
+            if i == 0 {
+                format!("{} {}", part.label, part.value)
+            } else {
+                format!("{} {:+}", part.label, part.value)
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn result_words(r: &StrikeReport) -> String {
+    use skirmish_core::tracker::StrikeResult as R;
+    let what = match r.result {
+        R::Hit => "hit",
+        R::AmazingStrike => "amazing strike",
+        R::GuaranteedHit => "guaranteed hit",
+        R::Miss => "miss",
+        R::AmazingDefense => "amazing defense",
+        R::Fumble => "fumble",
+        R::OutOfReach => "out of reach",
+        R::Parried => "parried",
+        R::BelowMinimum => "below the minimum to hit",
+    };
+    format!("{what}, margin {:+}, damage {}", r.margin, r.damage)
+}
+
+/// A strike's report: the log line, both totals with their terms, the
+/// outcome and the target's condition after it.
+pub(super) fn strike(e: &Encounter, from: u64, r: &StrikeReport, out: &mut String) {
+    let log = e.log_since(from);
+    let mut rest = log.iter();
+    if let Some(first) = rest.next() {
+        *out += &first.text;
+        out.push('\n');
+    }
+    *out += &format!("  attack {}: {}\n", r.attack_total, parts(&r.attack_breakdown));
+    *out += &format!("  defense {}: {}\n", r.defense_total, parts(&r.defense_breakdown));
+    if let (Some(p), Some(roll)) = (r.parry_total, r.defense_roll) {
+        *out += &format!("  parry {p}: roll {roll:+}\n");
+    }
+    *out += &format!("  result: {}\n", result_words(r));
+    let name = e
+        .combatants()
+        .get(r.target.0 as usize)
+        .map_or_else(|| format!("#{}", r.target.0), |c| c.name.clone());
+    let condition = match (r.wound, r.hit_points) {
+        (Some(w), _) => w.name().to_string(),
+        (None, Some(hp)) => format!("{hp} hp"),
+        (None, None) => "unhurt".to_string(),
+    };
+    let mut notes = Vec::new();
+    if r.went_down {
+        notes.push("down");
+    }
+    if r.died {
+        notes.push("dead");
+    }
+    if r.disrupted {
+        notes.push("action disrupted");
+    }
+    *out += &format!(
+        "  {name}: {condition}, penalty {}{}\n",
+        r.penalty,
+        if notes.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", notes.join(", "))
+        }
+    );
+    for entry in rest {
+        *out += &entry.text;
+        out.push('\n');
+    }
+    if r.went_down || r.disrupted {
+        sheet_line(e, out);
+    }
+}
+
+fn boxes(track: &skirmish_core::damage::WoundTrack) -> String {
+    let short = |l: WoundLevel| match l {
+        WoundLevel::Scratch => "S",
+        WoundLevel::Hurt => "H",
+        WoundLevel::VeryHurt => "VH",
+        WoundLevel::Incapacitated => "I",
+        WoundLevel::NearDeath => "ND",
+        WoundLevel::Dead => "dead",
+    };
+    let cells: Vec<String> = WoundLevel::WITH_BOXES
+        .into_iter()
+        .filter(|l| track.filled(*l) > 0)
+        .map(|l| format!("{}{}", short(l), track.filled(l)))
+        .collect();
+    if cells.is_empty() {
+        "-".to_string()
+    } else {
+        cells.join(" ")
+    }
+}
+
+/// The GM's or the players' view: the sheet and every combatant.
+pub(super) fn view(e: &Encounter, who: ViewFor, out: &mut String) {
+    let v = e.view(who);
+    let players = who == ViewFor::Players;
+    *out += &format!(
+        "{} — {} timing, {}{}\n",
+        if players { "players' view" } else { "GM's view" },
+        v.system,
+        now(e),
+        if v.over { ", over" } else { "" }
+    );
+    *out += &format!("  sheet: {}\n", sheet_text(e.system(), v.round, &v.sheet));
+    // The fighters' ratings, for the GM (when the fight is still open).
+    let ratings = if players { None } else { e.continuation().ok() };
+    let mut t = Table::new(&[
+        "id", "name", "side", "status", "wound", "boxes", "hp", "penalty", "SR", "DR",
+    ])
+    .right_align(&[0, 6, 7, 8, 9]);
+    let unknown = |fighter: bool| if fighter && players { "?" } else { "-" }.to_string();
+    for c in &v.combatants {
+        let (sr, dr) = ratings
+            .as_ref()
+            .and_then(|r| r.fighters.iter().find(|f| f.id == c.id))
+            .map_or(("-".to_string(), "-".to_string()), |f| {
+                (f.stats.strike_rating.to_string(), f.stats.defense_rating.to_string())
+            });
+        let status = match c.status {
+            Status::Standing => "standing",
+            Status::Down => "down",
+            Status::Removed => "removed",
+        };
+        t.push(vec![
+            format!("#{}", c.id.0),
+            if c.hidden {
+                format!("{} (hidden)", c.name)
+            } else {
+                c.name.clone()
+            },
+            c.side.clone().unwrap_or_default(),
+            status.to_string(),
+            c.wound.map_or_else(|| "-".to_string(), |w| w.name().to_string()),
+            c.wound_boxes
+                .as_ref()
+                .map_or_else(|| unknown(c.fighter && c.wound.is_some()), boxes),
+            c.hit_points.map_or_else(
+                || unknown(c.fighter && e.rules().damage.name() == "hit-points"),
+                |h| h.to_string(),
+            ),
+            c.penalty.map_or_else(|| unknown(c.fighter), |p| p.to_string()),
+            sr,
+            dr,
+        ]);
+    }
+    *out += &t.render(Format::Text);
+}
+
+/// The exact chance of `a` hitting `t` now under Full Contact (their
+/// wound penalties included), over the 81 4dF rolls.
+pub(super) fn strike_odds(e: &Encounter, a: CombatantId, t: CombatantId, out: &mut String) -> Result<(), CmdError> {
+    let Striking::FullContact(rules) = e.rules().striking else {
+        return Err(CmdError::from(skirmish_core::tracker::TrackerError::invalid(
+            "odds",
+            "exact strike odds are for Full Contact striking; this encounter strikes by FUDGE opposed rolls",
+        )));
+    };
+    let c = e.continuation()?;
+    let find = |id: CombatantId| {
+        c.fighters.iter().find(|f| f.id == id).ok_or_else(|| {
+            CmdError::from(skirmish_core::tracker::TrackerError::invalid(
+                "combatant",
+                format!("#{} has no combat stats", id.0),
+            ))
+        })
+    };
+    let (fa, ft) = (find(a)?, find(t)?);
+    let (pa, pt) = (e.penalty(a)?, e.penalty(t)?);
+    let sr = fa.stats.strike_rating.saturating_add(pa);
+    let dr = ft.stats.defense_rating.saturating_add(pt);
+    let o = odds(
+        sr,
+        dr,
+        StrikeOptions {
+            guaranteed_success_and_fumble: rules.guaranteed,
+            amazing: rules.amazing,
+            point_blank: false,
+        },
+    );
+    *out += &format!(
+        "{} (SR {sr}) against {} (DR {dr}): hit {}/81 ({:.2}%), {}\n",
+        fa.name,
+        ft.name,
+        o.hit.numerator,
+        100.0 * o.hit.value(),
+        match o.lowest_hitting_roll() {
+            Some(r) => format!("hits on a Strike roll of {r:+} or better"),
+            None => "no Strike roll hits".to_string(),
+        }
+    );
+    Ok(())
+}

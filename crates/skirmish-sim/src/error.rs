@@ -10,6 +10,11 @@ pub enum SimError {
     /// The scenario cannot be fought as given.
     #[error("scenario: {0}")]
     Scenario(String),
+    /// The live encounter refused (odds from here of an encounter that is
+    /// decided, or has a combatant without combat stats; a scenario's
+    /// fighter it cannot take): the tracker's error, kind and field kept.
+    #[error("encounter: {0}")]
+    Tracker(#[from] skirmish_core::tracker::TrackerError),
 }
 
 impl SimError {

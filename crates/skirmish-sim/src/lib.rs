@@ -16,6 +16,10 @@
 //!   columnar arrays, progress, cancellation, checkpoint and resume
 //!   ([`sweep::sweep`], [`sweep::SweepTable`]); [`stats`] holds the
 //!   statistics.
+//! - [`odds`]: "who is likely to win from here?" for a live tracker
+//!   `Encounter`: the rest of its battle fought many times
+//!   ([`odds::odds_from_here`]); and an encounter started from a scenario
+//!   ([`odds::encounter_from_scenario`]).
 //!
 //! # Determinism
 //!
@@ -64,6 +68,7 @@ pub mod battle;
 mod clock;
 pub mod error;
 mod fast;
+pub mod odds;
 pub mod report;
 pub mod scenario;
 pub mod stats;

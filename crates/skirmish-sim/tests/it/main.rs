@@ -4,6 +4,7 @@
 mod battle;
 mod digest;
 mod limits;
+mod odds;
 mod penalties;
 mod reach;
 mod rules;

@@ -1,0 +1,363 @@
+//! Odds from here: "who is likely to win from here?" for a live
+//! [`Encounter`], by fighting the rest of the battle many times with the
+//! battle engine's rules; and the other way round, an encounter started
+//! from a [`Scenario`].
+//!
+//! # What a continuation starts from
+//!
+//! [`Encounter::continuation`] hands over the encounter as it stands: its
+//! scheduler (pending actions, round, tick, the timing system), its rules,
+//! every fighter's stats and damage, who is down. Each battle fights on
+//! from there:
+//!
+//! - **Timing**: the encounter's own scheduler, copied, drives the battle.
+//!   A tracker *line* (one combatant, or a group sharing one initiative and
+//!   one action) is one scheduler actor: when its action lands, every
+//!   standing member acts; it leaves the scheduler when its last member
+//!   falls. Lines that landed and await a declaration do the same again
+//!   (their current declaration), as every fighter of a battle does.
+//! - **Fighters**: their stats ([`Fighter`], the numbers a scenario's
+//!   group resolves to), their damage so far with its wound penalty; those
+//!   down stay down.
+//! - **Striking, damage, targeting**: the encounter's striking and damage
+//!   rules; targets picked as a scenario's default battle does
+//!   ([`BattleRules::default`]: uniformly random among the enemies
+//!   standing; FUDGE's reach of six).
+//! - **Disruption**: a hit disrupts a one-member line's pending action when
+//!   its declaration is disruptible; a group's shared action is not lost
+//!   to a hit on one member (as at the table).
+//! - **Limits**: each continuation stops as a timeout after
+//!   [`BattleRules::default`]'s limits *from here*: a million more ticks,
+//!   100,000 more rounds, a billion more actions.
+//!
+//! The continuation begins at the end of the current moment: strikes of
+//! the current moment the GM has not resolved yet are not fought.
+//!
+//! # Determinism
+//!
+//! Battle `i` draws from `SeededRolls::for_stream(seed, i)`, as a sweep's
+//! battles do, and the battles run one after another on the calling thread
+//! (a phone's budget: see `docs/performance.md`), so the same encounter and
+//! seed give the same odds, byte for byte, on any machine. The encounter's
+//! own generator is not touched.
+//!
+//! # Example
+//!
+//! ```
+//! use skirmish_sim::odds::{encounter_from_scenario, odds_from_here};
+//! use skirmish_sim::scenario::Scenario;
+//!
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! // The GM starts the goblin ambush at the table...
+//! let ambush = Scenario::builtin("goblin-ambush")?;
+//! let mut encounter = encounter_from_scenario(&ambush, 7)?;
+//! let before = odds_from_here(&encounter, 2_000, 1)?;
+//! assert_eq!(before.sides[0].name, "party");
+//! let party = &before.sides[0];
+//! assert!(party.low <= party.win_rate && party.win_rate <= party.high);
+//!
+//! // ...and Cardiff's first blow fells an orc: how do the odds look now?
+//! let orc = encounter.find("Orc #1")?;
+//! encounter.down(orc)?;
+//! let after = odds_from_here(&encounter, 2_000, 1)?;
+//! assert!(after.sides[0].win_rate > before.sides[0].win_rate);
+//! // The same encounter and seed give the same odds.
+//! assert_eq!(after, odds_from_here(&encounter, 2_000, 1)?);
+//! # Ok(())
+//! # }
+//! ```
+
+use serde::{Deserialize, Serialize};
+use skirmish_core::damage::DamageModel;
+use skirmish_core::dice::SeededRolls;
+use skirmish_core::fighter::Fighter;
+use skirmish_core::tracker::{Continuation, Encounter, EncounterRules};
+
+use crate::battle::{Battle, Resume, Start, Workspace};
+use crate::clock::{LineClock, Lines};
+use crate::error::SimError;
+use crate::report::Outcome;
+use crate::scenario::{BattleRules, Scenario};
+use crate::stats;
+
+/// The most battles [`odds_from_here`] fights in one call.
+pub const MAX_BATTLES: u64 = 10_000_000;
+
+/// The largest magnitude of a fighter's ratings and damage factors a
+/// continuation accepts (a resolved fighter's are far inside it; beyond it
+/// the battle's arithmetic could overflow).
+const NUMBER_LIMIT: i32 = 1_000_000;
+
+/// One side's chance of winning from here.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SideOdds {
+    /// The side's name.
+    pub name: String,
+    /// Battles it won.
+    pub wins: u64,
+    /// The share of battles it won.
+    pub win_rate: f64,
+    /// The Wilson 95% interval of `win_rate`: its lower bound...
+    pub low: f64,
+    /// ...and its upper bound.
+    pub high: f64,
+}
+
+/// What many fights from the encounter's present state came to.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OddsFromHere {
+    /// Battles fought.
+    pub battles: u64,
+    /// Every side of the encounter, in order of first appearance (sides
+    /// with nobody standing included: they win nothing).
+    pub sides: Vec<SideOdds>,
+    /// Battles in which the last fighters of every side fell together.
+    pub draws: u64,
+    /// The share of draws.
+    pub draw_rate: f64,
+    /// Battles that hit a limit (see the [module docs](self)) with two or
+    /// more sides standing.
+    pub timeouts: u64,
+    /// The share of timeouts.
+    pub timeout_rate: f64,
+    /// The mean number of ticks the rest of the battle lasts: from the
+    /// encounter's current tick to the tick of the last moment fought.
+    pub mean_ticks: f64,
+    /// The mean number of rounds (phases, exchanges; under Continuous,
+    /// stopwatch laps) begun from here.
+    pub mean_rounds: f64,
+}
+
+impl OddsFromHere {
+    /// The odds of the side named `name` (case-insensitive), if there is one.
+    pub fn side(&self, name: &str) -> Option<&SideOdds> {
+        self.sides.iter().find(|s| s.name.eq_ignore_ascii_case(name))
+    }
+}
+
+/// Fights the rest of `encounter`'s battle `battles` times (battle `i` with
+/// `SeededRolls::for_stream(seed, i)`, on this thread) and returns each
+/// side's chance of winning with its Wilson interval, the draw and timeout
+/// rates and the expected length. See the [module docs](self) for what the
+/// battles start from and the rules they follow.
+///
+/// # Errors
+///
+/// - [`SimError::Rules`] naming `battles` when it is outside
+///   `1..=`[`MAX_BATTLES`];
+/// - [`SimError::Tracker`] (kind `NotNow`) when the encounter is decided
+///   (fewer than two sides have anyone standing) or a combatant still in
+///   the fight has no combat stats or side;
+/// - [`SimError::Rules`] or [`SimError::Scenario`] when the rules refuse a
+///   moment (a tick past the scheduler's last).
+pub fn odds_from_here(encounter: &Encounter, battles: u64, seed: u64) -> Result<OddsFromHere, SimError> {
+    check_battles(battles)?;
+    let continuation = encounter.continuation()?;
+    odds_from_continuation(&continuation, battles, seed)
+}
+
+/// [`odds_from_here`] from a [`Continuation`] already taken (or restored
+/// from its JSON form).
+///
+/// # Errors
+///
+/// As [`odds_from_here`]; also [`SimError::Rules`] naming the field when
+/// the continuation does not hang together (a fighter on a line the
+/// scheduler lacks, a damage state of the other model, numbers beyond the
+/// rules' range), and [`SimError::Scenario`] when it has fewer than two or
+/// more than 255 sides.
+pub fn odds_from_continuation(continuation: &Continuation, battles: u64, seed: u64) -> Result<OddsFromHere, SimError> {
+    check_battles(battles)?;
+    let plan = Plan::new(continuation)?;
+    plan.odds(battles, seed)
+}
+
+/// Starts a live encounter from `scenario`: its timing system, striking
+/// and damage rules, and every group of every side added with
+/// [`Encounter::add_fighter`] (a group of several is one line of the
+/// tracker: one initiative, members that fall one by one). The encounter
+/// rolls with a generator seeded by `seed`. The scenario's `[battle]`
+/// rules (targeting, limits) are the simulator's, not the table's, and do
+/// not carry over.
+///
+/// # Errors
+///
+/// [`SimError::Tracker`] when the encounter refuses the rules or a group
+/// (the field says which: `rules.damage`, `profile.weapon`, ...).
+pub fn encounter_from_scenario(scenario: &Scenario, seed: u64) -> Result<Encounter, SimError> {
+    let rules = EncounterRules {
+        striking: scenario.striking,
+        damage: scenario.damage.clone(),
+    };
+    let mut encounter = Encounter::with_rules(scenario.timing.clone(), rules, seed)?;
+    for side in &scenario.sides {
+        for group in &side.groups {
+            encounter.add_fighter(&side.name, group)?;
+        }
+    }
+    Ok(encounter)
+}
+
+fn check_battles(battles: u64) -> Result<(), SimError> {
+    if (1..=MAX_BATTLES).contains(&battles) {
+        Ok(())
+    } else {
+        Err(SimError::Rules(skirmish_core::Error::out_of_range(
+            "battles",
+            battles,
+            1,
+            MAX_BATTLES,
+        )))
+    }
+}
+
+/// A continuation made ready to fight many times.
+struct Plan {
+    battle: Battle,
+    lines: Lines,
+    start: Start,
+    sides: Vec<String>,
+}
+
+impl Plan {
+    fn new(c: &Continuation) -> Result<Plan, SimError> {
+        let timing = c.scheduler.system().clone();
+        timing
+            .validate()
+            .map_err(|e| SimError::Rules(e.in_field("scheduler.system")))?;
+        let damage = c
+            .rules
+            .damage
+            .build()
+            .map_err(|e| SimError::Rules(e.in_field("rules.damage")))?;
+        if c.sides.len() < 2 || c.sides.len() > 255 {
+            return Err(SimError::Scenario(format!(
+                "odds from here need 2 to 255 sides, not {}",
+                c.sides.len()
+            )));
+        }
+        let mut fighters: Vec<(u8, Fighter)> = Vec::with_capacity(c.fighters.len());
+        let mut states = Vec::with_capacity(c.fighters.len());
+        let mut standing = Vec::with_capacity(c.fighters.len());
+        for (i, f) in c.fighters.iter().enumerate() {
+            let field = |what: &str| format!("fighters[{i}].{what}");
+            let side = c.sides.iter().position(|s| *s == f.side).ok_or_else(|| {
+                SimError::Rules(skirmish_core::Error::invalid(
+                    field("side"),
+                    format!("{} is not one of the continuation's sides", f.side),
+                ))
+            })?;
+            for (what, value) in [
+                ("stats.strike_rating", f.stats.strike_rating),
+                ("stats.defense_rating", f.stats.defense_rating),
+                ("stats.offense", f.stats.offense),
+                ("stats.defense_factor", f.stats.defense_factor),
+            ] {
+                if !(-NUMBER_LIMIT..=NUMBER_LIMIT).contains(&value) {
+                    return Err(SimError::Rules(skirmish_core::Error::out_of_range(
+                        field(what),
+                        value,
+                        -NUMBER_LIMIT,
+                        NUMBER_LIMIT,
+                    )));
+                }
+            }
+            damage
+                .validate_state(&f.damage)
+                .map_err(|e| SimError::Rules(e.in_field(&field("damage"))))?;
+            let mut stats = f.stats.clone();
+            // Traces and errors name the combatant ("Goblin 2"), not its group.
+            stats.name.clone_from(&f.name);
+            fighters.push((side as u8, stats));
+            states.push(f.damage);
+            standing.push(f.standing);
+        }
+        let scheduler = &c.scheduler;
+        let now = scheduler.now();
+        // Rounds as a battle counts them: the scheduler's rounds begun, or
+        // the last moment's round (Continuous: its stopwatch lap; Graduated
+        // spill: the round it spilled into), whichever is more.
+        let round = scheduler.round();
+        let rounds = scheduler.last_moment().map_or(round, |m| m.round.max(round));
+        let rules = BattleRules::default();
+        let caps = (
+            now.saturating_add(rules.max_ticks),
+            rounds.saturating_add(rules.max_rounds),
+            rules.max_actions,
+        );
+        let lines = Lines::new(c.scheduler.clone(), c.fighters.iter().map(|f| (f.line, f.standing)))?;
+        let battle = Battle::of_fighters(
+            timing,
+            c.rules.striking,
+            damage,
+            &rules,
+            caps,
+            c.sides.clone(),
+            fighters,
+        )?;
+        Ok(Plan {
+            battle,
+            lines,
+            start: Start {
+                damage: states,
+                standing,
+                resume: Resume {
+                    round_starts: round,
+                    rounds,
+                    tick: now,
+                },
+            },
+            sides: c.sides.clone(),
+        })
+    }
+
+    fn odds(&self, battles: u64, seed: u64) -> Result<OddsFromHere, SimError> {
+        let mut ws = Workspace::default();
+        let mut clock = LineClock::new(&self.lines);
+        let mut wins = vec![0u64; self.sides.len()];
+        let (mut draws, mut timeouts) = (0u64, 0u64);
+        let (mut ticks, mut rounds) = (0u128, 0u128);
+        let resume = self.start.resume;
+        for i in 0..battles {
+            clock.reset();
+            let mut rolls = SeededRolls::for_stream(seed, i);
+            let s = self.battle.fight_from(&mut ws, &mut clock, &self.start, &mut rolls)?;
+            match s.outcome {
+                Outcome::Win { side } => {
+                    if let Some(w) = wins.get_mut(side) {
+                        *w += 1;
+                    }
+                }
+                Outcome::Draw => draws += 1,
+                Outcome::Timeout => timeouts += 1,
+            }
+            ticks += u128::from(s.ticks.saturating_sub(resume.tick));
+            rounds += u128::from(s.rounds.saturating_sub(resume.rounds));
+        }
+        let rate = |k: u64| k as f64 / battles as f64;
+        Ok(OddsFromHere {
+            battles,
+            sides: self
+                .sides
+                .iter()
+                .zip(&wins)
+                .map(|(name, &w)| {
+                    let (low, high) = stats::wilson(w, battles);
+                    SideOdds {
+                        name: name.clone(),
+                        wins: w,
+                        win_rate: rate(w),
+                        low,
+                        high,
+                    }
+                })
+                .collect(),
+            draws,
+            draw_rate: rate(draws),
+            timeouts,
+            timeout_rate: rate(timeouts),
+            mean_ticks: ticks as f64 / battles as f64,
+            mean_rounds: rounds as f64 / battles as f64,
+        })
+    }
+}

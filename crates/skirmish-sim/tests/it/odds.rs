@@ -1,0 +1,463 @@
+//! Odds from here: a live encounter's battle fought on many times, and an
+//! encounter started from a scenario.
+
+use proptest::prelude::*;
+use skirmish_core::damage::HitPointState;
+use skirmish_core::fighter::Striking;
+use skirmish_core::timing::{Declaration, TimingSystem};
+use skirmish_core::tracker::{
+    CombatantId, CombatantSpec, Encounter, ErrorKind, StrikeDice, StrikeOptions, Turn, WoundOverride,
+};
+use skirmish_sim::SimError;
+use skirmish_sim::battle::{Battle, Workspace};
+use skirmish_sim::odds::{MAX_BATTLES, OddsFromHere, encounter_from_scenario, odds_from_continuation, odds_from_here};
+use skirmish_sim::report::Outcome;
+use skirmish_sim::scenario::Scenario;
+
+fn ambush() -> Scenario {
+    Scenario::builtin("goblin-ambush").unwrap()
+}
+
+/// The ambush with the two goblins as one group of three and the orcs as
+/// one group of two: lines of several members.
+fn ambush_with_groups() -> Scenario {
+    let s = ambush();
+    let mut s = s
+        .with_field("sides.goblinoids.groups.Goblin #1.count", "3")
+        .unwrap()
+        .with_field("sides.goblinoids.groups.Orc #1.count", "2")
+        .unwrap();
+    // Drop the second orc and goblin (now members of the groups above).
+    s.sides[1]
+        .groups
+        .retain(|g| g.name != "Orc #2" && g.name != "Goblin #2");
+    s
+}
+
+/// Wins per side, draws, timeouts of the battle engine's battles 0..n of `seed`.
+fn engine_tally(scenario: &Scenario, n: u64, seed: u64) -> (Vec<u64>, u64, u64) {
+    let battle = Battle::new(scenario).unwrap();
+    let mut ws = Workspace::default();
+    let mut wins = vec![0; scenario.sides.len()];
+    let (mut draws, mut timeouts) = (0, 0);
+    for i in 0..n {
+        match battle.run_summary(&mut ws, seed, i).unwrap().outcome {
+            Outcome::Win { side } => wins[side] += 1,
+            Outcome::Draw => draws += 1,
+            Outcome::Timeout => timeouts += 1,
+        }
+    }
+    (wins, draws, timeouts)
+}
+
+fn counts(odds: &OddsFromHere) -> (Vec<u64>, u64, u64) {
+    (odds.sides.iter().map(|s| s.wins).collect(), odds.draws, odds.timeouts)
+}
+
+/// Checks what holds for any result: the counts add up, rates are the
+/// counts' shares, each interval holds its rate.
+fn check_consistent(odds: &OddsFromHere) {
+    let wins: u64 = odds.sides.iter().map(|s| s.wins).sum();
+    assert_eq!(wins + odds.draws + odds.timeouts, odds.battles, "{odds:?}");
+    let n = odds.battles as f64;
+    for s in &odds.sides {
+        assert!((s.win_rate - s.wins as f64 / n).abs() < 1e-12, "{odds:?}");
+        assert!(s.low <= s.win_rate && s.win_rate <= s.high, "{odds:?}");
+        assert!(
+            (0.0..=1.0).contains(&s.low) && (0.0..=1.0).contains(&s.high),
+            "{odds:?}"
+        );
+    }
+    assert!((odds.draw_rate - odds.draws as f64 / n).abs() < 1e-12);
+    assert!((odds.timeout_rate - odds.timeouts as f64 / n).abs() < 1e-12);
+    assert!(odds.mean_ticks >= 0.0 && odds.mean_rounds >= 0.0);
+}
+
+/// Plays `moments` moments of `e`: at each, every acting member strikes
+/// the first standing enemy with a roll from `dice` (cycled).
+fn play(e: &mut Encounter, moments: usize, dice: &[i32]) {
+    let mut k = 0;
+    let mut played = 0;
+    while played < moments {
+        match e.next().unwrap() {
+            Turn::NewRound { .. } => {}
+            Turn::Over => return,
+            Turn::Moment { lines, .. } => {
+                played += 1;
+                for line in lines.iter().filter(|l| l.lands) {
+                    for &a in &line.members {
+                        let views = e.combatants();
+                        let side = views[a.0 as usize].side.clone();
+                        let Some(t) = views
+                            .iter()
+                            .find(|v| v.side != side && v.status == skirmish_core::tracker::Status::Standing)
+                        else {
+                            return;
+                        };
+                        let roll = dice[k % dice.len()];
+                        k += 1;
+                        e.strike(a, t.id, StrikeOptions::default(), StrikeDice::typed(roll, Some(0)))
+                            .unwrap();
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn from_the_start_the_odds_agree_with_the_battle_engine() {
+    // 4,000 battles on each side, independent seeds: the party's win rate
+    // within 3 sigma of the difference of two independent proportions.
+    let scenario = ambush();
+    let e = encounter_from_scenario(&scenario, 1).unwrap();
+    let n = 4_000;
+    let odds = odds_from_here(&e, n, 11).unwrap();
+    check_consistent(&odds);
+    let (wins, draws, timeouts) = engine_tally(&scenario, n, 12);
+    for (side, &w) in odds.sides.iter().zip(&wins) {
+        let p = (side.wins + w) as f64 / (2 * n) as f64;
+        let sigma = (2.0 * p * (1.0 - p) / n as f64).sqrt();
+        let diff = (side.win_rate - w as f64 / n as f64).abs();
+        assert!(diff <= 3.0 * sigma + 1e-9, "{}: {} vs {w} of {n}", side.name, side.wins);
+    }
+    assert_eq!((odds.timeouts, timeouts), (0, 0));
+    let pd = (odds.draws + draws) as f64 / (2 * n) as f64;
+    assert!((odds.draw_rate - draws as f64 / n as f64).abs() <= 3.0 * (2.0 * pd * (1.0 - pd) / n as f64).sqrt() + 1e-9);
+    // From the start the continuation's remaining ticks are the battle's.
+    assert!(odds.mean_ticks > 0.0 && odds.mean_rounds >= 1.0);
+}
+
+#[test]
+fn from_the_start_a_continuation_is_the_engine_battle_for_battle() {
+    // One-member lines, the same actors in the same order, the same streams:
+    // the very battles the engine fights, under every timing and striking system.
+    for timing in TimingSystem::NAMES {
+        for striking in Striking::NAMES {
+            let scenario = ambush()
+                .with_field("timing", timing)
+                .unwrap()
+                .with_field("striking", striking)
+                .unwrap();
+            let e = encounter_from_scenario(&scenario, 3).unwrap();
+            let odds = odds_from_here(&e, 300, 8).unwrap();
+            check_consistent(&odds);
+            assert_eq!(counts(&odds), engine_tally(&scenario, 300, 8), "{timing} x {striking}");
+            let battle = Battle::new(&scenario).unwrap();
+            let mut ws = Workspace::default();
+            let (ticks, rounds) = (0..300).fold((0u64, 0u64), |(t, r), i| {
+                let s = battle.run_summary(&mut ws, 8, i).unwrap();
+                (t + s.ticks, r + u64::from(s.rounds))
+            });
+            assert!(
+                (odds.mean_ticks - ticks as f64 / 300.0).abs() < 1e-9,
+                "{timing} x {striking}"
+            );
+            assert!(
+                (odds.mean_rounds - rounds as f64 / 300.0).abs() < 1e-9,
+                "{timing} x {striking}"
+            );
+        }
+    }
+}
+
+const LAST_STAND: &str = r#"
+name = "last stand"
+timing = "continuous"
+[[sides]]
+name = "heroes"
+groups = [
+  { name = "Hero", strike_rating = 30, defense_rating = 30, weapon = "Sword, Long" },
+  { name = "Squire", count = 2, strike_rating = 1, defense_rating = 1 },
+]
+[[sides]]
+name = "goblins"
+groups = [{ name = "Goblin", count = 3, strike_rating = 5, defense_rating = 4, weapon = "Dagger" }]
+"#;
+
+#[test]
+fn mid_fight_a_side_down_to_its_unbeatable_last_fighter_wins_every_time() {
+    let scenario: Scenario = toml::from_str(LAST_STAND).unwrap();
+    let mut e = encounter_from_scenario(&scenario, 4).unwrap();
+    // Into the fight: the first moment.
+    while !matches!(e.next().unwrap(), Turn::Moment { .. }) {}
+    let goblin = e.find("Goblin 1").unwrap();
+    for squire in ["Squire 1", "Squire 2"] {
+        let s = e.find(squire).unwrap();
+        let mut down = false;
+        for _ in 0..10 {
+            let r = e
+                .strike(goblin, s, StrikeOptions::default(), StrikeDice::typed(4, None))
+                .unwrap();
+            if r.went_down {
+                down = true;
+                break;
+            }
+        }
+        assert!(down, "{squire} should fall");
+    }
+    // And the hero takes one goblin of the group down.
+    let hero = e.find("Hero").unwrap();
+    let g2 = e.find("Goblin 2").unwrap();
+    assert!(
+        e.strike(hero, g2, StrikeOptions::default(), StrikeDice::typed(0, None))
+            .unwrap()
+            .went_down
+    );
+    let odds = odds_from_here(&e, 1_000, 9).unwrap();
+    check_consistent(&odds);
+    let heroes = odds.side("heroes").unwrap();
+    assert_eq!((heroes.wins, heroes.win_rate, heroes.high), (1_000, 1.0, 1.0));
+    assert!(heroes.low > 0.99);
+    assert_eq!(
+        (odds.draws, odds.timeouts, odds.side("goblins").unwrap().wins),
+        (0, 0, 0)
+    );
+    assert!(odds.mean_ticks > 0.0);
+}
+
+#[test]
+fn wounds_carry_into_the_continuation() {
+    // An even duel; one duellist at 2 of 6 hit points (wound penalty -2).
+    let scenario: Scenario = toml::from_str(
+        r#"
+        name = "duel"
+        timing = "continuous"
+        damage = { model = "hit_points", max_hp = 6, penalties = [{ hp_at_most = 3, penalty = -2 }] }
+        [[sides]]
+        name = "red"
+        groups = [{ name = "Red", strike_rating = 7, defense_rating = 7, weapon = "Sword, Long" }]
+        [[sides]]
+        name = "blue"
+        groups = [{ name = "Blue", strike_rating = 7, defense_rating = 7, weapon = "Sword, Long" }]
+        "#,
+    )
+    .unwrap();
+    let mut e = encounter_from_scenario(&scenario, 5).unwrap();
+    let fresh = odds_from_here(&e, 2_000, 13).unwrap();
+    let red = e.find("Red").unwrap();
+    e.set_damage(
+        red,
+        WoundOverride::HitPoints {
+            hp: HitPointState::new(2).hp(),
+        },
+    )
+    .unwrap();
+    let hurt = odds_from_here(&e, 2_000, 13).unwrap();
+    check_consistent(&hurt);
+    let (before, after) = (fresh.side("red").unwrap(), hurt.side("red").unwrap());
+    assert!((before.win_rate - 0.5).abs() < 0.05, "{fresh:?}");
+    // Fewer hit points and a -2 on every roll: far worse odds.
+    assert!(after.high < before.low && after.win_rate < 0.3, "{hurt:?}");
+}
+
+/// The ambush with groups, after a few moments of strikes.
+fn ambush_mid_fight(timing: &str, striking: &str, moments: usize) -> Encounter {
+    let scenario = ambush_with_groups()
+        .with_field("timing", timing)
+        .unwrap()
+        .with_field("striking", striking)
+        .unwrap();
+    let mut e = encounter_from_scenario(&scenario, 21).unwrap();
+    let dice = [3, -1, 2, 4, 0, 1, -2];
+    play(&mut e, moments, &dice);
+    // On until someone is down (a moment at a time, the fight undecided).
+    for _ in 0..50 {
+        let c = e.continuation().unwrap();
+        if c.fighters.iter().any(|f| !f.standing) {
+            break;
+        }
+        play(&mut e, 1, &dice);
+    }
+    e
+}
+
+#[test]
+fn every_timing_and_striking_system_fights_on_with_groups() {
+    for timing in TimingSystem::NAMES {
+        for striking in Striking::NAMES {
+            let e = ambush_mid_fight(timing, striking, 3);
+            let c = e.continuation().unwrap();
+            assert!(
+                c.fighters.iter().any(|f| !f.standing),
+                "{timing} x {striking}: someone is down"
+            );
+            let odds = odds_from_here(&e, 300, 2).unwrap();
+            check_consistent(&odds);
+            // Every battle ends: a line that never acted again would time out.
+            assert_eq!(odds.timeouts, 0, "{timing} x {striking}: {odds:?}");
+            assert!(odds.mean_ticks > 0.0, "{timing} x {striking}: {odds:?}");
+            assert_eq!(odds, odds_from_continuation(&c, 300, 2).unwrap());
+        }
+    }
+}
+
+#[test]
+fn the_same_seed_gives_the_same_odds() {
+    let e = ambush_mid_fight("continuous", "full-contact", 2);
+    let a = odds_from_here(&e, 2_000, 77).unwrap();
+    assert_eq!(a, odds_from_here(&e, 2_000, 77).unwrap());
+    // Another seed gives other battles.
+    let b = odds_from_here(&e, 1_000, 77).unwrap();
+    let c = odds_from_here(&e, 1_000, 78).unwrap();
+    assert_ne!((b.sides[0].wins, b.mean_ticks), (c.sides[0].wins, c.mean_ticks));
+}
+
+#[test]
+fn a_decided_fight_and_a_fighter_without_stats_are_refused() {
+    // Decided: every goblinoid down.
+    let mut e = encounter_from_scenario(&ambush(), 1).unwrap();
+    for name in ["Orc #1", "Orc #2", "Goblin #1", "Goblin #2", "Shaman"] {
+        let id = e.find(name).unwrap();
+        e.down(id).unwrap();
+    }
+    match odds_from_here(&e, 100, 1) {
+        Err(SimError::Tracker(err)) => assert_eq!(err.kind(), ErrorKind::NotNow, "{err}"),
+        other => panic!("expected the tracker's refusal, got {other:?}"),
+    }
+    // A timing-only combatant in the fight: no stats to fight with.
+    let mut e = encounter_from_scenario(&ambush(), 1).unwrap();
+    e.add_combatant(CombatantSpec::new("Bystander", Declaration::new(3, 0)).on_side("party"))
+        .unwrap();
+    match odds_from_here(&e, 100, 1) {
+        Err(SimError::Tracker(err)) => {
+            assert_eq!(err.kind(), ErrorKind::NotNow, "{err}");
+            assert!(err.to_string().contains("Bystander"), "{err}");
+        }
+        other => panic!("expected the tracker's refusal, got {other:?}"),
+    }
+    // Once it is out of the fight, the odds are there again.
+    let id = e.find("Bystander").unwrap();
+    e.remove(id).unwrap();
+    assert!(odds_from_here(&e, 100, 1).is_ok());
+}
+
+#[test]
+fn the_number_of_battles_is_checked() {
+    let e = encounter_from_scenario(&ambush(), 1).unwrap();
+    for battles in [0, MAX_BATTLES + 1, u64::MAX] {
+        match odds_from_here(&e, battles, 1) {
+            Err(SimError::Rules(skirmish_core::Error::OutOfRange { field, .. })) => assert_eq!(field, "battles"),
+            other => panic!("{battles}: expected battles out of range, got {other:?}"),
+        }
+    }
+    assert_eq!(odds_from_here(&e, 1, 1).unwrap().battles, 1);
+}
+
+#[test]
+fn an_encounter_from_a_scenario_has_every_group() {
+    let e = encounter_from_scenario(&ambush_with_groups(), 1).unwrap();
+    let names: Vec<String> = e.combatants().into_iter().map(|c| c.name).collect();
+    assert_eq!(
+        names,
+        [
+            "Roland",
+            "Madoc",
+            "Cardiff",
+            "Orc #1 1",
+            "Orc #1 2",
+            "Goblin #1 1",
+            "Goblin #1 2",
+            "Goblin #1 3",
+            "Shaman"
+        ]
+    );
+    let c = e.continuation().unwrap();
+    assert_eq!(c.sides, ["party", "goblinoids"]);
+    // A group is one line.
+    assert_eq!(c.fighters[5].line, c.fighters[7].line);
+    assert_ne!(c.fighters[4].line, c.fighters[5].line);
+    // A scenario the tracker cannot take is a typed error naming the field.
+    let mut bad = ambush();
+    bad.sides[0].groups[0].count = 0;
+    match encounter_from_scenario(&bad, 1) {
+        Err(SimError::Tracker(err)) => assert_eq!(err.field(), Some("profile.count"), "{err}"),
+        other => panic!("expected the tracker's refusal, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_continuation_that_does_not_hang_together_is_refused() {
+    let e = ambush_mid_fight("continuous", "full-contact", 1);
+    let good = e.continuation().unwrap();
+    let mut c = good.clone();
+    c.fighters[0].line = 1_000;
+    assert!(matches!(odds_from_continuation(&c, 10, 1), Err(SimError::Rules(_))));
+    let mut c = good.clone();
+    c.fighters[0].stats.strike_rating = i32::MAX;
+    assert!(matches!(odds_from_continuation(&c, 10, 1), Err(SimError::Rules(_))));
+    let mut c = good.clone();
+    c.fighters[0].side = "nobody".into();
+    assert!(matches!(odds_from_continuation(&c, 10, 1), Err(SimError::Rules(_))));
+    let mut c = good.clone();
+    c.fighters[0].damage = skirmish_core::damage::DamageState::HitPoints(HitPointState::new(3));
+    assert!(matches!(odds_from_continuation(&c, 10, 1), Err(SimError::Rules(_))));
+    let mut c = good;
+    c.sides.truncate(1);
+    assert!(odds_from_continuation(&c, 10, 1).is_err());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    /// Any timing and striking system, any dice at the table, any moment:
+    /// the odds come back consistent, or the tracker says the fight is decided.
+    #[test]
+    fn odds_from_any_moment_never_panic(
+        timing in 0..TimingSystem::NAMES.len(),
+        striking in 0..Striking::NAMES.len(),
+        moments in 0usize..12,
+        dice in proptest::collection::vec(-4i32..=4, 1..8),
+        seed in any::<u64>(),
+    ) {
+        let scenario = ambush_with_groups()
+            .with_field("timing", TimingSystem::NAMES[timing]).unwrap()
+            .with_field("striking", Striking::NAMES[striking]).unwrap();
+        let mut e = encounter_from_scenario(&scenario, seed).unwrap();
+        play(&mut e, moments, &dice);
+        match odds_from_here(&e, 20, seed) {
+            Ok(odds) => {
+                check_consistent(&odds);
+                prop_assert_eq!(odds.timeouts, 0);
+            }
+            Err(SimError::Tracker(err)) => prop_assert_eq!(err.kind(), ErrorKind::NotNow),
+            Err(other) => prop_assert!(false, "unexpected error {other}"),
+        }
+    }
+}
+
+#[test]
+fn a_group_member_struck_keeps_the_group_acting() {
+    // Three goblins on one line; two fall at the table. The third still
+    // acts on the group's line in every continuation: the goblins win some.
+    let scenario: Scenario = toml::from_str(
+        r#"
+        name = "pack"
+        timing = "continuous"
+        [[sides]]
+        name = "knight"
+        groups = [{ name = "Knight", strike_rating = 6, defense_rating = 5, weapon = "Sword, Long" }]
+        [[sides]]
+        name = "goblins"
+        groups = [{ name = "Goblin", count = 3, strike_rating = 7, defense_rating = 5, weapon = "Dagger", offense = 2 }]
+        "#,
+    )
+    .unwrap();
+    let mut e = encounter_from_scenario(&scenario, 6).unwrap();
+    while !matches!(e.next().unwrap(), Turn::Moment { .. }) {}
+    let knight = e.find("Knight").unwrap();
+    for g in [CombatantId(1), CombatantId(2)] {
+        while !e
+            .strike(knight, g, StrikeOptions::default(), StrikeDice::typed(4, None))
+            .unwrap()
+            .went_down
+        {}
+    }
+    let c = e.continuation().unwrap();
+    assert_eq!(c.fighters.iter().filter(|f| f.standing).count(), 2);
+    let odds = odds_from_here(&e, 1_000, 3).unwrap();
+    check_consistent(&odds);
+    assert_eq!(odds.timeouts, 0);
+    let goblins = odds.side("goblins").unwrap();
+    assert!(goblins.wins > 0 && goblins.wins < 1_000, "{odds:?}");
+}

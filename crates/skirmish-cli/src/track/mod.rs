@@ -185,6 +185,16 @@ impl Session {
     }
 
     fn run(&mut self, cmd: Command, out: &mut String) -> Result<Flow, CmdError> {
+        let standing = show::sides_standing(&self.encounter);
+        let flow = self.command(cmd, out)?;
+        let now_standing = show::sides_standing(&self.encounter);
+        if now_standing.len() == 1 && standing.len() > 1 {
+            *out += &format!("only {} is left standing\n", now_standing.join(", "));
+        }
+        Ok(flow)
+    }
+
+    fn command(&mut self, cmd: Command, out: &mut String) -> Result<Flow, CmdError> {
         let before = self.encounter.log_len();
         // Commands that print the new log entries and the sheet after them.
         let mut timing = true;
@@ -274,10 +284,7 @@ impl Session {
             }
             Command::FreeAction { who, ticks, defending } => {
                 let id = self.who(&who)?;
-                let r = self.encounter.free_action(id, ticks, defending)?;
-                if let Some(t) = r.next_turn {
-                    *out += &format!("{who}: next turn on tick {t}\n");
-                }
+                self.encounter.free_action(id, ticks, defending)?;
             }
             Command::Interrupt(who, kept) => {
                 let id = self.who(&who)?;

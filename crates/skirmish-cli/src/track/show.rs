@@ -39,6 +39,20 @@ pub(super) fn header(scenario: &Scenario, session: &Session, seed: u64) -> Strin
     out
 }
 
+/// The sides with anyone standing, in the order they first appear.
+pub(super) fn sides_standing(e: &Encounter) -> Vec<String> {
+    let mut sides: Vec<String> = Vec::new();
+    for c in e.combatants() {
+        if let Some(side) = c.side
+            && c.status == Status::Standing
+            && !sides.contains(&side)
+        {
+            sides.push(side);
+        }
+    }
+    sides
+}
+
 /// Where the encounter stands, in words.
 pub(super) fn now(e: &Encounter) -> String {
     match e.system() {

@@ -1,0 +1,498 @@
+//! `skirmish track`, run as a GM's script would run it: commands on
+//! standard input, the transcript on standard output, refusals on standard
+//! error. The two whole goblin ambushes are the script files in
+//! `tests/track/`, commented roll by roll.
+#![allow(clippy::unwrap_used, reason = "tests")]
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// What a session printed, and how it ended.
+struct Session {
+    stdout: String,
+    stderr: String,
+    code: Option<i32>,
+}
+
+/// Runs `skirmish track ARGS` in `dir` with `input` on standard input.
+fn track_in(dir: Option<&Path>, args: &[&str], input: &[u8]) -> Session {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_skirmish"));
+    cmd.arg("track")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    if let Some(dir) = dir {
+        cmd.current_dir(dir);
+    }
+    let mut child = cmd.spawn().unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    let out = child.wait_with_output().unwrap();
+    Session {
+        stdout: String::from_utf8(out.stdout).unwrap(),
+        stderr: String::from_utf8(out.stderr).unwrap(),
+        code: out.status.code(),
+    }
+}
+
+fn track(args: &[&str], input: &str) -> Session {
+    track_in(None, args, input.as_bytes())
+}
+
+/// Asserts that every one of `lines` is a whole line of `text`, in this order.
+fn assert_lines_in_order(text: &str, lines: &[&str]) {
+    let mut rest = text.lines();
+    for want in lines {
+        assert!(
+            rest.any(|l| l == *want),
+            "missing (or out of order): {want:?}\n--- output ---\n{text}"
+        );
+    }
+}
+
+/// The cells of the table row starting with `id` (cells are apart by two
+/// spaces or more).
+fn row(table: &str, id: &str) -> Vec<String> {
+    let line = table
+        .lines()
+        .find(|l| l.starts_with(&format!("{id} ")))
+        .unwrap_or_else(|| panic!("no row {id} in\n{table}"));
+    line.split("  ")
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// A fresh folder under the system's temporary folder, removed on drop.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        let dir = std::env::temp_dir().join(format!("skirmish-track-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The Continuous example of the Relativity article, as
+/// `crates/skirmish-core/tests/cases/timing.toml` plays its timing, with
+/// Full Contact strikes, to the last goblinoid down. Every pending-actions
+/// table of the text is a `sheet:` line here.
+#[test]
+fn continuous_goblin_ambush_follows_the_text() {
+    let s = track(&[], include_str!("track/continuous.txt"));
+    assert_eq!(s.code, Some(0), "{}", s.stderr);
+    assert_eq!(s.stderr, "", "no command of the script is refused");
+    assert_lines_in_order(
+        &s.stdout,
+        &[
+            "skirmish track — goblin-ambush: continuous timing, full-contact striking, fudge_wounds damage; seed 1",
+            "the battle begins; initiative: Roland 5, Madoc 4, Cardiff 8, Orc #1 3, Orc #2 4, Goblin #1 9, Goblin #2 9, \
+             Shaman 6",
+            "  sheet: 3: Orc #1 | 4: Madoc, Orc #2 | 5: Roland | 6: Shaman | 8: Cardiff | 9: Goblin #1, Goblin #2",
+            "tick 3: Orc #1 acts",
+            // The Full Contact text's goblin: SR 5 + 2 = Cardiff's DR 7, a tie: the defender's.
+            "Orc #1 strikes Cardiff: 7 vs 7, miss",
+            "  attack 7: strike rating 5, roll +2",
+            "  defense 7: defense rating 3, armor +4",
+            "  result: miss, margin +0, damage 0",
+            "Orc #1 declares stab Cardiff landing at tick 10",
+            "  sheet: 4: Madoc, Orc #2 | 5: Roland | 6: Shaman | 8: Cardiff | 9: Goblin #1, Goblin #2 | 10: Orc #1",
+            "tick 4: Madoc, Orc #2 act",
+            "Madoc strikes Shaman: 6 vs 4, hit by 2, damage 4: Hurt (Hurt 1)",
+            "  Shaman: Hurt, penalty -1 (action disrupted)",
+            "Shaman's Unholy Grasp is disrupted",
+            "Orc #2 strikes Madoc: 8 vs 7, hit by 1, damage 3: Hurt (Hurt 1)",
+            "Madoc declares hidden dagger landing at tick 10",
+            "Orc #2 declares stab Madoc landing at tick 7",
+            "Shaman declares Word of Darkness: Blind landing at tick 7",
+            "  sheet: 5: Roland | 7: Orc #2, Shaman | 8: Cardiff | 9: Goblin #1, Goblin #2 | 10: Orc #1, Madoc",
+            "tick 5: Roland acts",
+            "Roland strikes Goblin #2: 11 vs 6, hit by 5, damage 7: Incapacitated (Incapacitated 1)",
+            "Goblin #2 is down",
+            "Roland declares shoot Orc #2 landing at tick 6",
+            "  sheet: 6: Roland | 7: Orc #2, Shaman | 8: Cardiff | 9: Goblin #1 | 10: Orc #1, Madoc",
+            "tick 6: Roland acts",
+            "Orc #2 is down",
+            "Roland declares shoot the Shaman landing at tick 8",
+            "  sheet: 7: Shaman | 8: Cardiff, Roland | 9: Goblin #1 | 10: Orc #1, Madoc",
+            "tick 7: Shaman acts",
+            // A change of mind counts from tick 7: the shot pending at 8 is gone.
+            "Roland changes to draw short sword landing at tick 11",
+            "Shaman declares Disrupt Dweomer landing at tick 10",
+            "  sheet: 8: Cardiff | 9: Goblin #1 | 10: Orc #1, Madoc, Shaman | 11: Roland",
+            "effect Roland blinded begins",
+            "  sheet: 8: Cardiff | 9: Goblin #1 | 10: Orc #1, Madoc, Shaman | 11: Roland | 37: [Roland blinded runs out]",
+            "tick 8: Cardiff acts",
+            // Full Contact: "[Cardiff's SR of 9] + [Strike Roll of -1] > [Goblin's DR of 6]".
+            "Cardiff strikes Goblin #1: 8 vs 6, hit by 2, damage 8: Incapacitated (Incapacitated 1)",
+            "  attack 8: strike rating 9, roll -1",
+            "  defense 6: defense rating 4, armor +2",
+            "  result: hit, margin +2, damage 8",
+            "  Goblin #1: Incapacitated, penalty -2 (down)",
+            "Goblin #1 is down",
+            "Cardiff declares cleave Orc #1 landing at tick 15",
+            "tick 10: Orc #1, Madoc, Shaman act",
+            // Madoc is Hurt: -1 on his rolls.
+            "Madoc strikes Orc #1: 6 vs 5, hit by 1, damage 2: Scratch (Scratch 1)",
+            "  attack 6: strike rating 6, Hurt -1, roll +1",
+            "tick 15: Cardiff, Roland, Shaman act",
+            "Cardiff strikes Orc #1: 10 vs 5, hit by 5, damage 9: Near Death (Scratch 1, Near Death 1)",
+            "Orc #1 is down",
+            "Roland strikes Shaman: 7 vs 3, hit by 4, damage 5: Very Hurt (Hurt 1, Very Hurt 1)",
+            "  attack 7: strike rating 7, GM modifier -2, roll +2",
+            "  defense 3: defense rating 3, armor +1, Hurt -1",
+            // The shaman's spell lands in the same tick: it was cast before the blow.
+            "Shaman strikes Cardiff: 3 vs 7, miss",
+            "tick 17: Madoc, Shaman act",
+            "Madoc strikes Shaman: 6 vs 2, hit by 4, damage 6: Incapacitated (Hurt 1, Very Hurt 1, Incapacitated 1)",
+            "Shaman is down",
+            "only party is left standing",
+            // Down in this tick, the shaman still casts in it (simultaneity).
+            "Shaman strikes Roland: 4 vs 5, miss",
+            "GM's view — continuous timing, tick 17",
+        ],
+    );
+    // The GM's view at the end: every goblinoid down, Madoc Hurt.
+    let view = s.stdout.split("GM's view").last().unwrap();
+    for want in [
+        ["#1", "Madoc", "party", "standing", "Hurt", "H1"],
+        ["#5", "Goblin #1", "goblinoids", "down", "Incapacitated", "I1"],
+        ["#7", "Shaman", "goblinoids", "down", "Incapacitated", "H1 VH1 I1"],
+    ] {
+        assert_eq!(row(view, want[0])[..6], want);
+    }
+}
+
+/// The same ambush under the Tick System: the counter counts down from the
+/// highest initiative; Cardiff acts on 20 for 2 ticks, is done on 18 and,
+/// with an Interval of 6, has his next turn on 12 (tick-system.txt).
+#[test]
+fn tick_system_goblin_ambush() {
+    let s = track(
+        &[
+            "--set",
+            "timing=tick-system",
+            "--set",
+            "sides.party.groups.Cardiff.interval=6",
+        ],
+        include_str!("track/tick-system.txt"),
+    );
+    assert_eq!(s.code, Some(0), "{}", s.stderr);
+    assert_eq!(s.stderr, "");
+    assert_lines_in_order(
+        &s.stdout,
+        &[
+            "skirmish track — goblin-ambush: tick-system timing, full-contact striking, fudge_wounds damage; seed 1",
+            "round 1 begins, 20 ticks long; initiative: Roland 17, Madoc 15, Cardiff 20, Orc #1 14, Orc #2 12, Goblin #1 \
+             20, Goblin #2 9, Shaman 11",
+            "  sheet: 20: Cardiff (turn), Goblin #1 (turn) | 17: Roland (turn) | 15: Madoc (turn) | 14: Orc #1 (turn) | \
+             12: Orc #2 (turn) | 11: Shaman (turn) | 9: Goblin #2 (turn)",
+            "round 1 tick 20: Cardiff (turn begins), Goblin #1 (turn begins) act",
+            "Cardiff declares swing at Goblin #1 landing at round 1 tick 18",
+            // Done on 18; next turn on 20 - (2 + 6) = 12.
+            "  sheet: 18: Cardiff | 17: Roland (turn) | 15: Madoc (turn) | 14: Orc #1 (turn) | 12: Orc #2 (turn), \
+             Cardiff (turn) | 11: Shaman (turn) | 9: Goblin #2 (turn)",
+            "Goblin #1 declares pike Cardiff landing at round 1 tick 18",
+            "round 1 tick 18: Cardiff, Goblin #1 act",
+            "Cardiff strikes Goblin #1: 8 vs 6, hit by 2, damage 8: Incapacitated (Incapacitated 1)",
+            "Goblin #1 is down",
+            "Goblin #1 strikes Cardiff: 7 vs 7, miss",
+            "round 1 tick 17: Roland (turn begins) acts",
+            // Acquire: 2 more ticks for the first shot at a new target.
+            "Roland declares shoot the Shaman landing at round 1 tick 13",
+            "round 1 tick 13: Roland, Madoc act",
+            "Roland strikes Shaman: 8 vs 4, hit by 4, damage 5: Very Hurt (Very Hurt 1)",
+            "round 1 tick 10: Roland (turn begins), Orc #2, Cardiff act",
+            // A free action that runs into the next turn pushes it to the tick it ends on.
+            "Madoc defends (2 tick(s)), pushing the next turn",
+            "  sheet: 9: Goblin #2 (turn), Orc #1 (turn), Shaman | 8: Madoc (turn) | 7: Orc #2 (turn) | 4: Cardiff \
+             (turn), Shaman (turn)",
+            "Cardiff strikes Orc #1: 9 vs 5, hit by 4, damage 8: Incapacitated (Scratch 1, Incapacitated 1)",
+            "Roland declares shoot the Shaman landing at round 1 tick 8",
+            "round 1 tick 8: Madoc (turn begins), Roland act",
+            "Shaman is down",
+            "Goblin #2 strikes Roland: 8 vs 5, hit by 3, damage 4: Hurt (Hurt 1)",
+            "Goblin #2 is down",
+            // Roland is Hurt, Orc #2 too: both totals carry the penalty.
+            "Roland strikes Orc #2: 7 vs 4, hit by 3, damage 3: Very Hurt (Hurt 1, Very Hurt 1)",
+            "  attack 7: strike rating 7, Hurt -1, roll +1",
+            "  defense 4: defense rating 3, armor +2, Hurt -1",
+            "round 1 tick 0: Madoc, Orc #2 act",
+            "Orc #2 is down",
+            "only party is left standing",
+            "Orc #2 strikes Madoc: 6 vs 7, miss",
+        ],
+    );
+}
+
+const OPENING: &str = "\
+init Roland roll -1
+init Madoc roll 1
+init Cardiff roll -4
+init Shaman total 6
+init \"Orc #1\" total 3
+init \"Orc #2\" total 4
+init \"Goblin #1\" total 9
+init \"Goblin #2\" total 9
+next
+next
+";
+
+#[test]
+fn undo_and_redo_go_back_and_forth_exactly() {
+    // A strike with the encounter's dice, undone, struck again: the same
+    // roll (undo restores the generator); redo brings back the same state.
+    let s = track(
+        &[],
+        &format!(
+            "{OPENING}strike \"Orc #1\" Cardiff\nundo\nstrike #3 #2\nundo\nredo\nlog 1\nundo 2\nredo 5\nnext\nredo\n"
+        ),
+    );
+    assert_eq!(s.code, Some(0));
+    let strikes: Vec<&str> = s
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("Orc #1 strikes Cardiff"))
+        .collect();
+    assert_eq!(strikes.len(), 2, "{}", s.stdout);
+    assert_eq!(strikes[0], strikes[1], "the same dice after undo");
+    assert_lines_in_order(
+        &s.stdout,
+        &[
+            "undone; now tick 3 (undo 10 more, redo 1)",
+            "redone; now tick 3 (undo 11, redo 0 more)",
+            "  sheet: 4: Madoc, Orc #2 | 5: Roland | 6: Shaman | 8: Cardiff | 9: Goblin #1, Goblin #2",
+            // Two steps back: before the strike and before tick 3.
+            "undone; now tick 0 (undo 9 more, redo 2)",
+            "  sheet: 3: Orc #1 | 4: Madoc, Orc #2 | 5: Roland | 6: Shaman | 8: Cardiff | 9: Goblin #1, Goblin #2",
+            "(only 2 step(s) could be redone)",
+            "redone; now tick 3 (undo 11, redo 0 more)",
+            // Orc #1 does the same again, its Ready Time rolled.
+            "tick 4: Madoc, Orc #2, Orc #1 act",
+        ],
+    );
+    // After a new step there is nothing to redo.
+    assert!(
+        s.stderr.contains("error [nothing_to_undo] nothing to redo"),
+        "{}",
+        s.stderr
+    );
+}
+
+#[test]
+fn save_and_load_continue_identically() {
+    let dir = TempDir::new("save");
+    // Everything after the save rolls with the encounter's dice: a restored
+    // encounter must roll the same.
+    let rest = "strike \"Orc #1\" Cardiff\nnext\nstrike Madoc Shaman\nstrike \"Orc #2\" Madoc\nnext 3\nview\n";
+    let first = track_in(Some(&dir.0), &[], format!("{OPENING}save game.json\n{rest}").as_bytes());
+    assert_eq!(first.code, Some(0), "{}", first.stderr);
+    assert!(first.stdout.contains("saved to game.json (tick 3)"), "{}", first.stdout);
+    let after_save = first.stdout.split("saved to game.json (tick 3)\n").nth(1).unwrap();
+    // The file is whole JSON, and no temporary file is left beside it.
+    let files: Vec<String> = std::fs::read_dir(&dir.0)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(files, ["game.json"]);
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.0.join("game.json")).unwrap()).unwrap();
+    assert_eq!(json["format"], "skirmish-encounter");
+
+    // `load` in a session started elsewhere, and `--load` at the start.
+    let loaded = track_in(
+        Some(&dir.0),
+        &["--seed", "99"],
+        format!("load game.json\n{rest}").as_bytes(),
+    );
+    assert_eq!(loaded.code, Some(0), "{}", loaded.stderr);
+    assert!(
+        loaded.stdout.contains("loaded game.json: tick 3\n"),
+        "{}",
+        loaded.stdout
+    );
+    assert!(
+        loaded.stdout.ends_with(after_save),
+        "{}\n---\n{after_save}",
+        loaded.stdout
+    );
+    let resumed = track_in(Some(&dir.0), &["--load", "game.json"], rest.as_bytes());
+    assert_eq!(resumed.code, Some(0), "{}", resumed.stderr);
+    assert!(
+        resumed.stdout.starts_with("resumed from game.json: tick 3\n"),
+        "{}",
+        resumed.stdout
+    );
+    assert!(
+        resumed.stdout.ends_with(after_save),
+        "{}\n---\n{after_save}",
+        resumed.stdout
+    );
+
+    // A file that is not a snapshot, a missing file, a folder: messages.
+    std::fs::write(dir.0.join("junk.json"), "{\"format\": \"other\"}").unwrap();
+    std::fs::create_dir(dir.0.join("folder")).unwrap();
+    let bad = track_in(
+        Some(&dir.0),
+        &[],
+        b"load junk.json\nload missing.json\nsave folder\nsave ''\nload\nview\n",
+    );
+    assert_eq!(bad.code, Some(0));
+    assert_lines_in_order(
+        &bad.stderr,
+        &["error [bad_snapshot] snapshot: format \"other\" is not \"skirmish-encounter\""],
+    );
+    assert!(bad.stderr.contains("error [io] FILE: missing.json: "), "{}", bad.stderr);
+    assert!(
+        bad.stderr.contains("error [io] FILE: folder is a folder"),
+        "{}",
+        bad.stderr
+    );
+    assert!(
+        bad.stderr.contains("error [syntax] FILE: missing; usage: load FILE"),
+        "{}",
+        bad.stderr
+    );
+    assert!(bad.stdout.contains("GM's view"), "the session went on");
+}
+
+#[test]
+fn bad_commands_are_messages_and_the_session_goes_on() {
+    let s = track(
+        &[],
+        "undo\nnxt\nstrike Cardiff\nstrike Nobody Cardiff\nstrike #99 Cardiff\n\
+         declare Cardiff swing tt -1\ninit Cardiff roll 5\nstrike Cardiff 'Goblin #1\nhold Cardiff\n\
+         strike Cardiff Cardiff\nstrike Cardiff Roland roll x\nstrike Cardiff Roland roll 1 sideways\n\
+         delay Cardiff -3\neffect add gas 0 ticks\n\
+         next\nodds\nodds Cardiff \"goblin #1\"\nview\n",
+    );
+    assert_eq!(s.code, Some(0));
+    assert_lines_in_order(
+        &s.stderr,
+        &[
+            "error [nothing_to_undo] nothing to undo",
+            "error [syntax] command: unknown command \"nxt\"; did you mean \"next\", \"exit\" or \"init\"?; type `help` \
+             for the list",
+            "error [syntax] TARGET: missing; usage: strike WHO TARGET [roll N] [defense N] [parry [N]] [range SHORT \
+             STRENGTH DISTANCE]",
+        ],
+    );
+    for want in [
+        "error [not_found] combatant: unknown combatant \"Nobody\"",
+        "error [not_found] combatant: no combatant #99 (there are 8: #0 to #7)",
+        "error [invalid_input] declaration.time_taken: ",
+        "error [invalid_input] initiative.roll: 5 is outside -4..=4",
+        "error [syntax] line: a quote is not closed",
+        "error [not_now] hold: holding to the end of the block is an Action Blocks rule",
+        "error [invalid_input] target: a combatant cannot strike itself",
+        "error [syntax] roll: \"x\" is not a whole number in range",
+        "error [syntax] option: \"sideways\" is not an option of strike",
+        "error [syntax] ticks: \"-3\" is not a whole number in range",
+        "error [invalid_input] ",
+        "error [not_available] odds: ",
+    ] {
+        assert!(s.stderr.contains(want), "missing {want:?} in\n{}", s.stderr);
+    }
+    // Each refusal changed nothing, and the session went on.
+    assert_lines_in_order(
+        &s.stdout,
+        &[
+            "Cardiff (SR 9) against Goblin #1 (DR 6): hit 76/81 (93.83%), hits on a Strike roll of -2 or better",
+            "GM's view — continuous timing, tick 0",
+        ],
+    );
+    assert_eq!(s.stderr.lines().count(), 15, "{}", s.stderr);
+
+    // --strict: the first refusal ends the session with status 2.
+    let s = track(&["--strict"], "view\nstrike Nobody Cardiff\nview\n");
+    assert_eq!(s.code, Some(2));
+    assert_eq!(s.stdout.matches("GM's view").count(), 1);
+    assert!(s.stderr.contains("error: [not_found] combatant"), "{}", s.stderr);
+}
+
+#[test]
+fn end_of_input_ends_the_session_cleanly() {
+    // Nothing at all.
+    let s = track(&[], "");
+    assert_eq!(s.code, Some(0));
+    assert!(s.stdout.starts_with("skirmish track — goblin-ambush"), "{}", s.stdout);
+    assert_eq!(s.stderr, "");
+    // A last line without its newline still runs; blank lines and comments
+    // do nothing; bytes that are not UTF-8 are a refused command, not a crash.
+    let s = track_in(
+        None,
+        &[],
+        b"\n   \n# a comment\nsheet # and one here\n\xff\xfe next\nview",
+    );
+    assert_eq!(s.code, Some(0));
+    assert!(
+        s.stdout.contains("tick sheet — continuous timing, tick 0"),
+        "{}",
+        s.stdout
+    );
+    assert!(s.stdout.contains("GM's view"), "{}", s.stdout);
+    assert!(
+        s.stderr.contains("error [syntax] command: unknown command"),
+        "{}",
+        s.stderr
+    );
+    // `quit` ends it before the rest of the input.
+    let s = track(&[], "quit\nview\n");
+    assert_eq!(s.code, Some(0));
+    assert!(!s.stdout.contains("GM's view"));
+    // --echo: a transcript, refusals in place.
+    let s = track(&["--echo"], "view\nnxt\n");
+    assert_lines_in_order(&s.stdout, &["> view", "GM's view — continuous timing, tick 0", "> nxt"]);
+    assert!(s.stdout.contains("error [syntax] command"), "{}", s.stdout);
+    assert_eq!(s.stderr, "");
+}
+
+#[test]
+fn players_view_and_help() {
+    let s = track(
+        &[],
+        &format!(
+            "{OPENING}strike \"Orc #2\" Madoc roll 3\nhide Shaman\nplayers\nreveal Shaman\nparty none\nplayers\nhelp strike\nhelp\n"
+        ),
+    );
+    assert_eq!(s.code, Some(0), "{}", s.stderr);
+    let views: Vec<&str> = s.stdout.split("players' view — ").skip(1).collect();
+    assert_eq!(views.len(), 2, "{}", s.stdout);
+    // The party in full, the foes as they look; the hidden shaman left out.
+    assert!(!views[0].lines().any(|l| l.starts_with("#7 ")), "{}", views[0]);
+    assert!(!views[0].lines().nth(1).unwrap().contains("6: Shaman"), "{}", views[0]);
+    // id, name, side, status, wound, boxes, hp, penalty
+    assert_eq!(
+        row(views[0], "#1")[..8],
+        ["#1", "Madoc", "party", "standing", "Hurt", "H1", "-", "-1"]
+    );
+    assert_eq!(
+        row(views[0], "#3")[..8],
+        ["#3", "Orc #1", "goblinoids", "standing", "-", "-", "-", "?"]
+    );
+    // No party: Madoc is a foe too, his wound boxes and penalty unknown.
+    assert!(views[1].lines().nth(1).unwrap().contains("6: Shaman"), "{}", views[1]);
+    assert_eq!(
+        row(views[1], "#1")[..8],
+        ["#1", "Madoc", "party", "standing", "Hurt", "?", "-", "?"]
+    );
+    assert!(s.stdout.contains("  strike WHO TARGET [roll N]"), "{}", s.stdout);
+    assert!(s.stdout.contains("  undo [N] | redo [N]"), "{}", s.stdout);
+    let help = std::process::Command::new(env!("CARGO_BIN_EXE_skirmish"))
+        .args(["track", "--help"])
+        .output()
+        .unwrap();
+    let help = String::from_utf8(help.stdout).unwrap();
+    assert!(help.contains("declare WHO LABEL [OPTIONS]"), "{help}");
+    assert!(help.contains("--seed"), "{help}");
+}

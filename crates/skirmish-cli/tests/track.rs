@@ -132,6 +132,8 @@ fn continuous_goblin_ambush_follows_the_text() {
             "  sheet: 8: Cardiff | 9: Goblin #1 | 10: Orc #1, Madoc, Shaman | 11: Roland",
             "effect Roland blinded begins",
             "  sheet: 8: Cardiff | 9: Goblin #1 | 10: Orc #1, Madoc, Shaman | 11: Roland | 37: [Roland blinded runs out]",
+            // Who is likely to win from here: the simulator fights the rest.
+            "odds from here: the rest of the fight fought 200 times (seed 1)",
             "tick 8: Cardiff acts",
             // Full Contact: "[Cardiff's SR of 9] + [Strike Roll of -1] > [Goblin's DR of 6]".
             "Cardiff strikes Goblin #1: 8 vs 6, hit by 2, damage 8: Incapacitated (Incapacitated 1)",
@@ -374,7 +376,7 @@ fn bad_commands_are_messages_and_the_session_goes_on() {
          declare Cardiff swing tt -1\ninit Cardiff roll 5\nstrike Cardiff 'Goblin #1\nhold Cardiff\n\
          strike Cardiff Cardiff\nstrike Cardiff Roland roll x\nstrike Cardiff Roland roll 1 sideways\n\
          delay Cardiff -3\neffect add gas 0 ticks\n\
-         next\nodds\nodds Cardiff \"goblin #1\"\nview\n",
+         next\nodds 0\nodds 50\nodds Cardiff \"goblin #1\"\nview\ndown #3\ndown #4\ndown #5\ndown #6\ndown #7\nodds\n",
     );
     assert_eq!(s.code, Some(0));
     assert_lines_in_order(
@@ -399,7 +401,8 @@ fn bad_commands_are_messages_and_the_session_goes_on() {
         "error [syntax] option: \"sideways\" is not an option of strike",
         "error [syntax] ticks: \"-3\" is not a whole number in range",
         "error [invalid_input] ",
-        "error [not_available] odds: ",
+        "error [invalid_input] battles: 0 is outside 1..=10000000",
+        "error [not_now] encounter: fewer than two sides have anyone standing",
     ] {
         assert!(s.stderr.contains(want), "missing {want:?} in\n{}", s.stderr);
     }
@@ -407,11 +410,14 @@ fn bad_commands_are_messages_and_the_session_goes_on() {
     assert_lines_in_order(
         &s.stdout,
         &[
+            "odds from here: the rest of the fight fought 50 times (seed 1)",
             "Cardiff (SR 9) against Goblin #1 (DR 6): hit 76/81 (93.83%), hits on a Strike roll of -2 or better",
             "GM's view — continuous timing, tick 0",
+            "Shaman is down",
+            "only party is left standing",
         ],
     );
-    assert_eq!(s.stderr.lines().count(), 15, "{}", s.stderr);
+    assert_eq!(s.stderr.lines().count(), 16, "{}", s.stderr);
 
     // --strict: the first refusal ends the session with status 2.
     let s = track(&["--strict"], "view\nstrike Nobody Cardiff\nview\n");

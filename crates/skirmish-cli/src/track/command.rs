@@ -62,7 +62,9 @@ Effects and players
 Showing
   sheet      the tick sheet      view    every combatant (GM)
   players    the players' view   log [N] the last N log entries (default 20)
-  odds       the chances of each side from here (simulated)
+  odds [BATTLES]                each side's chance of winning from here: the
+                    rest of the fight fought BATTLES times (default 1000)
+                    by the simulator, with the session's --seed
   odds WHO TARGET               exact chance of this strike hitting now
 
 Session
@@ -160,8 +162,10 @@ pub(crate) enum Command {
     Players,
     /// `log [N]`.
     Log(usize),
-    /// `odds` or `odds WHO TARGET`.
-    Odds(Option<(String, String)>),
+    /// `odds [BATTLES]`.
+    OddsFromHere(u64),
+    /// `odds WHO TARGET`.
+    Odds(String, String),
     /// `save FILE`.
     Save(String),
     /// `load FILE`.
@@ -537,14 +541,14 @@ pub(crate) fn parse(words: Vec<String>) -> Result<Option<Command>, CmdError> {
             w.done()?;
             Command::Log(n)
         }
-        "odds" => {
-            let pair = match w.next() {
-                Some(a) => Some((a, w.need("TARGET")?)),
-                None => None,
-            };
-            w.done()?;
-            Command::Odds(pair)
-        }
+        "odds" => match (w.next(), w.next()) {
+            (None, _) => Command::OddsFromHere(1000),
+            (Some(n), None) => Command::OddsFromHere(number(&n, "BATTLES")?),
+            (Some(a), Some(t)) => {
+                w.done()?;
+                Command::Odds(a, t)
+            }
+        },
         "save" => Command::Save(w.only_who().map_err(|e| e.in_field("FILE"))?),
         "load" => Command::Load(w.only_who().map_err(|e| e.in_field("FILE"))?),
         other => {

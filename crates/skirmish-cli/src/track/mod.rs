@@ -10,7 +10,7 @@ use std::path::Path;
 
 use skirmish_core::timing::Declaration;
 use skirmish_core::tracker::{
-    CombatantId, DEFAULT_UNDO_LIMIT, Encounter, EncounterRules, TrackerError, Turn, ViewFor, WoundOverride,
+    CombatantId, DEFAULT_UNDO_LIMIT, Encounter, ErrorKind, TrackerError, Turn, ViewFor, WoundOverride,
 };
 use skirmish_sim::scenario::Scenario;
 
@@ -131,17 +131,9 @@ impl Session {
     /// An encounter with every group of every side of `scenario` (a group
     /// of several is one line on the sheet). Setting up is not undoable.
     pub(crate) fn from_scenario(scenario: &Scenario, seed: u64) -> Result<Session, CmdError> {
-        let rules = EncounterRules {
-            striking: scenario.striking,
-            damage: scenario.damage.clone(),
-        };
-        let mut e = Encounter::with_rules(scenario.timing.clone(), rules, seed)?;
+        let mut e = skirmish_sim::odds::encounter_from_scenario(scenario, seed).map_err(sim_error)?;
+        // Setting up is not a step to undo: no history from it.
         e.set_undo_limit(0)?;
-        for side in &scenario.sides {
-            for group in &side.groups {
-                e.add_fighter(&side.name, group)?;
-            }
-        }
         if let Some(first) = scenario.sides.first() {
             e.set_party(Some(&first.name))?;
         }
@@ -375,22 +367,13 @@ impl Session {
                 }
                 return Ok(Flow::Continue);
             }
-            Command::Odds(None) => {
-                // `skirmish_sim::odds::odds_from_here` (simulated chances of
-                // each side from the current state) is not in the sim crate
-                // yet; the exact chance of one strike is (`odds WHO TARGET`).
-                let _ = self.encounter.continuation()?;
-                return Err(CmdError {
-                    kind: "not_available",
-                    field: Some("odds".to_string()),
-                    message: format!(
-                        "the chances of each side from here need the simulator's odds_from_here, which this \
-                         build does not have yet (seed {}); `odds WHO TARGET` gives one strike's exact chance",
-                        self.seed
-                    ),
-                });
+            Command::OddsFromHere(battles) => {
+                let odds =
+                    skirmish_sim::odds::odds_from_here(&self.encounter, battles, self.seed).map_err(sim_error)?;
+                show::odds_from_here(&odds, self.seed, out);
+                return Ok(Flow::Continue);
             }
-            Command::Odds(Some((a, t))) => {
+            Command::Odds(a, t) => {
                 let a = self.who(&a)?;
                 let t = self.who(&t)?;
                 show::strike_odds(&self.encounter, a, t, out)?;
@@ -417,6 +400,18 @@ impl Session {
             show::sheet_line(&self.encounter, out);
         }
         Ok(Flow::Continue)
+    }
+}
+
+/// A simulator's refusal: the tracker's own kind where it is one.
+fn sim_error(e: skirmish_sim::error::SimError) -> CmdError {
+    match e {
+        skirmish_sim::error::SimError::Tracker(t) => t.into(),
+        other => CmdError {
+            kind: ErrorKind::InvalidInput.name(),
+            field: None,
+            message: other.to_string(),
+        },
     }
 }
 

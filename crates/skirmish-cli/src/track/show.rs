@@ -375,3 +375,28 @@ pub(super) fn strike_odds(e: &Encounter, a: CombatantId, t: CombatantId, out: &m
     );
     Ok(())
 }
+
+/// Each side's chance of winning from here, as the simulator found it.
+pub(super) fn odds_from_here(o: &skirmish_sim::odds::OddsFromHere, seed: u64, out: &mut String) {
+    *out += &format!(
+        "odds from here: the rest of the fight fought {} times (seed {seed})\n",
+        o.battles
+    );
+    let mut t = Table::new(&["side", "wins", "chance", "95% interval"]).right_align(&[1, 2]);
+    for side in &o.sides {
+        t.push(vec![
+            side.name.clone(),
+            side.wins.to_string(),
+            format!("{:.1}%", 100.0 * side.win_rate),
+            format!("{:.1}%..{:.1}%", 100.0 * side.low, 100.0 * side.high),
+        ]);
+    }
+    *out += &t.render(Format::Text);
+    *out += &format!(
+        "draws {:.1}%, timeouts {:.1}%; the rest lasts {:.1} ticks ({:.1} rounds) on average\n",
+        100.0 * o.draw_rate,
+        100.0 * o.timeout_rate,
+        o.mean_ticks,
+        o.mean_rounds
+    );
+}

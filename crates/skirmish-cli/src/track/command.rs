@@ -18,7 +18,9 @@ Commands (one a line; words split as a shell does, so quote multi-word names
 and labels: strike Cardiff \"Goblin #1\" roll -1). WHO is a combatant's name
 (any case) or #ID (its number in `view`). N is a whole number (may be
 negative where a die can be). A `#` that starts a word and is not followed by
-a digit starts a comment to the end of the line.
+a digit starts a comment to the end of the line. A refused command prints
+`error [KIND] FIELD: why` (on standard error when the input is not a
+terminal, unless --echo) and changes nothing; the session goes on.
 
 Time
   next [N]                      what happens next (N steps; default 1)

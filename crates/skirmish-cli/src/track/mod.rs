@@ -36,8 +36,8 @@ pub(crate) struct Args {
     /// `--set timing=tick-system`.
     #[arg(long = "set", value_name = "PATH=VALUE")]
     set: Vec<String>,
-    /// Start from a saved snapshot instead of the scenario.
-    #[arg(long, value_name = "FILE")]
+    /// Start from a saved snapshot instead of a scenario.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["scenario", "set"])]
     load: Option<String>,
     /// Print each command (after `> `) before its output: a transcript of a
     /// script.
@@ -457,13 +457,27 @@ fn declaration(current: Declaration, opts: &DeclareOpts) -> Declaration {
 /// Writes `text` to `path` through a temporary file in the same folder,
 /// renamed over it: a reader never sees half a snapshot, and a failed write
 /// leaves the old file as it was.
+///
+/// Only a regular file is replaced: a folder, a device or a pipe at `path`
+/// is refused (renaming over `/dev/null` would replace the device). A
+/// symbolic link to a file has its target replaced.
 fn write_atomically(path: &Path, text: &str) -> Result<(), CmdError> {
+    let shown = path.display();
+    let resolved;
+    let path = match std::fs::metadata(path) {
+        Ok(m) if m.is_dir() => return Err(CmdError::io("FILE", format!("{shown} is a folder"))),
+        Ok(m) if !m.is_file() => {
+            return Err(CmdError::io("FILE", format!("{shown} is not a regular file")));
+        }
+        Ok(_) => {
+            resolved = std::fs::canonicalize(path).map_err(|e| CmdError::io("FILE", format!("{shown}: {e}")))?;
+            resolved.as_path()
+        }
+        Err(_) => path,
+    };
     let name = path
         .file_name()
-        .ok_or_else(|| CmdError::io("FILE", format!("{}: not a file name", path.display())))?;
-    if path.is_dir() {
-        return Err(CmdError::io("FILE", format!("{} is a folder", path.display())));
-    }
+        .ok_or_else(|| CmdError::io("FILE", format!("{shown}: not a file name")))?;
     let folder = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
@@ -475,13 +489,37 @@ fn write_atomically(path: &Path, text: &str) -> Result<(), CmdError> {
     let result = std::fs::write(&tmp, text).and_then(|()| std::fs::rename(&tmp, path));
     if let Err(e) = result {
         let _ = std::fs::remove_file(&tmp);
-        return Err(CmdError::io("FILE", format!("{}: {e}", path.display())));
+        return Err(CmdError::io("FILE", format!("{shown}: {e}")));
     }
     Ok(())
 }
 
+/// The largest snapshot `load` reads: far above any real encounter's.
+const SNAPSHOT_LIMIT: u64 = 256 << 20;
+
+/// Reads a snapshot file: a regular file of at most [`SNAPSHOT_LIMIT`]
+/// bytes (not a device or a pipe that never ends).
 fn load_snapshot(path: &Path) -> Result<Encounter, CmdError> {
-    let json = std::fs::read_to_string(path).map_err(|e| CmdError::io("FILE", format!("{}: {e}", path.display())))?;
+    use std::io::Read as _;
+    let shown = path.display();
+    let io = |e: std::io::Error| CmdError::io("FILE", format!("{shown}: {e}"));
+    let meta = std::fs::metadata(path).map_err(io)?;
+    if !meta.is_file() {
+        return Err(CmdError::io("FILE", format!("{shown} is not a regular file")));
+    }
+    if meta.len() > SNAPSHOT_LIMIT {
+        return Err(CmdError::io(
+            "FILE",
+            format!(
+                "{shown} is {} bytes, more than a snapshot's {SNAPSHOT_LIMIT}",
+                meta.len()
+            ),
+        ));
+    }
+    let mut json = String::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(SNAPSHOT_LIMIT).read_to_string(&mut json))
+        .map_err(io)?;
     Ok(Encounter::restore(&json)?)
 }
 

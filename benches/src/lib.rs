@@ -49,3 +49,4 @@ pub mod hold;
 pub mod paired;
 pub mod reference;
 pub mod stream;
+pub mod tracker;

@@ -1,7 +1,7 @@
 //! What `skirmish track` prints: the tick sheet, turns, strike reports and
 //! the GM's and players' views.
 
-use skirmish_core::damage::WoundLevel;
+use skirmish_core::damage::{DamageConfig, WoundLevel};
 use skirmish_core::fighter::Striking;
 use skirmish_core::striking::full_contact::{StrikeOptions, odds};
 use skirmish_core::timing::TimingSystem;
@@ -287,26 +287,35 @@ pub(super) fn view(e: &Encounter, who: ViewFor, out: &mut String) {
         if v.over { ", over" } else { "" }
     );
     *out += &format!("  sheet: {}\n", sheet_text(e.system(), v.round, &v.sheet));
-    // The fighters' ratings, for the GM (when the fight is still open).
+    // The fighters' ratings, for the GM (while the fight is open: they come
+    // with the state a simulator would fight on from).
     let ratings = if players { None } else { e.continuation().ok() };
-    let mut t = Table::new(&[
-        "id", "name", "side", "status", "wound", "boxes", "hp", "penalty", "SR", "DR",
-    ])
-    .right_align(&[0, 6, 7, 8, 9]);
+    let hit_points = matches!(e.rules().damage, DamageConfig::HitPoints(_));
+    let mut header = vec!["id", "name", "side", "status"];
+    header.extend(if hit_points {
+        &["hp"][..]
+    } else {
+        &["wound", "boxes"][..]
+    });
+    header.push("penalty");
+    let mut right = vec![0, header.len() - 1];
+    if hit_points {
+        right.push(4);
+    }
+    if ratings.is_some() {
+        header.extend(["SR", "DR"]);
+        right.extend([header.len() - 2, header.len() - 1]);
+    }
+    let mut t = Table::new(&header).right_align(&right);
+    // What the players' view leaves out of a foe is unknown to them.
     let unknown = |fighter: bool| if fighter && players { "?" } else { "-" }.to_string();
     for c in &v.combatants {
-        let (sr, dr) = ratings
-            .as_ref()
-            .and_then(|r| r.fighters.iter().find(|f| f.id == c.id))
-            .map_or(("-".to_string(), "-".to_string()), |f| {
-                (f.stats.strike_rating.to_string(), f.stats.defense_rating.to_string())
-            });
         let status = match c.status {
             Status::Standing => "standing",
             Status::Down => "down",
             Status::Removed => "removed",
         };
-        t.push(vec![
+        let mut cells = vec![
             format!("#{}", c.id.0),
             if c.hidden {
                 format!("{} (hidden)", c.name)
@@ -315,18 +324,29 @@ pub(super) fn view(e: &Encounter, who: ViewFor, out: &mut String) {
             },
             c.side.clone().unwrap_or_default(),
             status.to_string(),
-            c.wound.map_or_else(|| "-".to_string(), |w| w.name().to_string()),
-            c.wound_boxes
-                .as_ref()
-                .map_or_else(|| unknown(c.fighter && c.wound.is_some()), boxes),
-            c.hit_points.map_or_else(
-                || unknown(c.fighter && e.rules().damage.name() == "hit-points"),
-                |h| h.to_string(),
-            ),
-            c.penalty.map_or_else(|| unknown(c.fighter), |p| p.to_string()),
-            sr,
-            dr,
-        ]);
+        ];
+        if hit_points {
+            cells.push(c.hit_points.map_or_else(|| unknown(c.fighter), |h| h.to_string()));
+        } else {
+            cells.push(c.wound.map_or_else(|| "-".to_string(), |w| w.name().to_string()));
+            cells.push(
+                c.wound_boxes
+                    .as_ref()
+                    .map_or_else(|| unknown(c.fighter && c.wound.is_some()), boxes),
+            );
+        }
+        cells.push(c.penalty.map_or_else(|| unknown(c.fighter), |p| p.to_string()));
+        if let Some(r) = &ratings {
+            let (sr, dr) = r
+                .fighters
+                .iter()
+                .find(|f| f.id == c.id)
+                .map_or(("-".to_string(), "-".to_string()), |f| {
+                    (f.stats.strike_rating.to_string(), f.stats.defense_rating.to_string())
+                });
+            cells.extend([sr, dr]);
+        }
+        t.push(cells);
     }
     *out += &t.render(Format::Text);
 }

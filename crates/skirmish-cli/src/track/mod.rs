@@ -29,7 +29,8 @@ pub(crate) struct Args {
     /// A scenario file (.toml or .json) or a built-in name (goblin-ambush,
     /// parity, shield-wall, horde). Default: the goblin ambush.
     scenario: Option<String>,
-    /// Seed of the encounter's dice (for every roll not typed in).
+    /// Seed of the encounter's dice (every roll not typed in; a loaded
+    /// snapshot keeps its own) and of the fights `odds` simulates.
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Set a scenario field first, as PATH=VALUE (repeatable), e.g.

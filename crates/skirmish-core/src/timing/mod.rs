@@ -54,6 +54,7 @@ pub mod queue;
 mod scheduler;
 pub mod simple;
 pub mod simultaneous;
+pub mod snapshot;
 pub mod tick_system;
 
 use std::fmt;
@@ -67,7 +68,10 @@ use crate::tables::weapons::{RateOfFire, Weapon};
 pub use action_blocks::ActionBlocksConfig;
 pub use continuous::ContinuousConfig;
 pub use graduated::{GraduatedConfig, PastEnd};
-pub use scheduler::Scheduler;
+pub use scheduler::{MAX_ACTIONS, MAX_ACTORS, MAX_BONUS, MAX_DURATION, MAX_REFLEXES, MAX_TICK, Scheduler};
+pub use snapshot::{
+    ActorPresence, ActorSnapshot, EventKind, EventSnapshot, InProgress, SCHEDULER_SNAPSHOT_VERSION, SchedulerSnapshot,
+};
 pub use tick_system::{FreeActionResult, TickSystemConfig};
 
 /// Which timing system runs the battle, with its options.

@@ -73,7 +73,8 @@ const COARSE_WORDS: usize = (WINDOW / 64) as usize;
 /// Handle of a scheduled event, for cancelling it.
 ///
 /// Stays unique for the life of the queue: a handle of a fired or cancelled
-/// event never names a later event.
+/// event never names a later event. In serde it is `{ slot, generation }`,
+/// to be kept as it is (a scheduler snapshot restores it exactly).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct EventId {
     slot: u32,
@@ -606,6 +607,14 @@ impl<T> EventQueue<T> {
     /// Every pending event as `(tick, id, event)` in firing order (tick,
     /// then scheduling order). For displays (the tick sheet); O(n log n).
     pub fn pending(&self) -> Vec<(u64, EventId, &T)> {
+        self.pending_in_order()
+            .into_iter()
+            .map(|(t, _, id, e)| (t, id, e))
+            .collect()
+    }
+
+    /// Every pending event as `(tick, sequence, id, event)` in firing order.
+    pub(crate) fn pending_in_order(&self) -> Vec<(u64, u64, EventId, &T)> {
         let mut v: Vec<(u64, u64, EventId, &T)> = self
             .slots
             .iter()
@@ -625,7 +634,79 @@ impl<T> EventQueue<T> {
             })
             .collect();
         v.sort_by_key(|&(t, q, _, _)| (t, q));
-        v.into_iter().map(|(t, _, id, e)| (t, id, e)).collect()
+        v
+    }
+
+    /// The handles new events will take, in order.
+    pub(crate) fn free_handles(&self) -> Vec<EventId> {
+        self.free
+            .iter()
+            .map(|e| EventId {
+                slot: e.slot,
+                generation: e.generation,
+            })
+            .collect()
+    }
+
+    /// A queue at `now` holding `events` as `(tick, sequence, id, event)`
+    /// (any order; sequence numbers distinct) with the free handles
+    /// `free` in reuse order: the ids of `events` and `free` must name
+    /// every slot `0..n` once. Errors name `events[i]` or `free_handles[i]`.
+    pub(crate) fn from_parts(now: u64, events: Vec<(u64, u64, EventId, T)>, free: &[EventId]) -> Result<Self> {
+        let n = events.len() + free.len();
+        if n > u32::MAX as usize {
+            return Err(too_many());
+        }
+        let mut slots: Vec<Option<Slot<T>>> = (0..n).map(|_| None).collect();
+        let mut next_seq = 0u64;
+        for (i, (tick, seq, id, event)) in events.into_iter().enumerate() {
+            if tick <= now {
+                return Err(Error::invalid(
+                    format!("events[{i}].tick"),
+                    format!("{tick} is not after now ({now})"),
+                ));
+            }
+            let Some(place @ None) = slots.get_mut(id.slot as usize) else {
+                return Err(Error::invalid(
+                    format!("events[{i}].id"),
+                    format!("slot {} is not one of 0..{n} used once", id.slot),
+                ));
+            };
+            *place = Some(Slot {
+                generation: id.generation,
+                event: Some(event),
+                tick,
+                seq,
+            });
+            next_seq = next_seq.max(seq.saturating_add(1));
+        }
+        let mut free_entries = Vec::with_capacity(free.len());
+        for (i, id) in free.iter().enumerate() {
+            let Some(place @ None) = slots.get_mut(id.slot as usize) else {
+                return Err(Error::invalid(
+                    format!("free_handles[{i}]"),
+                    format!("slot {} is not one of 0..{n} used once", id.slot),
+                ));
+            };
+            *place = Some(Slot {
+                generation: id.generation,
+                event: None,
+                tick: 0,
+                seq: 0,
+            });
+            free_entries.push(Entry {
+                slot: id.slot,
+                generation: id.generation,
+            });
+        }
+        // n ids, each naming a distinct slot below n: every slot is filled.
+        let slots: Vec<Slot<T>> = slots.into_iter().flatten().collect();
+        let mut seqs: Vec<u64> = slots.iter().filter(|s| s.event.is_some()).map(|s| s.seq).collect();
+        seqs.sort_unstable();
+        if seqs.windows(2).any(|w| w[0] == w[1]) {
+            return Err(Error::invalid("events", "two events share a place in scheduling order"));
+        }
+        Ok(EventQueue::packed_from(now, next_seq, slots, free_entries))
     }
 
     /// Bytes of heap memory the queue holds (its buckets, heap, slots and

@@ -7,23 +7,55 @@ use serde::{Deserialize, Serialize};
 use crate::dice::{Dice, RollSource, ScriptedRolls};
 use crate::error::{Error, Result};
 
-use super::graduated::ready_time;
+use super::graduated::{GraduatedConfig, ready_time};
 use super::queue::{EventId, EventQueue};
 use super::simple::{actions_in_round, initiative};
+use super::snapshot::{
+    ActorPresence, ActorSnapshot, EventKind, EventSnapshot, InProgress, SCHEDULER_SNAPSHOT_VERSION, SchedulerSnapshot,
+};
 use super::tick_system::FreeActionResult;
 use super::{
     Act, ActionKind, ActorId, ActorTiming, Declaration, GmTiming, InitiativeEntry, Moment, PastEnd, PendingAct, Step,
     TimingSystem,
 };
 
-/// Largest Time Taken, extra preparation, interval or action ticks accepted.
-const MAX_TICKS: u32 = 1_000_000;
-/// Largest speed bonus, initiative bonus, REF or Combat Sense (either sign).
-const MAX_BONUS: i32 = 1_000_000;
-/// Most actions one actor may have in one round or phase.
-const MAX_ACTIONS: u32 = 1_000;
-/// Most actors in one scheduler.
-const MAX_ACTORS: usize = 10_000_000;
+/// The last absolute tick a [`Scheduler`] schedules anything on:
+/// 4,294,967,295 (`u32::MAX`), 136 years of one-second Continuous ticks.
+///
+/// Every tick fits a `u32`, so no round, phase, exchange, pass or lap
+/// counter (all `u32`) can overflow, and a tick plus any duration the
+/// scheduler accepts stays far inside `u64` and `i64`. Anything that would
+/// land later (a timer, a GM landing tick, a delay, a round laid out past
+/// it) is refused with an error; nothing wraps.
+pub const MAX_TICK: u64 = u32::MAX as u64;
+/// The longest duration in ticks the scheduler accepts: Time Taken, extra
+/// preparation, GM Ready Time, Interval, action ticks, free-action ticks,
+/// delays (1,000,000 ticks, eleven and a half days of seconds).
+pub const MAX_DURATION: u32 = 1_000_000;
+/// The largest speed bonus or Tick System initiative bonus, either sign.
+pub const MAX_BONUS: i32 = 1_000_000;
+/// The largest REF or Combat Sense (Action Blocks), either sign.
+pub const MAX_REFLEXES: i32 = 1_000;
+/// The most actions one actor may have in one round or phase (Rate of
+/// Fire shots and rounds, extra attacks, Action Blocks actions).
+pub const MAX_ACTIONS: u32 = 1_000;
+/// The most actors one scheduler holds (removed ones count).
+pub const MAX_ACTORS: usize = 10_000_000;
+
+/// `base + ticks` as an absolute tick; past [`MAX_TICK`] it is refused,
+/// naming `field` (whose value is `ticks`).
+fn tick_after(base: u64, ticks: u64, field: &str) -> Result<u64> {
+    match base.checked_add(ticks) {
+        Some(t) if t <= MAX_TICK => Ok(t),
+        _ => Err(Error::out_of_range(field, ticks, 0, MAX_TICK.saturating_sub(base))),
+    }
+}
+
+/// The error for a round (or follow-up) whose ticks would pass [`MAX_TICK`].
+#[cold]
+fn past_last_tick(field: &str) -> Error {
+    Error::overflow(field, format!("it would land after the last tick {MAX_TICK}"))
+}
 
 /// What sits on the queue.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -145,16 +177,19 @@ fn check_range(field: &str, value: i64, min: i64, max: i64) -> Result<()> {
 }
 
 impl Declaration {
-    /// Checks the numbers against the scheduler's limits (Time Taken and
-    /// ticks up to 1,000,000; bonuses within ±1,000,000; at most 1,000
-    /// actions a round; action ticks at least 1).
+    /// Checks the numbers against the scheduler's limits: Time Taken,
+    /// extra preparation, action ticks and a GM Ready Time up to
+    /// [`MAX_DURATION`] (action ticks and Ready Time at least 1); the speed
+    /// bonus within ±[`MAX_BONUS`]; extra attacks and both parts of the
+    /// Rate of Fire up to [`MAX_ACTIONS`]; a GM landing tick in
+    /// `1..=`[`MAX_TICK`] (and after the current tick when it is used).
     pub fn validate(&self) -> Result<()> {
-        check_range("declaration.time_taken", self.time_taken.into(), 0, MAX_TICKS.into())?;
+        check_range("declaration.time_taken", self.time_taken.into(), 0, MAX_DURATION.into())?;
         check_range(
             "declaration.extra_preparation",
             self.extra_preparation.into(),
             0,
-            MAX_TICKS.into(),
+            MAX_DURATION.into(),
         )?;
         check_range(
             "declaration.speed_bonus",
@@ -181,17 +216,23 @@ impl Declaration {
             MAX_ACTIONS.into(),
         )?;
         if let Some(t) = self.action_ticks {
-            check_range("declaration.action_ticks", t.into(), 1, MAX_TICKS.into())?;
+            check_range("declaration.action_ticks", t.into(), 1, MAX_DURATION.into())?;
         }
-        if let Some(GmTiming::ReadyTime(t)) = self.gm {
-            check_range("declaration.gm.ready_time", t.into(), 1, MAX_TICKS.into())?;
+        match self.gm {
+            Some(GmTiming::ReadyTime(t)) => check_range("declaration.gm.ready_time", t.into(), 1, MAX_DURATION.into())?,
+            Some(GmTiming::LandingTick(t)) if !(1..=MAX_TICK).contains(&t) => {
+                return Err(Error::out_of_range("declaration.gm.landing_tick", t, 1, MAX_TICK));
+            }
+            Some(GmTiming::LandingTick(_)) | None => {}
         }
         Ok(())
     }
 }
 
 impl ActorTiming {
-    /// Checks the numbers against the scheduler's limits.
+    /// Checks the numbers against the scheduler's limits: the initiative
+    /// bonus within ±[`MAX_BONUS`], the Interval up to [`MAX_DURATION`],
+    /// REF and Combat Sense within ±[`MAX_REFLEXES`].
     pub fn validate(&self) -> Result<()> {
         check_range(
             "timing.initiative_bonus",
@@ -199,9 +240,19 @@ impl ActorTiming {
             (-MAX_BONUS).into(),
             MAX_BONUS.into(),
         )?;
-        check_range("timing.interval", self.interval.into(), 0, MAX_TICKS.into())?;
-        check_range("timing.reflexes", self.reflexes.into(), -1000, 1000)?;
-        check_range("timing.combat_sense", self.combat_sense.into(), -1000, 1000)?;
+        check_range("timing.interval", self.interval.into(), 0, MAX_DURATION.into())?;
+        check_range(
+            "timing.reflexes",
+            self.reflexes.into(),
+            (-MAX_REFLEXES).into(),
+            MAX_REFLEXES.into(),
+        )?;
+        check_range(
+            "timing.combat_sense",
+            self.combat_sense.into(),
+            (-MAX_REFLEXES).into(),
+            MAX_REFLEXES.into(),
+        )?;
         Ok(())
     }
 }
@@ -388,6 +439,8 @@ impl Scheduler {
     /// at the next [`next`](Self::next) unless entered with
     /// [`set_initiative`](Self::set_initiative).
     pub fn add(&mut self, timing: ActorTiming, declaration: Declaration) -> Result<ActorId> {
+        // `new` does not check the options; nothing runs under bad ones.
+        self.system.validate()?;
         timing.validate()?;
         declaration.validate()?;
         if self.actors.len() >= MAX_ACTORS {
@@ -435,6 +488,7 @@ impl Scheduler {
         a.presence = Presence::Out;
         a.awaiting = false;
         a.in_progress = None;
+        a.in_progress_kind = None;
         self.awaiting.retain(|&w| w != who.0);
         self.joining.retain(|&w| w != who.0);
         Ok(())
@@ -454,13 +508,17 @@ impl Scheduler {
             && self.actors[who.index()].presence == Presence::Active
             && !(matches!(self.system, TimingSystem::Continuous(_)) && self.round > 1);
         if correct_now {
-            let old = self.actors[who.index()].initiative;
+            // Laid out first: a round that cannot be changes nothing.
+            let acting: Vec<(u32, i64, u32)> = self
+                .actors
+                .iter()
+                .enumerate()
+                .filter(|(_, a)| a.presence == Presence::Active)
+                .map(|(i, a)| (i as u32, if i == who.index() { value } else { a.initiative }, a.allowed))
+                .collect();
+            let layout = self.layout(self.round, self.round_base, &acting)?;
             self.actors[who.index()].initiative = value;
-            if let Err(e) = self.lay_out_round() {
-                self.actors[who.index()].initiative = old;
-                let _ = self.lay_out_round();
-                return Err(e);
-            }
+            self.apply_layout(layout)?;
         } else {
             self.actors[who.index()].entry = Some(entry);
         }
@@ -470,16 +528,25 @@ impl Scheduler {
     /// The value an entry stands for (checked).
     fn initiative_from_entry(&self, who: u32, entry: InitiativeEntry) -> Result<i64> {
         let a = &self.actors[who as usize];
+        self.initiative_value(&a.timing, &a.decl, entry)
+    }
+
+    /// The value an entry stands for with these traits and declaration:
+    /// Relativity scores in `1..=`[`MAX_DURATION`] (a roll gives at most
+    /// about three times that), Tick System totals within
+    /// `-MAX_BONUS..=2 * MAX_BONUS`, Action Blocks counts in
+    /// `1..=`[`MAX_ACTIONS`].
+    fn initiative_value(&self, timing: &ActorTiming, decl: &Declaration, entry: InitiativeEntry) -> Result<i64> {
         match (&self.system, entry) {
             (TimingSystem::Simultaneous, _) => Ok(0),
-            (s, InitiativeEntry::Roll(r)) if s.relativity_initiative() => initiative(r, &a.decl),
+            (s, InitiativeEntry::Roll(r)) if s.relativity_initiative() => initiative(r, decl),
             (s, InitiativeEntry::Total(t)) if s.relativity_initiative() => {
-                check_range("initiative.total", t, 1, MAX_TICKS.into())?;
+                check_range("initiative.total", t, 1, MAX_DURATION.into())?;
                 Ok(t)
             }
             (TimingSystem::TickSystem(c), InitiativeEntry::Roll(r)) => {
                 check_die(c.initiative_die, r)?;
-                Ok(i64::from(r) + i64::from(a.timing.initiative_bonus))
+                Ok(i64::from(r) + i64::from(timing.initiative_bonus))
             }
             (TimingSystem::TickSystem(_), InitiativeEntry::Total(t)) => {
                 check_range("initiative.total", t, -i64::from(MAX_BONUS), 2 * i64::from(MAX_BONUS))?;
@@ -487,7 +554,7 @@ impl Scheduler {
             }
             (TimingSystem::ActionBlocks(c), InitiativeEntry::Roll(r)) => {
                 check_die(c.die, r)?;
-                Ok(c.actions(a.timing.reflexes, a.timing.combat_sense, r)
+                Ok(c.actions(timing.reflexes, timing.combat_sense, r)
                     .min(MAX_ACTIONS)
                     .into())
             }
@@ -502,11 +569,12 @@ impl Scheduler {
         }
     }
 
-    /// Rolls (or takes the entry of) the actor's initiative.
-    fn roll_initiative<R: RollSource + ?Sized>(&self, who: u32, rolls: &mut R) -> Result<i64> {
+    /// Rolls (or takes the entry of) the actor's initiative, with `decl`
+    /// as its declaration.
+    fn roll_initiative<R: RollSource + ?Sized>(&self, who: u32, decl: &Declaration, rolls: &mut R) -> Result<i64> {
         let a = &self.actors[who as usize];
         if let Some(entry) = a.entry {
-            return self.initiative_from_entry(who, entry);
+            return self.initiative_value(&a.timing, decl, entry);
         }
         let roll = match &self.system {
             TimingSystem::Simultaneous => return Ok(0),
@@ -515,27 +583,31 @@ impl Scheduler {
             TimingSystem::ActionBlocks(c) => rolls.roll(c.die)?,
             _ => return Ok(0),
         };
-        self.initiative_from_entry(who, InitiativeEntry::Roll(roll))
+        self.initiative_value(&a.timing, decl, InitiativeEntry::Roll(roll))
     }
 
     // -----------------------------------------------------------------
     // Rounds
 
-    /// Whether the current round is over (or none has begun).
-    fn round_is_over(&self) -> bool {
+    /// Whether the current round is over (or none has begun) once the
+    /// follow-ups in `plans` are applied; they leave nobody awaiting.
+    fn round_over_after(&self, plans: &[(u32, Declaration, Plan, i64)]) -> bool {
         if self.round == 0 {
             return true;
         }
-        if !self.awaiting.is_empty() {
-            return false;
-        }
+        let new_events: usize = plans.iter().map(|(_, _, p, _)| p.events()).sum();
         match &self.system {
             TimingSystem::Continuous(_) => false,
             TimingSystem::GraduatedRounds(c) if c.past_end == PastEnd::Spill => {
                 let end = self.round_base + u64::from(c.ticks_per_round);
-                self.actor_events == 0 || self.queue.peek_tick().is_some_and(|t| t > end)
+                let first = plans
+                    .iter()
+                    .filter_map(|(_, _, p, _)| p.first_tick())
+                    .chain(self.queue.peek_tick())
+                    .min();
+                self.actor_events + new_events == 0 || first.is_some_and(|t| t > end)
             }
-            _ => self.actor_events == 0,
+            _ => self.actor_events + new_events == 0,
         }
     }
 
@@ -548,54 +620,164 @@ impl Scheduler {
         }
     }
 
-    /// Begins the next round: rolls initiative for everyone (entries
-    /// first), lays the round out. Atomic: all rolls happen before any change.
-    fn start_round<R: RollSource + ?Sized>(&mut self, rolls: &mut R) -> Result<()> {
-        let continuous = matches!(self.system, TimingSystem::Continuous(_));
-        if continuous && self.round > 0 {
-            return Ok(());
-        }
+    /// Rolls the next round's initiative for everyone (entries first) and
+    /// lays it out, changing nothing: [`commit_round`](Self::commit_round)
+    /// begins it. Actors still awaiting a follow-up roll with the
+    /// declaration they will repeat.
+    fn prepare_round<R: RollSource + ?Sized>(&self, rolls: &mut R) -> Result<RoundStart> {
+        let round = self
+            .round
+            .checked_add(1)
+            .ok_or_else(|| Error::overflow("round", "more than u32::MAX rounds"))?;
         let mut values = Vec::with_capacity(self.actors.len());
         for (i, a) in self.actors.iter().enumerate() {
-            if a.presence == Presence::Active {
-                values.push((i, self.roll_initiative(i as u32, rolls)?));
+            if a.presence != Presence::Active {
+                continue;
             }
+            let decl = if a.awaiting { a.decl.repeated() } else { a.decl };
+            let init = self.roll_initiative(i as u32, &decl, rolls)?;
+            let allowed = match &self.system {
+                TimingSystem::SimpleRounds | TimingSystem::GraduatedRounds(_) => {
+                    actions_in_round(&a.decl, a.rounds_of_use.saturating_add(1)).min(MAX_ACTIONS)
+                }
+                TimingSystem::ActionBlocks(_) => init.clamp(0, MAX_ACTIONS.into()) as u32,
+                _ => 1,
+            };
+            values.push((i as u32, init, allowed));
         }
         let base = match &self.system {
             TimingSystem::GraduatedRounds(c) if c.past_end == PastEnd::Spill => {
                 if self.round == 0 {
                     0
                 } else {
-                    self.round_base + u64::from(c.ticks_per_round)
+                    self.round_base.saturating_add(u64::from(c.ticks_per_round))
                 }
             }
             _ if self.round == 0 => 0,
-            _ => self.queue.now().max(self.round_base + self.round_length()),
+            _ => self
+                .queue
+                .now()
+                .max(self.round_base.saturating_add(self.round_length())),
         };
-        self.round += 1;
-        self.round_base = base;
+        if base > MAX_TICK {
+            return Err(past_last_tick("round"));
+        }
+        let layout = self.layout(round, base, &values)?;
+        Ok(RoundStart {
+            round,
+            base,
+            values,
+            layout,
+        })
+    }
+
+    /// Begins a prepared round.
+    fn commit_round(&mut self, start: RoundStart) -> Result<()> {
+        self.round = start.round;
+        self.round_base = start.base;
         self.moments_in_round = 0;
-        for (i, v) in values {
-            let a = &mut self.actors[i];
-            a.initiative = v;
+        for (i, init, allowed) in start.values {
+            let a = &mut self.actors[i as usize];
+            a.initiative = init;
             a.entry = None;
             a.rounds_of_use = a.rounds_of_use.saturating_add(1);
             a.nth = 0;
-            a.chain_round = self.round;
-            a.allowed = match &self.system {
-                TimingSystem::SimpleRounds | TimingSystem::GraduatedRounds(_) => {
-                    actions_in_round(&a.decl, a.rounds_of_use).min(MAX_ACTIONS)
-                }
-                TimingSystem::ActionBlocks(_) => v as u32,
-                _ => 1,
-            };
+            a.chain_round = start.round;
+            a.allowed = allowed;
         }
-        self.lay_out_round()
+        self.apply_layout(start.layout)
     }
 
-    /// Schedules the current round from everyone's stored initiative,
-    /// replacing whatever of it was scheduled. No rolls.
-    fn lay_out_round(&mut self) -> Result<()> {
+    /// The events of round `round`, starting after tick `base`, from
+    /// `acting`: `(actor, initiative, actions allowed)` of every active
+    /// actor in the order they were added. Checked (every tick after now
+    /// and at most [`MAX_TICK`]); changes nothing.
+    fn layout(&self, round: u32, base: u64, acting: &[(u32, i64, u32)]) -> Result<Layout> {
+        let mut events = Vec::with_capacity(acting.len());
+        let mut span = self.span;
+        // Initiative as a tick offset: at least 1 (Relativity scores are).
+        let offset = |init: i64| init.max(1).unsigned_abs();
+        match &self.system {
+            TimingSystem::Simultaneous => {
+                for &(w, ..) in acting {
+                    events.push((base.saturating_add(1), EvKind::action(w, round, 1)));
+                }
+            }
+            TimingSystem::SimpleRounds => {
+                let with_actions = || acting.iter().filter(|&&(_, _, allowed)| allowed > 0);
+                span = with_actions().map(|&(_, init, _)| offset(init)).max().unwrap_or(1);
+                let passes = with_actions().map(|&(_, _, allowed)| allowed).max().unwrap_or(0);
+                for p in 1..=passes {
+                    for &(w, init, allowed) in with_actions() {
+                        if allowed >= p {
+                            let tick = base
+                                .saturating_add(u64::from(p - 1).saturating_mul(span))
+                                .saturating_add(offset(init));
+                            events.push((tick, EvKind::action(w, round, p)));
+                        }
+                    }
+                }
+            }
+            TimingSystem::GraduatedRounds(c) => {
+                let with_actions = || acting.iter().filter(|&&(_, _, allowed)| allowed > 0);
+                span = with_actions().map(|&(_, init, _)| offset(init)).max().unwrap_or(1);
+                let tpr = u64::from(c.ticks_per_round);
+                for &(w, init, allowed) in with_actions() {
+                    let init = offset(init);
+                    if init <= tpr || matches!(c.past_end, PastEnd::Extend | PastEnd::Spill) {
+                        events.push((base.saturating_add(init), EvKind::action(w, round, 1)));
+                    } else if c.past_end == PastEnd::EndOfRound {
+                        let first = first_end_pass(base.saturating_add(tpr), init, self.queue.now());
+                        end_pass_events(w, round, 0, allowed, first, span, &mut events);
+                    }
+                }
+            }
+            TimingSystem::Continuous(_) => {
+                for &(w, init, _) in acting {
+                    events.push((base.saturating_add(offset(init)), EvKind::action(w, round, 1)));
+                }
+            }
+            TimingSystem::TickSystem(_) => {
+                let h = acting.iter().map(|&(_, init, _)| init).max().unwrap_or(1).max(1);
+                span = h.unsigned_abs();
+                if base.saturating_add(span) > MAX_TICK {
+                    return Err(past_last_tick("round"));
+                }
+                for &(w, init, _) in acting {
+                    let d = init.clamp(1, h);
+                    events.push((base + (h - d).unsigned_abs() + 1, EvKind::Turn { who: w, round }));
+                }
+            }
+            TimingSystem::ActionBlocks(_) => {
+                let n = acting.iter().map(|&(_, _, allowed)| allowed).max().unwrap_or(0);
+                span = u64::from(n);
+                let mut by_ref = acting.to_vec();
+                by_ref.sort_by_key(|&(w, ..)| std::cmp::Reverse(self.actors[w as usize].timing.reflexes));
+                for block in (1..=n).rev() {
+                    for &(w, _, allowed) in &by_ref {
+                        if allowed >= block {
+                            let tick = base.saturating_add(u64::from(n - block) + 1);
+                            events.push((tick, EvKind::action(w, round, allowed - block + 1)));
+                        }
+                    }
+                }
+            }
+        }
+        let now = self.queue.now();
+        if events.iter().any(|&(t, _)| t > MAX_TICK) {
+            return Err(past_last_tick("round"));
+        }
+        if events.iter().any(|&(t, _)| t <= now) {
+            return Err(Error::invalid(
+                "round",
+                format!("it would begin at or before the current tick {now}"),
+            ));
+        }
+        Ok(Layout { span, events })
+    }
+
+    /// Replaces whatever of the current round was scheduled by `layout`.
+    fn apply_layout(&mut self, layout: Layout) -> Result<()> {
         // Drop the round's actor events (nothing of it has happened yet);
         // actions spilled from the previous round stay.
         let round = self.round;
@@ -610,129 +792,9 @@ impl Scheduler {
         for id in ids {
             self.drop_event(id);
         }
-        let base = self.round_base;
-        let active: Vec<u32> = (0..self.actors.len() as u32)
-            .filter(|&i| self.actors[i as usize].presence == Presence::Active)
-            .collect();
-        match self.system.clone() {
-            TimingSystem::Simultaneous => {
-                for &w in &active {
-                    self.push(base + 1, EvKind::action(w, round, 1))?;
-                }
-            }
-            TimingSystem::SimpleRounds => {
-                let acting: Vec<u32> = active
-                    .iter()
-                    .copied()
-                    .filter(|&w| self.actors[w as usize].allowed > 0)
-                    .collect();
-                let span = acting
-                    .iter()
-                    .map(|&w| self.actors[w as usize].initiative as u64)
-                    .max()
-                    .unwrap_or(1);
-                self.span = span;
-                let passes = acting
-                    .iter()
-                    .map(|&w| self.actors[w as usize].allowed)
-                    .max()
-                    .unwrap_or(0);
-                for p in 1..=passes {
-                    for &w in &acting {
-                        let a = &self.actors[w as usize];
-                        if a.allowed >= p {
-                            let tick = base + u64::from(p - 1) * span + a.initiative as u64;
-                            self.push(tick, EvKind::action(w, round, p))?;
-                        }
-                    }
-                }
-            }
-            TimingSystem::GraduatedRounds(c) => {
-                let acting: Vec<u32> = active
-                    .iter()
-                    .copied()
-                    .filter(|&w| self.actors[w as usize].allowed > 0)
-                    .collect();
-                self.span = acting
-                    .iter()
-                    .map(|&w| self.actors[w as usize].initiative as u64)
-                    .max()
-                    .unwrap_or(1);
-                let tpr = u64::from(c.ticks_per_round);
-                for &w in &acting {
-                    let init = self.actors[w as usize].initiative as u64;
-                    if init <= tpr || matches!(c.past_end, PastEnd::Extend | PastEnd::Spill) {
-                        self.push(base + init, EvKind::action(w, round, 1))?;
-                    } else if c.past_end == PastEnd::EndOfRound {
-                        self.schedule_end_passes(w, 0)?;
-                    }
-                }
-            }
-            TimingSystem::Continuous(_) => {
-                for &w in &active {
-                    let init = self.actors[w as usize].initiative as u64;
-                    self.push(base + init, EvKind::action(w, round, 1))?;
-                }
-            }
-            TimingSystem::TickSystem(_) => {
-                let h = active
-                    .iter()
-                    .map(|&w| self.actors[w as usize].initiative)
-                    .max()
-                    .unwrap_or(1)
-                    .max(1);
-                self.span = h as u64;
-                for &w in &active {
-                    let d = self.actors[w as usize].initiative.clamp(1, h);
-                    self.push(base + (h - d) as u64 + 1, EvKind::Turn { who: w, round })?;
-                }
-            }
-            TimingSystem::ActionBlocks(_) => {
-                let n = active
-                    .iter()
-                    .map(|&w| self.actors[w as usize].allowed)
-                    .max()
-                    .unwrap_or(0);
-                self.span = u64::from(n);
-                let mut by_ref = active.clone();
-                by_ref.sort_by_key(|&w| std::cmp::Reverse(self.actors[w as usize].timing.reflexes));
-                for block in (1..=n).rev() {
-                    for &w in &by_ref {
-                        let allowed = self.actors[w as usize].allowed;
-                        if allowed >= block {
-                            let tick = base + u64::from(n - block) + 1;
-                            self.push(tick, EvKind::action(w, round, allowed - block + 1))?;
-                        }
-                    }
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// Graduated "end of round": actions `done + 1..=allowed` of `who` go to
-    /// end passes after the round's last tick, in initiative order.
-    fn schedule_end_passes(&mut self, who: u32, done: u32) -> Result<()> {
-        let (allowed, init, round) = {
-            let a = &self.actors[who as usize];
-            (a.allowed, a.initiative as u64, self.round)
-        };
-        let TimingSystem::GraduatedRounds(c) = self.system else {
-            return Ok(());
-        };
-        let end = self.round_base + u64::from(c.ticks_per_round);
-        let span = self.span.max(1);
-        for (k, nth) in (done + 1..=allowed).enumerate() {
-            let tick = end + k as u64 * span + init;
-            self.push(
-                tick,
-                EvKind::Action {
-                    who,
-                    round,
-                    nth,
-                    end_pass: k as u32 + 1,
-                },
-            )?;
+        self.span = layout.span;
+        for (tick, kind) in layout.events {
+            self.push(tick, kind)?;
         }
         Ok(())
     }
@@ -748,139 +810,161 @@ impl Scheduler {
     /// follow-up do "the same again" first (in the order they landed),
     /// rolling what that needs; in Continuous timing, actors who joined late
     /// roll their initiative here.
+    ///
+    /// # Errors
+    /// A roll the source cannot give, or a follow-up or round that would
+    /// land after [`MAX_TICK`]. All rolls come first: on an error nothing
+    /// has changed.
     pub fn next<R: RollSource + ?Sized>(&mut self, rolls: &mut R, acts: &mut Vec<Act>) -> Result<Option<Step>> {
         acts.clear();
-        self.follow_up(rolls)?;
-        loop {
-            if self.round_is_over() {
-                let anyone = self.actors.iter().any(|a| a.presence == Presence::Active);
-                if anyone && (self.round == 0 || !matches!(self.system, TimingSystem::Continuous(_))) {
-                    self.start_round(rolls)?;
-                    return Ok(Some(Step::NewRound { round: self.round }));
-                }
+        let mut plans = std::mem::take(&mut self.plans);
+        plans.clear();
+        let start = match self.prepare_next(rolls, &mut plans) {
+            Ok(start) => start,
+            Err(e) => {
+                plans.clear();
+                self.plans = plans;
+                return Err(e);
             }
-            let mut popped = std::mem::take(&mut self.popped);
-            let Some(tick) = self.queue.pop_tick(&mut popped) else {
-                self.popped = popped;
-                return Ok(None);
-            };
-            let mut first: Option<EvKind> = None;
-            for &(id, ev) in &popped {
-                match ev.kind {
-                    EvKind::Timer { id } => acts.push(Act::Timer { id }),
-                    EvKind::Action { who, nth, round, .. } => {
-                        self.actor_events -= 1;
-                        let current_round = self.round;
-                        let a = &mut self.actors[who as usize];
-                        a.pending.retain(|p| *p != id);
-                        // A Graduated action spilled from an older round ends
-                        // its chain there (its later actions would land later
-                        // still) and leaves this round's count alone.
-                        let spilled = round < current_round && matches!(self.system, TimingSystem::GraduatedRounds(_));
-                        if !spilled {
-                            a.nth = nth;
-                        }
-                        if a.in_progress == Some(id) {
-                            a.in_progress = None;
-                            a.in_progress_kind = None;
-                        }
-                        let chains = match &self.system {
-                            TimingSystem::Continuous(_) => true,
-                            TimingSystem::GraduatedRounds(_) => {
-                                !spilled && nth < a.allowed && matches!(ev.kind, EvKind::Action { end_pass: 0, .. })
-                            }
-                            _ => false,
-                        };
-                        if chains {
-                            a.awaiting = true;
-                            self.awaiting.push(who);
-                        }
-                        acts.push(Act::Action {
-                            actor: ActorId(who),
-                            nth,
-                        });
-                        first.get_or_insert(ev.kind);
+        };
+        let applied = self.apply_follow_up(&plans);
+        plans.clear();
+        self.plans = plans;
+        applied?;
+        if let Some(start) = start {
+            self.commit_round(start)?;
+            return Ok(Some(Step::NewRound { round: self.round }));
+        }
+        let mut popped = std::mem::take(&mut self.popped);
+        let Some(tick) = self.queue.pop_tick(&mut popped) else {
+            self.popped = popped;
+            return Ok(None);
+        };
+        let mut first: Option<EvKind> = None;
+        for &(id, ev) in &popped {
+            match ev.kind {
+                EvKind::Timer { id } => acts.push(Act::Timer { id }),
+                EvKind::Action { who, nth, round, .. } => {
+                    self.actor_events -= 1;
+                    let current_round = self.round;
+                    let a = &mut self.actors[who as usize];
+                    a.pending.retain(|p| *p != id);
+                    // A Graduated action spilled from an older round ends
+                    // its chain there (its later actions would land later
+                    // still) and leaves this round's count alone.
+                    let spilled = round < current_round && matches!(self.system, TimingSystem::GraduatedRounds(_));
+                    if !spilled {
+                        a.nth = nth;
                     }
-                    EvKind::Turn { who, .. } => {
-                        self.actor_events -= 1;
-                        let a = &mut self.actors[who as usize];
-                        a.pending.retain(|p| *p != id);
+                    if a.in_progress == Some(id) {
+                        a.in_progress = None;
+                        a.in_progress_kind = None;
+                    }
+                    let chains = match &self.system {
+                        TimingSystem::Continuous(_) => true,
+                        TimingSystem::GraduatedRounds(_) => {
+                            !spilled && nth < a.allowed && matches!(ev.kind, EvKind::Action { end_pass: 0, .. })
+                        }
+                        _ => false,
+                    };
+                    if chains {
                         a.awaiting = true;
                         self.awaiting.push(who);
-                        acts.push(Act::Turn { actor: ActorId(who) });
-                        first.get_or_insert(ev.kind);
                     }
+                    acts.push(Act::Action {
+                        actor: ActorId(who),
+                        nth,
+                    });
+                    first.get_or_insert(ev.kind);
+                }
+                EvKind::Turn { who, .. } => {
+                    self.actor_events -= 1;
+                    let a = &mut self.actors[who as usize];
+                    a.pending.retain(|p| *p != id);
+                    a.awaiting = true;
+                    self.awaiting.push(who);
+                    acts.push(Act::Turn { actor: ActorId(who) });
+                    first.get_or_insert(ev.kind);
                 }
             }
-            popped.clear();
-            self.popped = popped;
-            if acts.is_empty() {
-                continue;
-            }
-            let moment = self.moment_at(tick, first);
-            if first.is_some() {
-                self.moments_in_round += 1;
-            }
-            self.last = Some(moment);
-            return Ok(Some(Step::Moment(moment)));
         }
+        popped.clear();
+        self.popped = popped;
+        let moment = self.moment_at(tick, first);
+        if first.is_some() {
+            self.moments_in_round = self.moments_in_round.saturating_add(1);
+        }
+        self.last = Some(moment);
+        Ok(Some(Step::Moment(moment)))
+    }
+
+    /// Every roll and check of a [`next`](Self::next), changing nothing:
+    /// the follow-ups (into `plans`) and, if the round is then over, the
+    /// next round.
+    fn prepare_next<R: RollSource + ?Sized>(
+        &self,
+        rolls: &mut R,
+        plans: &mut Vec<(u32, Declaration, Plan, i64)>,
+    ) -> Result<Option<RoundStart>> {
+        self.plan_follow_up(rolls, plans)?;
+        if self.round_over_after(plans) {
+            let anyone = self.actors.iter().any(|a| a.presence == Presence::Active);
+            if anyone && (self.round == 0 || !matches!(self.system, TimingSystem::Continuous(_))) {
+                return self.prepare_round(rolls).map(Some);
+            }
+        }
+        Ok(None)
     }
 
     /// "The same again" for everyone still awaiting a declaration, and
-    /// Continuous late joiners' initiative. All rolls first, then changes.
-    fn follow_up<R: RollSource + ?Sized>(&mut self, rolls: &mut R) -> Result<()> {
-        if self.awaiting.is_empty() && self.joining.is_empty() {
-            return Ok(());
+    /// Continuous late joiners' initiative: the rolls and the plans, in
+    /// that order, changing nothing.
+    fn plan_follow_up<R: RollSource + ?Sized>(
+        &self,
+        rolls: &mut R,
+        plans: &mut Vec<(u32, Declaration, Plan, i64)>,
+    ) -> Result<()> {
+        for &w in &self.awaiting {
+            let decl = self.actors[w as usize].decl.repeated();
+            plans.push((w, decl, self.plan(w, &decl, rolls)?, 0));
         }
-        let mut plans = std::mem::take(&mut self.plans);
-        plans.clear();
-        let mut planned = || -> Result<()> {
-            for &w in &self.awaiting {
-                let decl = self.actors[w as usize].decl.repeated();
-                plans.push((w, decl, self.plan(w, &decl, rolls)?, 0));
-            }
-            for &w in &self.joining {
-                let init = self.roll_initiative(w, rolls)?;
-                plans.push((w, self.actors[w as usize].decl, Plan::Join, init));
-            }
-            Ok(())
-        };
-        if let Err(e) = planned() {
-            plans.clear();
-            self.plans = plans;
-            return Err(e);
+        let now = self.queue.now();
+        for &w in &self.joining {
+            let decl = self.actors[w as usize].decl;
+            let init = self.roll_initiative(w, &decl, rolls)?;
+            let tick = tick_after(now, init.max(1).unsigned_abs(), "initiative")?;
+            plans.push((w, decl, Plan::Join { tick }, init));
+        }
+        Ok(())
+    }
+
+    /// Applies planned follow-ups (checked when planned).
+    fn apply_follow_up(&mut self, plans: &[(u32, Declaration, Plan, i64)]) -> Result<()> {
+        if plans.is_empty() {
+            return Ok(());
         }
         self.awaiting.clear();
         self.joining.clear();
-        let now = self.queue.now();
-        let mut result = Ok(());
-        for &(w, decl, plan, init) in &plans {
-            let r = if let Plan::Join = plan {
+        for &(w, decl, plan, init) in plans {
+            if let Plan::Join { tick } = plan {
                 let a = &mut self.actors[w as usize];
                 a.presence = Presence::Active;
                 a.initiative = init;
                 a.entry = None;
                 a.chain_round = self.round;
-                self.push(now + init as u64, EvKind::action(w, self.round, 1))
-                    .map(|_| ())
+                self.push(tick, EvKind::action(w, self.round, 1))?;
             } else {
-                self.apply_plan(w, decl, plan)
-            };
-            if r.is_err() {
-                result = r;
-                break;
+                self.apply_plan(w, decl, plan)?;
             }
         }
-        plans.clear();
-        self.plans = plans;
-        result
+        Ok(())
     }
 
     /// The absolute tick at which a follow-up of `decl` lands, from now.
     fn follow_up_tick<R: RollSource + ?Sized>(&self, decl: &Declaration, rolls: &mut R) -> Result<u64> {
         let now = self.current_tick();
         match decl.gm {
-            Some(GmTiming::ReadyTime(t)) => Ok(now + u64::from(t)),
+            Some(GmTiming::ReadyTime(t)) => tick_after(now, t.into(), "declaration.gm.ready_time"),
             Some(GmTiming::LandingTick(t)) => {
                 if t <= now {
                     return Err(Error::invalid(
@@ -888,16 +972,21 @@ impl Scheduler {
                         format!("tick {t} is not after the current tick {now}"),
                     ));
                 }
+                if t > MAX_TICK {
+                    return Err(Error::out_of_range("declaration.gm.landing_tick", t, now + 1, MAX_TICK));
+                }
                 Ok(t)
             }
             None => {
                 let roll = rolls.roll(Dice::TWO_DF)?;
-                Ok(now + ready_time(roll, decl)? as u64)
+                let ready = ready_time(roll, decl)?;
+                tick_after(now, ready.max(1).unsigned_abs(), "ready_time")
             }
         }
     }
 
-    /// Works out (with rolls) what a declaration for an awaiting actor does.
+    /// Works out (with rolls) what a declaration for an awaiting actor
+    /// does, every tick checked; changes nothing.
     fn plan<R: RollSource + ?Sized>(&self, who: u32, decl: &Declaration, rolls: &mut R) -> Result<Plan> {
         let a = &self.actors[who as usize];
         Ok(match &self.system {
@@ -914,7 +1003,17 @@ impl Scheduler {
                     } else {
                         match c.past_end {
                             PastEnd::Extend | PastEnd::Spill => Plan::At(tick),
-                            PastEnd::EndOfRound => Plan::EndPasses,
+                            PastEnd::EndOfRound => {
+                                let end = self.round_base.saturating_add(u64::from(c.ticks_per_round));
+                                let first = first_end_pass(end, a.initiative.max(1).unsigned_abs(), self.queue.now());
+                                let step = self.span.max(1);
+                                let count = a.allowed - a.nth;
+                                let last = first.saturating_add(u64::from(count - 1).saturating_mul(step));
+                                if last > MAX_TICK {
+                                    return Err(past_last_tick("declaration"));
+                                }
+                                Plan::EndPasses { first, step }
+                            }
                             PastEnd::Lose => Plan::Nothing,
                         }
                     }
@@ -928,9 +1027,11 @@ impl Scheduler {
                     if matches!(decl.kind, ActionKind::RangedAttack { new_target: true }) {
                         ticks = ticks.saturating_add(c.acquire_ticks);
                     }
+                    let done = tick_after(self.current_tick(), ticks.into(), "declaration.action_ticks")?;
+                    let next = done + u64::from(a.timing.interval);
                     Plan::TickAction {
-                        ticks,
-                        interval: a.timing.interval,
+                        done,
+                        turn: (self.countdown(next) >= 1).then_some(next),
                     }
                 }
             }
@@ -947,36 +1048,42 @@ impl Scheduler {
         }
     }
 
+    /// Applies a plan (its ticks checked when it was made).
     fn apply_plan(&mut self, who: u32, decl: Declaration, plan: Plan) -> Result<()> {
         let round = self.round;
-        let (nth, chain_round) = {
+        let (nth, chain_round, allowed) = {
             let a = &mut self.actors[who as usize];
             if a.decl.rate_of_fire != decl.rate_of_fire {
                 a.rounds_of_use = 0;
             }
             a.decl = decl.repeated();
             a.awaiting = false;
-            (a.nth, a.chain_round)
+            (a.nth, a.chain_round, a.allowed)
         };
         match plan {
-            Plan::Nothing | Plan::Join => {}
+            Plan::Nothing | Plan::Join { .. } => {}
             Plan::At(tick) => {
-                self.push(tick, EvKind::action(who, chain_round, nth + 1))?;
+                self.push(tick, EvKind::action(who, chain_round, nth.saturating_add(1)))?;
             }
-            Plan::EndPasses => self.schedule_end_passes(who, nth)?,
+            Plan::EndPasses { first, step } => {
+                let mut events = Vec::new();
+                end_pass_events(who, round, nth, allowed, first, step, &mut events);
+                for (tick, kind) in events {
+                    self.push(tick, kind)?;
+                }
+            }
             Plan::Prepare => {
                 let a = &mut self.actors[who as usize];
                 a.prepared = true;
                 a.free_defense_used = false;
             }
-            Plan::TickAction { ticks, interval } => {
-                let now = self.current_tick();
+            Plan::TickAction { done, turn } => {
                 let id = self.push(
-                    now + u64::from(ticks),
+                    done,
                     EvKind::Action {
                         who,
                         round,
-                        nth: nth + 1,
+                        nth: nth.saturating_add(1),
                         end_pass: 0,
                     },
                 )?;
@@ -986,8 +1093,7 @@ impl Scheduler {
                 if matches!(decl.kind, ActionKind::Attack | ActionKind::RangedAttack { .. }) {
                     a.prepared = false;
                 }
-                let next = now + u64::from(ticks) + u64::from(interval);
-                if self.countdown(next) >= 1 {
+                if let Some(next) = turn {
                     self.push(next, EvKind::Turn { who, round })?;
                 }
             }
@@ -997,7 +1103,8 @@ impl Scheduler {
 
     /// Tick System: the countdown tick of absolute tick `t` this round.
     fn countdown(&self, t: u64) -> i64 {
-        self.span as i64 + self.round_base as i64 + 1 - t as i64
+        let c = i128::from(self.span) + i128::from(self.round_base) + 1 - i128::from(t);
+        c.clamp(i64::MIN.into(), i64::MAX.into()) as i64
     }
 
     /// Declares the actor's next action, from now.
@@ -1131,6 +1238,7 @@ impl Scheduler {
         if let Some((_, id)) = self.next_turn_event(w) {
             self.drop_event(id);
         }
+        // Within the round, so at most `MAX_TICK` (rounds end by then).
         let next = self.current_tick() + u64::from(interval);
         if self.countdown(next) >= 1 && next > self.queue.now() {
             self.push(
@@ -1157,7 +1265,8 @@ impl Scheduler {
         };
         let w = who.0;
         let mut ticks = ticks.unwrap_or(c.free_action_ticks);
-        check_range("free_action.ticks", ticks.into(), 0, MAX_TICKS.into())?;
+        check_range("free_action.ticks", ticks.into(), 0, MAX_DURATION.into())?;
+        // Checked above; nothing below can fail.
         {
             let a = &mut self.actors[who.index()];
             if defending && a.prepared && !a.free_defense_used {
@@ -1171,6 +1280,7 @@ impl Scheduler {
             self.tick_cancel(w)?;
             cancelled_action = true;
         }
+        // A pushed turn stays within the round, so at most `MAX_TICK`.
         let done = now + u64::from(ticks);
         let mut pushed = false;
         if ticks > 0
@@ -1241,7 +1351,7 @@ impl Scheduler {
     /// by (Action Blocks hold instead). Returns the new absolute tick.
     pub fn delay(&mut self, who: ActorId, ticks: u32) -> Result<u64> {
         self.active(who)?;
-        check_range("delay.ticks", ticks.into(), 1, MAX_TICKS.into())?;
+        check_range("delay.ticks", ticks.into(), 1, MAX_DURATION.into())?;
         if matches!(self.system, TimingSystem::Simultaneous | TimingSystem::ActionBlocks(_)) {
             return Err(Error::invalid(
                 "delay",
@@ -1259,12 +1369,21 @@ impl Scheduler {
                 format!("actor {who} has nothing pending to delay"),
             ));
         };
-        let new_tick = tick + u64::from(ticks);
+        let new_tick = tick_after(tick, ticks.into(), "delay.ticks")?;
         if self.system == TimingSystem::SimpleRounds {
             let span = self.span.max(1);
-            let pass_end = self.round_base + (tick - self.round_base - 1) / span * span + span;
+            let into_round = tick.saturating_sub(self.round_base).saturating_sub(1);
+            let pass_end = self
+                .round_base
+                .saturating_add(into_round / span * span)
+                .saturating_add(span);
             if new_tick > pass_end {
-                return Err(Error::out_of_range("delay.ticks", ticks, 1, pass_end - tick));
+                return Err(Error::out_of_range(
+                    "delay.ticks",
+                    ticks,
+                    1,
+                    pass_end.saturating_sub(tick),
+                ));
             }
         }
         let in_progress = self.actors[who.index()].in_progress == Some(id);
@@ -1286,18 +1405,24 @@ impl Scheduler {
     // -----------------------------------------------------------------
     // Timers
 
-    /// Sets timer `id` to run out `ticks` ticks after now (at least 1); it
-    /// comes out of [`next`](Self::next) as [`Act::Timer`].
+    /// Sets timer `id` to run out `ticks` ticks after now; it comes out of
+    /// [`next`](Self::next) as [`Act::Timer`].
+    ///
+    /// # Errors
+    /// `ticks` must be at least 1 and land at most on [`MAX_TICK`]
+    /// (`1..=MAX_TICK - now`).
     pub fn set_timer(&mut self, id: u32, ticks: u64) -> Result<EventId> {
-        if ticks == 0 {
-            return Err(Error::out_of_range("timer.ticks", 0, 1, u64::MAX));
+        self.system.validate()?;
+        let now = self.queue.now();
+        if ticks == 0 || now.checked_add(ticks).is_none_or(|t| t > MAX_TICK) {
+            return Err(Error::out_of_range(
+                "timer.ticks",
+                ticks,
+                1,
+                MAX_TICK.saturating_sub(now),
+            ));
         }
-        let at = self
-            .queue
-            .now()
-            .checked_add(ticks)
-            .ok_or_else(|| Error::overflow("timer.ticks", "beyond the last tick"))?;
-        self.push(at, EvKind::Timer { id })
+        self.push(now + ticks, EvKind::Timer { id })
     }
 
     /// Cancels a timer; returns whether it was pending.
@@ -1314,33 +1439,38 @@ impl Scheduler {
     // Views
 
     /// How the system labels absolute tick `tick` (see [`Moment`]).
+    ///
+    /// Ticks are at most [`MAX_TICK`], so the labels fit; they saturate
+    /// rather than wrap all the same.
     fn moment_at(&self, tick: u64, ev: Option<EvKind>) -> Moment {
         let rel = tick.saturating_sub(self.round_base);
+        let small = |x: u64| u32::try_from(x).unwrap_or(u32::MAX);
+        let signed = |x: u64| i64::try_from(x).unwrap_or(i64::MAX);
         let (round, display, pass) = match (&self.system, ev) {
             (TimingSystem::Simultaneous, _) => (self.round, i64::from(self.round), 0),
             (TimingSystem::SimpleRounds, _) => {
                 let span = self.span.max(1);
                 let r = rel.saturating_sub(1);
-                (self.round, (r % span + 1) as i64, (r / span + 1) as u32)
+                (self.round, signed(r % span + 1), small(r / span + 1))
             }
             (TimingSystem::GraduatedRounds(c), ev) => {
-                let tpr = u64::from(c.ticks_per_round);
+                let tpr = u64::from(c.ticks_per_round.max(1));
                 if let Some(EvKind::Action { end_pass: p @ 1.., .. }) = ev {
                     let span = self.span.max(1);
                     let r = rel.saturating_sub(tpr + 1);
-                    (self.round, (r % span + 1) as i64, p)
+                    (self.round, signed(r % span + 1), p)
                 } else if c.past_end == PastEnd::Spill && rel > tpr {
                     let k = (rel - 1) / tpr;
-                    (self.round + k as u32, (rel - k * tpr) as i64, 0)
+                    (self.round.saturating_add(small(k)), signed(rel - k * tpr), 0)
                 } else {
-                    (self.round, rel as i64, 0)
+                    (self.round, signed(rel), 0)
                 }
             }
-            (TimingSystem::Continuous(c), _) => ((c.stopwatch(tick).0 + 1) as u32, tick as i64, 0),
+            (TimingSystem::Continuous(c), _) => (small(c.stopwatch(tick).0 + 1), signed(tick), 0),
             (TimingSystem::TickSystem(_), _) => (self.round, self.countdown(tick), 0),
             (TimingSystem::ActionBlocks(_), _) => {
-                let block = self.span as i64 - rel as i64 + 1;
-                (self.round, block, block.max(0) as u32)
+                let block = signed(self.span).saturating_sub(signed(rel)).saturating_add(1);
+                (self.round, block, small(block.max(0).unsigned_abs()))
             }
         };
         Moment {
@@ -1401,9 +1531,350 @@ impl Scheduler {
         self.actor_events
     }
 
-    /// Checks a restored scheduler's invariants (for snapshots read from
-    /// files): every pending event belongs to an actor that lists it.
+    // -----------------------------------------------------------------
+    // Snapshots
+
+    /// The scheduler as documented plain data (see [`SchedulerSnapshot`]),
+    /// which [`from_snapshot`](Self::from_snapshot) restores exactly.
+    pub fn snapshot(&self) -> SchedulerSnapshot {
+        let pending = self.queue.pending_in_order();
+        let mut order: Vec<u64> = pending.iter().map(|p| p.1).collect();
+        order.sort_unstable();
+        let events = pending
+            .iter()
+            .map(|&(tick, seq, id, ev)| EventSnapshot {
+                tick,
+                id,
+                scheduled: order.binary_search(&seq).unwrap_or_else(|i| i) as u64,
+                event: match ev.kind {
+                    EvKind::Action {
+                        who,
+                        round,
+                        nth,
+                        end_pass,
+                    } => EventKind::Action {
+                        actor: ActorId(who),
+                        round,
+                        nth,
+                        end_pass,
+                    },
+                    EvKind::Turn { who, round } => EventKind::Turn {
+                        actor: ActorId(who),
+                        round,
+                    },
+                    EvKind::Timer { id } => EventKind::Timer { id },
+                },
+            })
+            .collect();
+        SchedulerSnapshot {
+            version: SCHEDULER_SNAPSHOT_VERSION,
+            system: self.system.clone(),
+            round: self.round,
+            round_base: self.round_base,
+            now: self.queue.now(),
+            span: self.span,
+            moments_in_round: self.moments_in_round,
+            last: self.last,
+            actors: self
+                .actors
+                .iter()
+                .map(|a| ActorSnapshot {
+                    timing: a.timing,
+                    declaration: a.decl,
+                    presence: match a.presence {
+                        Presence::Joining => ActorPresence::Joining,
+                        Presence::Active => ActorPresence::Active,
+                        Presence::Out => ActorPresence::Out,
+                    },
+                    awaiting: a.awaiting,
+                    nth: a.nth,
+                    allowed: a.allowed,
+                    chain_round: a.chain_round,
+                    rounds_of_use: a.rounds_of_use,
+                    initiative: a.initiative,
+                    entry: a.entry,
+                    prepared: a.prepared,
+                    free_defense_used: a.free_defense_used,
+                    in_progress: a.in_progress.map(|event| InProgress {
+                        event,
+                        kind: a.in_progress_kind.unwrap_or_default(),
+                    }),
+                })
+                .collect(),
+            awaiting: self.awaiting.iter().map(|&w| ActorId(w)).collect(),
+            joining: self.joining.iter().map(|&w| ActorId(w)).collect(),
+            events,
+            free_handles: self.queue.free_handles(),
+        }
+    }
+
+    /// The scheduler a [`SchedulerSnapshot`] describes, after checking
+    /// every field; it continues exactly as the one the snapshot was taken
+    /// of (same moments, same order within a tick, same results for the
+    /// same rolls, same event handles).
+    ///
+    /// # Errors
+    /// An [`Error`] naming the field (`actors[2].entry`, `events[5].tick`,
+    /// `awaiting[0]`, ...) for an unknown version, bad options, a value out
+    /// of range, an unknown or repeated actor id, an event at or before
+    /// `now` or out of order, handles that do not name every slot once,
+    /// or lists and flags that disagree.
+    pub fn from_snapshot(snapshot: SchedulerSnapshot) -> Result<Scheduler> {
+        let SchedulerSnapshot {
+            version,
+            system,
+            round,
+            round_base,
+            now,
+            span,
+            moments_in_round,
+            last,
+            actors,
+            awaiting,
+            joining,
+            events,
+            free_handles,
+        } = snapshot;
+        if version != SCHEDULER_SNAPSHOT_VERSION {
+            return Err(Error::out_of_range(
+                "version",
+                version,
+                SCHEDULER_SNAPSHOT_VERSION,
+                SCHEDULER_SNAPSHOT_VERSION,
+            ));
+        }
+        system.validate().map_err(|e| e.in_field("system"))?;
+        for (field, value) in [("round_base", round_base), ("now", now), ("span", span)] {
+            if value > MAX_TICK {
+                return Err(Error::out_of_range(field, value, 0, MAX_TICK));
+            }
+        }
+        match last {
+            Some(m) if m.tick != now => {
+                return Err(Error::invalid("last.tick", format!("{} is not now ({now})", m.tick)));
+            }
+            None if now != 0 => {
+                return Err(Error::invalid(
+                    "last",
+                    format!("missing, though moments were handed out until tick {now}"),
+                ));
+            }
+            _ => {}
+        }
+        if actors.len() > MAX_ACTORS {
+            return Err(Error::out_of_range("actors", actors.len() as u64, 0, MAX_ACTORS as u64));
+        }
+        let continuous = matches!(system, TimingSystem::Continuous(_));
+        let tick_system = matches!(system, TimingSystem::TickSystem(_));
+        let graduated_end_passes = matches!(
+            system,
+            TimingSystem::GraduatedRounds(GraduatedConfig {
+                past_end: PastEnd::EndOfRound,
+                ..
+            })
+        );
+        let mut s = Scheduler::new(system);
+        s.round = round;
+        s.round_base = round_base;
+        s.span = span;
+        s.moments_in_round = moments_in_round;
+        s.last = last;
+        for (i, a) in actors.iter().enumerate() {
+            let here = |e: Error| e.in_field(&format!("actors[{i}]"));
+            a.timing.validate().map_err(here)?;
+            a.declaration.validate().map_err(here)?;
+            check_range("allowed", a.allowed.into(), 0, MAX_ACTIONS.into()).map_err(here)?;
+            check_range("initiative", a.initiative, -(MAX_TICK as i64), MAX_TICK as i64).map_err(here)?;
+            if a.chain_round > round {
+                return Err(here(Error::out_of_range("chain_round", a.chain_round, 0, round)));
+            }
+            if let Some(entry) = a.entry {
+                s.initiative_value(&a.timing, &a.declaration, entry)
+                    .map_err(|e| here(e.in_field("entry")))?;
+            }
+            if a.presence == ActorPresence::Joining && !(continuous && round > 0) {
+                return Err(here(Error::invalid(
+                    "presence",
+                    "only Continuous actors join, after the first initiative",
+                )));
+            }
+            if a.presence == ActorPresence::Out && a.awaiting {
+                return Err(here(Error::invalid(
+                    "awaiting",
+                    "an actor out of the fight awaits nothing",
+                )));
+            }
+            if a.in_progress.is_some() && !tick_system {
+                return Err(here(Error::invalid(
+                    "in_progress",
+                    "only the Tick System has actions in progress",
+                )));
+            }
+            s.actors.push(ActorState {
+                timing: a.timing,
+                decl: a.declaration,
+                presence: match a.presence {
+                    ActorPresence::Joining => Presence::Joining,
+                    ActorPresence::Active => Presence::Active,
+                    ActorPresence::Out => Presence::Out,
+                },
+                pending: Vec::new(),
+                awaiting: a.awaiting,
+                nth: a.nth,
+                allowed: a.allowed,
+                chain_round: a.chain_round,
+                rounds_of_use: a.rounds_of_use,
+                initiative: a.initiative,
+                entry: a.entry,
+                prepared: a.prepared,
+                free_defense_used: a.free_defense_used,
+                in_progress: None,
+                in_progress_kind: None,
+            });
+        }
+        // Each list names existing actors once, exactly those flagged.
+        let mut listed = vec![false; s.actors.len()];
+        for (k, w) in awaiting.iter().enumerate() {
+            match (s.actors.get(w.index()), listed.get_mut(w.index())) {
+                (Some(a), Some(seen)) if a.awaiting && !*seen => *seen = true,
+                _ => {
+                    return Err(Error::invalid(
+                        format!("awaiting[{k}]"),
+                        format!("actor {w} is unknown, listed twice or not awaiting"),
+                    ));
+                }
+            }
+        }
+        if s.actors.iter().filter(|a| a.awaiting).count() != awaiting.len() {
+            return Err(Error::invalid("awaiting", "an awaiting actor is not listed"));
+        }
+        let mut listed = vec![false; s.actors.len()];
+        for (k, w) in joining.iter().enumerate() {
+            match (s.actors.get(w.index()), listed.get_mut(w.index())) {
+                (Some(a), Some(seen)) if a.presence == Presence::Joining && !*seen => *seen = true,
+                _ => {
+                    return Err(Error::invalid(
+                        format!("joining[{k}]"),
+                        format!("actor {w} is unknown, listed twice or not joining"),
+                    ));
+                }
+            }
+        }
+        if s.actors.iter().filter(|a| a.presence == Presence::Joining).count() != joining.len() {
+            return Err(Error::invalid("joining", "a joining actor is not listed"));
+        }
+        s.awaiting = awaiting.iter().map(|w| w.0).collect();
+        s.joining = joining.iter().map(|w| w.0).collect();
+        // The events, in firing order; each actor's in scheduling order.
+        let mut parts = Vec::with_capacity(events.len());
+        let mut owned: Vec<(u64, u32, EventId)> = Vec::new();
+        let mut previous: Option<(u64, u64)> = None;
+        for (k, e) in events.iter().enumerate() {
+            let here = |e: Error| e.in_field(&format!("events[{k}]"));
+            if e.tick > MAX_TICK {
+                return Err(here(Error::out_of_range(
+                    "tick",
+                    e.tick,
+                    now.saturating_add(1),
+                    MAX_TICK,
+                )));
+            }
+            if previous.is_some_and(|(t, q)| e.tick < t || (e.tick == t && e.scheduled <= q)) {
+                return Err(here(Error::invalid(
+                    "tick",
+                    "out of order: events go by tick, then in scheduling order",
+                )));
+            }
+            previous = Some((e.tick, e.scheduled));
+            let actor_ok = |who: ActorId, r: u32| -> Result<u32> {
+                match s.actors.get(who.index()) {
+                    Some(a) if a.presence == Presence::Active => {}
+                    _ => {
+                        return Err(Error::invalid(
+                            "event.actor",
+                            format!("actor {who} is unknown or not in the fight"),
+                        ));
+                    }
+                }
+                if round == 0 || r > round {
+                    return Err(Error::out_of_range("event.round", r, 1, round));
+                }
+                Ok(who.0)
+            };
+            let kind = match e.event {
+                EventKind::Action {
+                    actor,
+                    round: r,
+                    nth,
+                    end_pass,
+                } => {
+                    let who = actor_ok(actor, r).map_err(here)?;
+                    if nth == 0 {
+                        return Err(here(Error::out_of_range("event.nth", 0, 1, u32::MAX)));
+                    }
+                    if end_pass > 0 && !graduated_end_passes {
+                        return Err(here(Error::invalid(
+                            "event.end_pass",
+                            "end passes are a Graduated \"end of round\" rule",
+                        )));
+                    }
+                    owned.push((e.scheduled, who, e.id));
+                    EvKind::Action {
+                        who,
+                        round: r,
+                        nth,
+                        end_pass,
+                    }
+                }
+                EventKind::Turn { actor, round: r } => {
+                    if !tick_system {
+                        return Err(here(Error::invalid("event.kind", "turns are a Tick System rule")));
+                    }
+                    let who = actor_ok(actor, r).map_err(here)?;
+                    owned.push((e.scheduled, who, e.id));
+                    EvKind::Turn { who, round: r }
+                }
+                EventKind::Timer { id } => EvKind::Timer { id },
+            };
+            parts.push((e.tick, e.scheduled, e.id, Ev { kind }));
+        }
+        s.queue = EventQueue::from_parts(now, parts, &free_handles)?;
+        owned.sort_unstable_by_key(|&(scheduled, ..)| scheduled);
+        s.actor_events = owned.len();
+        for &(_, who, id) in &owned {
+            s.actors[who as usize].pending.push(id);
+        }
+        for (i, a) in actors.iter().enumerate() {
+            if let Some(p) = a.in_progress {
+                let ok = matches!(
+                    s.queue.get(p.event),
+                    Some(Ev { kind: EvKind::Action { who, .. } }) if *who as usize == i
+                );
+                if !ok {
+                    return Err(Error::invalid(
+                        format!("actors[{i}].in_progress.event"),
+                        "is not a pending action of this actor",
+                    ));
+                }
+                s.actors[i].in_progress = Some(p.event);
+                s.actors[i].in_progress_kind = Some(p.kind);
+            }
+        }
+        s.check_lists()?;
+        Ok(s)
+    }
+
+    /// Checks a restored scheduler's invariants (for schedulers read with
+    /// serde from files): everything [`from_snapshot`](Self::from_snapshot)
+    /// checks, and every pending event belongs to an actor that lists it.
     pub fn validate(&self) -> Result<()> {
+        self.check_lists()?;
+        Scheduler::from_snapshot(self.snapshot()).map(|_| ())
+    }
+
+    /// The actors' lists of pending events, the pending counts and the
+    /// joining and awaiting lists agree with the queue.
+    fn check_lists(&self) -> Result<()> {
         self.system.validate()?;
         let mut events = 0usize;
         for (tick, id, ev) in self.queue.pending() {
@@ -1455,19 +1926,93 @@ impl Scheduler {
     }
 }
 
-/// What a declaration does to an awaiting actor.
+/// What a declaration does to an awaiting actor, its ticks worked out and
+/// checked, so applying it cannot fail.
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Plan {
-    /// A late joiner's first action (Continuous).
-    Join,
+    /// A late joiner's first action (Continuous), at this tick.
+    Join {
+        tick: u64,
+    },
     Nothing,
     At(u64),
-    EndPasses,
-    Prepare,
-    TickAction {
-        ticks: u32,
-        interval: u32,
+    /// Graduated "end of round": the rest of the actor's actions, one per
+    /// end pass: the first at `first`, then every `step` ticks.
+    EndPasses {
+        first: u64,
+        step: u64,
     },
+    Prepare,
+    /// Tick System: the action is done at `done`; the next turn, if this
+    /// round has it.
+    TickAction {
+        done: u64,
+        turn: Option<u64>,
+    },
+}
+
+impl Plan {
+    /// How many actor events applying it schedules (for end passes: at
+    /// least one; the exact count only matters as zero or not).
+    fn events(&self) -> usize {
+        match self {
+            Plan::Join { .. } | Plan::At(_) | Plan::EndPasses { .. } => 1,
+            Plan::TickAction { turn, .. } => 1 + usize::from(turn.is_some()),
+            Plan::Nothing | Plan::Prepare => 0,
+        }
+    }
+
+    /// The earliest tick it schedules.
+    fn first_tick(&self) -> Option<u64> {
+        match *self {
+            Plan::Join { tick } | Plan::At(tick) => Some(tick),
+            Plan::EndPasses { first, .. } => Some(first),
+            Plan::TickAction { done, .. } => Some(done),
+            Plan::Nothing | Plan::Prepare => None,
+        }
+    }
+}
+
+/// A round rolled and laid out, not yet begun.
+struct RoundStart {
+    round: u32,
+    base: u64,
+    /// `(actor, initiative, actions allowed)` of every active actor.
+    values: Vec<(u32, i64, u32)>,
+    layout: Layout,
+}
+
+/// The scheduled part of a round: its span and its events in scheduling
+/// order.
+struct Layout {
+    span: u64,
+    events: Vec<(u64, EvKind)>,
+}
+
+/// Graduated "end of round": the first end-pass tick of an actor with
+/// initiative offset `init` after the round's last tick `end`; if the end
+/// passes are already under way (a delay took the actor past the end),
+/// counted from `now` instead, so nothing lands in the past.
+fn first_end_pass(end: u64, init: u64, now: u64) -> u64 {
+    let first = end.saturating_add(init);
+    if first > now { first } else { now.saturating_add(init) }
+}
+
+/// End-pass actions `done + 1..=allowed` of `who` in `round`, the first at
+/// `first`, then every `step` ticks (saturating: callers check the last).
+fn end_pass_events(who: u32, round: u32, done: u32, allowed: u32, first: u64, step: u64, out: &mut Vec<(u64, EvKind)>) {
+    for (k, nth) in (done.saturating_add(1)..=allowed).enumerate() {
+        let tick = first.saturating_add((k as u64).saturating_mul(step));
+        out.push((
+            tick,
+            EvKind::Action {
+                who,
+                round,
+                nth,
+                end_pass: k as u32 + 1,
+            },
+        ));
+    }
 }
 
 /// Checks `value` is a roll `dice` can show (as a scripted roll would be).

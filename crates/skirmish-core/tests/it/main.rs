@@ -7,6 +7,7 @@ mod dice;
 mod full_contact;
 mod opposed;
 mod queue;
+mod scheduler_bounds;
 mod scheduler_memory;
 mod timing;
 mod tracker;

@@ -10,7 +10,9 @@
 //! - **Simultaneity** (RULES.md §1): a roll takes the wound penalty its
 //!   fighter had when the current moment began; a wound struck in the
 //!   moment counts from the next. A combatant taken out in the moment still
-//!   strikes in it (two fighters can fell each other).
+//!   strikes in it (two fighters can fell each other). Who strikes when is
+//!   the GM's call: the tracker does not require the attacker to be acting
+//!   at this moment.
 //! - **Taken out**: marked down, and its line's pending action is
 //!   cancelled once no member of it stands.
 //! - **Disruption**: a hit on a combatant whose pending action is
@@ -237,10 +239,9 @@ impl Encounter {
         if attacker == target {
             return Err(TrackerError::invalid("target", "a combatant cannot strike itself"));
         }
-        let struck_this_moment = a.status == Status::Down
-            && a.down_at_moment == Some(self.state.moments)
-            && self.state.current.contains(&a.line);
-        if a.status == Status::Removed || (a.status == Status::Down && !struck_this_moment) {
+        // Simultaneity: one taken out at this moment still strikes in it.
+        let fell_this_moment = a.status == Status::Down && a.down_at_moment == Some(self.state.moments);
+        if a.status == Status::Removed || (a.status == Status::Down && !fell_this_moment) {
             return Err(TrackerError::not_now(
                 "attacker",
                 format!(
@@ -468,7 +469,9 @@ fn strike_in(
         }
         Striking::FudgeOpposed(rules) => {
             let defense = four_df(s, dice.defense, "dice.defense")?;
-            let round = s.scheduler.round().max(1);
+            // Plus-levels count by the round of the moment, as in the
+            // battle engine (under Continuous: the stopwatch lap).
+            let round = s.scheduler.last_moment().map_or(1, |m| m.round).max(1);
             let a_skill = af.skill.in_round(round)?.value();
             let t_skill = tf.skill.in_round(round)?.value();
             let blow = combat::opposed_blow(

@@ -12,6 +12,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::damage::{DamageModel, DamageState, WoundLevel, WoundTrack};
+use crate::fighter::Fighter;
 
 use super::{CombatantId, Encounter, Result, SheetLine, State, Status, TrackerError, note, sheet_of};
 
@@ -53,6 +54,8 @@ pub struct CombatantState {
     pub hit_points: Option<i32>,
     /// Its wound penalty: the GM's, and the party's.
     pub penalty: Option<i32>,
+    /// Its combat stats (SR, DR, skill, damage factors): the GM's, and the party's.
+    pub stats: Option<Fighter>,
 }
 
 /// Everything a screen shows, in one call.
@@ -126,6 +129,7 @@ impl Encounter {
                     wound_boxes: boxes,
                     hit_points: hp,
                     penalty: c.damage.filter(|_| full).map(|d| s.model.wound_penalty(&d)),
+                    stats: c.stats.clone().filter(|_| full),
                 }
             })
             .collect();

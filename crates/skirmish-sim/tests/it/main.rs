@@ -11,3 +11,4 @@ mod rules;
 mod scenario;
 mod stats;
 mod sweep;
+mod tracker_parity;

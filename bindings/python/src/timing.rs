@@ -92,7 +92,7 @@ pub(crate) fn attacks_per_round<'py>(
 /// Expected actions in ticks `1..=ticks` of Continuous combat: a dict with
 /// `landing` (per tick) and `expected_actions`.
 #[pyfunction]
-#[pyo3(signature = (time_taken, speed_bonus = 0, ticks = analysis::TICKS_PER_ROUND))]
+#[pyo3(signature = (time_taken, speed_bonus = 0, ticks = 20))]
 pub(crate) fn continuous_actions<'py>(
     py: Python<'py>,
     time_taken: u32,
@@ -112,7 +112,7 @@ pub(crate) fn continuous_actions<'py>(
 /// How many of `actions_allowed` land inside a Graduated Round: a dict
 /// with `landed` (`(lowest, counts)`) and `mean`.
 #[pyfunction]
-#[pyo3(signature = (time_taken, speed_bonus = 0, actions_allowed = 1, ticks_per_round = analysis::TICKS_PER_ROUND))]
+#[pyo3(signature = (time_taken, speed_bonus = 0, actions_allowed = 1, ticks_per_round = 20))]
 pub(crate) fn graduated_actions<'py>(
     py: Python<'py>,
     time_taken: u32,

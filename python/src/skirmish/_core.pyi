@@ -1,11 +1,66 @@
 # Stubs of the compiled module skirmish._core (bindings/python), checked
 # against the binary by mypy.stubtest in python/tests/test_typing.py.
 from collections.abc import Callable, Sequence
-from typing import Any, Optional, Union
+from typing import Any, Optional, Union, final
 
 import numpy as np
 import numpy.typing as npt
 
+__all__ = [
+    "BUILTIN",
+    "BattleFailedError",
+    "BattleSetupError",
+    "CheckpointError",
+    "CheckpointIOError",
+    "CheckpointMismatchError",
+    "FieldPathError",
+    "InternalError",
+    "InvalidSweepError",
+    "InvalidValueError",
+    "MAX_BATTLES",
+    "MAX_THREADS",
+    "OutOfRangeError",
+    "RulesError",
+    "RulesOverflowError",
+    "Scenario",
+    "ScenarioError",
+    "ScenarioInvalidError",
+    "ScenarioReadError",
+    "ScenarioSchemaError",
+    "ScenarioSyntaxError",
+    "ScriptExhaustedError",
+    "ScriptedRollError",
+    "SkirmishError",
+    "SweepCancelledError",
+    "SweepEditError",
+    "SweepError",
+    "SweepOverflowError",
+    "SweepTable",
+    "ThreadPoolError",
+    "UnknownNameError",
+    "UnknownScenarioError",
+    "__version__",
+    "_example_error",
+    "_panic",
+    "actions_per_phase",
+    "armor_table",
+    "attacks_per_round",
+    "continuous_actions",
+    "defense_rating",
+    "dice_distribution",
+    "find_armor",
+    "find_weapon",
+    "first_action_order",
+    "graduated_actions",
+    "initiative_distribution",
+    "ready_time_distribution",
+    "resolve_strike",
+    "run_battle",
+    "run_sweep",
+    "strike_odds",
+    "strike_rating",
+    "weapon_table",
+]
 __version__: str
 BUILTIN: list[str]
 MAX_THREADS: int
@@ -109,6 +164,7 @@ def _panic(message: str) -> None: ...
 
 # --- scenarios ------------------------------------------------------------
 
+@final
 class Scenario:
     @staticmethod
     def builtin(name: str) -> Scenario: ...
@@ -127,7 +183,7 @@ class Scenario:
     def to_toml(self) -> str: ...
     def get_json(self, path: str) -> str: ...
     def with_field(self, path: str, value: str) -> Scenario: ...
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, value: object, /) -> bool: ...
     def __hash__(self) -> int: ...
     def __reduce__(self) -> tuple[Any, ...]: ...
 
@@ -135,6 +191,7 @@ class Scenario:
 
 def run_battle(scenario: Scenario, seed: int, index: int = 0, trace: bool = True) -> str: ...
 
+@final
 class SweepTable:
     @property
     def axes(self) -> list[str]: ...

@@ -40,7 +40,6 @@ def pyplot() -> Any:
 def tqdm_auto() -> Any | None:
     """``tqdm.auto.tqdm``, or None without tqdm (progress is then silent)."""
     try:
-        from tqdm.auto import tqdm
+        return importlib.import_module("tqdm.auto").tqdm
     except ImportError:
         return None
-    return tqdm

@@ -14,7 +14,7 @@ BUILTIN: tuple[str, ...] = tuple(_core.BUILTIN)
 
 #: What :class:`Scenario` accepts: a built-in name, a path to a ``.toml`` or
 #: ``.json`` file, TOML or JSON text, a dict (the JSON form), or a Scenario.
-ScenarioLike = Union["Scenario", str, "os.PathLike[str]", Mapping[str, Any], None]
+ScenarioLike = Union["Scenario", _core.Scenario, str, "os.PathLike[str]", Mapping[str, Any], None]
 
 
 def value_text(value: object) -> str:

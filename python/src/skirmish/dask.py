@@ -11,6 +11,7 @@ its counts: the result is the local sweep's, byte for byte.
 
 from __future__ import annotations
 
+import importlib
 import os
 import secrets
 import tempfile
@@ -105,7 +106,7 @@ def sweep(
         todo = [c for c in range(cells_of(values)) if c not in done]
         chunks = [todo[i : i + cells_per_task] for i in range(0, len(todo), cells_per_task)]
 
-        from distributed import as_completed
+        as_completed = importlib.import_module("distributed").as_completed
 
         futures = [
             client.submit(run_cells, s, texts, chunk, battles, seed, threads_per_task, pure=False) for chunk in chunks

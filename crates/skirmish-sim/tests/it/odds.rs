@@ -161,6 +161,55 @@ fn from_the_start_a_continuation_is_the_engine_battle_for_battle() {
     }
 }
 
+#[test]
+fn under_simultaneous_timing_a_group_line_fights_as_its_members() {
+    // Every fighter acts in every exchange, without an initiative roll, in
+    // roster order: a group's one line and the engine's one actor per
+    // member act alike, so the continuation from the start is the engine's
+    // battle, battle for battle, and a line must stay in the fight until
+    // its last member falls.
+    for striking in Striking::NAMES {
+        let scenario = ambush_with_groups()
+            .with_field("timing", "simultaneous")
+            .unwrap()
+            .with_field("striking", striking)
+            .unwrap();
+        let e = encounter_from_scenario(&scenario, 3).unwrap();
+        let odds = odds_from_here(&e, 300, 4).unwrap();
+        check_consistent(&odds);
+        assert_eq!(counts(&odds), engine_tally(&scenario, 300, 4), "{striking}");
+    }
+}
+
+#[test]
+fn fighters_down_before_the_first_blow_are_out_of_every_battle() {
+    // Blue's second is taken out before initiative: every continuation is
+    // the duel without it, battle for battle (nobody strikes at the fallen,
+    // the fallen strike nobody).
+    let duel = |second: &str| -> Scenario {
+        toml::from_str(&format!(
+            r#"
+            name = "duel"
+            timing = "continuous"
+            [[sides]]
+            name = "red"
+            groups = [{{ name = "Red", strike_rating = 7, defense_rating = 6, weapon = "Sword, Long" }}]
+            [[sides]]
+            name = "blue"
+            groups = [{{ name = "Blue", strike_rating = 6, defense_rating = 6, weapon = "Axe, Battle" }}{second}]
+            "#
+        ))
+        .unwrap()
+    };
+    let with_second = duel(r#", { name = "Second", strike_rating = 9, defense_rating = 9, weapon = "Dagger" }"#);
+    let mut e = encounter_from_scenario(&with_second, 2).unwrap();
+    let second = e.find("Second").unwrap();
+    e.down(second).unwrap();
+    let odds = odds_from_here(&e, 500, 6).unwrap();
+    check_consistent(&odds);
+    assert_eq!(counts(&odds), engine_tally(&duel(""), 500, 6));
+}
+
 const LAST_STAND: &str = r#"
 name = "last stand"
 timing = "continuous"
@@ -172,7 +221,10 @@ groups = [
 ]
 [[sides]]
 name = "goblins"
-groups = [{ name = "Goblin", count = 3, strike_rating = 5, defense_rating = 4, weapon = "Dagger" }]
+groups = [
+  { name = "Goblin", count = 3, strike_rating = 5, defense_rating = 4, weapon = "Dagger" },
+  { name = "Assassin", strike_rating = 60, defense_rating = 0, weapon = "Dagger", offense = 20 },
+]
 "#;
 
 #[test]
@@ -196,14 +248,18 @@ fn mid_fight_a_side_down_to_its_unbeatable_last_fighter_wins_every_time() {
         }
         assert!(down, "{squire} should fall");
     }
-    // And the hero takes one goblin of the group down.
+    // And the hero takes one goblin of the group down, and the assassin,
+    // who would fell him at a blow if he stood up again.
     let hero = e.find("Hero").unwrap();
-    let g2 = e.find("Goblin 2").unwrap();
-    assert!(
-        e.strike(hero, g2, StrikeOptions::default(), StrikeDice::typed(0, None))
-            .unwrap()
-            .went_down
-    );
+    for name in ["Goblin 2", "Assassin"] {
+        let id = e.find(name).unwrap();
+        assert!(
+            e.strike(hero, id, StrikeOptions::default(), StrikeDice::typed(0, None))
+                .unwrap()
+                .went_down,
+            "{name}"
+        );
+    }
     let odds = odds_from_here(&e, 1_000, 9).unwrap();
     check_consistent(&odds);
     let heroes = odds.side("heroes").unwrap();

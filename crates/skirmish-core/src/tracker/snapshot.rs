@@ -4,8 +4,8 @@
 //! A snapshot carries the current state, a bounded tail of the undo
 //! history ([`SNAPSHOT_HISTORY`] steps at most) and the kept log, so its
 //! size does not grow with the length of the fight. The scheduler is
-//! written in its public form ([`crate::timing::SchedulerSnapshot`] where
-//! available), not its private layout. Restoring checks everything and
+//! written in its public form ([`crate::timing::SchedulerSnapshot`]), not
+//! its private layout. Restoring checks everything and
 //! refuses a corrupt, inconsistent or newer snapshot with
 //! [`ErrorKind::BadSnapshot`](super::ErrorKind::BadSnapshot); it never
 //! panics. Golden files in `tests/snapshots/` pin that every released
@@ -214,17 +214,20 @@ fn check_state(s: &mut State) -> Result<()> {
     Ok(())
 }
 
-/// How a [`State`]'s scheduler is written in a snapshot.
+/// How a [`State`]'s scheduler is written in a snapshot: its public,
+/// versioned form ([`SchedulerSnapshot`](crate::timing::SchedulerSnapshot)),
+/// checked field by field when read back.
 pub(super) mod scheduler_form {
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-    use crate::timing::Scheduler;
+    use crate::timing::{Scheduler, SchedulerSnapshot};
 
     pub(crate) fn serialize<S: Serializer>(scheduler: &Scheduler, s: S) -> Result<S::Ok, S::Error> {
-        scheduler.serialize(s)
+        scheduler.snapshot().serialize(s)
     }
 
     pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Scheduler, D::Error> {
-        Scheduler::deserialize(d)
+        let snapshot = SchedulerSnapshot::deserialize(d)?;
+        Scheduler::from_snapshot(snapshot).map_err(serde::de::Error::custom)
     }
 }

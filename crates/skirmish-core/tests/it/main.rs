@@ -9,6 +9,7 @@ mod opposed;
 mod queue;
 mod scheduler_bounds;
 mod scheduler_memory;
+mod snapshot_golden;
 mod timing;
 mod tracker;
 mod tracker_props;

@@ -162,9 +162,9 @@ pub fn odds_from_here(encounter: &Encounter, battles: u64, seed: u64) -> Result<
 /// # Errors
 ///
 /// As [`odds_from_here`]; also [`SimError::Rules`] naming the field when
-/// the continuation does not hang together (a fighter on a line the
-/// scheduler lacks, a damage state of the other model, numbers beyond the
-/// rules' range), and [`SimError::Scenario`] when it has fewer than two or
+/// the continuation does not hang together (a scheduler that fails
+/// `Scheduler::validate`, a fighter on a line the scheduler lacks, a
+/// damage state of the other model, numbers beyond the rules' range), and [`SimError::Scenario`] when it has fewer than two or
 /// more than 255 sides.
 pub fn odds_from_continuation(continuation: &Continuation, battles: u64, seed: u64) -> Result<OddsFromHere, SimError> {
     check_battles(battles)?;
@@ -221,10 +221,11 @@ struct Plan {
 
 impl Plan {
     fn new(c: &Continuation) -> Result<Plan, SimError> {
-        let timing = c.scheduler.system().clone();
-        timing
+        // A continuation read from a file is checked as a restored scheduler is.
+        c.scheduler
             .validate()
-            .map_err(|e| SimError::Rules(e.in_field("scheduler.system")))?;
+            .map_err(|e| SimError::Rules(e.in_field("scheduler")))?;
+        let timing = c.scheduler.system().clone();
         let damage = c
             .rules
             .damage

@@ -349,6 +349,21 @@ fn every_timing_and_striking_system_fights_on_with_groups() {
 }
 
 #[test]
+fn a_continuation_read_back_from_json_gives_the_same_odds() {
+    for timing in TimingSystem::NAMES {
+        let e = ambush_mid_fight(timing, "full-contact", 2);
+        let c = e.continuation().unwrap();
+        let back: skirmish_core::tracker::Continuation =
+            serde_json::from_str(&serde_json::to_string(&c).unwrap()).unwrap();
+        assert_eq!(
+            odds_from_continuation(&back, 300, 5).unwrap(),
+            odds_from_here(&e, 300, 5).unwrap(),
+            "{timing}"
+        );
+    }
+}
+
+#[test]
 fn the_same_seed_gives_the_same_odds() {
     let e = ambush_mid_fight("continuous", "full-contact", 2);
     let a = odds_from_here(&e, 2_000, 77).unwrap();

@@ -61,7 +61,7 @@ impl Encounter {
             if c.status == Status::Removed {
                 continue;
             }
-            let (Some(stats), Some(damage), Some(side)) = (&c.stats, c.damage, &c.side) else {
+            let (Some(stats), Some(damage), Some(side)) = (super::stats_of(s, i), c.damage, &c.side) else {
                 if c.status == Status::Standing {
                     return Err(TrackerError::not_now(
                         "combatant",

@@ -295,9 +295,6 @@ struct Combatant {
     status: Status,
     #[serde(default)]
     hidden: bool,
-    /// Combat stats (None: timing only).
-    #[serde(default)]
-    stats: Option<Fighter>,
     /// What it has taken under the encounter's damage model (with stats).
     #[serde(default)]
     damage: Option<DamageState>,
@@ -318,6 +315,10 @@ struct Line {
     members: Vec<u32>,
     group: bool,
     label: String,
+    /// The combat stats its members share (None: timing only): one copy
+    /// per line, however large the group.
+    #[serde(default)]
+    stats: Option<Fighter>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -631,7 +632,6 @@ impl Encounter {
                     line: actor.0,
                     status: Status::Standing,
                     hidden: spec.hidden,
-                    stats: spec.stats.clone(),
                     damage,
                     moment_penalty: 0,
                     down_at_moment: None,
@@ -642,6 +642,7 @@ impl Encounter {
                 members: members.clone(),
                 group,
                 label: spec.action_label.clone(),
+                stats: spec.stats.clone(),
             });
             s.over = false;
             let what = if group {
@@ -1208,6 +1209,14 @@ impl Encounter {
     pub fn redo_depth(&self) -> u32 {
         self.redo.len() as u32
     }
+}
+
+/// The combat stats of combatant `c` (its line's), if any.
+fn stats_of(s: &State, c: usize) -> Option<&Fighter> {
+    s.combatants
+        .get(c)
+        .and_then(|c| s.lines.get(c.line as usize))
+        .and_then(|l| l.stats.as_ref())
 }
 
 /// A fighter's damage state before any blow: the model's fresh state, with

@@ -182,7 +182,7 @@ fn check_state(s: &mut State) -> Result<()> {
         ));
     }
     for (i, c) in s.combatants.iter().enumerate() {
-        if let Some(f) = &c.stats {
+        if let Some(f) = super::stats_of(s, i) {
             f.action
                 .validate()
                 .map_err(|e| TrackerError::from(e.in_field(&format!("combatants[{i}].stats.action"))))?;
@@ -193,7 +193,7 @@ fn check_state(s: &mut State) -> Result<()> {
                 ));
             }
         }
-        if let (Some(d), Some(f)) = (&c.damage, &c.stats) {
+        if let (Some(d), Some(f)) = (&c.damage, super::stats_of(s, i)) {
             super::validate_damage(&s.model, f, d)
                 .map_err(|e| TrackerError::from(e.in_field(&format!("combatants[{i}].damage"))))?;
         }

@@ -255,7 +255,7 @@ impl Encounter {
             return Err(TrackerError::not_now("target", format!("{} is removed", t.name)));
         }
         for (field, c) in [("attacker", a), ("target", t)] {
-            if c.stats.is_none() {
+            if self.state.lines[c.line as usize].stats.is_none() {
                 return Err(TrackerError::invalid(
                     field,
                     format!("{} has no combat stats (add it with add_fighter)", c.name),
@@ -290,7 +290,7 @@ impl Encounter {
         if c.status == Status::Removed {
             return Err(TrackerError::not_now("combatant", format!("{} is removed", c.name)));
         }
-        let Some(stats) = &c.stats else {
+        let Some(stats) = &self.state.lines[c.line as usize].stats else {
             return Err(TrackerError::invalid(
                 "combatant",
                 format!("{} has no combat stats", c.name),
@@ -397,7 +397,7 @@ fn strike_in(
     dice: StrikeDice,
 ) -> Result<StrikeReport> {
     let (ai, ti) = (attacker.0 as usize, target.0 as usize);
-    let (Some(af), Some(tf)) = (s.combatants[ai].stats.clone(), s.combatants[ti].stats.clone()) else {
+    let (Some(af), Some(tf)) = (super::stats_of(s, ai).cloned(), super::stats_of(s, ti).cloned()) else {
         return Err(TrackerError::invalid("combatant", "has no combat stats"));
     };
     let (a_pen, t_pen) = (s.combatants[ai].moment_penalty, s.combatants[ti].moment_penalty);

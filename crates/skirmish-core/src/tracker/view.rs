@@ -124,12 +124,12 @@ impl Encounter {
                     group: line.group.then(|| line.name.clone()),
                     status: c.status,
                     hidden: c.hidden && !players,
-                    fighter: c.stats.is_some(),
+                    fighter: line.stats.is_some(),
                     wound,
                     wound_boxes: boxes,
                     hit_points: hp,
                     penalty: c.damage.filter(|_| full).map(|d| s.model.wound_penalty(&d)),
-                    stats: c.stats.clone().filter(|_| full),
+                    stats: line.stats.clone().filter(|_| full),
                 }
             })
             .collect();

@@ -116,7 +116,8 @@ pub struct OddsFromHere {
     /// The share of draws.
     pub draw_rate: f64,
     /// Battles that hit a limit (see the [module docs](self)) with two or
-    /// more sides standing.
+    /// more sides standing, or in which nobody standing could act again:
+    /// never counted as a win.
     pub timeouts: u64,
     /// The share of timeouts.
     pub timeout_rate: f64,

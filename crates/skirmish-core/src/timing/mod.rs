@@ -19,6 +19,10 @@
 //! system labels it the way its text does (an initiative score, a tick of
 //! the round, a countdown, a block number) in [`Moment::display`].
 //!
+//! Every input is bounded (see [`Scheduler`'s bounds](Scheduler#bounds):
+//! ticks up to [`MAX_TICK`], durations up to [`MAX_DURATION`]); a fight
+//! saves and restores through [`SchedulerSnapshot`].
+//!
 //! The scheduler is the timing rules only: it knows actors by [`ActorId`]
 //! and takes its dice from a [`RollSource`](crate::dice::RollSource). The
 //! live tracker adds names, groups, undo and snapshots on top; the battle

@@ -280,12 +280,7 @@ impl<T> EventQueue<T> {
         if block < self.fine_block {
             self.push_fine(tick, entry);
         } else if block - self.fine_block < WINDOW {
-            let i = (block & COARSE_MASK) as usize;
-            self.coarse_ring()[i].push(BlockEntry {
-                entry,
-                offset: (tick & COARSE_MASK) as u32,
-            });
-            self.coarse_bits[i / 64] |= 1 << (i % 64);
+            self.push_coarse(tick, entry);
         } else {
             self.far.push(Reverse((tick, seq, entry.slot, entry.generation)));
         }
@@ -311,13 +306,27 @@ impl<T> EventQueue<T> {
             .get_or_insert_with(|| Box::new(std::array::from_fn(|_| Vec::new())))
     }
 
+    /// Puts an entry in the coarse ring's bucket of its block.
+    #[inline]
+    fn push_coarse(&mut self, tick: u64, entry: Entry) {
+        let i = ((tick >> SHIFT) & COARSE_MASK) as usize;
+        let b = BlockEntry {
+            entry,
+            offset: (tick & COARSE_MASK) as u32,
+        };
+        match self.coarse.as_deref_mut() {
+            Some(coarse) => coarse[i].push(b),
+            None => self.coarse_ring()[i].push(b),
+        }
+        self.coarse_bits[i / 64] |= 1 << (i % 64);
+    }
+
     /// The coarse ring, unpacking the queue and allocating the ring first
     /// if need be.
-    #[inline]
+    #[cold]
+    #[inline(never)]
     fn coarse_ring(&mut self) -> &mut CoarseRing {
-        if self.coarse.is_none() {
-            self.unpack();
-        }
+        self.unpack();
         self.coarse
             .get_or_insert_with(|| Box::new(std::array::from_fn(|_| Vec::new())))
     }
@@ -558,12 +567,7 @@ impl<T> EventQueue<T> {
             self.far.pop();
             let entry = Entry { slot, generation };
             if self.is_live(entry) {
-                let i = ((tick >> SHIFT) & COARSE_MASK) as usize;
-                self.coarse_ring()[i].push(BlockEntry {
-                    entry,
-                    offset: (tick & COARSE_MASK) as u32,
-                });
-                self.coarse_bits[i / 64] |= 1 << (i % 64);
+                self.push_coarse(tick, entry);
             }
         }
     }

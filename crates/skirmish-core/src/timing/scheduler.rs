@@ -139,6 +139,35 @@ struct ActorState {
 /// See the [module docs](super) for how to drive it. Every method that
 /// rolls takes its dice from the caller's [`RollSource`]; on an error the
 /// scheduler is unchanged (the roll source may have been consulted).
+///
+/// # Bounds
+///
+/// Every input is checked at the call, and nothing panics or wraps
+/// whatever the input:
+///
+/// | what | accepted |
+/// | --- | --- |
+/// | any tick the scheduler schedules on | `1..=`[`MAX_TICK`] (`u32::MAX`) |
+/// | Time Taken, extra preparation, Interval, action ticks, GM Ready Time, free-action ticks, delays | `0..=`[`MAX_DURATION`] (1,000,000; some at least 1) |
+/// | speed bonus, Tick System initiative bonus | within ±[`MAX_BONUS`] (1,000,000) |
+/// | REF, Combat Sense | within ±[`MAX_REFLEXES`] (1,000) |
+/// | Rate of Fire shots and rounds, extra attacks, actions a round | `..=`[`MAX_ACTIONS`] (1,000) |
+/// | entered initiative | Relativity `1..=MAX_DURATION`; Tick System `-MAX_BONUS..=2 * MAX_BONUS`; Action Blocks `1..=MAX_ACTIONS`; rolls within their dice |
+/// | timers | `1..=MAX_TICK - now` ticks |
+/// | actors | at most [`MAX_ACTORS`] |
+///
+/// A refusal names the field ([`Error::OutOfRange`], [`Error::Invalid`]);
+/// a round or follow-up that would land after [`MAX_TICK`] is an
+/// [`Error::Overflow`] or out of range. [`new`](Self::new) does not check
+/// the system's options, but nothing is added or set under bad ones.
+///
+/// # Copies and snapshots
+///
+/// A clone is cheap: the event queue is copied packed (see
+/// [`EventQueue`]), a few hundred bytes plus the actors.
+/// [`snapshot`](Self::snapshot) gives the documented, versioned form
+/// ([`SchedulerSnapshot`]); the serde impls of `Scheduler` itself write its
+/// private layout and are kept for the tracker's existing files.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Scheduler {
     system: TimingSystem,
@@ -438,6 +467,10 @@ impl Scheduler {
     /// or in Continuous timing at the current tick + its initiative, rolled
     /// at the next [`next`](Self::next) unless entered with
     /// [`set_initiative`](Self::set_initiative).
+    ///
+    /// # Errors
+    /// Bad system options, traits or declaration out of the [bounds](Self#bounds),
+    /// or more than [`MAX_ACTORS`] actors.
     pub fn add(&mut self, timing: ActorTiming, declaration: Declaration) -> Result<ActorId> {
         // `new` does not check the options; nothing runs under bad ones.
         self.system.validate()?;
@@ -500,6 +533,11 @@ impl Scheduler {
     /// corrects this round: the round is laid out again from everyone's
     /// initiative, with no new rolls. Otherwise it is kept for the actor's
     /// next initiative (the next round, or its joining).
+    ///
+    /// # Errors
+    /// An unknown or removed actor, an entry out of its range (see the
+    /// [bounds](Self#bounds)), or a corrected round that would pass
+    /// [`MAX_TICK`].
     pub fn set_initiative(&mut self, who: ActorId, entry: InitiativeEntry) -> Result<()> {
         self.active(who)?;
         let value = self.initiative_from_entry(who.0, entry)?;
@@ -1122,6 +1160,11 @@ impl Scheduler {
     ///   Tick System).
     ///
     /// Returns the absolute tick of the action it scheduled, if any.
+    ///
+    /// # Errors
+    /// An unknown or removed actor, a declaration out of the
+    /// [bounds](Self#bounds), a GM landing tick not after now, a roll the
+    /// source cannot give, or an action that would land after [`MAX_TICK`].
     pub fn declare<R: RollSource + ?Sized>(
         &mut self,
         who: ActorId,
@@ -1258,6 +1301,10 @@ impl Scheduler {
     /// a free action that runs into the next turn pushes that turn to the
     /// tick the free action is done on. A prepared actor's first defense is
     /// free.
+    ///
+    /// # Errors
+    /// An unknown or removed actor, another system, or more than
+    /// [`MAX_DURATION`] ticks.
     pub fn free_action(&mut self, who: ActorId, ticks: Option<u32>, defending: bool) -> Result<FreeActionResult> {
         self.active(who)?;
         let TimingSystem::TickSystem(c) = self.system else {
@@ -1349,6 +1396,11 @@ impl Scheduler {
     /// the action stays in its pass (it may move up to the round's highest
     /// initiative); Simultaneous and Action Blocks have no ticks to delay
     /// by (Action Blocks hold instead). Returns the new absolute tick.
+    ///
+    /// # Errors
+    /// An unknown or removed actor, nothing pending, `ticks` outside
+    /// `1..=`[`MAX_DURATION`], past the pass (Simple Rounds) or past
+    /// [`MAX_TICK`].
     pub fn delay(&mut self, who: ActorId, ticks: u32) -> Result<u64> {
         self.active(who)?;
         check_range("delay.ticks", ticks.into(), 1, MAX_DURATION.into())?;
@@ -1510,8 +1562,9 @@ impl Scheduler {
     }
 
     /// Bytes of heap memory the scheduler holds (actors, their pending
-    /// lists, the event queue and scratch buffers, by capacity): what a
-    /// copy of it costs, e.g. in an undo history.
+    /// lists, the event queue and scratch buffers, by capacity). A copy
+    /// (an undo step) costs its clone's `heap_size`, usually far less: the
+    /// clone's queue is packed.
     pub fn heap_size(&self) -> usize {
         use std::mem::size_of;
         self.queue.heap_size()
@@ -1666,6 +1719,10 @@ impl Scheduler {
         }
         let continuous = matches!(system, TimingSystem::Continuous(_));
         let tick_system = matches!(system, TimingSystem::TickSystem(_));
+        // A Tick System round ends by MAX_TICK, so turns booked within it do.
+        if tick_system && round_base + span > MAX_TICK {
+            return Err(Error::out_of_range("span", span, 0, MAX_TICK - round_base));
+        }
         let graduated_end_passes = matches!(
             system,
             TimingSystem::GraduatedRounds(GraduatedConfig {

@@ -23,6 +23,7 @@ def test_battle_report_and_trace() -> None:
     assert frame["tick"].is_monotonic_increasing
     assert frame.attrs["seed"] == 1
     assert "strikes" in " ".join(frame["text"])
+    assert b.casualties and b.casualties[-1]["standing"] == [b.standing[s] for s in b.sides]
     cas = b.casualties_frame()
     assert list(cas.columns) == ["tick", "party", "goblinoids"]
     assert b.to_dict()["summary"] == {**b.summary, "outcome": b.to_dict()["summary"]["outcome"]}

@@ -51,6 +51,13 @@ def test_threaded_cluster_same_bytes(threaded_client: distributed.Client, local:
     _same(r2, local)
 
 
+def test_run_cells_gives_the_local_rows(local: skirmish.SweepResult) -> None:
+    texts = [(path, [skirmish.value_text(v) for v in values]) for path, values in AXES.items()]
+    rows = skirmish.dask.run_cells(skirmish.Scenario(), texts, [5, 0, 3], 120, 21)
+    lines = local.to_csv().splitlines()
+    assert rows == [lines[6], lines[1], lines[4]]
+
+
 def test_dask_checkpoint_and_resume(
     threaded_client: distributed.Client, local: skirmish.SweepResult, tmp_path: pathlib.Path
 ) -> None:

@@ -95,6 +95,19 @@ def test_each_kind_maps_to_its_class_with_its_fields(name: str) -> None:
         assert getattr(back, field) == value
 
 
+def test_errors_unpickle_through_tblib_too() -> None:
+    # distributed installs tblib's exception pickling, which rebuilds an
+    # exception with cls.__new__: the OSError classes must allow it.
+    tblib = pytest.importorskip("tblib.pickling_support")
+    tblib.install()
+    for cls in skirmish.ERRORS:
+        if cls in (skirmish.SkirmishError, skirmish.SweepError, skirmish.ScenarioError, skirmish.RulesError):
+            continue
+        err = _core._example_error(cls.__name__)
+        back = pickle.loads(pickle.dumps(err))
+        assert type(back) is cls and str(back) == str(err)
+
+
 def test_io_errors_carry_the_os_error_number() -> None:
     err = _core._example_error("CheckpointIOError")
     assert isinstance(err, OSError) and err.errno == 13

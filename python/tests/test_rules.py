@@ -22,6 +22,7 @@ else:  # pragma: no cover
 def test_full_contact_odds_worked_examples() -> None:
     # Cardiff (SR 9) against the goblin (DR 6): 76 of the 81 rolls hit, from -2 up.
     o = skirmish.odds(9, 6)
+    assert isinstance(o, skirmish.StrikeOdds)
     assert o.hit == Fraction(76, 81) and o.hits == 76
     assert o.miss == 1 - o.hit
     assert o.lowest_hitting_roll == -2
@@ -98,6 +99,7 @@ def test_ratings() -> None:
     cardiff = skirmish.strike_rating(skill=2, attributes={"strength": 3}, weapon=1)
     assert (cardiff.total, cardiff.breakdown) == (9, "5 base + 2 skill + 1 strength + 1 weapon = 9")
     assert int(cardiff) == 9 and str(cardiff) == cardiff.breakdown
+    assert isinstance(cardiff, skirmish.Rating)
     brooklyn = skirmish.strike_rating(skill=-2, attributes={"agility": 2, "strength": 1}, weapon=0)
     assert brooklyn.breakdown == "5 base - 2 skill + 1 agility + 0 strength + 0 weapon = 4"
     goblin = skirmish.defense_rating(armor=3)
@@ -149,6 +151,7 @@ def test_timing_analysis() -> None:
     roland = skirmish.ready_time_distribution(2, 1)
     assert [roland[k] * 9 for k in (1, 2, 3)] == [6, 2, 1]
     order = skirmish.first_action_order((2, 1), (7, 0))
+    assert isinstance(order, skirmish.FirstActionOrder)
     assert (order.a_first, order.same_tick, order.b_first) == (
         Fraction(6516, 6561),
         Fraction(36, 6561),
@@ -157,10 +160,13 @@ def test_timing_analysis() -> None:
     yuri = skirmish.actions_per_phase(8, 4)
     assert yuri == {2: Fraction(2, 6), 3: Fraction(4, 6)}
     hammer = skirmish.attacks_per_round("4/3")
+    assert isinstance(hammer, skirmish.RoundAttacks)
     assert hammer.per_round == [2, 1, 1] and hammer.mean == Fraction(4, 3)
     flintlock = skirmish.graduated_actions(14, 0, 1, 20)
+    assert isinstance(flintlock, skirmish.GraduatedActions)
     assert flintlock.landed[0] == Fraction(15, 81) and flintlock.mean == Fraction(22, 27)
     c = skirmish.continuous_actions(3, 0, 20)
+    assert isinstance(c, skirmish.ContinuousActions)
     assert len(c.landing) == 20 and c.expected_actions == sum(c.landing)
     with pytest.raises(skirmish.OutOfRangeError) as e:
         skirmish.continuous_actions(3, 0, 100_000)

@@ -32,6 +32,11 @@ def test_default_is_the_goblin_ambush() -> None:
     assert len(s.fingerprint) == 16 and int(s.fingerprint, 16) >= 0
 
 
+def test_scenario_like_sources() -> None:
+    sources: list[skirmish.ScenarioLike] = [None, "parity", Scenario("parity"), Scenario("parity").to_dict()]
+    assert [Scenario(x).name for x in sources] == ["goblin-ambush", "parity", "parity", "parity"]
+
+
 def test_every_builtin_loads() -> None:
     for name in skirmish.BUILTIN:
         assert Scenario(name).name == name

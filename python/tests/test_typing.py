@@ -8,6 +8,7 @@ import pathlib
 import runpy
 import subprocess
 import sys
+import tempfile
 
 import pytest
 
@@ -18,7 +19,8 @@ EXAMPLES = sorted((PYTHON_DIR / "examples").glob("*.py"))
 
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, MYPY_CACHE_DIR=os.environ.get("MYPY_CACHE_DIR", str(PYTHON_DIR / ".mypy_cache")))
+    cache = os.environ.get("MYPY_CACHE_DIR", os.path.join(tempfile.gettempdir(), "skirmish-mypy-cache"))
+    env = dict(os.environ, MYPY_CACHE_DIR=cache)
     return subprocess.run([sys.executable, *args], capture_output=True, text=True, cwd=PYTHON_DIR, env=env)
 
 

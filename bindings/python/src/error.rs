@@ -5,12 +5,13 @@
 //! `OSError`, ...), so `except ValueError` keeps working, and carries the
 //! error's structured fields as attributes (the field path, the value and
 //! its bounds, suggestions, file/line/column). One class per error kind:
-//! [`CLASSES`] is the whole list, [`to_py`] the whole mapping.
+//! the `CLASSES` table is the whole list, the `ToPyErr` impls the whole
+//! mapping.
 //!
 //! The classes are made at import time with Python's `type()`, because
 //! several have two bases (ours and the builtin), which a `#[pyclass]`
-//! exception cannot have. A panic never reaches Python: [`guard`] catches
-//! it at the boundary and raises [`InternalError`](CLASSES) naming it.
+//! exception cannot have. A panic never reaches Python: `guard` catches
+//! it at the boundary and raises `InternalError` naming it.
 
 use std::any::Any;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -58,7 +59,9 @@ const CLASSES: &[ClassSpec] = &[
     },
     ClassSpec {
         name: "ScenarioReadError",
-        bases: &["ScenarioError", "OSError"],
+        // OSError first: its layout decides how instances are made (and
+        // unpickled; tblib, which distributed installs, calls __new__).
+        bases: &["OSError", "ScenarioError"],
         doc: "A scenario file could not be read, or its extension names no known format.",
         fields: SCENARIO_FIELDS,
     },

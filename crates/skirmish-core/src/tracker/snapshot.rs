@@ -41,9 +41,7 @@ struct SnapshotRef<'a> {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Snapshot {
-    #[expect(dead_code, reason = "checked before the whole document is read")]
     format: String,
-    #[expect(dead_code, reason = "checked before the whole document is read")]
     version: u32,
     undo_limit: u32,
     state: State,
@@ -82,32 +80,13 @@ impl Encounter {
     /// wrong.
     pub fn restore(json: &str) -> Result<Encounter> {
         let bad = |what: String| TrackerError::bad_snapshot(what);
-        let head: Head = serde_json::from_str(json).map_err(|e| bad(format!("not a snapshot: {e}")))?;
-        match head.format.as_deref() {
-            Some(FORMAT) => {}
-            Some(other) => return Err(bad(format!("format {other:?} is not {FORMAT:?}"))),
-            None => {
-                return Err(bad(format!(
-                    "no \"format\" field: not a {FORMAT} snapshot (or one from before version {SNAPSHOT_VERSION}, \
-                     which is not read)"
-                )));
-            }
-        }
-        match head.version {
-            Some(v) if v == u64::from(SNAPSHOT_VERSION) => {}
-            Some(v) if v > u64::from(SNAPSHOT_VERSION) => {
-                return Err(bad(format!(
-                    "version {v} is newer than this library reads ({SNAPSHOT_VERSION}): update skirmish"
-                )));
-            }
-            Some(v) => {
-                return Err(bad(format!(
-                    "version {v} is not read (this library reads {SNAPSHOT_VERSION})"
-                )));
-            }
-            None => return Err(bad("no \"version\" field".into())),
-        }
-        let snap: Snapshot = serde_json::from_str(json).map_err(|e| bad(e.to_string()))?;
+        // One parse on the common path; the head is read on its own only to
+        // say why a document that did not parse is refused.
+        let snap: Snapshot = match serde_json::from_str::<Snapshot>(json) {
+            Ok(snap) if snap.format == FORMAT && snap.version == SNAPSHOT_VERSION => snap,
+            Ok(_) => return Err(head_error(json).unwrap_or_else(|| bad("unreadable head".into()))),
+            Err(e) => return Err(head_error(json).unwrap_or_else(|| bad(e.to_string()))),
+        };
         if snap.undo_limit > MAX_UNDO_LIMIT {
             return Err(bad(format!(
                 "undo_limit: {} is outside 0..={MAX_UNDO_LIMIT}",
@@ -140,6 +119,31 @@ impl Encounter {
             undo_limit: snap.undo_limit,
             log: snap.log,
         })
+    }
+}
+
+/// Why a snapshot's head (`format`, `version`) is refused, if it is:
+/// another format, none, or a version this library does not read.
+fn head_error(json: &str) -> Option<TrackerError> {
+    let bad = |what: String| Some(TrackerError::bad_snapshot(what));
+    let head: Head = match serde_json::from_str(json) {
+        Ok(head) => head,
+        Err(e) => return bad(format!("not a snapshot: {e}")),
+    };
+    match (head.format.as_deref(), head.version) {
+        (None, _) => bad(format!(
+            "no \"format\" field: not a {FORMAT} snapshot (or one from before version {SNAPSHOT_VERSION}, which is \
+             not read)"
+        )),
+        (Some(other), _) if other != FORMAT => bad(format!("format {other:?} is not {FORMAT:?}")),
+        (_, None) => bad("no \"version\" field".into()),
+        (_, Some(v)) if v > u64::from(SNAPSHOT_VERSION) => bad(format!(
+            "version {v} is newer than this library reads ({SNAPSHOT_VERSION}): update skirmish"
+        )),
+        (_, Some(v)) if v != u64::from(SNAPSHOT_VERSION) => bad(format!(
+            "version {v} is not read (this library reads {SNAPSHOT_VERSION})"
+        )),
+        _ => None,
     }
 }
 

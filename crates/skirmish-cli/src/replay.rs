@@ -69,7 +69,10 @@ pub(crate) fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
         // Everyone who acted does the same again, declared now so the sheet shows it.
         if let Turn::Moment { .. } = turn {
             for id in e.awaiting_combatants() {
-                let (label, decl) = e.declaration(id)?;
+                let skirmish_core::tracker::LineDeclaration {
+                    label,
+                    declaration: decl,
+                } = e.declaration(id)?;
                 e.declare(id, &label, decl, None)?;
             }
         }

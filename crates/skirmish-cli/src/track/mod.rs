@@ -221,7 +221,7 @@ impl Session {
             }
             Command::Declare { who, label, opts } => {
                 let id = self.who(&who)?;
-                let (_, current) = self.encounter.declaration(id)?;
+                let current = self.encounter.declaration(id)?.declaration;
                 let d = declaration(current, &opts);
                 self.encounter.declare(id, &label, d, opts.roll)?;
             }

@@ -229,6 +229,15 @@ pub struct SheetLine {
     pub effects: Vec<String>,
 }
 
+/// A line's current declaration, as [`Encounter::declaration`] gives it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LineDeclaration {
+    /// The action's label ("elven bow", "Spark").
+    pub label: String,
+    /// What it is: Time Taken, speed bonus, rate of fire, kind, GM timing.
+    pub declaration: Declaration,
+}
+
 /// An effect that ran out.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ExpiredEffect {
@@ -1058,10 +1067,13 @@ impl Encounter {
     }
 
     /// The combatant's (its line's) current declaration and its label.
-    pub fn declaration(&self, id: CombatantId) -> Result<(String, Declaration)> {
+    pub fn declaration(&self, id: CombatantId) -> Result<LineDeclaration> {
         let c = self.combatant(id)?;
         let line = &self.state.lines[c.line as usize];
-        Ok((line.label.clone(), self.state.scheduler.declaration(ActorId(c.line))?))
+        Ok(LineDeclaration {
+            label: line.label.clone(),
+            declaration: self.state.scheduler.declaration(ActorId(c.line))?,
+        })
     }
 
     /// The first living member of each line awaiting a declaration.

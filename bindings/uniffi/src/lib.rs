@@ -2,7 +2,7 @@
 //!
 //! The skirmish combat tracker for Kotlin (Android) and Swift (iOS),
 //! through [UniFFI](https://mozilla.github.io/uniffi-rs/). One object,
-//! [`Encounter`](tracker::Encounter), with every operation of
+//! [`Encounter`], with every operation of
 //! [`skirmish_core::tracker::Encounter`]; plain records and enums that
 //! mirror the core's types (the core's own types keep their Rust shape:
 //! `usize`, tuples, private fields, a `Duration` that clashes with UniFFI's);
@@ -14,10 +14,10 @@
 //! - Every call returns `Result<_, SkirmishError>` (in Kotlin every call
 //!   may throw `SkirmishException`, in Swift every call `throws`), getters
 //!   included: a panic is caught and comes back as
-//!   [`SkirmishError::Internal`](error::SkirmishError::Internal), since in
-//!   Swift a panic in a non-throwing function would trap the app.
-//! - Errors are a few stable kinds mapped in one place
-//!   ([`SkirmishError::from_core`](error::SkirmishError::from_core)).
+//!   [`SkirmishError::Internal`], since in Swift a panic in a non-throwing
+//!   function would trap the app.
+//! - Errors are the tracker's few stable kinds, mapped in one place
+//!   ([`SkirmishError::from_tracker`]).
 //! - Calls are synchronous, with no callbacks; an `Encounter` is safe to
 //!   share between threads (see [`tracker`]).
 //!

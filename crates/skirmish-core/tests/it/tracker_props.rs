@@ -111,8 +111,8 @@ fn encounter(system: &TimingSystem, fudge: bool, hp: bool, seed: u64) -> Encount
             Striking::FudgeOpposed(FudgeRules::default())
         } else {
             Striking::FullContact(FullContactRules {
-                guaranteed: seed % 2 == 0,
-                amazing: seed % 3 == 0,
+                guaranteed: seed.is_multiple_of(2),
+                amazing: seed.is_multiple_of(3),
                 amazing_strike_damage: 1,
             })
         },

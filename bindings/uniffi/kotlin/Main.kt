@@ -168,7 +168,7 @@ fun theGoblinAmbush() {
         ticksThreeAndFour(e)
         ticksFiveToSeven(e)
         same("Goblin #2 is down", e.combatants().first { it.name == "Goblin #2" }.status, Status.DOWN)
-        same("Roland's declaration", e.declaration(e.id("Roland")), CurrentDeclaration("draw short sword", attack(4).copy(kind = ActionKind.Attack)))
+        same("Roland's declaration", e.declaration(e.id("Roland")), LineDeclaration("draw short sword", attack(4).copy(kind = ActionKind.Attack)))
         check("the log tells the story", e.log().any { it.text.contains("Roland changes to draw short sword") }) {
             e.log().joinToString("\n") { it.text }
         }

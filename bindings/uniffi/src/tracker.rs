@@ -307,11 +307,20 @@ impl From<&core::LogEntry> for LogEntry {
 
 /// A combatant's (its line's) current declaration and its label.
 #[derive(Debug, Clone, PartialEq, Eq, uniffi::Record)]
-pub struct CurrentDeclaration {
-    /// The action's label.
+pub struct LineDeclaration {
+    /// The action's label ("elven bow", "Spark").
     pub label: String,
     /// The action.
     pub declaration: Declaration,
+}
+
+impl From<core::LineDeclaration> for LineDeclaration {
+    fn from(d: core::LineDeclaration) -> LineDeclaration {
+        LineDeclaration {
+            label: d.label,
+            declaration: d.declaration.into(),
+        }
+    }
 }
 
 /// A live encounter at the table: combatants, initiative, the tick sheet,
@@ -513,14 +522,8 @@ impl Encounter {
     }
 
     /// The combatant's (its line's) current declaration and its label.
-    pub fn declaration(&self, combatant: u32) -> Result<CurrentDeclaration> {
-        self.read(|e| {
-            let (label, d) = e.declaration(id(combatant))?;
-            Ok(CurrentDeclaration {
-                label,
-                declaration: d.into(),
-            })
-        })
+    pub fn declaration(&self, combatant: u32) -> Result<LineDeclaration> {
+        self.read(|e| Ok(e.declaration(id(combatant))?.into()))
     }
 
     /// Tick System: the bonus to the combatant's defensive rolls.

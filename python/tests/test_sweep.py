@@ -195,18 +195,21 @@ def test_the_gil_is_released_during_a_sweep() -> None:
     t.start()
     try:
         start = time.perf_counter()
-        skirmish.sweep(axes={"timing": ["continuous", "tick-system", "simple-rounds"]}, battles=30000,
+        skirmish.sweep(axes={"timing": ["continuous", "tick-system", "simple-rounds"]}, battles=60000,
                        seed=1, progress=False)
         end = time.perf_counter()
     finally:
         stop.set()
         t.join()
     during = [x for x in ticks if start <= x <= end]
-    assert end - start > 0.2, "the sweep was too short to tell"
-    # The other thread ran all through the sweep, not only between polls.
-    assert len(during) > 50
+    took = end - start
+    assert took > 0.4, "the sweep was too short to tell"
+    # The other thread ran all through the sweep: with the GIL held, it
+    # would have stood still from start to end. (Loose bounds: the machine
+    # may be busy with other work.)
+    assert len(during) > 20
     gaps = np.diff([start, *during, end])
-    assert gaps.max() < 0.1
+    assert gaps.max() < 0.5 * took
 
 
 def test_a_sweep_runs_from_another_thread() -> None:

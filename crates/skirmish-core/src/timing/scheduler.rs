@@ -44,11 +44,19 @@ pub const MAX_ACTORS: usize = 10_000_000;
 
 /// `base + ticks` as an absolute tick; past [`MAX_TICK`] it is refused,
 /// naming `field` (whose value is `ticks`).
+#[inline]
 fn tick_after(base: u64, ticks: u64, field: &str) -> Result<u64> {
     match base.checked_add(ticks) {
         Some(t) if t <= MAX_TICK => Ok(t),
-        _ => Err(Error::out_of_range(field, ticks, 0, MAX_TICK.saturating_sub(base))),
+        _ => Err(too_late(base, ticks, field)),
     }
+}
+
+/// The error of [`tick_after`], out of line: the hot path never takes it.
+#[cold]
+#[inline(never)]
+fn too_late(base: u64, ticks: u64, field: &str) -> Error {
+    Error::out_of_range(field, ticks, 0, MAX_TICK.saturating_sub(base))
 }
 
 /// The error for a round (or follow-up) whose ticks would pass [`MAX_TICK`].
@@ -633,6 +641,9 @@ impl Scheduler {
         if self.round == 0 {
             return true;
         }
+        if let TimingSystem::Continuous(_) = self.system {
+            return false;
+        }
         let new_events: usize = plans.iter().map(|(_, _, p, _)| p.events()).sum();
         match &self.system {
             TimingSystem::Continuous(_) => false,
@@ -957,6 +968,7 @@ impl Scheduler {
     /// "The same again" for everyone still awaiting a declaration, and
     /// Continuous late joiners' initiative: the rolls and the plans, in
     /// that order, changing nothing.
+    #[inline]
     fn plan_follow_up<R: RollSource + ?Sized>(
         &self,
         rolls: &mut R,
@@ -977,6 +989,7 @@ impl Scheduler {
     }
 
     /// Applies planned follow-ups (checked when planned).
+    #[inline]
     fn apply_follow_up(&mut self, plans: &[(u32, Declaration, Plan, i64)]) -> Result<()> {
         if plans.is_empty() {
             return Ok(());
@@ -1140,9 +1153,12 @@ impl Scheduler {
     }
 
     /// Tick System: the countdown tick of absolute tick `t` this round.
+    /// Saturating, though every tick involved is near `MAX_TICK` at most.
+    #[inline]
     fn countdown(&self, t: u64) -> i64 {
-        let c = i128::from(self.span) + i128::from(self.round_base) + 1 - i128::from(t);
-        c.clamp(i64::MIN.into(), i64::MAX.into()) as i64
+        let end = i64::try_from(self.span.saturating_add(self.round_base)).unwrap_or(i64::MAX);
+        end.saturating_add(1)
+            .saturating_sub(i64::try_from(t).unwrap_or(i64::MAX))
     }
 
     /// Declares the actor's next action, from now.

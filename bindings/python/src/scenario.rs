@@ -71,8 +71,8 @@ impl PyScenario {
     }
 
     /// The fingerprint sweeps record (16 hex digits).
-    fn fingerprint(&self) -> String {
-        self.inner.fingerprint()
+    fn fingerprint(&self, py: Python<'_>) -> PyResult<String> {
+        guard(py, || Ok(self.inner.fingerprint()))
     }
 
     /// The scenario as JSON text.

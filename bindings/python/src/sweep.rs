@@ -198,28 +198,38 @@ impl PySweepTable {
     }
 
     /// The column names, in schema order.
-    fn header(&self) -> Vec<String> {
-        self.inner.header()
+    fn header(&self, py: Python<'_>) -> PyResult<Vec<String>> {
+        guard(py, || Ok(self.inner.header()))
     }
 
     /// The table as CSV.
-    fn to_csv(&self) -> String {
-        self.inner.to_csv()
+    fn to_csv(&self, py: Python<'_>) -> PyResult<String> {
+        guard(py, || Ok(self.inner.to_csv()))
     }
 
     /// The table as JSON.
-    fn to_json(&self) -> String {
-        self.inner.to_json()
+    fn to_json(&self, py: Python<'_>) -> PyResult<String> {
+        guard(py, || Ok(self.inner.to_json()))
     }
 
     /// The table for a terminal.
-    fn summary_text(&self) -> String {
-        self.inner.summary_text()
+    fn summary_text(&self, py: Python<'_>) -> PyResult<String> {
+        guard(py, || Ok(self.inner.summary_text()))
     }
 
     /// The columns in schema order, as `(name, values)`: integers and
     /// floats as NumPy arrays handed over without a copy, text as a list.
     fn columns<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        guard(py, || self.columns_inner(py))
+    }
+
+    fn __len__(&self) -> usize {
+        self.inner.cells().len()
+    }
+}
+
+impl PySweepTable {
+    fn columns_inner<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let out = PyList::empty(py);
         for (name, column) in self.inner.columns() {
             let values = match column {
@@ -230,10 +240,6 @@ impl PySweepTable {
             out.append((name, values))?;
         }
         Ok(out)
-    }
-
-    fn __len__(&self) -> usize {
-        self.inner.cells().len()
     }
 }
 

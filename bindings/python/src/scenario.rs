@@ -106,12 +106,16 @@ impl PyScenario {
         })
     }
 
-    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        other.cast::<PyScenario>().is_ok_and(|o| o.get().inner == self.inner)
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> PyResult<bool> {
+        guard(other.py(), || {
+            Ok(other.cast::<PyScenario>().is_ok_and(|o| o.get().inner == self.inner))
+        })
     }
 
-    fn __hash__(&self) -> u64 {
-        u64::from_str_radix(&self.inner.fingerprint(), 16).unwrap_or(0)
+    fn __hash__(&self, py: Python<'_>) -> PyResult<u64> {
+        guard(py, || {
+            Ok(u64::from_str_radix(&self.inner.fingerprint(), 16).unwrap_or(0))
+        })
     }
 
     /// Pickles as its JSON text.

@@ -3,7 +3,8 @@
 //! and at the table (a test feeds both the same dice and compares every
 //! field).
 //!
-//! A blow is a strike roll under the striking rules ([`Striking`]) and the
+//! A blow is a strike roll under the striking rules
+//! ([`Striking`](crate::fighter::Striking)) and the
 //! damage it does: the hit's margin (SR + roll - DR, or the relative
 //! degree), plus the attacker's offensive damage factor, minus the
 //! defender's defensive factor (RULES.md §3), plus the amazing-strike

@@ -57,7 +57,7 @@ struct Head {
 }
 
 impl Encounter {
-    /// The whole encounter as JSON (see the [module docs](self)): the
+    /// The whole encounter as JSON (the format: docs/snapshot.md): the
     /// state with its generator, the newest [`SNAPSHOT_HISTORY`] undo
     /// steps, the kept log. Redo steps are not saved.
     pub fn snapshot(&self) -> Result<String> {

@@ -219,7 +219,22 @@ fn penalty_part(p: i32) -> Option<Part> {
 impl Encounter {
     /// `attacker` strikes `target` under the encounter's striking rules,
     /// with `dice` typed in or rolled; the damage model marks the wound.
-    /// See the [module docs](self) for simultaneity, downs and disruption.
+    ///
+    /// - **Simultaneity** (RULES.md §1): a roll takes the wound penalty its
+    ///   fighter had when the current moment began; a wound struck in the
+    ///   moment counts from the next. A combatant taken out in the moment still
+    ///   strikes in it (two fighters can fell each other). Who strikes when is
+    ///   the GM's call: the tracker does not require the attacker to be acting
+    ///   at this moment.
+    /// - **Taken out**: marked down, and its line's pending action is
+    ///   cancelled once no member of it stands.
+    /// - **Disruption**: a hit on a combatant whose pending action is
+    ///   disruptible (a spell) loses that action, as in the battle engine; an
+    ///   action landing at this moment has already completed. A group's members
+    ///   share one action, so a hit on one member does not disrupt the group's.
+    /// - FUDGE's multi-foe penalty and situational modifiers (position,
+    ///   shields, aim) are the GM's call here: pass them as
+    ///   [`StrikeOptions::modifier`].
     ///
     /// Refused (changing nothing): an unknown combatant (`NotFound`); an
     /// attacker that is down (unless it went down at this very moment) or

@@ -85,8 +85,12 @@ pub struct EncounterView {
 }
 
 impl Encounter {
-    /// Everything a screen shows: see [`EncounterView`] and the
-    /// [module docs](self) for what the players' form leaves out.
+    /// Everything a screen shows: see [`EncounterView`]. The players' form
+    /// leaves out hidden combatants everywhere, and of combatants outside the
+    /// party ([`set_party`](Self::set_party)) keeps only what the players can
+    /// see: standing or down, and the wound level, not the boxes, hit points,
+    /// penalty or stats; their pending actions show when they land, not what
+    /// they are.
     pub fn view(&self, view_for: ViewFor) -> EncounterView {
         let s = &self.state;
         let players = view_for == ViewFor::Players;

@@ -17,6 +17,10 @@ No Swift compiler runs here, so scripts/test-mobile checks:
            example calls (`.name(` / `name(`) is declared in the generated
            .swift (or is a Swift standard library call on the allow list), so
            the example follows renames.
+  labels   every call in the example of a generated function, method or
+           record/object initializer passes argument labels that one of its
+           declarations accepts, in order (parameters with a default may be
+           left out): what the Swift compiler would check of those calls.
 
   check_swift.py check --swift Skirmish.swift --header SkirmishFFI.h \
       --library libskirmish_uniffi.so --example Example.swift
@@ -95,6 +99,107 @@ def check_parse(path: Path) -> list[str]:
     return problems
 
 
+def _parse(path: Path):
+    parser = tree_sitter.Parser(tree_sitter.Language(tree_sitter_swift.language()))
+    source = blank_attribute_ifs(path.read_bytes())
+    return source, parser.parse(source)
+
+
+def _walk(node):
+    yield node
+    for child in node.children:
+        yield from _walk(child)
+
+
+def _text(source: bytes, node) -> str:
+    return source[node.start_byte : node.end_byte].decode()
+
+
+def _parameters(source: bytes, decl) -> list[list]:
+    """[label or None, has_default] for each parameter of a declaration."""
+    params: list[list] = []
+    for child in decl.children:
+        if child.type == "parameter":
+            names = [_text(source, c) for c in child.children if c.type == "simple_identifier"]
+            label = names[0] if names and names[0] != "_" else None
+            params.append([label, False])
+        elif child.type == "=" and params:
+            params[-1][1] = True
+    return params
+
+
+def declared_signatures(swift: Path) -> dict[str, list[list[list]]]:
+    """Function, method and initializer parameter lists of the generated file, by name."""
+    source, tree = _parse(swift)
+    found: dict[str, list[list[list]]] = {}
+    for node in _walk(tree.root_node):
+        name = None
+        if node.type == "function_declaration":
+            ids = [c for c in node.children if c.type == "simple_identifier"]
+            name = _text(source, ids[0]) if ids else None
+        elif node.type == "init_declaration":
+            owner = node.parent
+            while owner is not None and owner.type != "class_declaration":
+                owner = owner.parent
+            if owner is not None:
+                ids = [c for c in owner.children if c.type == "type_identifier"]
+                name = _text(source, ids[0]) if ids else None
+        if name:
+            found.setdefault(name, []).append(_parameters(source, node))
+    return found
+
+
+def _accepts(params: list[list], labels: list) -> bool:
+    i = 0
+    for label, has_default in params:
+        if i < len(labels) and labels[i] == label:
+            i += 1
+        elif not has_default:
+            return False
+    return i == len(labels)
+
+
+def check_labels(example: Path, swift: Path) -> list[str]:
+    declared = declared_signatures(swift)
+    source, tree = _parse(example)
+    local = {
+        _text(source, c)
+        for n in _walk(tree.root_node)
+        if n.type == "function_declaration"
+        for c in n.children[:3]
+        if c.type == "simple_identifier"
+    }
+    problems: list[str] = []
+    checked = 0
+    for node in _walk(tree.root_node):
+        if node.type != "call_expression" or len(node.children) < 2:
+            continue
+        callee, suffix = node.children[0], node.children[-1]
+        if callee.type == "simple_identifier":
+            name = _text(source, callee)
+        elif callee.type == "navigation_expression":
+            ids = [c for c in _walk(callee.children[-1]) if c.type == "simple_identifier"]
+            name = _text(source, ids[-1]) if ids else None
+        else:
+            continue
+        if not name or name in local or name not in declared or suffix.type != "call_suffix":
+            continue
+        args = [c for c in suffix.children if c.type == "value_arguments"]
+        labels = []
+        for arg in args[0].children if args else []:
+            if arg.type == "value_argument":
+                label = [c for c in arg.children if c.type == "value_argument_label"]
+                labels.append(_text(source, label[0]) if label else None)
+        checked += 1
+        if not any(_accepts(p, labels) for p in declared[name]):
+            row = node.start_point[0] + 1
+            shown = ", ".join(f"{l}:" if l else "_" for l in labels)
+            problems.append(f"{example}:{row}: {name}({shown}) matches no declaration of {name} in {swift.name}")
+    if checked < 10 and not problems:
+        problems.append(f"{example}: only {checked} calls of the bindings found")
+    return problems
+
+
 def check_header(header: Path) -> list[str]:
     gcc = shutil.which("gcc") or shutil.which("cc")
     if gcc is None:
@@ -161,6 +266,7 @@ def run_checks(swift: Path, header: Path, library: Path, example: Path | None) -
     }
     if example:
         results["api"] = check_api(example, swift)
+        results["labels"] = check_labels(example, swift)
     return results
 
 
@@ -212,6 +318,14 @@ def self_test(swift: Path, header: Path, library: Path, example: Path) -> bool:
         renamed = d / "Renamed.swift"
         renamed.write_text(example_text.replace("addCombatant(", "addFighter("))
         expect("api", "an example calling a method the bindings lack", check_api(renamed, swift))
+
+        relabelled = d / "Relabelled.swift"
+        relabelled.write_text(example_text.replace('combatant: id("Roland")', 'fighter: id("Roland")', 1))
+        expect("labels", "an example passing a wrong argument label", check_labels(relabelled, swift))
+
+        missing_arg = d / "MissingArgument.swift"
+        missing_arg.write_text(example_text.replace("seed: 0)", ")", 1))
+        expect("labels", "an example leaving out an argument without a default", check_labels(missing_arg, swift))
 
         bad_header = d / "bad.h"
         htext = header.read_text()

@@ -112,6 +112,9 @@ impl From<crate::Error> for TrackerError {
         let field = match &e {
             E::OutOfRange { field, .. } | E::Invalid { field, .. } | E::Overflow { field, .. } => Some(field.clone()),
             E::UnknownName { kind, .. } => Some(kind.clone()),
+            // A roll typed in from the table that the dice cannot show, or
+            // one missing: the roll is the field.
+            E::ScriptedRollOutOfRange { .. } | E::ScriptExhausted { .. } => Some("roll".to_owned()),
             _ => None,
         };
         let text = e.to_string();

@@ -1013,6 +1013,7 @@ impl Encounter {
     /// [`Scheduler::free_action`].
     pub fn free_action(&mut self, id: CombatantId, ticks: Option<u32>, defending: bool) -> Result<FreeActionResult> {
         let actor = self.standing(id)?;
+        self.tick_system_only("free_action")?;
         self.mutate(|s, log| {
             let r = s.scheduler.free_action(actor, ticks, defending)?;
             let name = s.lines[actor.index()].name.clone();
@@ -1037,6 +1038,7 @@ impl Encounter {
     /// Concentration Loss roll. Returns whether the action was lost.
     pub fn interrupt(&mut self, id: CombatantId, concentration_kept: bool) -> Result<bool> {
         let actor = self.standing(id)?;
+        self.tick_system_only("interrupt")?;
         self.mutate(|s, log| {
             let lost = s.scheduler.interrupt(actor, concentration_kept)?;
             let name = s.lines[actor.index()].name.clone();
@@ -1057,6 +1059,7 @@ impl Encounter {
     /// declares as at any turn.
     pub fn take_held_turn(&mut self, id: CombatantId) -> Result<ActingLine> {
         let actor = self.standing(id)?;
+        self.tick_system_only("take_held_turn")?;
         self.mutate(|s, log| {
             s.scheduler.take_held_turn(actor)?;
             s.current.push(actor.0);
@@ -1064,6 +1067,19 @@ impl Encounter {
             note(s, log, format!("{} takes the held turn", line.name));
             Ok(line)
         })
+    }
+
+    /// `NotNow` unless the encounter runs the Tick System (whose rules
+    /// `field` belongs to).
+    fn tick_system_only(&self, field: &str) -> Result<()> {
+        if matches!(self.system(), TimingSystem::TickSystem(_)) {
+            Ok(())
+        } else {
+            Err(TrackerError::not_now(
+                field,
+                format!("a Tick System rule; this encounter runs {}", self.system().name()),
+            ))
+        }
     }
 
     /// The combatant's (its line's) current declaration and its label.

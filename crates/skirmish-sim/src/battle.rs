@@ -959,8 +959,8 @@ impl Battle {
                     fallen.push(t);
                 }
             }
+            clock.remove_fallen(fallen);
             for &f in fallen.iter() {
-                clock.remove(f);
                 let side = self.groups[self.group_of[f as usize] as usize].side as usize;
                 let list = &mut standing[side];
                 let p = pos[f as usize] as usize;

@@ -1,0 +1,72 @@
+//! Fights the parity battle under any timing system and targeting policy,
+//! battles `0..B` of seed 1 at N against N, inside `measured`, so callgrind
+//! counts just those (issue 13: every system and policy as fast as
+//! Continuous with random targets).
+//!
+//! ```sh
+//! cargo build --profile bench -p skirmish-benches --example systems_profile
+//! valgrind --tool=callgrind --toggle-collect='*measured*' \
+//!     target/release/examples/systems_profile tick-system random 10000 1
+//! ```
+//!
+//! Arguments: timing system (as `--set timing=`), targeting (`random`,
+//! `most_wounded`, `least_engaged`), fighters per side, battles, and
+//! optionally `fudge` for FUDGE opposed striking. Prints the actions
+//! fought, to divide the instruction count by.
+
+use std::process::ExitCode;
+
+use skirmish_benches::battle::parity_scenario;
+use skirmish_sim::SimError;
+use skirmish_sim::battle::{Battle, Workspace};
+
+#[inline(never)]
+fn measured(battle: &Battle, ws: &mut Workspace, battles: u64) -> Result<u64, SimError> {
+    let mut actions = 0;
+    for i in 0..battles {
+        actions += battle.run_summary(ws, 1, i)?.actions;
+    }
+    Ok(actions)
+}
+
+fn build(timing: &str, targeting: &str, size: u64, fudge: bool) -> Result<Battle, SimError> {
+    let edit = |e: skirmish_sim::scenario::ScenarioError| SimError::Scenario(e.to_string());
+    let mut s = parity_scenario(size)?
+        .with_field("timing", timing)
+        .and_then(|s| s.with_field("battle.targeting", targeting))
+        .map_err(edit)?;
+    if fudge {
+        s = s.with_field("striking", "fudge-opposed").map_err(edit)?;
+    }
+    Battle::new(&s)
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (timing, targeting, size, battles, fudge) = match args.as_slice() {
+        [t, p, n, b] => (t, p, n, b, false),
+        [t, p, n, b, f] if f == "fudge" => (t, p, n, b, true),
+        _ => {
+            eprintln!("usage: systems_profile TIMING TARGETING FIGHTERS_PER_SIDE BATTLES [fudge]");
+            return ExitCode::FAILURE;
+        }
+    };
+    let (Ok(size), Ok(battles)) = (size.parse::<u64>(), battles.parse::<u64>()) else {
+        eprintln!("FIGHTERS_PER_SIDE and BATTLES are numbers");
+        return ExitCode::FAILURE;
+    };
+    let result = build(timing, targeting, size, fudge).and_then(|battle| {
+        let mut ws = Workspace::default();
+        measured(&battle, &mut ws, battles)
+    });
+    match result {
+        Ok(actions) => {
+            println!("{timing} {targeting} {size}x{size}: {battles} battles, {actions} actions");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("{e}");
+            ExitCode::FAILURE
+        }
+    }
+}

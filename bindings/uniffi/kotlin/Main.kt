@@ -8,7 +8,13 @@
 // ("Continuous: every pending-actions table") does through the Rust tracker;
 // then undo and redo, a snapshot restored into a new object that continues
 // identically, two threads at once, every error kind, and bad input that
-// must come back as exceptions, never a crash.
+// must come back as exceptions, never a crash. Then the whole combat loop:
+// the built-in ambush (Encounter.fromScenario) with strikes, wounds, a
+// disrupted spell and fighters going down, as
+// crates/skirmish-cli/tests/track/continuous.txt plays it with the texts'
+// rolls; the screen view for the GM and the players; odds from here; a
+// mid-fight snapshot whose continuation (strikes with rolled dice) is
+// identical; and the strike errors.
 
 import dev.skirmish.*
 import java.util.concurrent.CountDownLatch
@@ -316,13 +322,11 @@ fun everyErrorKind() {
         throws<SkirmishException.NotNow>("a downed combatant delays") { e.delay(goblin, 2u) }
         throws<SkirmishException.NotNow>("down twice") { e.down(goblin) }
         throws<SkirmishException.NotNow>("hold is an Action Blocks rule") { e.hold(e.id("Roland")) }
-        // The core refuses a Tick System call in another system as InvalidInput (its
-        // tests pin that), unlike hold's NotNow: reported to the tracker's owner.
-        throws<SkirmishException.InvalidInput>("free actions are a Tick System rule") { e.freeAction(e.id("Roland"), null, true) }?.let {
-            same("the field", it.field, "free_action")
-        }
+        throws<SkirmishException.NotNow>("free actions are a Tick System rule") { e.freeAction(e.id("Roland"), null, true) }
+        throws<SkirmishException.NotNow>("interrupt is a Tick System rule") { e.interrupt(e.id("Roland"), false) }
+        throws<SkirmishException.NotNow>("a held turn is a Tick System rule") { e.takeHeldTurn(e.id("Roland")) }
         throws<SkirmishException.InvalidInput>("a 2dF roll of 3") { e.declare(e.id("Orc #1"), "x", attack(3), 3) }?.let {
-            // The core names no field for a typed-in roll the dice cannot show (field ""); the reason says it all.
+            same("the field", it.field, "roll")
             check("the reason names the dice", it.reason.contains("2dF")) { "field=${it.field} reason=${it.reason}" }
         }
         throws<SkirmishException.InvalidInput>("a negative Time Taken") { e.declare(e.id("Orc #1"), "x", attack(-1), null) }?.let {
@@ -471,6 +475,351 @@ fun rulesHelpers() {
     same("six systems", timingSystemNames().size, 6)
 }
 
+// --- strikes, wounds, the screen view, odds from here --------------------------
+
+/** `who` declares `label` again with his line's current action (the CLI's `declare WHO "label" roll N`). */
+fun Encounter.again(who: String, label: String, roll: Int?): Long? {
+    val c = id(who)
+    return declare(c, label, declaration(c).declaration, roll)?.toLong()
+}
+
+/** `who` strikes `target` with a typed 4dF roll (and the GM's modifier). */
+fun Encounter.hit(who: String, target: String, roll: Int?, modifier: Int = 0): StrikeReport =
+    strike(id(who), id(target), EncounterStrikeOptions(modifier = modifier), StrikeDice(attack = roll))
+
+/** A report as the CLI's first line says it: totals, result, margin, damage, wound. */
+fun StrikeReport.brief() = "$attackTotal vs $defenseTotal, $result by $margin, damage $damage, $wound"
+
+fun parts(vararg p: Pair<String, Int>) = p.map { Part(it.first, it.second) }
+
+fun Encounter.state(name: String): CombatantState = view(ViewFor.GM).combatants.first { it.name == name }
+
+/** The built-in ambush (seed 1, as crates/skirmish-cli/tests/track/continuous.txt) to the end of tick 7. */
+fun scenarioAmbushToTickSeven(): Encounter {
+    val e = Encounter.fromScenario("goblin-ambush", 1uL)
+    e.setInitiative(e.id("Roland"), InitiativeEntry.Roll(-1))
+    e.setInitiative(e.id("Madoc"), InitiativeEntry.Roll(1))
+    e.setInitiative(e.id("Cardiff"), InitiativeEntry.Roll(-4))
+    e.setInitiative(e.id("Shaman"), InitiativeEntry.Total(6))
+    e.setInitiative(e.id("Orc #1"), InitiativeEntry.Total(3))
+    e.setInitiative(e.id("Orc #2"), InitiativeEntry.Total(4))
+    e.setInitiative(e.id("Goblin #1"), InitiativeEntry.Total(9))
+    e.setInitiative(e.id("Goblin #2"), InitiativeEntry.Total(9))
+    val first = e.next()
+    check("scenario: the battle begins", first is Turn.NewRound) { "$first" }
+    same("scenario: the first sheet", sheetText(e.tickSheet()),
+        listOf("3: Orc #1", "4: Madoc, Orc #2", "5: Roland", "6: Shaman", "8: Cardiff", "9: Goblin #1, Goblin #2"))
+    // Tick 3: Full Contact's +2 against Cardiff (SR 5 + 2 = DR 7: ties go to the defender).
+    e.expectMoment(3, listOf("Orc #1"))
+    val orc = e.hit("Orc #1", "Cardiff", 2)
+    same("Orc #1 strikes Cardiff", orc.brief(), "7 vs 7, MISS by 0, damage 0, null")
+    same("its attack", orc.attackBreakdown, parts("strike rating" to 5, "roll" to 2))
+    same("its defense", orc.defenseBreakdown, parts("defense rating" to 3, "armor" to 4))
+    same("Orc #1 stabs Cardiff at 10", e.declare(e.id("Orc #1"), "stab Cardiff",
+        e.declaration(e.id("Orc #1")).declaration.copy(gm = GmTiming.ReadyTime(7u)), null)?.toLong(), 10L)
+    // Tick 4: Madoc's Spark hits the shaman, whose spell is lost; Orc #2 hurts Madoc.
+    e.expectMoment(4, listOf("Madoc", "Orc #2"))
+    val spark = e.hit("Madoc", "Shaman", 0)
+    same("Madoc strikes the Shaman", spark.brief(), "6 vs 4, HIT by 2, damage 4, HURT")
+    same("the Shaman's penalty", spark.penalty, -1)
+    check("a hit disrupts the Shaman's spell", spark.disrupted && !spark.wentDown) { "$spark" }
+    check("the log says so", e.log().any { it.text == "Shaman's Unholy Grasp is disrupted" }) { e.log().joinToString("\n") { it.text } }
+    val stab = e.hit("Orc #2", "Madoc", 3)
+    same("Orc #2 strikes Madoc", stab.brief(), "8 vs 7, HIT by 1, damage 3, HURT")
+    same("Madoc's penalty", e.penalty(e.id("Madoc")), -1)
+    same("Madoc's hidden dagger at 10", e.declare(e.id("Madoc"), "hidden dagger", attack(3).copy(gm = GmTiming.ReadyTime(6u)), null)?.toLong(), 10L)
+    same("Orc #2 at 7", e.again("Orc #2", "stab Madoc", 0), 7L)
+    same("Word of Darkness at 7",
+        e.declare(e.id("Shaman"), "Word of Darkness: Blind", attack(2).copy(extraPreparation = 2, disruptible = true), -1)?.toLong(), 7L)
+    same("scenario: sheet after tick 4", sheetText(e.tickSheet()),
+        listOf("5: Roland", "7: Orc #2, Shaman", "8: Cardiff", "9: Goblin #1, Goblin #2", "10: Orc #1, Madoc"))
+    // Tick 5: Roland's arrow takes Goblin #2 down: its line leaves the sheet.
+    e.expectMoment(5, listOf("Roland"))
+    val arrow = e.hit("Roland", "Goblin #2", 4)
+    same("Roland strikes Goblin #2", arrow.brief(), "11 vs 6, HIT by 5, damage 7, INCAPACITATED")
+    check("Goblin #2 went down", arrow.wentDown && !arrow.died) { "$arrow" }
+    same("Goblin #2 is down", e.state("Goblin #2").status, Status.DOWN)
+    same("Roland shoots again at 6", e.again("Roland", "shoot Orc #2", -1), 6L)
+    same("scenario: sheet after tick 5", sheetText(e.tickSheet()),
+        listOf("6: Roland", "7: Orc #2, Shaman", "8: Cardiff", "9: Goblin #1", "10: Orc #1, Madoc"))
+    // Tick 6: the GM's word takes Orc #2 down.
+    e.expectMoment(6, listOf("Roland"))
+    e.down(e.id("Orc #2"))
+    same("Roland shoots the Shaman at 8", e.again("Roland", "shoot the Shaman", 1), 8L)
+    // Tick 7: Roland, blinded, draws his short sword; the shaman's Disrupt Dweomer.
+    e.expectMoment(7, listOf("Shaman"))
+    same("draw short sword at 11", e.declare(e.id("Roland"), "draw short sword", attack(4), 0)?.toLong(), 11L)
+    same("Disrupt Dweomer at 10", e.declare(e.id("Shaman"), "Disrupt Dweomer", attack(4).copy(disruptible = true), -1)?.toLong(), 10L)
+    same("scenario: sheet after tick 7", sheetText(e.tickSheet()), listOf("8: Cardiff", "9: Goblin #1", "10: Orc #1, Madoc, Shaman", "11: Roland"))
+    return e
+}
+
+/** Tick 8 on, as the CLI script plays it, to the shaman down. */
+fun scenarioAmbushToTheEnd(e: Encounter) {
+    // Tick 8: Full Contact's "[Cardiff's SR of 9] + [Strike Roll of -1] > [Goblin's DR of 6]": a hit by 2.
+    e.expectMoment(8, listOf("Cardiff"))
+    val cleave = e.hit("Cardiff", "Goblin #1", -1)
+    same("Cardiff strikes Goblin #1", cleave.brief(), "8 vs 6, HIT by 2, damage 8, INCAPACITATED")
+    same("his attack", cleave.attackBreakdown, parts("strike rating" to 9, "roll" to -1))
+    same("its defense", cleave.defenseBreakdown, parts("defense rating" to 4, "armor" to 2))
+    same("the parts add up", cleave.attackBreakdown.sumOf { it.value }, cleave.attackTotal)
+    check("Goblin #1 went down", cleave.wentDown && cleave.landed && cleave.penalty == -2) { "$cleave" }
+    same("cleave Orc #1 at 15", e.again("Cardiff", "cleave Orc #1", 0), 15L)
+    // Tick 10: Madoc, Hurt since tick 4, is at -1 now.
+    e.expectMoment(10, listOf("Orc #1", "Madoc", "Shaman"))
+    same("Orc #1 misses Cardiff", e.hit("Orc #1", "Cardiff", 1).result, StrikeResult.MISS)
+    val dagger = e.hit("Madoc", "Orc #1", 1)
+    same("Madoc strikes Orc #1", dagger.brief(), "6 vs 5, HIT by 1, damage 2, SCRATCH")
+    same("Madoc's wound counts now", dagger.attackBreakdown, parts("strike rating" to 6, "Hurt" to -1, "roll" to 1))
+    e.again("Orc #1", "stab Madoc", 1)
+    e.again("Madoc", "hidden dagger", 0)
+    e.declare(e.id("Shaman"), "Unholy Grasp at Cardiff", attack(2).copy(disruptible = true), 0)
+    e.expectMoment(11, listOf("Roland"))
+    e.again("Roland", "short sword at the Shaman", 0)
+    e.expectMoment(12, listOf("Shaman"))
+    same("the Unholy Grasp ties Cardiff's DR", e.hit("Shaman", "Cardiff", 2).result, StrikeResult.MISS)
+    e.again("Shaman", "Unholy Grasp at Cardiff", 1)
+    e.expectMoment(13, listOf("Madoc"))
+    same("Madoc misses", e.hit("Madoc", "Orc #1", -1).landed, false)
+    e.again("Madoc", "hidden dagger", 1)
+    e.expectMoment(14, listOf("Orc #1"))
+    same("Orc #1 misses", e.hit("Orc #1", "Madoc", 0).landed, false)
+    e.again("Orc #1", "stab Madoc", 0)
+    // Tick 15, three at once.
+    e.expectMoment(15, listOf("Cardiff", "Roland", "Shaman"))
+    val down = e.hit("Cardiff", "Orc #1", 1)
+    same("Cardiff takes Orc #1 down", down.brief(), "10 vs 5, HIT by 5, damage 9, NEAR_DEATH")
+    same("Orc #1's boxes", e.state("Orc #1").woundBoxes, WoundTrack(scratch = 1u, nearDeath = 1u))
+    val blind = e.hit("Roland", "Shaman", 2, modifier = -2)
+    same("Roland, blind, strikes the Shaman", blind.brief(), "7 vs 3, HIT by 4, damage 5, VERY_HURT")
+    same("the GM's modifier", blind.attackBreakdown, parts("strike rating" to 7, "GM modifier" to -2, "roll" to 2))
+    same("the Shaman's wound counts", blind.defenseBreakdown, parts("defense rating" to 3, "armor" to 1, "Hurt" to -1))
+    same("the Shaman's spell misses", e.hit("Shaman", "Cardiff", -2).brief(), "3 vs 7, MISS by -4, damage 0, null")
+    e.again("Cardiff", "cleave the Shaman", -1)
+    e.again("Roland", "short sword at the Shaman", 0)
+    e.declare(e.id("Shaman"), "Unholy Grasp at Roland", e.declaration(e.id("Shaman")).declaration, 0)
+    // Tick 17: the shaman goes down and, in the same moment, still casts.
+    e.expectMoment(17, listOf("Madoc", "Shaman"))
+    val last = e.hit("Madoc", "Shaman", 1)
+    same("Madoc takes the Shaman down", last.brief(), "6 vs 2, HIT by 4, damage 6, INCAPACITATED")
+    check("the Shaman went down", last.wentDown) { "$last" }
+    same("down in this moment, he still strikes", e.hit("Shaman", "Roland", 0).brief(), "4 vs 5, MISS by -1, damage 0, null")
+    // The fight is decided (the tracker's `over` waits until nobody can act: the party still may).
+    val gm = e.view(ViewFor.GM)
+    same("only the party stands", gm.combatants.filter { it.status == Status.STANDING }.map { it.name }, listOf("Roland", "Madoc", "Cardiff"))
+    same("Madoc at the end", Triple(e.state("Madoc").wound, e.state("Madoc").woundBoxes, e.state("Madoc").penalty),
+        Triple(WoundLevel.HURT, WoundTrack(hurt = 1u), -1))
+    same("the Shaman's boxes", e.state("Shaman").woundBoxes, WoundTrack(hurt = 1u, veryHurt = 1u, incapacitated = 1u))
+    same("Goblin #1 at the end", Pair(e.state("Goblin #1").status, e.state("Goblin #1").wound), Pair(Status.DOWN, WoundLevel.INCAPACITATED))
+    throws<SkirmishException.NotNow>("a fighter down since tick 8 strikes") { e.hit("Goblin #1", "Roland", 0) }
+    throws<SkirmishException.NotNow>("odds from here of a decided fight") { e.oddsFromHere(100uL, 1uL) }
+}
+
+fun strikesAndWounds() {
+    scenarioAmbushToTickSeven().use { e ->
+        val cardiff = e.state("Cardiff").stats
+        same("Cardiff's numbers from the scenario", cardiff?.let { Triple(it.strikeRating, it.defenseRating, it.weapon) }, Triple(9, 7, "Sword, Two-Handed"))
+        // Undo and redo of a strike.
+        e.expectMoment(8, listOf("Cardiff"))
+        val before = e.snapshot()
+        val r = e.hit("Cardiff", "Goblin #1", -1)
+        val after = e.snapshot()
+        e.undo()
+        same("undo takes the strike back", e.snapshot(), before)
+        same("Goblin #1 unhurt again", e.state("Goblin #1").wound, null)
+        e.redo()
+        same("redo strikes it again exactly", e.snapshot(), after)
+        same("Goblin #1 down again", e.state("Goblin #1").status, Status.DOWN)
+        e.undo()
+        e.undo() // the moment too: scenarioAmbushToTheEnd plays tick 8 again
+        same("the strike undone reported", r.wound, WoundLevel.INCAPACITATED)
+        scenarioAmbushToTheEnd(e)
+    }
+    // The core's duel: Cardiff (SR 9) and the goblin sentry (DR 6), added one by one.
+    Encounter(TimingSystem.Continuous(ContinuousConfig()), 3uL).use { e ->
+        val c = e.addFighter("party", FighterProfile(name = "Cardiff", strikeRating = 9, defenseRating = 7, weapon = WeaponChoice.Named("Sword, Two-Handed")))
+        val g = e.addFighter("goblins", FighterProfile(name = "Goblin", defenseRating = 6, weapon = WeaponChoice.Named("Pike/Pole-arm")))
+        same("one id each", Pair(c.size, g.size), Pair(1, 1))
+        val hit = e.strike(c[0], g[0], EncounterStrikeOptions(), StrikeDice(attack = -1))
+        same("Cardiff hits the sentry by 2", hit.brief(), "8 vs 6, HIT by 2, damage 2, SCRATCH")
+        same("a Scratch has no penalty", Pair(hit.penalty, hit.wentDown), Pair(0, false))
+        val miss = e.strike(g[0], c[0], null, StrikeDice(attack = 2))
+        same("the goblin's +2 ties and misses", miss.brief(), "7 vs 7, MISS by 0, damage 0, null")
+        check("the log line", e.log().any { it.text.contains("Goblin strikes Cardiff: 7 vs 7, miss") }) { e.log().joinToString("\n") { it.text } }
+        same("defaults: SR 5, skill Fair", e.view(ViewFor.GM).combatants[1].stats?.let { Pair(it.strikeRating, it.skill) }, Pair(5, "Fair"))
+        // The GM's corrections.
+        e.setDamage(g[0], WoundOverride.Wounds(WoundTrack(hurt = 1u)))
+        same("set Hurt", Pair(e.penalty(g[0]), e.state("Goblin").wound), Pair(-1, WoundLevel.HURT))
+        e.setDamage(g[0], WoundOverride.Heal)
+        same("healed", Pair(e.penalty(g[0]), e.state("Goblin").wound), Pair(0, null))
+        throws<SkirmishException.InvalidInput>("hit points on a wound track") { e.setDamage(g[0], WoundOverride.HitPoints(3)) }?.let { same("the field", it.field, "change") }
+        throws<SkirmishException.NotFound>("penalty of an unknown id") { e.penalty(77u) }
+    }
+    // A wound counts from the next moment; hit points; custom weapons.
+    val rules = EncounterRules(Striking.FullContact(FullContactRules()), DamageConfig.HitPoints(HitPointsConfig(damage = HitDamage.Margin,
+        penalties = listOf(HitPointPenalty(hpAtMost = 6, penalty = -1)))))
+    Encounter.withRules(TimingSystem.Continuous(ContinuousConfig()), rules, 5uL).use { e ->
+        val a = e.addFighter("A", FighterProfile(name = "Axe", strikeRating = 10, weapon = WeaponChoice.Custom(CustomWeapon(name = "axe", timeTaken = 3))))[0]
+        val b = e.addFighter("B", FighterProfile(name = "Bob", strikeRating = 10))[0]
+        e.setInitiative(a, InitiativeEntry.Total(4))
+        e.setInitiative(b, InitiativeEntry.Total(4))
+        e.next()
+        e.next()
+        val r = e.strike(a, b, null, StrikeDice(attack = -3))
+        same("Axe hits Bob for 4 hit points", Pair(r.damage, r.hitPoints), Pair(4, 6))
+        same("Bob is at -1 now", r.penalty, -1)
+        val back = e.strike(b, a, null, StrikeDice(attack = -3))
+        check("but not in this moment", back.attackTotal == 7 && back.attackBreakdown.none { it.value < 0 && it.label != "roll" }) { "$back" }
+        e.setParty("A")
+        val gm = e.view(ViewFor.GM)
+        same("the GM sees both hit points", gm.combatants.map { it.hitPoints }, listOf(6, 6))
+        val players = e.view(ViewFor.PLAYERS)
+        same("the players see their own hit points, not the foe's", players.combatants.map { it.hitPoints }, listOf(6, null))
+        same("nor the foe's stats", players.combatants.map { it.stats != null }, listOf(true, false))
+        e.setDamage(b, WoundOverride.HitPoints(9))
+        same("the GM sets 9 hit points", e.state("Bob").hitPoints, 9)
+        same("the weapon's label", e.state("Axe").stats?.weapon, "axe")
+    }
+}
+
+fun screenView() {
+    scenarioAmbushToTickSeven().use { e ->
+        val gm = e.view(ViewFor.GM)
+        same("the view's sheet is the tick sheet", gm.sheet, e.tickSheet())
+        same("its round and tick", Pair(gm.round, gm.now), Pair(1u, 7uL))
+        same("eight combatants", gm.combatants.size, 8)
+        same("nobody awaits", gm.awaiting, listOf<UInt>())
+        same("Madoc's wound", Triple(e.state("Madoc").wound, e.state("Madoc").woundBoxes, e.state("Madoc").penalty), Triple(WoundLevel.HURT, WoundTrack(hurt = 1u), -1))
+        same("the undo depth", gm.undoDepth, e.undoDepth())
+        e.setParty("party")
+        e.hide(e.id("Shaman"))
+        val players = e.view(ViewFor.PLAYERS)
+        check("the players do not see the hidden Shaman", players.combatants.none { it.name == "Shaman" }) { "${players.combatants}" }
+        check("nor on the sheet", players.sheet.flatMap { it.lines }.none { it.name == "Shaman" }) { "${players.sheet}" }
+        val foe = players.combatants.first { it.name == "Goblin #2" }
+        same("a foe's wound level shows, not its boxes, penalty or stats", listOf(foe.wound, foe.woundBoxes, foe.penalty, foe.stats), listOf(WoundLevel.INCAPACITATED, null, null, null))
+        val madoc = players.combatants.first { it.name == "Madoc" }
+        same("the party's own boxes show", madoc.woundBoxes, WoundTrack(hurt = 1u))
+        same("no undo depth for the players", players.undoDepth, 0u)
+        check("the GM still sees the Shaman", e.view(ViewFor.GM).combatants.any { it.name == "Shaman" && it.hidden })
+    }
+}
+
+fun oddsAndRestore() {
+    scenarioAmbushToTickSeven().use { e ->
+        val before = e.snapshot()
+        val odds = e.oddsFromHere(400uL, 7uL)
+        same("odds: the sides", odds.sides.map { it.name }, listOf("party", "goblinoids"))
+        same("odds: battles", odds.battles, 400uL)
+        val total = odds.sides.sumOf { it.winRate } + odds.drawRate + odds.timeoutRate
+        check("odds: the rates sum to 1", kotlin.math.abs(total - 1.0) < 1e-9) { "$odds" }
+        check("odds: each interval holds its rate", odds.sides.all { it.low <= it.winRate && it.winRate <= it.high && it.low >= 0.0 && it.high <= 1.0 }) { "$odds" }
+        check("odds: the party is favoured", odds.sides[0].winRate > odds.sides[1].winRate) { "$odds" }
+        check("odds: some time left", odds.meanTicks > 0.0 && odds.meanRounds > 0.0) { "$odds" }
+        same("odds: the same seed, the same odds", e.oddsFromHere(400uL, 7uL), odds)
+        same("odds: the encounter is unchanged", e.snapshot(), before)
+        throws<SkirmishException.InvalidInput>("odds of 0 battles") { e.oddsFromHere(0uL, 1uL) }?.let { same("the field", it.field, "battles") }
+        // Snapshot mid-fight, restore into a new object: the same fight, strikes with rolled dice included.
+        Encounter.restore(before).use { r ->
+            // The same screen (a snapshot keeps the newest 20 undo steps).
+            same("restored mid-fight", r.view(ViewFor.GM).copy(undoDepth = 0u), e.view(ViewFor.GM).copy(undoDepth = 0u))
+            same("the fight goes on identically", fightOn(r, 60), fightOn(e, 60))
+            same("and ends in the same state", r.snapshot(), e.snapshot())
+        }
+        val blob = e.snapshot()
+        throws<SkirmishException.BadSnapshot>("a corrupt mid-fight snapshot") { Encounter.restore(blob.replaceFirst("\"strike_rating\":9", "\"strike_rating\":\"nine\"")).close() }
+        throws<SkirmishException.BadSnapshot>("a truncated mid-fight snapshot") { Encounter.restore(blob.dropLast(3)).close() }
+    }
+}
+
+/** The encounter rolls everything: each line landing strikes the first standing foe, then does the same again. */
+fun fightOn(e: Encounter, steps: Int): List<String> {
+    val out = mutableListOf<String>()
+    for (step in 0 until steps) {
+        val t = e.next()
+        out += t.toString()
+        if (t is Turn.Over) break
+        if (t is Turn.Acting) {
+            for (line in t.lines.filter { it.lands }) {
+                for (m in line.members) {
+                    val me = e.view(ViewFor.GM).combatants.first { it.id == m }
+                    val foe = e.view(ViewFor.GM).combatants.firstOrNull { it.side != me.side && it.status == Status.STANDING } ?: continue
+                    try {
+                        out += e.strike(m, foe.id, null, null).text
+                    } catch (x: SkirmishException.NotNow) {
+                        out += "refused: ${x.reason}"
+                    }
+                }
+            }
+        }
+        for (c in e.awaitingCombatants()) {
+            val d = e.declaration(c)
+            out += "${e.declare(c, d.label, d.declaration, null)}"
+        }
+    }
+    out += e.log().joinToString("\n") { "[${it.round} ${it.tick}] ${it.text}" }
+    return out
+}
+
+fun strikeErrors() {
+    scenarioAmbushToTickSeven().use { e ->
+        val before = e.snapshot()
+        val cardiff = e.id("Cardiff")
+        throws<SkirmishException.NotFound>("strike an unknown id") { e.strike(cardiff, 999u, null, null) }
+        throws<SkirmishException.NotFound>("strike by an unknown id") { e.strike(999u, cardiff, null, null) }
+        throws<SkirmishException.NotNow>("strike by a down attacker") { e.hit("Goblin #2", "Cardiff", 0) }
+        throws<SkirmishException.InvalidInput>("a strike roll of 5") { e.hit("Cardiff", "Goblin #1", 5) }?.let { same("the field", it.field, "dice.attack") }
+        throws<SkirmishException.InvalidInput>("a parry roll of -5") {
+            e.strike(cardiff, e.id("Goblin #1"), EncounterStrikeOptions(parry = true), StrikeDice(attack = 0, defense = -5))
+        }?.let { same("the field", it.field, "dice.defense") }
+        throws<SkirmishException.InvalidInput>("striking oneself") { e.hit("Cardiff", "Cardiff", 0) }?.let { same("the field", it.field, "target") }
+        throws<SkirmishException.InvalidInput>("an absurd modifier") { e.hit("Cardiff", "Goblin #1", 0, modifier = Int.MAX_VALUE) }?.let { same("the field", it.field, "options.modifier") }
+        throws<SkirmishException.InvalidInput>("a range of -1") {
+            e.strike(cardiff, e.id("Goblin #1"), EncounterStrikeOptions(range = RangedShot(-1L, 10L, 5L)), null)
+        }?.let { check("the field is the range", it.field.startsWith("options.range")) { it.field } }
+        // The tracker refuses a profile's unknown name as InvalidInput (findWeapon's is NotFound).
+        throws<SkirmishException.InvalidInput>("a fighter with an unknown weapon") { e.addFighter("party", FighterProfile(name = "Bran", weapon = WeaponChoice.Named("crosbow"))) }?.let {
+            check("it suggests the crossbows", it.reason.contains("Crossbow, Heavy")) { it.reason }
+        }
+        throws<SkirmishException.InvalidInput>("a fighter with an unknown skill") { e.addFighter("party", FighterProfile(name = "Bran", skill = "Godlike")) }?.let {
+            check("the reason names it", it.reason.contains("Godlike")) { "field=${it.field} reason=${it.reason}" }
+        }
+        throws<SkirmishException.InvalidInput>("a fighter of SR 5000") { e.addFighter("party", FighterProfile(name = "Bran", strikeRating = 5000)) }?.let {
+            same("the field", it.field, "profile.strike_rating")
+        }
+        throws<SkirmishException.InvalidInput>("a custom weapon of 0 shots") {
+            e.addFighter("party", FighterProfile(name = "Bran", weapon = WeaponChoice.Custom(CustomWeapon(timeTaken = 2, rateOfFire = RateOfFire(shots = 0u)))))
+        }
+        val timing = e.addCombatant(CombatantSpec(name = "Bystander", action = attack(3)))
+        throws<SkirmishException.InvalidInput>("a strike at a combatant without stats") { e.strike(cardiff, timing, null, StrikeDice(attack = 0)) }?.let { same("the field", it.field, "target") }
+        e.undo()
+        same("refused strikes changed nothing", e.snapshot(), before)
+    }
+    throws<SkirmishException.NotFound>("an unknown built-in scenario") { Encounter.fromScenario("goblin-ambsh", 1uL).close() }?.let {
+        check("it suggests the ambush", it.reason.contains("goblin-ambush")) { it.reason }
+    }
+    throws<SkirmishException.InvalidInput>("a scenario that is not TOML") { Encounter.fromScenarioToml("sides = [[[", 1uL).close() }
+    throws<SkirmishException.InvalidInput>("a scenario that is not JSON") { Encounter.fromScenarioJson("{\"sides\": 3}", 1uL).close() }
+    throws<SkirmishException.InvalidInput>("a damage model with 0 hit points") {
+        Encounter.withRules(TimingSystem.SimpleRounds, EncounterRules(Striking.FullContact(FullContactRules()), DamageConfig.HitPoints(HitPointsConfig(maxHp = 0, damage = HitDamage.Margin))), 1uL).close()
+    }
+    val toml = """
+        name = "duel"
+        [[sides]]
+        name = "a"
+        [[sides.groups]]
+        name = "A"
+        [[sides]]
+        name = "b"
+        [[sides.groups]]
+        name = "B"
+        count = 3
+    """.trimIndent()
+    Encounter.fromScenarioToml(toml, 2uL).use { e ->
+        same("a scenario from TOML: one and a group of three", e.view(ViewFor.GM).combatants.map { it.name }, listOf("A", "B 1", "B 2", "B 3"))
+    }
+}
+
 fun main() {
     val sections = listOf(
         "the goblin ambush (Continuous, the text's rolls)" to ::theGoblinAmbush,
@@ -481,6 +830,10 @@ fun main() {
         "bad input never crashes" to ::badInputNeverCrashes,
         "log polling, hidden combatants, undo limit" to ::logPollingAndHiddenCombatants,
         "odds and tables" to ::rulesHelpers,
+        "strikes and wounds (the built-in ambush, the texts' rolls)" to ::strikesAndWounds,
+        "the screen view, GM and players" to ::screenView,
+        "odds from here, mid-fight snapshot and identical continuation" to ::oddsAndRestore,
+        "strike errors" to ::strikeErrors,
     )
     for ((name, section) in sections) {
         val before = failed

@@ -9,6 +9,8 @@ use std::any::Any;
 
 use skirmish_core::Error as CoreError;
 use skirmish_core::tracker::{ErrorKind, TrackerError};
+use skirmish_sim::SimError;
+use skirmish_sim::scenario::{ScenarioError, ScenarioErrorKind};
 
 /// Why a call was refused. Every call of the bindings can throw it; nothing
 /// else crosses the boundary (a panic becomes [`SkirmishError::Internal`]).
@@ -92,6 +94,36 @@ impl SkirmishError {
         }
     }
 
+    /// The simulator's errors (odds from here, an encounter from a
+    /// scenario): the tracker's refusal keeps its kind and field; a rule's
+    /// refusal (`battles` out of range) is `InvalidInput` naming the field;
+    /// a scenario that cannot be fought is `InvalidInput` on `scenario`.
+    pub fn from_sim(e: SimError) -> SkirmishError {
+        match e {
+            SimError::Tracker(e) => SkirmishError::from_tracker(e),
+            SimError::Rules(e) => SkirmishError::from_core(e),
+            other => SkirmishError::InvalidInput {
+                field: "scenario".to_owned(),
+                message: other.to_string(),
+            },
+        }
+    }
+
+    /// A scenario that cannot be read: an unknown built-in name is
+    /// `NotFound` (suggesting the closest); anything else is `InvalidInput`
+    /// naming the field (`sides[0].groups[1].count`; `scenario` for the
+    /// whole text).
+    pub fn from_scenario(e: ScenarioError) -> SkirmishError {
+        let message = e.to_string();
+        match e.kind {
+            ScenarioErrorKind::UnknownBuiltin => SkirmishError::NotFound { message },
+            _ => SkirmishError::InvalidInput {
+                field: if e.path.is_empty() { "scenario".to_owned() } else { e.path },
+                message,
+            },
+        }
+    }
+
     /// The error a caught panic becomes.
     pub(crate) fn from_panic(payload: &(dyn Any + Send)) -> SkirmishError {
         let what = payload
@@ -108,6 +140,18 @@ impl SkirmishError {
 impl From<CoreError> for SkirmishError {
     fn from(e: CoreError) -> SkirmishError {
         SkirmishError::from_core(e)
+    }
+}
+
+impl From<SimError> for SkirmishError {
+    fn from(e: SimError) -> SkirmishError {
+        SkirmishError::from_sim(e)
+    }
+}
+
+impl From<ScenarioError> for SkirmishError {
+    fn from(e: ScenarioError) -> SkirmishError {
+        SkirmishError::from_scenario(e)
     }
 }
 
@@ -168,6 +212,18 @@ mod tests {
         let e = SkirmishError::from_core(CoreError::unknown_name("weapon", "crosbow", ["Crossbow, Heavy"]));
         assert_eq!(kind(e.clone()), "NotFound");
         assert!(e.to_string().contains("Crossbow, Heavy"), "{e}");
+    }
+
+    #[test]
+    fn sim_errors_keep_the_tracker_kind_and_name_the_field() {
+        let e = SkirmishError::from_sim(SimError::Tracker(TrackerError::new(ErrorKind::NotNow, None, "decided")));
+        assert_eq!(kind(e), "NotNow");
+        match SkirmishError::from_sim(SimError::Rules(CoreError::out_of_range("battles", 0, 1, 100))) {
+            SkirmishError::InvalidInput { field, .. } => assert_eq!(field, "battles"),
+            other => panic!("{other:?}"),
+        }
+        let unknown = skirmish_sim::scenario::Scenario::builtin("goblin-ambsh").unwrap_err();
+        assert_eq!(kind(SkirmishError::from_scenario(unknown)), "NotFound");
     }
 
     #[test]

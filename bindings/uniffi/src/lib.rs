@@ -28,7 +28,10 @@
 uniffi::setup_scaffolding!();
 
 pub mod ambush;
+pub mod damage;
 pub mod error;
+pub mod fighter;
+pub mod odds;
 pub mod striking;
 pub mod tables;
 pub mod timing;

@@ -27,8 +27,38 @@ use skirmish_core::timing as core_timing;
 use skirmish_core::tracker as core;
 use skirmish_core::tracker::TrackerError;
 
-use crate::error::{Result, guard};
+use skirmish_sim::odds as sim_odds;
+use skirmish_sim::scenario::Scenario;
+
+use crate::damage::{DamageConfig, WoundOverride};
+use crate::error::{Result, SkirmishError, guard};
+use crate::fighter::{FighterProfile, Striking};
+use crate::odds::OddsFromHere;
 use crate::timing::{ActorTiming, Declaration, FreeActionResult, InitiativeEntry, Moment, TimingSystem};
+
+mod strike;
+mod view;
+
+pub use strike::{EncounterStrikeOptions, Part, RangedShot, StrikeDice, StrikeReport, StrikeResult};
+pub use view::{CombatantState, EncounterView, ViewFor};
+
+/// The rules an encounter's strikes are resolved by.
+#[derive(Debug, Clone, PartialEq, Eq, uniffi::Record)]
+pub struct EncounterRules {
+    /// The striking system and its options.
+    pub striking: Striking,
+    /// The damage model.
+    pub damage: DamageConfig,
+}
+
+impl From<EncounterRules> for core::EncounterRules {
+    fn from(r: EncounterRules) -> core::EncounterRules {
+        core::EncounterRules {
+            striking: r.striking.into(),
+            damage: r.damage.into(),
+        }
+    }
+}
 
 /// What a combatant (or each member of a group) is, as the timing rules see it.
 #[derive(Debug, Clone, PartialEq, Eq, uniffi::Record)]
@@ -346,6 +376,12 @@ impl Encounter {
         guard(|| Ok(f(&e)?))
     }
 
+    /// A call that may fail in the simulator or the scenario reader, guarded.
+    fn read_any<T>(&self, f: impl FnOnce(&core::Encounter) -> Result<T>) -> Result<T> {
+        let e = self.lock();
+        guard(|| f(&e))
+    }
+
     /// A change, guarded; the core operation is atomic (see the module docs).
     fn write<T>(&self, f: impl FnOnce(&mut core::Encounter) -> Result<T, TrackerError>) -> Result<T> {
         let mut e = self.lock();
@@ -363,6 +399,48 @@ impl Encounter {
     #[uniffi::constructor]
     pub fn new(system: TimingSystem, seed: u64) -> Result<Arc<Encounter>> {
         guard(|| Ok(Encounter::wrap(core::Encounter::new(system.try_into()?, seed)?)))
+    }
+
+    /// A new encounter under `system` whose strikes follow `rules` (striking
+    /// system, damage model), rolling with a generator seeded by `seed`.
+    #[uniffi::constructor]
+    pub fn with_rules(system: TimingSystem, rules: EncounterRules, seed: u64) -> Result<Arc<Encounter>> {
+        guard(|| {
+            Ok(Encounter::wrap(core::Encounter::with_rules(
+                system.try_into()?,
+                rules.into(),
+                seed,
+            )?))
+        })
+    }
+
+    /// The built-in scenario `name` ("goblin-ambush", "parity", ...) as a
+    /// live encounter: its timing, striking and damage rules and every group
+    /// of every side added as fighters. An unknown name is `NotFound`.
+    #[uniffi::constructor]
+    pub fn from_scenario(name: String, seed: u64) -> Result<Arc<Encounter>> {
+        guard(|| {
+            let scenario = Scenario::builtin(&name)?;
+            Ok(Encounter::wrap(sim_odds::encounter_from_scenario(&scenario, seed)?))
+        })
+    }
+
+    /// As [`from_scenario`](Self::from_scenario), from a scenario file's TOML text.
+    #[uniffi::constructor]
+    pub fn from_scenario_toml(text: String, seed: u64) -> Result<Arc<Encounter>> {
+        guard(|| {
+            let scenario = Scenario::from_toml_str(&text, "")?;
+            Ok(Encounter::wrap(sim_odds::encounter_from_scenario(&scenario, seed)?))
+        })
+    }
+
+    /// As [`from_scenario`](Self::from_scenario), from a scenario's JSON text.
+    #[uniffi::constructor]
+    pub fn from_scenario_json(text: String, seed: u64) -> Result<Arc<Encounter>> {
+        guard(|| {
+            let scenario = Scenario::from_json_str(&text, "")?;
+            Ok(Encounter::wrap(sim_odds::encounter_from_scenario(&scenario, seed)?))
+        })
     }
 
     /// An encounter from a [`snapshot`](Self::snapshot): it continues exactly
@@ -406,6 +484,61 @@ impl Encounter {
                 .into_iter()
                 .map(|c| c.0)
                 .collect())
+        })
+    }
+
+    /// Adds a fighter with combat stats on `side`: one combatant, or a group
+    /// of `profile.count` (one line, one initiative roll). Returns the ids.
+    pub fn add_fighter(&self, side: String, profile: FighterProfile) -> Result<Vec<u32>> {
+        self.write(|e| {
+            let profile = skirmish_core::fighter::FighterProfile::try_from(profile)
+                .map_err(|x| TrackerError::from(x.in_field("profile")))?;
+            Ok(e.add_fighter(&side, &profile)?.into_iter().map(|c| c.0).collect())
+        })
+    }
+
+    /// `attacker` strikes `target` with the table's dice (a roll left out
+    /// the encounter rolls): the hit, the wound, a disruption, a fall, all
+    /// in the report (and the log). Undoable.
+    #[uniffi::method(default(options = None, dice = None))]
+    pub fn strike(
+        &self,
+        attacker: u32,
+        target: u32,
+        options: Option<EncounterStrikeOptions>,
+        dice: Option<StrikeDice>,
+    ) -> Result<StrikeReport> {
+        self.write(|e| {
+            let options = core::StrikeOptions::try_from(options.unwrap_or_default())?;
+            Ok(e.strike(id(attacker), id(target), options, dice.unwrap_or_default().into())?
+                .into())
+        })
+    }
+
+    /// The GM sets a combatant's wounds or hit points, or heals it. Undoable.
+    pub fn set_damage(&self, combatant: u32, change: WoundOverride) -> Result<()> {
+        self.write(|e| e.set_damage(id(combatant), change.into()))
+    }
+
+    /// A combatant's wound penalty now (0 unhurt or without combat stats).
+    pub fn penalty(&self, combatant: u32) -> Result<i32> {
+        self.read(|e| e.penalty(id(combatant)))
+    }
+
+    /// Everything a screen shows, for the GM or the players: the one call
+    /// per screen refresh.
+    pub fn view(&self, view_for: ViewFor) -> Result<EncounterView> {
+        self.read(|e| Ok(e.view(view_for.into()).into()))
+    }
+
+    /// Who is likely to win from here: `battles` fights (1..=the
+    /// simulator's limit) from the present state, by the encounter's rules,
+    /// deterministic for a `seed`. The encounter is not changed.
+    pub fn odds_from_here(&self, battles: u64, seed: u64) -> Result<OddsFromHere> {
+        self.read_any(|e| {
+            sim_odds::odds_from_here(e, battles, seed)
+                .map(Into::into)
+                .map_err(SkirmishError::from_sim)
         })
     }
 

@@ -1,0 +1,283 @@
+//! Mirrors of [`skirmish_core::fighter`]: a fighter's profile as the app
+//! types it (every default the rules have), the numbers the rules resolved
+//! from it, and the striking rules. Conversion only.
+
+use skirmish_core::Error as CoreError;
+use skirmish_core::fighter as core;
+use skirmish_core::ladder::{CombatLevel, Level};
+
+use crate::timing::{ActorTiming, Declaration, RateOfFire};
+
+/// Options of Full Contact striking.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, uniffi::Record)]
+pub struct FullContactRules {
+    /// Guaranteed success (+4 hits) and fumble (-4 misses).
+    #[uniffi(default = false)]
+    pub guaranteed: bool,
+    /// Amazing strikes and defenses.
+    #[uniffi(default = false)]
+    pub amazing: bool,
+    /// Extra damage an amazing strike does (0: none).
+    #[uniffi(default = 0)]
+    pub amazing_strike_damage: i32,
+}
+
+impl From<FullContactRules> for core::FullContactRules {
+    fn from(r: FullContactRules) -> core::FullContactRules {
+        core::FullContactRules {
+            guaranteed: r.guaranteed,
+            amazing: r.amazing,
+            amazing_strike_damage: r.amazing_strike_damage,
+        }
+    }
+}
+
+impl From<core::FullContactRules> for FullContactRules {
+    fn from(r: core::FullContactRules) -> FullContactRules {
+        FullContactRules {
+            guaranteed: r.guaranteed,
+            amazing: r.amazing,
+            amazing_strike_damage: r.amazing_strike_damage,
+        }
+    }
+}
+
+/// Options of FUDGE opposed striking.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, uniffi::Record)]
+pub struct FudgeRules {
+    /// The minimum rolled result to hit, as a ladder number (Poor, -2, by default).
+    #[uniffi(default = -2)]
+    pub minimum_to_hit: i32,
+    /// The lone fighter's -1 per attacker beyond the first (FUDGE 4.34).
+    #[uniffi(default = true)]
+    pub multi_foe_penalty: bool,
+    /// The GM's one 2dF for each side's fighters at a moment (FUDGE 4.34).
+    #[uniffi(default = false)]
+    pub group_roll: bool,
+}
+
+impl From<FudgeRules> for core::FudgeRules {
+    fn from(r: FudgeRules) -> core::FudgeRules {
+        core::FudgeRules {
+            minimum_to_hit: Level::new(r.minimum_to_hit),
+            multi_foe_penalty: r.multi_foe_penalty,
+            group_roll: r.group_roll,
+        }
+    }
+}
+
+impl From<core::FudgeRules> for FudgeRules {
+    fn from(r: core::FudgeRules) -> FudgeRules {
+        FudgeRules {
+            minimum_to_hit: r.minimum_to_hit.value(),
+            multi_foe_penalty: r.multi_foe_penalty,
+            group_roll: r.group_roll,
+        }
+    }
+}
+
+/// The striking system and its options.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, uniffi::Enum)]
+pub enum Striking {
+    /// Full Contact: SR + 4dF against DR.
+    FullContact {
+        /// Its options.
+        rules: FullContactRules,
+    },
+    /// FUDGE opposed rolls: skill + 4dF against the defender's skill + 4dF.
+    FudgeOpposed {
+        /// Its options.
+        rules: FudgeRules,
+    },
+}
+
+impl From<Striking> for core::Striking {
+    fn from(s: Striking) -> core::Striking {
+        match s {
+            Striking::FullContact { rules } => core::Striking::FullContact(rules.into()),
+            Striking::FudgeOpposed { rules } => core::Striking::FudgeOpposed(rules.into()),
+        }
+    }
+}
+
+impl From<core::Striking> for Striking {
+    fn from(s: core::Striking) -> Striking {
+        match s {
+            core::Striking::FullContact(rules) => Striking::FullContact { rules: rules.into() },
+            core::Striking::FudgeOpposed(rules) => Striking::FudgeOpposed { rules: rules.into() },
+        }
+    }
+}
+
+/// A weapon given by its numbers.
+#[derive(Debug, Clone, PartialEq, Eq, uniffi::Record)]
+pub struct CustomWeapon {
+    /// A label.
+    #[uniffi(default = "")]
+    pub name: String,
+    /// Time Taken.
+    pub time_taken: i32,
+    /// Rate of fire (default 1/1).
+    #[uniffi(default)]
+    pub rate_of_fire: RateOfFire,
+}
+
+/// A weapon: a row of the weapon tables by name, or custom numbers.
+#[derive(Debug, Clone, PartialEq, Eq, uniffi::Enum)]
+pub enum WeaponChoice {
+    /// A row of the tables ("Dagger", "heavy crossbow").
+    Named {
+        /// The row's name.
+        name: String,
+    },
+    /// Custom Time Taken and Rate of Fire.
+    Custom {
+        /// The numbers.
+        weapon: CustomWeapon,
+    },
+}
+
+impl TryFrom<WeaponChoice> for core::WeaponChoice {
+    type Error = CoreError;
+    fn try_from(w: WeaponChoice) -> Result<core::WeaponChoice, CoreError> {
+        Ok(match w {
+            WeaponChoice::Named { name } => core::WeaponChoice::Named(name),
+            WeaponChoice::Custom { weapon } => core::WeaponChoice::Custom(core::CustomWeapon {
+                name: weapon.name,
+                time_taken: weapon.time_taken,
+                rate_of_fire: weapon.rate_of_fire.try_into().map_err(|e: CoreError| e.in_field("weapon"))?,
+            }),
+        })
+    }
+}
+
+/// A fighter, or a group of identical fighters, as `add_fighter` takes it
+/// (the same profile a scenario's group is). Every field but `name` has the
+/// rules' default: SR 5, DR 3, skill Fair, count 1, no weapon (Time Taken
+/// 3), no armor.
+#[derive(Debug, Clone, PartialEq, Eq, uniffi::Record)]
+pub struct FighterProfile {
+    /// Its name.
+    pub name: String,
+    /// How many (a group of this many; 1: one combatant).
+    #[uniffi(default = 1)]
+    pub count: u64,
+    /// Full Contact Strike Rating.
+    #[uniffi(default = 5)]
+    pub strike_rating: i32,
+    /// Full Contact Defense Rating, without the armor named in `armor`.
+    #[uniffi(default = 3)]
+    pub defense_rating: i32,
+    /// FUDGE combat skill by name, plus-levels allowed ("Fair", "Good+").
+    #[uniffi(default = "Fair")]
+    pub skill: String,
+    /// The weapon (none: Time Taken 3, 1/1, unnamed).
+    #[uniffi(default = None)]
+    pub weapon: Option<WeaponChoice>,
+    /// Armor from the table, by name.
+    #[uniffi(default = None)]
+    pub armor: Option<String>,
+    /// Speed bonus.
+    #[uniffi(default = 0)]
+    pub speed_bonus: i32,
+    /// Extra attacks per round from gear (Simple and Graduated Rounds).
+    #[uniffi(default = 0)]
+    pub extra_attacks: u32,
+    /// Whether its actions are disruptible (spellcasters).
+    #[uniffi(default = false)]
+    pub disruptible: bool,
+    /// Offensive damage factor.
+    #[uniffi(default = 0)]
+    pub offense: i32,
+    /// Defensive damage factor besides armor.
+    #[uniffi(default = 0)]
+    pub toughness: i32,
+    /// Hit points, overriding the damage model's `max_hp`.
+    #[uniffi(default = None)]
+    pub hit_points: Option<i32>,
+    /// Tick System: initiative bonus.
+    #[uniffi(default = 0)]
+    pub initiative_bonus: i32,
+    /// Tick System: interval.
+    #[uniffi(default = 0)]
+    pub interval: u32,
+    /// FUZION REF.
+    #[uniffi(default = 0)]
+    pub reflexes: i32,
+    /// FUZION Combat Sense.
+    #[uniffi(default = 0)]
+    pub combat_sense: i32,
+}
+
+impl TryFrom<FighterProfile> for core::FighterProfile {
+    type Error = CoreError;
+    fn try_from(p: FighterProfile) -> Result<core::FighterProfile, CoreError> {
+        Ok(core::FighterProfile {
+            skill: p.skill.parse::<CombatLevel>().map_err(|e| e.in_field("skill"))?,
+            weapon: p.weapon.map(TryInto::try_into).transpose()?,
+            name: p.name,
+            count: p.count,
+            strike_rating: p.strike_rating,
+            defense_rating: p.defense_rating,
+            armor: p.armor,
+            speed_bonus: p.speed_bonus,
+            extra_attacks: p.extra_attacks,
+            disruptible: p.disruptible,
+            offense: p.offense,
+            toughness: p.toughness,
+            hit_points: p.hit_points,
+            initiative_bonus: p.initiative_bonus,
+            interval: p.interval,
+            reflexes: p.reflexes,
+            combat_sense: p.combat_sense,
+        })
+    }
+}
+
+/// A fighter ready to fight: the numbers the rules resolved from its profile.
+#[derive(Debug, Clone, PartialEq, Eq, uniffi::Record)]
+pub struct Fighter {
+    /// Its name.
+    pub name: String,
+    /// Its weapon's name ("weapon" when none or unnamed).
+    pub weapon: String,
+    /// Its action: the weapon's Time Taken and Rate of Fire and the rest.
+    pub action: Declaration,
+    /// Its timing traits (Tick System, FUZION).
+    pub timing: ActorTiming,
+    /// Full Contact Strike Rating.
+    pub strike_rating: i32,
+    /// Full Contact Defense Rating, armor included under Full Contact.
+    pub defense_rating: i32,
+    /// The armor's Defense Rating bonus (0 without armor).
+    pub armor_bonus: i32,
+    /// FUDGE combat skill ("Fair", "Good+").
+    pub skill: String,
+    /// Offensive damage factor.
+    pub offense: i32,
+    /// Defensive damage factor.
+    pub defense_factor: i32,
+    /// Hit points, overriding the damage model's `max_hp`.
+    pub hit_points: Option<i32>,
+    /// Whether its actions are disruptible.
+    pub disruptible: bool,
+}
+
+impl From<core::Fighter> for Fighter {
+    fn from(f: core::Fighter) -> Fighter {
+        Fighter {
+            name: f.name,
+            weapon: f.weapon,
+            action: f.action.into(),
+            timing: f.timing.into(),
+            strike_rating: f.strike_rating,
+            defense_rating: f.defense_rating,
+            armor_bonus: f.armor_bonus,
+            skill: f.skill.to_string(),
+            offense: f.offense,
+            defense_factor: f.defense_factor,
+            hit_points: f.hit_points,
+            disruptible: f.disruptible,
+        }
+    }
+}

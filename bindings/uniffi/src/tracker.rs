@@ -6,7 +6,7 @@
 //! One `Mutex` guards the core encounter, so an `Encounter` may be called
 //! from several threads at once; calls are serialized. Every call runs
 //! inside a panic guard (`catch_unwind`), so a panic comes back as
-//! [`SkirmishError::Internal`](crate::error::SkirmishError::Internal).
+//! [`SkirmishError::Internal`].
 //!
 //! What a panic leaves behind relies on the core tracker's atomic
 //! operations, not on a copy kept here: the core runs each change on a
@@ -785,6 +785,34 @@ mod tests {
         assert_eq!(e.snapshot().unwrap(), before);
         assert!(!e.inner.is_poisoned());
         e.next().unwrap();
+    }
+
+    #[test]
+    fn a_strike_and_the_odds_from_the_builtin_ambush() {
+        let e = Encounter::from_scenario("goblin-ambush".into(), 1).unwrap();
+        let c = e.find("Cardiff".into()).unwrap();
+        let g = e.find("Goblin #1".into()).unwrap();
+        let typed = |attack| Some(StrikeDice { attack: Some(attack), defense: None });
+        let r = e.strike(c, g, None, typed(-1)).unwrap();
+        assert_eq!((r.attack_total, r.defense_total, r.result, r.margin), (8, 6, StrikeResult::Hit, 2));
+        assert_eq!(r.attack_breakdown.iter().map(|p| p.value).sum::<i32>(), 8);
+        match e.strike(c, g, None, typed(5)) {
+            Err(SkirmishError::InvalidInput { field, .. }) => assert_eq!(field, "dice.attack"),
+            other => panic!("{other:?}"),
+        }
+        let odds = e.odds_from_here(50, 1).unwrap();
+        assert_eq!(odds.sides.len(), 2);
+        assert_eq!(e.odds_from_here(50, 1).unwrap(), odds);
+        match e.odds_from_here(0, 1) {
+            Err(SkirmishError::InvalidInput { field, .. }) => assert_eq!(field, "battles"),
+            other => panic!("{other:?}"),
+        }
+        let view = e.view(ViewFor::Gm).unwrap();
+        assert_eq!(view.combatants[g as usize].status, Status::Down);
+        assert!(matches!(
+            Encounter::from_scenario("goblin-ambsh".into(), 1),
+            Err(SkirmishError::NotFound { .. })
+        ));
     }
 
     #[test]

@@ -131,3 +131,45 @@ func runAmbush() throws -> [String] {
 
     return try resumed.log().map { $0.text }
 }
+
+/// The whole combat loop from the built-in ambush: a strike with the table's
+/// roll, the wound it deals, the screen refresh, the odds from here.
+func runStrikes() throws -> [String] {
+    let fight = try Encounter.fromScenario(name: "goblin-ambush", seed: 1)
+    let cardiff = try fight.find(name: "Cardiff")
+    let goblin = try fight.find(name: "Goblin #1")
+    _ = try fight.next()
+
+    // Cardiff (SR 9) rolls -1 against the goblin sentry's DR 6: a hit by 2.
+    let report = try fight.strike(attacker: cardiff, target: goblin,
+                                  options: EncounterStrikeOptions(modifier: 0),
+                                  dice: StrikeDice(attack: -1))
+    print("\(report.attackTotal) vs \(report.defenseTotal): \(report.result), damage \(report.damage)")
+    for part in report.attackBreakdown {
+        print("  \(part.label) \(part.value)")
+    }
+    if report.wentDown {
+        print("Goblin #1 is down")
+    }
+    // The GM's correction, and the wound penalty it gives.
+    try fight.setDamage(combatant: goblin, change: .heal)
+    print("penalty \(try fight.penalty(combatant: goblin))")
+
+    // One call per screen refresh; the players' screen hides what they cannot see.
+    try fight.setParty(side: "party")
+    let screen = try fight.view(viewFor: .players)
+    for c in screen.combatants {
+        print("\(c.name): \(c.status) \(String(describing: c.wound))")
+    }
+    let odds = try fight.oddsFromHere(battles: 1000, seed: 7)
+    for side in odds.sides {
+        print("\(side.name): \(side.winRate) (\(side.low)-\(side.high))")
+    }
+
+    do {
+        _ = try fight.strike(attacker: cardiff, target: cardiff, options: nil, dice: StrikeDice(attack: 0))
+    } catch SkirmishError.InvalidInput(let field, let message) {
+        print("field \(field): \(message)")
+    }
+    return try fight.log().map { $0.text }
+}

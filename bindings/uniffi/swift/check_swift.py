@@ -316,7 +316,7 @@ def self_test(swift: Path, header: Path, library: Path, example: Path) -> bool:
         expect("parse", "a truncated Example.swift", check_parse(broken_example))
 
         renamed = d / "Renamed.swift"
-        renamed.write_text(example_text.replace("addCombatant(", "addFighter("))
+        renamed.write_text(example_text.replace("addCombatant(", "addCombatantt("))
         expect("api", "an example calling a method the bindings lack", check_api(renamed, swift))
 
         relabelled = d / "Relabelled.swift"

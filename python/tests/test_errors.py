@@ -38,6 +38,12 @@ BUILTIN_OF = {
     "CheckpointMismatchError": ValueError,
     "CheckpointIOError": OSError,
     "ThreadPoolError": OSError,
+    # the live encounter (test_tracker.py provokes each through a real call)
+    "NotFoundError": LookupError,
+    "NotNowError": RuntimeError,
+    "NothingToUndoError": IndexError,
+    "InvalidInputError": ValueError,
+    "BadSnapshotError": ValueError,
 }
 
 FIELDS = {
@@ -64,12 +70,17 @@ FIELDS = {
     "CheckpointMismatchError": {"expected": "timing,battles", "found": "striking,battles"},
     "CheckpointIOError": {"path": "sweep.csv"},
     "ThreadPoolError": {},
+    "NotFoundError": {"kind": "not_found", "field": "combatant"},
+    "NotNowError": {"kind": "not_now", "field": "combatant", "message": "Orc #1 is down"},
+    "NothingToUndoError": {"kind": "nothing_to_undo", "field": None},
+    "InvalidInputError": {"kind": "invalid_input", "field": "roll"},
+    "BadSnapshotError": {"kind": "bad_snapshot", "field": "snapshot"},
 }
 
 
 def test_every_class_is_exported_and_rooted() -> None:
     names = {e.__name__ for e in skirmish.ERRORS}
-    assert names == set(BUILTIN_OF) | {"SkirmishError", "SweepError"}
+    assert names == set(BUILTIN_OF) | {"SkirmishError", "SweepError", "TrackerError"}
     for cls in skirmish.ERRORS:
         assert issubclass(cls, skirmish.SkirmishError)
         assert issubclass(cls, Exception)
@@ -101,7 +112,13 @@ def test_errors_unpickle_through_tblib_too() -> None:
     tblib = pytest.importorskip("tblib.pickling_support")
     tblib.install()
     for cls in skirmish.ERRORS:
-        if cls in (skirmish.SkirmishError, skirmish.SweepError, skirmish.ScenarioError, skirmish.RulesError):
+        if cls in (
+            skirmish.SkirmishError,
+            skirmish.SweepError,
+            skirmish.ScenarioError,
+            skirmish.RulesError,
+            skirmish.TrackerError,
+        ):
             continue
         err = _core._example_error(cls.__name__)
         back = pickle.loads(pickle.dumps(err))

@@ -21,6 +21,7 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyTuple, PyType};
 use skirmish_core::Error as CoreError;
+use skirmish_core::tracker::{ErrorKind as TrackerKind, TrackerError};
 use skirmish_sim::SimError;
 use skirmish_sim::scenario::{ScenarioError, ScenarioErrorKind};
 use skirmish_sim::sweep::SweepError;
@@ -35,6 +36,7 @@ struct ClassSpec {
 }
 
 const SCENARIO_FIELDS: &[&str] = &["kind", "origin", "line", "column", "path", "message"];
+const TRACKER_FIELDS: &[&str] = &["kind", "field", "message"];
 
 /// Every exception class of the package, parents before children.
 const CLASSES: &[ClassSpec] = &[
@@ -137,6 +139,45 @@ const CLASSES: &[ClassSpec] = &[
         bases: &["RulesError", "OverflowError"],
         doc: "A sum or product left the range of the integers the rules use.",
         fields: &["field", "problem"],
+    },
+    // --- the live encounter (skirmish_core::tracker::TrackerError, by kind)
+    ClassSpec {
+        name: "TrackerError",
+        bases: &["SkirmishError"],
+        doc: "The live encounter refused an operation (and changed nothing): its kind, the field and why.",
+        fields: TRACKER_FIELDS,
+    },
+    ClassSpec {
+        name: "NotFoundError",
+        bases: &["TrackerError", "LookupError"],
+        doc: "No such combatant, effect or name in the encounter.",
+        fields: TRACKER_FIELDS,
+    },
+    ClassSpec {
+        name: "NotNowError",
+        bases: &["TrackerError", "RuntimeError"],
+        doc: "Not now: the combatant is down or removed, or the operation belongs to another phase or timing system.",
+        fields: TRACKER_FIELDS,
+    },
+    ClassSpec {
+        name: "NothingToUndoError",
+        bases: &["TrackerError", "IndexError"],
+        doc: "Nothing to undo (or redo).",
+        fields: TRACKER_FIELDS,
+    },
+    ClassSpec {
+        name: "InvalidInputError",
+        // Also a RulesError (a ValueError with the field): the rules'
+        // refusals reach the tracker's callers as this.
+        bases: &["TrackerError", "RulesError"],
+        doc: "An input the encounter's rules refuse (a roll the dice cannot show, a bad declaration); the field is named.",
+        fields: TRACKER_FIELDS,
+    },
+    ClassSpec {
+        name: "BadSnapshotError",
+        bases: &["TrackerError", "ValueError"],
+        doc: "A snapshot that is corrupt, inconsistent or from a newer version.",
+        fields: TRACKER_FIELDS,
     },
     // --- battles (skirmish_sim::SimError)
     ClassSpec {
@@ -364,6 +405,28 @@ impl ToPyErr for CoreError {
     }
 }
 
+impl ToPyErr for TrackerError {
+    fn to_py(self, py: Python<'_>) -> PyErr {
+        let class = match self.kind() {
+            TrackerKind::NotFound => "NotFoundError",
+            TrackerKind::NotNow => "NotNowError",
+            TrackerKind::NothingToUndo => "NothingToUndoError",
+            TrackerKind::InvalidInput => "InvalidInputError",
+            TrackerKind::BadSnapshot => "BadSnapshotError",
+        };
+        raise(
+            py,
+            class,
+            self.to_string(),
+            &[
+                ("kind", obj(py, self.kind().name())),
+                ("field", obj(py, self.field().map(str::to_owned))),
+                ("message", obj(py, self.message().to_owned())),
+            ],
+        )
+    }
+}
+
 impl ToPyErr for ScenarioError {
     fn to_py(self, py: Python<'_>) -> PyErr {
         let (class, kind) = match self.kind {
@@ -400,6 +463,7 @@ impl ToPyErr for SimError {
                 let message = format!("scenario: {m}");
                 raise(py, "BattleSetupError", message, &[("message", obj(py, m))])
             }
+            SimError::Tracker(e) => e.to_py(py),
             other => raise(py, "SkirmishError", other.to_string(), &[]),
         }
     }
@@ -648,6 +712,11 @@ pub(crate) fn example_error(py: Python<'_>, kind: &str) -> PyResult<Py<PyAny>> {
             }
             .to_py(py),
             "ThreadPoolError" => SweepError::ThreadPool("out of threads".to_owned()).to_py(py),
+            "NotFoundError" => TrackerError::not_found("combatant", "no combatant 9 (there are 2)").to_py(py),
+            "NotNowError" => TrackerError::not_now("combatant", "Orc #1 is down").to_py(py),
+            "NothingToUndoError" => TrackerError::new(TrackerKind::NothingToUndo, None, "nothing to undo").to_py(py),
+            "InvalidInputError" => TrackerError::invalid("roll", "7 is outside -4..=4").to_py(py),
+            "BadSnapshotError" => TrackerError::bad_snapshot("not JSON").to_py(py),
             "InternalError" => internal(py, &"an example panic"),
             other => return Err(PyValueError::new_err(format!("no example of {other:?}"))),
         };

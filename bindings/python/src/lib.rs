@@ -12,10 +12,10 @@
 //! - [`striking`], [`dice`], [`tables`], [`timing`]: exact odds, dice
 //!   distributions, the weapon and armor tables and the timing analysis
 //!   (`skirmish_core`);
+//! - [`tracker`]: the live `Encounter` a GM drives at the table, with odds
+//!   from here (`skirmish_core::tracker`, `skirmish_sim::odds`);
 //! - [`error`]: the exception classes and the one mapping from Rust errors
 //!   to them; no panic crosses into Python.
-//!
-//! The live `Encounter` tracker will get its own file here.
 
 #![deny(missing_docs)]
 
@@ -27,6 +27,7 @@ pub mod striking;
 pub mod sweep;
 pub mod tables;
 pub mod timing;
+pub mod tracker;
 
 use pyo3::prelude::*;
 
@@ -44,5 +45,6 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     dice::register(m)?;
     tables::register(m)?;
     timing::register(m)?;
+    tracker::register(m)?;
     Ok(())
 }

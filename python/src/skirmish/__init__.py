@@ -11,6 +11,9 @@ The rules and the battle engine are Rust (``skirmish-core``,
   a plot); :mod:`skirmish.dask` spreads one over a cluster;
 - exact odds and tables: :func:`odds`, :func:`strike`, :func:`distribution`,
   :func:`weapons`, :func:`armor_table` and the timing analysis;
+- :class:`Encounter`: the live tracker a GM drives at the table (every
+  timing system, strikes with typed or rolled dice, undo, snapshots, odds
+  from here), with results as frozen dataclasses (:mod:`skirmish.tracker`);
 - errors: every exception is a :class:`SkirmishError` and also the builtin
   you would expect (``ValueError``, ``LookupError``, ``OSError``).
 
@@ -52,6 +55,14 @@ from ._core import (
     UnknownNameError,
     UnknownScenarioError,
 )
+from ._core import (
+    BadSnapshotError,
+    InvalidInputError,
+    NotFoundError,
+    NothingToUndoError,
+    NotNowError,
+    TrackerError,
+)
 from ._rules import (
     ContinuousActions,
     FirstActionOrder,
@@ -81,6 +92,21 @@ from ._rules import (
 )
 from ._scenario import BUILTIN, Scenario, ScenarioLike, value_text
 from ._sweep import SweepResult, sweep
+from .tracker import (
+    ActingLine,
+    CombatantState,
+    Encounter,
+    EncounterView,
+    LogEntry,
+    Moment,
+    NewRound,
+    OddsFromHere,
+    Over,
+    SheetLine,
+    StrikeReport,
+    StrikeResult,
+    Turn,
+)
 
 __version__: str = _core.__version__
 
@@ -113,6 +139,12 @@ ERRORS = (
     CheckpointMismatchError,
     CheckpointIOError,
     ThreadPoolError,
+    TrackerError,
+    NotFoundError,
+    NotNowError,
+    NothingToUndoError,
+    InvalidInputError,
+    BadSnapshotError,
 )
 
 __all__ = [
@@ -177,4 +209,24 @@ __all__ = [
     "CheckpointMismatchError",
     "CheckpointIOError",
     "ThreadPoolError",
+    # the live encounter (skirmish.tracker)
+    "ActingLine",
+    "CombatantState",
+    "Encounter",
+    "EncounterView",
+    "LogEntry",
+    "Moment",
+    "NewRound",
+    "OddsFromHere",
+    "Over",
+    "SheetLine",
+    "StrikeReport",
+    "StrikeResult",
+    "Turn",
+    "TrackerError",
+    "NotFoundError",
+    "NotNowError",
+    "NothingToUndoError",
+    "InvalidInputError",
+    "BadSnapshotError",
 ]

@@ -1,0 +1,802 @@
+"""The live encounter tracker: what a GM drives at the table, from Python.
+
+:class:`Encounter` wraps ``skirmish_core::tracker::Encounter``: combatants
+and groups, the moments of any timing system, declarations, strikes with
+dice typed in from the table or rolled, wounds, effects, undo/redo,
+snapshot/restore and the odds of each side from here. Every rule is the
+Rust core's; this module converts. Results are small frozen dataclasses
+that ``match`` well::
+
+    match encounter.next():
+        case NewRound(round=r):
+            ...
+        case Moment(display=tick, lines=lines):
+            ...
+        case Over():
+            ...
+
+Combatants are named by id (``int``, as returned by ``add_*``) or by name
+(``str``, case-insensitive). A refused operation raises a
+:class:`TrackerError` (:class:`NotFoundError`, :class:`NotNowError`,
+:class:`NothingToUndoError`, :class:`InvalidInputError`,
+:class:`BadSnapshotError`) and changes nothing.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, fields
+from enum import Enum
+from typing import Any, Literal, Optional, Union
+
+from . import _core
+from ._frames import pandas
+from ._scenario import ScenarioLike, as_scenario
+
+__all__ = [
+    "ActingLine",
+    "CombatantState",
+    "Encounter",
+    "EncounterView",
+    "ExpiredEffect",
+    "FreeAction",
+    "LogEntry",
+    "Moment",
+    "NewRound",
+    "OddsFromHere",
+    "Over",
+    "Part",
+    "SheetLine",
+    "SideOdds",
+    "StrikeReport",
+    "StrikeResult",
+    "Turn",
+    "Who",
+]
+
+#: A combatant: its id, or its name (case-insensitive).
+Who = Union[int, str]
+
+Status = Literal["standing", "down", "removed"]
+
+
+class StrikeResult(str, Enum):
+    """What a strike did (a ``str``: ``StrikeResult.HIT == "hit"``)."""
+
+    HIT = "hit"
+    AMAZING_STRIKE = "amazing_strike"
+    GUARANTEED_HIT = "guaranteed_hit"
+    MISS = "miss"
+    AMAZING_DEFENSE = "amazing_defense"
+    FUMBLE = "fumble"
+    OUT_OF_REACH = "out_of_reach"
+    PARRIED = "parried"
+    BELOW_MINIMUM = "below_minimum"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass(frozen=True)
+class ActingLine:
+    """One line acting at a moment: a combatant, or a group's living members."""
+
+    name: str
+    members: tuple[int, ...]
+    lands: bool
+    nth: int
+    action: str
+
+    @property
+    def label(self) -> str:
+        """The name as a tick sheet shows it ("(turn)" for a Tick System turn)."""
+        return self.name if self.lands else f"{self.name} (turn)"
+
+    @classmethod
+    def _of(cls, d: Mapping[str, Any]) -> ActingLine:
+        return cls(d["name"], tuple(d["members"]), d["lands"], d["nth"], d["action"])
+
+
+@dataclass(frozen=True)
+class SheetLine:
+    """An entry of the tick sheet: everything pending at one moment."""
+
+    tick: int
+    round: int
+    display: int
+    pass_: int
+    lines: tuple[ActingLine, ...]
+    effects: tuple[str, ...]
+
+    @classmethod
+    def _of(cls, d: Mapping[str, Any]) -> SheetLine:
+        return cls(
+            d["tick"],
+            d["round"],
+            d["display"],
+            d["pass"],
+            tuple(ActingLine._of(x) for x in d["lines"]),
+            tuple(d["effects"]),
+        )
+
+
+@dataclass(frozen=True)
+class ExpiredEffect:
+    """An effect that ran out."""
+
+    id: int
+    name: str
+    target: Optional[int]
+
+    @classmethod
+    def _of(cls, d: Mapping[str, Any]) -> ExpiredEffect:
+        return cls(d["id"], d["name"], d["target"])
+
+
+@dataclass(frozen=True)
+class NewRound:
+    """A new round with its initiative rolled; ``sheet`` shows who acts when."""
+
+    round: int
+    sheet: tuple[SheetLine, ...]
+    expired: tuple[ExpiredEffect, ...]
+
+
+@dataclass(frozen=True)
+class Moment:
+    """These lines act now, together (``display`` is the tick as the system names it)."""
+
+    tick: int
+    round: int
+    display: int
+    pass_: int
+    lines: tuple[ActingLine, ...]
+    expired: tuple[ExpiredEffect, ...]
+
+    @property
+    def names(self) -> list[str]:
+        """The acting lines' names, in order."""
+        return [line.name for line in self.lines]
+
+
+@dataclass(frozen=True)
+class Over:
+    """Nobody is left who can act."""
+
+
+#: What :meth:`Encounter.next` returns.
+Turn = Union[NewRound, Moment, Over]
+
+
+def _turn(d: Mapping[str, Any]) -> Turn:
+    expired = tuple(ExpiredEffect._of(x) for x in d.get("expired", ()))
+    if d["turn"] == "new_round":
+        return NewRound(d["round"], tuple(SheetLine._of(x) for x in d["sheet"]), expired)
+    if d["turn"] == "moment":
+        m = d["moment"]
+        lines = tuple(ActingLine._of(x) for x in d["lines"])
+        return Moment(m["tick"], m["round"], m["display"], m["pass"], lines, expired)
+    return Over()
+
+
+@dataclass(frozen=True)
+class Part:
+    """One term of a total: ``Part("strike rating", 9)``, ``Part("roll", -1)``."""
+
+    label: str
+    value: int
+
+
+@dataclass(frozen=True)
+class StrikeReport:
+    """What a strike did: totals with their breakdowns, the result, the wound."""
+
+    attacker: int
+    target: int
+    striking: str
+    attack_roll: int
+    defense_roll: Optional[int]
+    attack_total: int
+    attack_breakdown: tuple[Part, ...]
+    defense_total: int
+    defense_breakdown: tuple[Part, ...]
+    parry_total: Optional[int]
+    result: StrikeResult
+    margin: int
+    landed: bool
+    damage: int
+    wound: Optional[str]
+    marked: Optional[str]
+    hit_points: Optional[int]
+    penalty: int
+    went_down: bool
+    died: bool
+    disrupted: bool
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+    @classmethod
+    def _of(cls, d: Mapping[str, Any]) -> StrikeReport:
+        known = _known(cls, d)
+        known["attack_breakdown"] = tuple(Part(p["label"], p["value"]) for p in d["attack_breakdown"])
+        known["defense_breakdown"] = tuple(Part(p["label"], p["value"]) for p in d["defense_breakdown"])
+        known["result"] = StrikeResult(d["result"])
+        return cls(**known)
+
+
+@dataclass(frozen=True)
+class CombatantState:
+    """One combatant as a screen shows it (the players' view leaves out what they cannot see)."""
+
+    id: int
+    name: str
+    side: Optional[str]
+    group: Optional[str]
+    status: Status
+    hidden: bool
+    fighter: bool
+    wound: Optional[str]
+    wound_boxes: Optional[Mapping[str, Any]]
+    hit_points: Optional[int]
+    penalty: Optional[int]
+    stats: Optional[Mapping[str, Any]]
+
+    @classmethod
+    def _of(cls, d: Mapping[str, Any]) -> CombatantState:
+        return cls(**_known(cls, d))
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One entry of the encounter's log."""
+
+    round: int
+    tick: int
+    text: str
+
+    def __str__(self) -> str:
+        return f"[round {self.round} tick {self.tick}] {self.text}"
+
+
+def _known(cls: type, d: Mapping[str, Any]) -> dict[str, Any]:
+    """The entries of ``d`` that are fields of dataclass ``cls`` (a newer
+    core may write more)."""
+    names = {f.name for f in fields(cls)}
+    return {k: v for k, v in d.items() if k in names}
+
+
+def _sheet_rows(sheet: Sequence[SheetLine]) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
+    for entry in sheet:
+        base = {"tick": entry.tick, "round": entry.round, "display": entry.display, "pass": entry.pass_}
+        for line in entry.lines:
+            rows.append({**base, "name": line.label, "members": len(line.members), "action": line.action, "effect": ""})
+        for effect in entry.effects:
+            rows.append({**base, "name": "", "members": 0, "action": "", "effect": effect})
+    return rows
+
+
+_SHEET_COLUMNS = ["tick", "round", "display", "pass", "name", "members", "action", "effect"]
+_COMBATANT_COLUMNS = ["id", "name", "side", "group", "status", "hidden", "wound", "hit_points", "penalty"]
+
+
+def _html_table(columns: Sequence[str], rows: Sequence[Mapping[str, Any]]) -> str:
+    def cell(v: Any) -> str:
+        return "" if v is None else html.escape(str(v))
+
+    head = "".join(f"<th>{html.escape(c)}</th>" for c in columns)
+    body = "".join("<tr>" + "".join(f"<td>{cell(r.get(c))}</td>" for c in columns) + "</tr>" for r in rows)
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+@dataclass(frozen=True)
+class EncounterView:
+    """Everything a screen shows, in one call: see :meth:`Encounter.view`."""
+
+    view_for: Literal["gm", "players"]
+    system: str
+    round: int
+    now: int
+    over: bool
+    sheet: tuple[SheetLine, ...]
+    awaiting: tuple[int, ...]
+    combatants: tuple[CombatantState, ...]
+    undo_depth: int
+    log_len: int
+
+    @classmethod
+    def _of(cls, d: Mapping[str, Any]) -> EncounterView:
+        return cls(
+            d["view_for"],
+            d["system"],
+            d["round"],
+            d["now"],
+            d["over"],
+            tuple(SheetLine._of(x) for x in d["sheet"]),
+            tuple(d["awaiting"]),
+            tuple(CombatantState._of(x) for x in d["combatants"]),
+            d["undo_depth"],
+            d["log_len"],
+        )
+
+    def sheet_frame(self) -> Any:
+        """The tick sheet as a pandas DataFrame: one row per acting line or effect running out."""
+        return pandas().DataFrame(_sheet_rows(self.sheet), columns=_SHEET_COLUMNS)
+
+    def combatants_frame(self) -> Any:
+        """The combatants as a pandas DataFrame, one row each."""
+        rows = [{c: getattr(s, c) for c in _COMBATANT_COLUMNS} for s in self.combatants]
+        return pandas().DataFrame(rows, columns=_COMBATANT_COLUMNS)
+
+    def _repr_html_(self) -> str:
+        rows = [{c: getattr(s, c) for c in _COMBATANT_COLUMNS} for s in self.combatants]
+        title = (
+            f"<p><b>{html.escape(self.system)}</b>, round {self.round}, tick {self.now}"
+            f"{' (over)' if self.over else ''}, {self.view_for}'s view</p>"
+        )
+        return (
+            title
+            + "<p>Tick sheet</p>"
+            + _html_table(_SHEET_COLUMNS, _sheet_rows(self.sheet))
+            + "<p>Combatants</p>"
+            + _html_table(_COMBATANT_COLUMNS, rows)
+        )
+
+
+@dataclass(frozen=True)
+class FreeAction:
+    """Tick System: what a free action did."""
+
+    ticks: int
+    cancelled_action: bool
+    next_turn: Optional[int]
+    pushed: bool
+
+
+@dataclass(frozen=True)
+class SideOdds:
+    """One side's chance of winning from here, with its 95% Wilson interval."""
+
+    name: str
+    wins: int
+    win_rate: float
+    low: float
+    high: float
+
+
+@dataclass(frozen=True)
+class OddsFromHere:
+    """Each side's chance of winning from here, by fighting the rest many times."""
+
+    battles: int
+    sides: tuple[SideOdds, ...]
+    draws: int
+    draw_rate: float
+    timeouts: int
+    timeout_rate: float
+    mean_ticks: float
+    mean_rounds: float
+
+    def side(self, name: str) -> SideOdds:
+        """The odds of the side named ``name`` (case-insensitive)."""
+        for s in self.sides:
+            if s.name.lower() == name.lower():
+                return s
+        raise KeyError(name)
+
+    @classmethod
+    def _of(cls, d: Mapping[str, Any]) -> OddsFromHere:
+        known = _known(cls, d)
+        known["sides"] = tuple(SideOdds(**_known(SideOdds, s)) for s in d["sides"])
+        return cls(**known)
+
+
+def _declaration(action: Optional[Mapping[str, Any]], fields: Mapping[str, Any]) -> str:
+    """A declaration's JSON from a mapping and keyword fields; ``ready_time``
+    and ``landing_tick`` are the GM's timing (``gm``)."""
+    d: dict[str, Any] = dict(action or {})
+    d.update(fields)
+    for key in ("ready_time", "landing_tick"):
+        if key in d:
+            value = d.pop(key)
+            if value is not None:
+                d["gm"] = {key: value}
+    return json.dumps(d)
+
+
+def _spec(
+    name: str,
+    action: Optional[Mapping[str, Any]],
+    fields: Mapping[str, Any],
+    label: str,
+    side: Optional[str],
+    hidden: bool,
+    timing: Optional[Mapping[str, Any]],
+) -> str:
+    spec: dict[str, Any] = {
+        "name": name,
+        "action": json.loads(_declaration(action, fields)),
+        "action_label": label,
+        "side": side,
+        "hidden": hidden,
+    }
+    if timing is not None:
+        spec["timing"] = dict(timing)
+    return json.dumps(spec)
+
+
+class Encounter:
+    """A live encounter: the GM's tracker for one fight, under any timing system.
+
+    >>> e = Encounter("continuous", seed=7)
+    >>> roland = e.add_combatant("Roland", time_taken=2, speed_bonus=1)
+    >>> orc = e.add_combatant("Orc #1", time_taken=3)
+    >>> e.set_initiative(roland, roll=-1)
+    >>> e.set_initiative("Orc #1", total=3)
+    >>> e.next()
+    NewRound(round=1, ...)
+
+    ``striking`` is ``"full-contact"`` (default) or ``"fudge-opposed"``, or
+    the rules as a mapping (``{"system": "full_contact", "amazing": True}``);
+    ``damage`` is ``"fudge-wounds"`` (default) or ``"hit-points"``, or a
+    mapping (``{"model": "hit_points", ...}``).
+    """
+
+    __slots__ = ("_core",)
+
+    def __init__(
+        self,
+        system: str = "continuous",
+        *,
+        seed: int = 0,
+        striking: Union[str, Mapping[str, Any], None] = None,
+        damage: Union[str, Mapping[str, Any], None] = None,
+    ) -> None:
+        rules: dict[str, Any] = {}
+        if isinstance(striking, Mapping):
+            rules["striking"] = dict(striking)
+            striking = None
+        if isinstance(damage, Mapping):
+            rules["damage"] = dict(damage)
+            damage = None
+        self._core = _core.Encounter(system, seed, striking, damage, json.dumps(rules) if rules else None)
+
+    @classmethod
+    def _wrap(cls, core: _core.Encounter) -> Encounter:
+        e = cls.__new__(cls)
+        e._core = core
+        return e
+
+    @classmethod
+    def from_scenario(cls, scenario: ScenarioLike, *, seed: int = 0) -> Encounter:
+        """The encounter a scenario starts: its timing, striking and damage
+        rules, every group of every side added as fighters (a group of
+        several is one line). The scenario's ``[battle]`` rules do not carry over."""
+        return cls._wrap(_core.Encounter.from_scenario(as_scenario(scenario)._core, seed))
+
+    @classmethod
+    def restore(cls, snapshot: str) -> Encounter:
+        """An encounter from :meth:`snapshot`: it continues exactly as the saved one would."""
+        return cls._wrap(_core.Encounter.restore(snapshot))
+
+    def snapshot(self) -> str:
+        """The whole encounter as JSON text (generator state and undo history included)."""
+        return self._core.snapshot()
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        return (Encounter.restore, (self.snapshot(),))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Encounter):
+            return NotImplemented
+        return self._core.same_as(other._core)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    # --- reading ------------------------------------------------------
+
+    @property
+    def system(self) -> str:
+        """The timing system's name (``"continuous"``, ``"tick-system"``, ...)."""
+        return self._core.system()
+
+    @property
+    def rules(self) -> dict[str, Any]:
+        """The striking and damage rules, as the core writes them."""
+        result: dict[str, Any] = json.loads(self._core.rules())
+        return result
+
+    @property
+    def round(self) -> int:
+        """The round (0 before the first)."""
+        return self._core.round()
+
+    @property
+    def now(self) -> int:
+        """The absolute tick of the last moment."""
+        return self._core.now()
+
+    def id_of(self, who: Who) -> int:
+        """The id of a combatant given by id or name."""
+        if isinstance(who, bool) or not isinstance(who, (int, str)):
+            raise TypeError(f"a combatant is an id (int) or a name (str), not {type(who).__name__}")
+        return who if isinstance(who, int) else self._core.find(who)
+
+    def find(self, name: str) -> int:
+        """The id of the combatant named ``name`` (case-insensitive); :class:`NotFoundError` otherwise."""
+        return self._core.find(name)
+
+    def combatants(self) -> list[CombatantState]:
+        """Every combatant, in the order added (as the GM's view shows them)."""
+        return list(self.view().combatants)
+
+    def view(self, players: bool = False) -> EncounterView:
+        """What a screen shows: the GM's, or with ``players=True`` the
+        players' (hidden combatants left out; of foes only what the players see)."""
+        return EncounterView._of(json.loads(self._core.view(players)))
+
+    @property
+    def sheet(self) -> tuple[SheetLine, ...]:
+        """The tick sheet: everything pending, by moment, in order."""
+        return tuple(SheetLine._of(x) for x in json.loads(self._core.tick_sheet()))
+
+    def sheet_frame(self, players: bool = False) -> Any:
+        """The tick sheet as a pandas DataFrame (see :meth:`EncounterView.sheet_frame`)."""
+        return self.view(players).sheet_frame()
+
+    def awaiting(self) -> list[str]:
+        """Names of the lines that landed and have not declared what follows."""
+        return self._core.awaiting()
+
+    def declaration(self, who: Who) -> dict[str, Any]:
+        """The combatant's current declaration: ``{"label": ..., "declaration": {...}}``."""
+        result: dict[str, Any] = json.loads(self._core.declaration(self.id_of(who)))
+        return result
+
+    def penalty(self, who: Who) -> int:
+        """The combatant's wound penalty now."""
+        return self._core.penalty(self.id_of(who))
+
+    def defense_bonus(self, who: Who) -> int:
+        """Tick System: the bonus to the combatant's defensive rolls (+4 while prepared)."""
+        return self._core.defense_bonus(self.id_of(who))
+
+    def log(self) -> list[LogEntry]:
+        """The log entries kept (the newest 2,000), oldest first."""
+        return [LogEntry(**_known(LogEntry, x)) for x in json.loads(self._core.log())]
+
+    @property
+    def log_len(self) -> int:
+        """How many log entries were ever written (pass it to :meth:`log_since`)."""
+        return self._core.log_len()
+
+    def log_since(self, n: int) -> list[LogEntry]:
+        """The log entries numbered ``n`` and on."""
+        return [LogEntry(**_known(LogEntry, x)) for x in json.loads(self._core.log_since(n))]
+
+    # --- combatants ---------------------------------------------------
+
+    def add_combatant(
+        self,
+        name: str,
+        action: Optional[Mapping[str, Any]] = None,
+        *,
+        label: str = "",
+        side: Optional[str] = None,
+        hidden: bool = False,
+        timing: Optional[Mapping[str, Any]] = None,
+        **declaration: Any,
+    ) -> int:
+        """Adds a timing-only combatant; returns its id. Its first action is
+        ``action`` and/or keyword fields of a declaration (``time_taken=3,
+        speed_bonus=1``, ``ready_time=7``); ``timing`` holds Tick System and
+        Action Blocks traits (``initiative_bonus``, ``interval``, ``reflexes``, ``combat_sense``)."""
+        return self._core.add_combatant(_spec(name, action, declaration, label, side, hidden, timing))
+
+    def add_group(
+        self,
+        name: str,
+        count: int,
+        action: Optional[Mapping[str, Any]] = None,
+        *,
+        label: str = "",
+        side: Optional[str] = None,
+        hidden: bool = False,
+        timing: Optional[Mapping[str, Any]] = None,
+        **declaration: Any,
+    ) -> list[int]:
+        """Adds ``count`` identical timing-only combatants "name 1", "name 2", ...:
+        one line, one initiative; returns their ids."""
+        return self._core.add_group(name, count, _spec(name, action, declaration, label, side, hidden, timing))
+
+    def add_fighter(self, side: str, profile: Optional[Mapping[str, Any]] = None, **fields: Any) -> list[int]:
+        """Adds a fighter with combat stats on ``side``: a profile as a
+        scenario's group writes it (``name``, ``count``, ``strike_rating``,
+        ``defense_rating``, ``weapon``, ``armor``, ...), as a mapping and/or
+        keyword fields. A ``count`` above 1 is a group. Returns the ids."""
+        p: dict[str, Any] = dict(profile or {})
+        p.update(fields)
+        return self._core.add_fighter(side, json.dumps(p))
+
+    def down(self, who: Who) -> None:
+        """Marks the combatant down (it has already acted at this moment)."""
+        self._core.down(self.id_of(who))
+
+    def remove(self, who: Who) -> None:
+        """Removes the combatant (fled, or added by mistake)."""
+        self._core.remove(self.id_of(who))
+
+    def hide(self, who: Who) -> None:
+        """Hides the combatant from the players' view."""
+        self._core.hide(self.id_of(who))
+
+    def reveal(self, who: Who) -> None:
+        """Shows a hidden combatant to the players."""
+        self._core.reveal(self.id_of(who))
+
+    def set_party(self, side: Optional[str]) -> None:
+        """The players' side (shown in full in the players' view); ``None``: nobody's."""
+        self._core.set_party(side)
+
+    # --- timing -------------------------------------------------------
+
+    def next(self) -> Turn:
+        """What happens next: :class:`NewRound`, :class:`Moment` or :class:`Over`."""
+        return _turn(json.loads(self._core.next()))
+
+    def set_initiative(self, who: Who, *, roll: Optional[int] = None, total: Optional[int] = None) -> None:
+        """Sets the combatant's (its line's) initiative: a ``roll`` typed in, or the ``total``."""
+        self._core.set_initiative(self.id_of(who), roll, total)
+
+    def declare(
+        self,
+        who: Who,
+        label: str = "",
+        action: Optional[Mapping[str, Any]] = None,
+        *,
+        roll: Optional[int] = None,
+        **declaration: Any,
+    ) -> Optional[int]:
+        """Declares the combatant's next action (``time_taken=3``,
+        ``ready_time=7``, ...; ``roll`` a Relativity roll typed in); returns
+        the absolute tick it lands on, if scheduled."""
+        return self._core.declare(self.id_of(who), label, _declaration(action, declaration), roll)
+
+    def cancel(self, who: Who) -> bool:
+        """Cancels the combatant's next action; whether anything was pending."""
+        return self._core.cancel(self.id_of(who))
+
+    def disrupt(self, who: Who) -> bool:
+        """The combatant's disruptible action (a spell) is lost; whether it was."""
+        return self._core.disrupt(self.id_of(who))
+
+    def delay(self, who: Who, ticks: int) -> int:
+        """Moves the combatant's next action ``ticks`` later; returns its new tick."""
+        return self._core.delay(self.id_of(who), ticks)
+
+    def hold(self, who: Who) -> list[str]:
+        """Action Blocks: holds to the end of the block; returns the block's new order."""
+        return self._core.hold(self.id_of(who))
+
+    def free_action(self, who: Who, ticks: Optional[int] = None, defending: bool = True) -> FreeAction:
+        """Tick System: a free action now (defending by default)."""
+        return FreeAction(**_known(FreeAction, json.loads(self._core.free_action(self.id_of(who), ticks, defending))))
+
+    def interrupt(self, who: Who, concentration_kept: bool) -> bool:
+        """Tick System: something tries to stop a non-combat action; whether it was lost."""
+        return self._core.interrupt(self.id_of(who), concentration_kept)
+
+    def take_held_turn(self, who: Who) -> ActingLine:
+        """Tick System: a prepared combatant takes its held turn now."""
+        return ActingLine._of(json.loads(self._core.take_held_turn(self.id_of(who))))
+
+    def add_effect(
+        self,
+        name: str,
+        target: Optional[Who] = None,
+        *,
+        ticks: Optional[int] = None,
+        rounds: Optional[int] = None,
+    ) -> int:
+        """Adds an effect lasting ``ticks`` or ``rounds``; returns its id."""
+        return self._core.add_effect(name, None if target is None else self.id_of(target), ticks, rounds)
+
+    def end_effect(self, effect: int) -> bool:
+        """Ends an effect early; whether it was still active."""
+        return self._core.end_effect(effect)
+
+    # --- strikes and wounds -------------------------------------------
+
+    def strike(
+        self,
+        attacker: Who,
+        target: Who,
+        roll: Optional[int] = None,
+        defense: Optional[int] = None,
+        *,
+        parry: bool = False,
+        range: Union[Mapping[str, int], tuple[int, int, int], None] = None,
+        point_blank: bool = False,
+        modifier: int = 0,
+    ) -> StrikeReport:
+        """``attacker`` strikes ``target`` under the encounter's striking
+        rules; ``roll`` (the attacker's 4dF) and ``defense`` (FUDGE's
+        opposed roll, or Full Contact's parry roll) typed in, or ``None`` to
+        roll. ``range`` is ``(short_range, range_strength, distance)`` or a
+        mapping of those; ``modifier`` the GM's (position, aim, extra foes)."""
+        shot: Optional[dict[str, int]] = None
+        if isinstance(range, Mapping):
+            shot = dict(range)
+        elif range is not None:
+            short, strength, distance = range
+            shot = {"short_range": short, "range_strength": strength, "distance": distance}
+        options = {"parry": parry, "range": shot, "point_blank": point_blank, "modifier": modifier}
+        text = self._core.strike(self.id_of(attacker), self.id_of(target), json.dumps(options), roll, defense)
+        return StrikeReport._of(json.loads(text))
+
+    def set_damage(
+        self,
+        who: Who,
+        *,
+        wounds: Optional[Mapping[str, Any]] = None,
+        hit_points: Optional[int] = None,
+    ) -> None:
+        """The GM sets the combatant's wound boxes (``{"hurt": 1, ...}``) or hit points left."""
+        if (wounds is None) == (hit_points is None):
+            change: dict[str, Any] = {"set": "wounds_or_hit_points"}  # refused by the core, naming the field
+        elif wounds is not None:
+            change = {"set": "wounds", "track": dict(wounds)}
+        else:
+            change = {"set": "hit_points", "hp": hit_points}
+        self._core.set_damage(self.id_of(who), json.dumps(change))
+
+    def heal(self, who: Who) -> None:
+        """Heals every wound of the combatant (it stays down if it is)."""
+        self._core.set_damage(self.id_of(who), json.dumps({"set": "heal"}))
+
+    # --- undo, odds ---------------------------------------------------
+
+    def undo(self) -> None:
+        """Undoes the last operation (a :meth:`next` included); :class:`NothingToUndoError` if none."""
+        self._core.undo()
+
+    def redo(self) -> None:
+        """Does the last undone operation again, exactly (the same rolls)."""
+        self._core.redo()
+
+    @property
+    def undo_depth(self) -> int:
+        """How many operations can be undone."""
+        return self._core.undo_depth()
+
+    @property
+    def redo_depth(self) -> int:
+        """How many undone operations can be redone."""
+        return self._core.redo_depth()
+
+    @property
+    def undo_limit(self) -> int:
+        """How many undo steps are kept (100 unless set)."""
+        return self._core.undo_limit()
+
+    def set_undo_limit(self, limit: int) -> None:
+        """Keeps at most ``limit`` undo steps (0 to 10,000)."""
+        self._core.set_undo_limit(limit)
+
+    def odds_from_here(self, battles: int = 10_000, *, seed: int = 0) -> OddsFromHere:
+        """Each side's chance of winning from here: the rest of the battle
+        fought ``battles`` times by the battle engine's rules (GIL released;
+        the same encounter and seed give the same odds)."""
+        return OddsFromHere._of(json.loads(self._core.odds_from_here(battles, seed)))
+
+    # --- display ------------------------------------------------------
+
+    def __repr__(self) -> str:
+        return f"<Encounter {self.system}, round {self.round}, tick {self.now}, {len(self.combatants())} combatants>"
+
+    def _repr_html_(self) -> str:
+        return self.view()._repr_html_()

@@ -10,9 +10,12 @@
 //! ```
 //!
 //! Arguments: timing system (as `--set timing=`), targeting (`random`,
-//! `most_wounded`, `least_engaged`), fighters per side, battles, and
-//! optionally `fudge` for FUDGE opposed striking. Prints the actions
-//! fought, to divide the instruction count by.
+//! `most_wounded`, `least_engaged`), fighters per side, battles, then
+//! optionally `fudge` for FUDGE opposed striking and any `PATH=VALUE`
+//! scenario edits (e.g. `battle.max_actions=2000000`: a 2x100,000
+//! `most_wounded` battle under Full Contact is a billion actions, as the
+//! whole side strikes the one most wounded foe). Prints the actions fought,
+//! to divide the instruction count by.
 
 use std::process::ExitCode;
 
@@ -29,25 +32,29 @@ fn measured(battle: &Battle, ws: &mut Workspace, battles: u64) -> Result<u64, Si
     Ok(actions)
 }
 
-fn build(timing: &str, targeting: &str, size: u64, fudge: bool) -> Result<Battle, SimError> {
+fn build(timing: &str, targeting: &str, size: u64, fields: &[String]) -> Result<Battle, SimError> {
     let edit = |e: skirmish_sim::scenario::ScenarioError| SimError::Scenario(e.to_string());
     let mut s = parity_scenario(size)?
         .with_field("timing", timing)
         .and_then(|s| s.with_field("battle.targeting", targeting))
         .map_err(edit)?;
-    if fudge {
-        s = s.with_field("striking", "fudge-opposed").map_err(edit)?;
+    for f in fields {
+        let (path, value) = match f.split_once('=') {
+            Some(pv) => pv,
+            None if f == "fudge" => ("striking", "fudge-opposed"),
+            None => return Err(SimError::Scenario(format!("{f}: not PATH=VALUE or `fudge`"))),
+        };
+        s = s.with_field(path, value).map_err(edit)?;
     }
     Battle::new(&s)
 }
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let (timing, targeting, size, battles, fudge) = match args.as_slice() {
-        [t, p, n, b] => (t, p, n, b, false),
-        [t, p, n, b, f] if f == "fudge" => (t, p, n, b, true),
+    let (timing, targeting, size, battles, fields) = match args.as_slice() {
+        [t, p, n, b, fields @ ..] => (t, p, n, b, fields),
         _ => {
-            eprintln!("usage: systems_profile TIMING TARGETING FIGHTERS_PER_SIDE BATTLES [fudge]");
+            eprintln!("usage: systems_profile TIMING TARGETING FIGHTERS_PER_SIDE BATTLES [fudge] [PATH=VALUE]...");
             return ExitCode::FAILURE;
         }
     };
@@ -55,7 +62,7 @@ fn main() -> ExitCode {
         eprintln!("FIGHTERS_PER_SIDE and BATTLES are numbers");
         return ExitCode::FAILURE;
     };
-    let result = build(timing, targeting, size, fudge).and_then(|battle| {
+    let result = build(timing, targeting, size, fields).and_then(|battle| {
         let mut ws = Workspace::default();
         measured(&battle, &mut ws, battles)
     });

@@ -81,6 +81,7 @@ use skirmish_core::timing::TimingSystem;
 use crate::clock::{Clock, ContinuousClock, LineClock, SchedulerClock, Tick};
 use crate::error::SimError;
 use crate::fast::{self, FastEnd, FastGroup, FastPlan, FastWorkspace, HitPointsPrep};
+use crate::ranking::{ABSENT, Key, Ranking};
 use crate::report::{BattleReport, BattleSummary, Casualties, Outcome, TraceLine};
 use crate::scenario::{BattleRules, Scenario, Striking, Targeting};
 
@@ -140,10 +141,32 @@ struct Arrays {
     /// The moment's strikes, once every actor has picked its target:
     /// (attacker, target, Full Contact Strike roll).
     picks: Vec<(u32, u32, i32)>,
+    /// `most_wounded` and `least_engaged` targeting's index.
+    ranking: Ranking,
 }
 
 impl Arrays {
     fn reset(&mut self, battle: &Battle) {
+        self.reset_unranked(battle);
+        self.rank(battle);
+    }
+
+    /// The targeting index from the arrays (off when the policy needs none).
+    fn rank(&mut self, battle: &Battle) {
+        if battle.targeting == Targeting::Random {
+            self.ranking.off();
+            return;
+        }
+        let (down, taken, engaged_by) = (&self.down, &self.taken, &self.engaged_by);
+        let reach = battle.reach_limit();
+        self.ranking.reset(
+            battle.sides.len(),
+            battle.group_of.iter().map(|&g| battle.groups[g as usize].side),
+            |c| rank_key(battle.targeting, reach, c, (down, taken, engaged_by)),
+        );
+    }
+
+    fn reset_unranked(&mut self, battle: &Battle) {
         let n = battle.group_of.len();
         self.penalty.clear();
         self.penalty.resize(n, 0);
@@ -178,7 +201,7 @@ impl Arrays {
     /// [`reset`](Self::reset), then only the fighters `standing` says are
     /// up stand; the others are down from the start.
     fn reset_from(&mut self, battle: &Battle, standing: &[bool]) {
-        self.reset(battle);
+        self.reset_unranked(battle);
         for s in &mut self.standing {
             s.clear();
         }
@@ -191,6 +214,31 @@ impl Arrays {
                 self.down[f] = true;
             }
         }
+        self.rank(battle);
+    }
+}
+
+/// Fighter `c`'s key in the targeting index: [`ABSENT`] when it cannot be
+/// picked (down, or as many attackers engaged as the reach allows), its own
+/// key otherwise.
+#[inline]
+fn rank_key(policy: Targeting, reach: u32, c: u32, (down, taken, engaged_by): (&[bool], &[i64], &[u32])) -> Key {
+    let i = c as usize;
+    if down.get(i).copied().unwrap_or(true) || engaged_by.get(i).is_none_or(|&e| e >= reach) {
+        return ABSENT;
+    }
+    own_key(policy, c, taken, engaged_by)
+}
+
+/// Fighter `c`'s key under `policy` whatever its engagements: the most
+/// wounded first, or the least engaged, ties to the lowest index.
+#[inline]
+fn own_key(policy: Targeting, c: u32, taken: &[i64], engaged_by: &[u32]) -> Key {
+    let i = c as usize;
+    match policy {
+        Targeting::MostWounded => (0i64.saturating_sub(taken.get(i).copied().unwrap_or(0)), c),
+        Targeting::LeastEngaged => (i64::from(engaged_by.get(i).copied().unwrap_or(u32::MAX)), c),
+        Targeting::Random => ABSENT,
     }
 }
 
@@ -734,6 +782,7 @@ impl Battle {
             fallen,
             side_roll,
             picks,
+            ranking,
         } = ws;
         let fielded: Vec<u64> = standing.iter().map(|s| s.len() as u64).collect();
         let mut summary = BattleSummary::start();
@@ -742,6 +791,7 @@ impl Battle {
         let mut casualties = Vec::new();
         let mut trace = options.trace.then(Vec::new);
         let mut round_starts = resume.round_starts;
+        let reach = self.reach_limit();
 
         // Already decided before a blow (a side with nobody in it).
         let left = standing.iter().filter(|s| !s.is_empty()).count();
@@ -811,7 +861,8 @@ impl Battle {
                     a,
                     ag.side,
                     standing,
-                    (target_of, engaged_by, taken),
+                    (target_of, engaged_by, taken, down),
+                    ranking,
                     rolls,
                     drawn_target,
                 ) else {
@@ -833,6 +884,13 @@ impl Battle {
                     }
                     engaged_by[t as usize] += 1;
                     target_of[a as usize] = t;
+                    if ranking.is_on() {
+                        let arrays = (&down[..], &taken[..], &engaged_by[..]);
+                        if old != NONE {
+                            ranking.set(old, rank_key(self.targeting, reach, old, arrays));
+                        }
+                        ranking.set(t, rank_key(self.targeting, reach, t, arrays));
+                    }
                 }
                 picks.push((a, t, strike_roll));
             }
@@ -958,6 +1016,9 @@ impl Battle {
                     down[t as usize] = true;
                     fallen.push(t);
                 }
+                if ranking.is_on() {
+                    ranking.set(t, rank_key(self.targeting, reach, t, (down, taken, engaged_by)));
+                }
             }
             clock.remove_fallen(fallen);
             for &f in fallen.iter() {
@@ -973,6 +1034,9 @@ impl Battle {
                 if tgt != NONE {
                     engaged_by[tgt as usize] -= 1;
                     target_of[f as usize] = NONE;
+                    if ranking.is_on() {
+                        ranking.set(tgt, rank_key(self.targeting, reach, tgt, (down, taken, engaged_by)));
+                    }
                 }
                 if let Some(tr) = trace.as_mut() {
                     tr.push(TraceLine {
@@ -1048,12 +1112,14 @@ impl Battle {
     /// is `drawn` (an index below [`random_pool`](Self::random_pool)) when
     /// the action drew it with its dice, and drawn from `rolls` otherwise.
     #[inline]
+    #[expect(clippy::too_many_arguments, reason = "the pick's inputs, each of its own kind")]
     fn pick_target(
         &self,
         a: u32,
         side: u8,
         standing: &[Vec<u32>],
-        (target_of, engaged_by, taken): (&[u32], &[u32], &[i64]),
+        (target_of, engaged_by, taken, down): (&[u32], &[u32], &[i64], &[bool]),
+        ranking: &Ranking,
         rolls: &mut SeededRolls,
         drawn: Option<u32>,
     ) -> Option<u32> {
@@ -1113,12 +1179,16 @@ impl Battle {
                 let k = rolls.below(count as u64) as usize;
                 enemies().filter(|&c| free(c)).nth(k)
             }
-            Targeting::MostWounded => enemies()
-                .filter(|&c| free(c))
-                .min_by_key(|&c| (std::cmp::Reverse(taken[c as usize]), c)),
-            Targeting::LeastEngaged => enemies()
-                .filter(|&c| free(c))
-                .min_by_key(|&c| (engaged_by[c as usize], c)),
+            // The index's best enemy in reach, or the attacker's own target
+            // if that is better still (it stays in reach even when full):
+            // what a scan of every enemy picked, in O(sides) (`ranking.rs`).
+            Targeting::MostWounded | Targeting::LeastEngaged => {
+                let mut best = ranking.best_enemy(side);
+                if mine != NONE && !down.get(mine as usize).copied().unwrap_or(true) && self.side_of(mine) != side {
+                    best = best.min(own_key(self.targeting, mine, taken, engaged_by));
+                }
+                (best != ABSENT).then_some(best.1)
+            }
         }
     }
 }

@@ -69,6 +69,7 @@ mod clock;
 pub mod error;
 mod fast;
 pub mod odds;
+mod ranking;
 pub mod report;
 pub mod scenario;
 pub mod stats;

@@ -10,5 +10,6 @@ mod reach;
 mod rules;
 mod scenario;
 mod stats;
+mod targeting;
 mod sweep;
 mod tracker_parity;

@@ -1,0 +1,127 @@
+//! Issue 13: `most_wounded` and `least_engaged` targeting pick from an
+//! index kept up to date as blows land, not from a scan of every enemy.
+//! The index must pick exactly what the scan picked, ties and FUDGE's
+//! reach included, so the same seed gives the same battle. These digests
+//! were pinned from the engine that scanned (commit acca54e), over full
+//! reports with traces: every targeting policy x both striking systems
+//! (FUDGE with a reach that binds) x all six timing systems, on two-sided
+//! and three-sided battles, small and medium. Like `digest.rs`: a change
+//! here is a breaking change, not a test to update.
+//!
+//! `SKIRMISH_PRINT_TARGETING_DIGESTS=1 cargo test -p skirmish-sim --test it
+//! targeting -- --nocapture` prints the table.
+
+use skirmish_core::timing::TimingSystem;
+use skirmish_sim::battle::{Battle, RunOptions, Workspace};
+use skirmish_sim::scenario::Scenario;
+
+/// FNV-1a over the debug form of every report (with its trace).
+fn digest(battle: &Battle, battles: u64, h: &mut u64) {
+    let mut ws = Workspace::default();
+    for i in 0..battles {
+        let r = battle.run_in(&mut ws, 13, i, &RunOptions::FULL).unwrap();
+        for b in format!("{r:?}").bytes() {
+            *h ^= u64::from(b);
+            *h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+}
+
+/// Three sides, uneven: the index is kept per side, the pick is the best
+/// over the enemy sides.
+const MELEE: &str = r#"
+name = "melee"
+timing = "continuous"
+damage = { model = "hit_points", max_hp = 4 }
+[[sides]]
+name = "a"
+groups = [{ name = "a", count = 5, strike_rating = 7, defense_rating = 6, weapon = "Dagger" }]
+[[sides]]
+name = "b"
+groups = [{ name = "b", count = 4, strike_rating = 7, defense_rating = 6, weapon = "Spear" }, { name = "b2", count = 3, strike_rating = 8, defense_rating = 5, weapon = "Sword, Long" }]
+[[sides]]
+name = "c"
+groups = [{ name = "c", count = 6, strike_rating = 6, defense_rating = 6, weapon = { time_taken = 3 } }]
+"#;
+
+fn parity(n: u64) -> Scenario {
+    Scenario::builtin("parity")
+        .unwrap()
+        .with_field("sides.A.groups.0.count", &n.to_string())
+        .unwrap()
+        .with_field("sides.B.groups.0.count", &n.to_string())
+        .unwrap()
+}
+
+/// (name, scenario, battles per configuration).
+fn scenarios() -> Vec<(&'static str, Scenario, u64)> {
+    vec![
+        ("parity 3", parity(3), 12),
+        ("parity 40", parity(40), 2),
+        ("goblin-ambush", Scenario::builtin("goblin-ambush").unwrap(), 8),
+        ("melee", toml::from_str(MELEE).unwrap(), 6),
+    ]
+}
+
+/// The digest of one scenario under one policy, over every timing system
+/// and striking system (FUDGE with reaches 1 and 2, and without a limit
+/// that binds).
+fn policy_digest(scenario: &Scenario, battles: u64, policy: &str) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for timing in TimingSystem::NAMES {
+        for (striking, reach) in [
+            ("full-contact", "6"),
+            ("fudge-opposed", "1"),
+            ("fudge-opposed", "2"),
+            ("fudge-opposed", "50"),
+        ] {
+            let s = scenario
+                .with_field("timing", timing)
+                .unwrap()
+                .with_field("striking", striking)
+                .unwrap()
+                .with_field("battle.targeting", policy)
+                .unwrap()
+                .with_field("battle.max_attackers_per_target", reach)
+                .unwrap();
+            digest(&Battle::new(&s).unwrap(), battles, &mut h);
+        }
+    }
+    h
+}
+
+/// Pinned before the index replaced the scan: (scenario, policy, digest).
+const PINNED: &[(&str, &str, u64)] = &[
+    ("parity 3", "most_wounded", 0xef3554e06f528a72),
+    ("parity 3", "least_engaged", 0xbde458b9f1804fe6),
+    ("parity 3", "random", 0x962a8e4963505097),
+    ("parity 40", "most_wounded", 0xbd9a0a6603df03c4),
+    ("parity 40", "least_engaged", 0x65ad5e9bf6f229da),
+    ("parity 40", "random", 0xbcf8cfcf00a77c9b),
+    ("goblin-ambush", "most_wounded", 0x567b41ec6ea64510),
+    ("goblin-ambush", "least_engaged", 0x5c29c858d1265389),
+    ("goblin-ambush", "random", 0x31d463b66829dc20),
+    ("melee", "most_wounded", 0x0f326bd2600c86b0),
+    ("melee", "least_engaged", 0x6999e086bff5ceac),
+    ("melee", "random", 0xa489a43e8d64e768),
+];
+
+#[test]
+fn indexed_targeting_picks_what_the_scan_picked() {
+    let print = std::env::var_os("SKIRMISH_PRINT_TARGETING_DIGESTS").is_some();
+    let mut failed = Vec::new();
+    for (name, scenario, battles) in scenarios() {
+        for policy in ["most_wounded", "least_engaged", "random"] {
+            let got = policy_digest(&scenario, battles, policy);
+            if print {
+                println!("    (\"{name}\", \"{policy}\", {got:#018x}),");
+            }
+            match PINNED.iter().find(|(n, p, _)| *n == name && *p == policy) {
+                Some(&(_, _, want)) if want == got => {}
+                Some(&(_, _, want)) => failed.push(format!("{name} {policy}: {got:#018x}, pinned {want:#018x}")),
+                None => failed.push(format!("{name} {policy}: not pinned ({got:#018x})")),
+            }
+        }
+    }
+    assert!(failed.is_empty(), "targeting changed:\n{}", failed.join("\n"));
+}

@@ -115,7 +115,6 @@ impl From<crate::Error> for TrackerError {
             // A roll typed in from the table that the dice cannot show, or
             // one missing: the roll is the field.
             E::ScriptedRollOutOfRange { .. } | E::ScriptExhausted { .. } => Some("roll".to_owned()),
-            _ => None,
         };
         let text = e.to_string();
         let message = match &field {

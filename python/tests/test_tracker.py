@@ -33,7 +33,7 @@ from skirmish import (
     TrackerError,
     Turn,
 )
-from skirmish.tracker import FreeAction, Part, SideOdds
+from skirmish.tracker import ExpiredEffect, FreeAction, Part, SideOdds
 
 
 def duel(a: dict[str, object], b: dict[str, object], seed: int = 1, **rules: object) -> tuple[Encounter, int, int]:
@@ -58,10 +58,9 @@ def continuous_example() -> tuple[Encounter, int, int]:
 
 def test_cardiff_hits_the_goblin_by_two_and_the_goblin_ties_and_misses() -> None:
     e = Encounter("continuous", seed=3)
-    (c,) = e.add_fighter(
-        "party", name="Cardiff", strike_rating=9, defense_rating=7, weapon="Sword, Two-Handed"
-    )
-    (g,) = e.add_fighter("goblins", {"name": "Goblin", "strike_rating": 5, "defense_rating": 6, "weapon": "Pike/Pole-arm"})
+    (c,) = e.add_fighter("party", name="Cardiff", strike_rating=9, defense_rating=7, weapon="Sword, Two-Handed")
+    goblin = {"name": "Goblin", "strike_rating": 5, "defense_rating": 6, "weapon": "Pike/Pole-arm"}
+    (g,) = e.add_fighter("goblins", goblin)
     hit = e.strike("Cardiff", "goblin", roll=-1)
     assert isinstance(hit, StrikeReport)
     assert (hit.attack_total, hit.defense_total, hit.result, hit.margin) == (8, 6, StrikeResult.HIT, 2)
@@ -194,14 +193,16 @@ def test_groups_effects_delay_cancel_remove_and_the_log() -> None:
     e.down("Goblin 2")
     statuses = [c.status for c in e.combatants()]
     assert statuses == ["standing", "down", "removed", "standing"]
-    seen: list[str] = []
+    assert turn.sheet[0].effects == ("Smoke",)  # runs out at tick 4
+    seen: list[ExpiredEffect] = []
     for _ in range(20):
         t = e.next()
         if isinstance(t, Over):
             break
         if isinstance(t, Moment):
-            seen += [x.name for x in t.expired]
-    assert "Smoke" in seen or timer >= 0
+            seen += t.expired
+    assert ExpiredEffect(timer, "Smoke", None) in seen
+    assert e.id_of("Hero") == e.id_of(hero) == hero
     e.set_undo_limit(3)
     assert e.undo_limit == 3 and e.undo_depth <= 3
 

@@ -423,6 +423,38 @@ fun badInputNeverCrashes() {
             attempt { strikeOdds(sr, dr, StrikeOptions(true, true, true)) }
         }
     }
+    // Fighters, strikes, wounds and odds at the extremes, under every system and both damage models.
+    val damages = listOf(DamageConfig.FudgeWounds(FudgeWoundsConfig()), DamageConfig.HitPoints(HitPointsConfig(maxHp = 1, damage = HitDamage.Flat(Int.MAX_VALUE))))
+    val strikings = listOf(Striking.FullContact(FullContactRules(true, true, Int.MAX_VALUE)), Striking.FudgeOpposed(FudgeRules(minimumToHit = Int.MIN_VALUE)))
+    for (system in systems) for (damage in damages) for (striking in strikings) {
+        val e = try { Encounter.withRules(system, EncounterRules(striking, damage), 9uL) } catch (x: SkirmishException) { attempt { throw x }; continue }
+        e.use {
+            for (n in listOf(Int.MIN_VALUE, -1000, 0, 1000, Int.MAX_VALUE)) {
+                attempt { e.addFighter("s$n", FighterProfile(name = "f$n", strikeRating = n, defenseRating = -n, offense = n, toughness = n, hitPoints = n, speedBonus = n)) }
+                attempt { e.addFighter("t$n", FighterProfile(name = "g$n", count = if (n in 0..3) n.toULong() else n.toULong() or (1uL shl 40), skill = "Superb+", weapon = WeaponChoice.Custom(CustomWeapon(timeTaken = n)))) }
+            }
+            attempt { e.addFighter("a", FighterProfile(name = "A", strikeRating = 1000, offense = 1000)) }
+            attempt { e.addFighter("b", FighterProfile(name = "B", defenseRating = -1000, toughness = -1000)) }
+            val ids = e.combatants().map { it.id }.take(8) + listOf(UInt.MAX_VALUE)
+            repeat(3) { attempt { e.next() } }
+            for (a in ids) for (t in ids.takeLast(3)) {
+                attempt { e.strike(a, t, EncounterStrikeOptions(parry = true, pointBlank = true, modifier = 1000), StrikeDice(4, -4)) }
+                attempt { e.strike(a, t, EncounterStrikeOptions(range = RangedShot(Long.MAX_VALUE, Long.MIN_VALUE, Long.MAX_VALUE)), null) }
+                attempt { e.strike(a, t, EncounterStrikeOptions(modifier = Int.MIN_VALUE), StrikeDice(Int.MIN_VALUE, Int.MAX_VALUE)) }
+            }
+            for (c in ids) {
+                attempt { e.setDamage(c, WoundOverride.Wounds(WoundTrack(255u, 255u, 255u, 255u, 255u, true))) }
+                attempt { e.setDamage(c, WoundOverride.HitPoints(Int.MIN_VALUE)) }
+                attempt { e.setDamage(c, WoundOverride.Heal) }
+                attempt { e.penalty(c) }
+            }
+            attempt { e.oddsFromHere(ULong.MAX_VALUE, 0uL) }
+            attempt { e.oddsFromHere(3uL, ULong.MAX_VALUE) }
+            attempt { e.view(ViewFor.PLAYERS) }
+            repeat(3) { attempt { e.undo() } }
+            attempt { Encounter.restore(e.snapshot()).close() }
+        }
+    }
     same("no call of $calls crossed as an internal error", internal.get(), 0)
 }
 

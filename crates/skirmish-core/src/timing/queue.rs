@@ -237,7 +237,12 @@ impl<T> EventQueue<T> {
             return Err(in_the_past(tick, self.now));
         }
         let seq = self.next_seq;
-        self.next_seq += 1;
+        // Only a corrupt restored queue can get here (2^64 events scheduled
+        // otherwise): an error, never an overflow.
+        self.next_seq = seq.checked_add(1).ok_or_else(|| Error::Overflow {
+            field: "event_queue".into(),
+            problem: "the scheduling order is exhausted".into(),
+        })?;
         let (slot, generation) = match self.free.pop() {
             Some(Entry { slot, generation }) => {
                 let s = &mut self.slots[slot as usize];
@@ -662,7 +667,6 @@ impl<T> EventQueue<T> {
             return Err(too_many());
         }
         let mut slots: Vec<Option<Slot<T>>> = (0..n).map(|_| None).collect();
-        let mut next_seq = 0u64;
         for (i, (tick, seq, id, event)) in events.into_iter().enumerate() {
             if tick <= now {
                 return Err(Error::invalid(
@@ -682,7 +686,6 @@ impl<T> EventQueue<T> {
                 tick,
                 seq,
             });
-            next_seq = next_seq.max(seq.saturating_add(1));
         }
         let mut free_entries = Vec::with_capacity(free.len());
         for (i, id) in free.iter().enumerate() {
@@ -705,11 +708,18 @@ impl<T> EventQueue<T> {
         }
         // n ids, each naming a distinct slot below n: every slot is filled.
         let slots: Vec<Slot<T>> = slots.into_iter().flatten().collect();
+        let mut slots: Vec<Slot<T>> = slots;
         let mut seqs: Vec<u64> = slots.iter().filter(|s| s.event.is_some()).map(|s| s.seq).collect();
         seqs.sort_unstable();
         if seqs.windows(2).any(|w| w[0] == w[1]) {
             return Err(Error::invalid("events", "two events share a place in scheduling order"));
         }
+        // Only the order of the sequence numbers counts: number them densely,
+        // so no restored number is near the end of the range.
+        for slot in slots.iter_mut().filter(|s| s.event.is_some()) {
+            slot.seq = seqs.binary_search(&slot.seq).unwrap_or(0) as u64;
+        }
+        let next_seq = seqs.len() as u64;
         Ok(EventQueue::packed_from(now, next_seq, slots, free_entries))
     }
 

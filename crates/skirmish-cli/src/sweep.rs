@@ -5,7 +5,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
-use skirmish_sim::sweep::{Axis, SweepOptions, SweepSpec, SweepTable, sweep};
+use skirmish_sim::sweep::{
+    Axis, SweepOptions, SweepSpec, SweepTable, check_output, existing_work, sweep, write_output,
+};
 
 use crate::scenario_arg;
 
@@ -38,6 +40,10 @@ pub(crate) struct Args {
     /// Skip the cells already in the --out CSV file (after an interruption).
     #[arg(long, requires = "out")]
     resume: bool,
+    /// Overwrite an --out file that holds finished cells or other content
+    /// (without it, such a file is refused; --resume continues it instead).
+    #[arg(long, requires = "out", conflicts_with = "resume")]
+    force: bool,
     /// Draw the win rates with their intervals against the first varied
     /// field, as an SVG file.
     #[arg(long, value_name = "FILE.svg")]
@@ -67,6 +73,17 @@ pub(crate) fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
     // The files are checked before the battles, not after them.
     if let Some(out) = &args.out {
         writable(out, "--out")?;
+        if !args.resume
+            && !args.force
+            && let Some(work) = existing_work(out, &spec)?
+        {
+            return Err(format!(
+                "--out {}: the file holds {work}; writing this sweep would replace it. Add --resume to \
+                 continue a checkpoint, or --force to overwrite it",
+                out.display()
+            )
+            .into());
+        }
     }
     if let Some(plot) = &args.plot {
         if plot.extension().is_none_or(|e| !e.eq_ignore_ascii_case("svg")) {
@@ -118,12 +135,13 @@ pub(crate) fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
     crate::output::emit(&text)?;
     if let Some(out) = &args.out {
         if csv_out.is_none() {
-            std::fs::write(out, table.to_json()).map_err(|e| format!("{}: {e}", out.display()))?;
+            write_output(out, table.to_json().as_bytes()).map_err(|e| format!("--out {e}"))?;
         }
         eprintln!("wrote {}", out.display());
     }
     if let Some(plot) = &args.plot {
-        draw(&table, plot).map_err(|e| format!("--plot {}: {e}", plot.display()))?;
+        let svg = draw(&table).map_err(|e| format!("--plot {}: {e}", plot.display()))?;
+        write_output(plot, svg.as_bytes()).map_err(|e| format!("--plot {e}"))?;
         eprintln!("wrote {}", plot.display());
     }
     Ok(())
@@ -174,8 +192,9 @@ fn split_values(text: &str) -> Result<Vec<String>, String> {
     Ok(values)
 }
 
-/// Checks, before any battle, that `path` can be written: its folder exists
-/// and it is not itself a folder.
+/// Checks, before any battle, that `path` can be written: its folder exists,
+/// it is (through any symlink) a regular file or nothing yet, and its folder
+/// takes a new file.
 fn writable(path: &std::path::Path, flag: &str) -> Result<(), String> {
     let folder = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
@@ -191,12 +210,28 @@ fn writable(path: &std::path::Path, flag: &str) -> Result<(), String> {
     if path.is_dir() {
         return Err(format!("{flag} {}: is a folder", path.display()));
     }
-    Ok(())
+    check_output(path).map_err(|e| format!("{flag} {e}"))
 }
 
 /// Win rate of every side, with its Wilson interval, against the first
-/// varied field (one point per value; further axes are averaged over).
-fn draw(table: &SweepTable, path: &std::path::Path) -> Result<(), Box<dyn std::error::Error>> {
+/// varied field (one point per value; further axes are averaged over),
+/// as SVG text.
+fn draw(table: &SweepTable) -> Result<String, Box<dyn std::error::Error>> {
+    use plotters::prelude::*;
+
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (900, 520)).into_drawing_area();
+        chart_into(table, &root)?;
+    }
+    Ok(svg)
+}
+
+/// The plot of [`draw`], on `root`.
+fn chart_into(
+    table: &SweepTable,
+    root: &plotters::prelude::DrawingArea<plotters::prelude::SVGBackend<'_>, plotters::coord::Shift>,
+) -> Result<(), Box<dyn std::error::Error>> {
     use plotters::prelude::*;
 
     let axis = table.axes().first().cloned().unwrap_or_else(|| "scenario".to_string());
@@ -219,10 +254,9 @@ fn draw(table: &SweepTable, path: &std::path::Path) -> Result<(), Box<dyn std::e
             slot.1 += c.stats.battles;
         }
     }
-    let root = SVGBackend::new(path, (900, 520)).into_drawing_area();
     root.fill(&WHITE)?;
     let n = labels.len();
-    let mut chart = ChartBuilder::on(&root)
+    let mut chart = ChartBuilder::on(root)
         .caption(format!("win rate (95% Wilson interval) by {axis}"), ("sans-serif", 22))
         .margin(20)
         .x_label_area_size(60)

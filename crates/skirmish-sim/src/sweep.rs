@@ -30,9 +30,22 @@
 //! cells by their varied values) are reused, and a torn last line (a kill
 //! mid-write) is dropped and recomputed. Each row carries its exact counts,
 //! so a reused row is rebuilt into the same [`CellStats`], and checked to
-//! reproduce its own text. When every cell is done the file is rewritten
-//! atomically (temporary file and rename) in cell order: the final file is
-//! byte-identical to an uninterrupted run's [`SweepTable::to_csv`].
+//! reproduce its own text (a row cannot prove its `median_ticks` and
+//! `p90_ticks`: they are only checked to be possible for its counts). A
+//! UTF-8 byte order mark and CRLF line ends (an editor's save) are accepted.
+//! When every cell is done the file is rewritten atomically in cell order:
+//! the final file is byte-identical to an uninterrupted run's
+//! [`SweepTable::to_csv`].
+//!
+//! Every write goes through [`write_output`]: a symlink is followed (the
+//! file it names is replaced, the link stays), a temporary file is made
+//! beside that target (so the rename stays on one filesystem), a replaced
+//! file keeps its permissions, and a target that is not a regular file
+//! (folder, FIFO, socket, device) or has several hard links is refused,
+//! before any battle ([`check_output`]). Errors name the path as given.
+//! The library starts a checkpoint afresh when not resuming; a front end
+//! that should not discard finished cells asks [`existing_work`] first (the
+//! `skirmish` command refuses without `--resume` or `--force`).
 //!
 //! # Schema (a stable contract)
 //!
@@ -1409,7 +1422,7 @@ where
     };
     if let Some(Checkpoint { path, file }) = checkpoint {
         drop(file);
-        write_atomically(&path, &table.to_csv())?;
+        write_output(&path, table.to_csv().as_bytes())?;
     }
     Ok(table)
 }
@@ -1532,6 +1545,7 @@ impl Reporter {
 
 /// The checkpoint file, open for appending rows.
 struct Checkpoint {
+    /// The path as given (errors name it).
     path: PathBuf,
     file: File,
 }
@@ -1547,6 +1561,9 @@ impl Checkpoint {
         resume: bool,
         done: &mut [Option<CellStats>],
     ) -> Result<Checkpoint, SweepError> {
+        // Refuses a FIFO, device, folder or hard-linked file, and an
+        // unwritable folder, before reading or writing anything.
+        check_output(path)?;
         let header = layout.header_line();
         let mut text = header.clone();
         text.push('\n');
@@ -1559,8 +1576,11 @@ impl Checkpoint {
                 done[cell] = Some(stats);
             }
         }
-        write_atomically(path, &text)?;
-        let file = OpenOptions::new().append(true).open(path).map_err(io_error(path))?;
+        write_output(path, text.as_bytes())?;
+        // The header was just written to the resolved target: append there
+        // (through a symlink, to the file the link names).
+        let target = resolve_output(path).map_err(io_error(path))?;
+        let file = OpenOptions::new().append(true).open(&target).map_err(io_error(path))?;
         Ok(Checkpoint {
             path: path.to_owned(),
             file,
@@ -1598,20 +1618,25 @@ fn read_checkpoint(
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
         Err(e) => return Err(io_error(path)(e)),
     };
+    // A file saved by an editor may start with a UTF-8 byte order mark and
+    // end its lines with "\r\n": both are read as the plain text.
+    let bytes = bytes.strip_prefix(UTF8_BOM).unwrap_or(&bytes);
     // Only lines ending in '\n' are whole; anything after the last one is
     // a write torn by a kill, and is recomputed.
     let whole = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-    let mut lines = bytes[..whole].split(|&b| b == b'\n');
+    let mut lines = bytes[..whole]
+        .split(|&b| b == b'\n')
+        .map(|line| line.strip_suffix(b"\r").unwrap_or(line));
     lines.next_back(); // the empty piece after the final '\n'
     let first = lines.next();
     match first {
-        None if header.as_bytes().starts_with(&bytes) => return Ok(Vec::new()),
+        None if header.as_bytes().starts_with(bytes) => return Ok(Vec::new()),
         Some(line) if line == header.as_bytes() => {}
         _ => {
             return Err(SweepError::HeaderMismatch {
                 path: path.to_owned(),
                 expected: header.to_owned(),
-                found: String::from_utf8_lossy(first.unwrap_or(&bytes)).into_owned(),
+                found: String::from_utf8_lossy(first.unwrap_or(bytes)).into_owned(),
             });
         }
     }
@@ -1668,6 +1693,7 @@ fn read_checkpoint(
                 "the row's statistics do not follow from its counts (edited?)".to_owned()
             ));
         }
+        percentiles_plausible(&stats).map_err(&bad)?;
         if rows[cell].is_some() {
             return Err(bad(format!("cell {cell} appears twice")));
         }
@@ -1680,25 +1706,214 @@ fn read_checkpoint(
         .collect())
 }
 
-/// Writes `text` to `path` through a temporary file and a rename, so the
-/// file is always either the old or the new text.
-fn write_atomically(path: &Path, text: &str) -> Result<(), SweepError> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    {
-        let mut file = File::create(&tmp).map_err(io_error(&tmp))?;
-        file.write_all(text.as_bytes()).map_err(io_error(&tmp))?;
-        file.sync_all().map_err(io_error(&tmp))?;
+/// The byte order mark an editor may put before a UTF-8 file.
+const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// Checks what a row's median and 90th percentile can be checked against:
+/// the median is at most the 90th percentile, and by nearest rank at least
+/// `n - rank + 1` battles lasted as long as a percentile, so the total
+/// duration is at least that many times it. The percentiles themselves
+/// cannot be recomputed from a row (it keeps sums, not the durations).
+fn percentiles_plausible(s: &CellStats) -> Result<(), String> {
+    if s.median_ticks > s.p90_ticks {
+        return Err(format!(
+            "median_ticks {} is above p90_ticks {} (edited?)",
+            s.median_ticks, s.p90_ticks
+        ));
     }
-    fs::rename(&tmp, path).map_err(io_error(path))?;
+    for (name, value, percent) in [("median_ticks", s.median_ticks, 50), ("p90_ticks", s.p90_ticks, 90)] {
+        let at_least = s.battles - stats::nearest_rank(s.battles, percent) + 1;
+        if u128::from(value) * u128::from(at_least) > u128::from(s.total_ticks) {
+            return Err(format!(
+                "{name} {value} cannot be: {at_least} of the {} battles would last that long, more than \
+                 total_ticks {} (edited?)",
+                s.battles, s.total_ticks
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Where writing `path` lands: symbolic links followed to the file they
+/// name (which may not exist yet). The path itself when it is not a link.
+pub fn resolve_output(path: &Path) -> io::Result<PathBuf> {
+    let mut current = path.to_path_buf();
+    for _ in 0..40 {
+        match fs::symlink_metadata(&current) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                let link = fs::read_link(&current)?;
+                current = match current.parent() {
+                    Some(dir) if link.is_relative() => dir.join(link),
+                    _ => link,
+                };
+            }
+            Ok(_) => return Ok(current),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(current),
+            Err(e) => return Err(e),
+        }
+    }
+    Err(io::Error::other("too many levels of symbolic links"))
+}
+
+/// What a file that is not a regular file is, for an error.
+fn kind_of(file_type: fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt as _;
+        if file_type.is_fifo() {
+            return "a FIFO (named pipe)";
+        }
+        if file_type.is_socket() {
+            return "a socket";
+        }
+        if file_type.is_block_device() || file_type.is_char_device() {
+            return "a device";
+        }
+    }
+    if file_type.is_dir() {
+        "a folder"
+    } else {
+        "not a regular file"
+    }
+}
+
+/// The resolved target of `path`, refused unless it is a regular file or
+/// does not exist yet; and the temporary file beside it (same folder, so
+/// the rename is atomic).
+fn output_target(path: &Path) -> io::Result<(PathBuf, PathBuf)> {
+    let target = resolve_output(path)?;
+    match fs::metadata(&target) {
+        Ok(meta) if !meta.file_type().is_file() => {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!(
+                    "is {}, not a regular file: refusing to replace it",
+                    kind_of(meta.file_type())
+                ),
+            ));
+        }
+        Ok(meta) => {
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::MetadataExt as _;
+                if meta.nlink() > 1 {
+                    return Err(io::Error::new(
+                        io::ErrorKind::InvalidInput,
+                        format!(
+                            "has {} hard links: replacing it would leave the other names with the old \
+                             content; write to another path",
+                            meta.nlink()
+                        ),
+                    ));
+                }
+            }
+            let _ = meta;
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+        Err(e) => return Err(e),
+    }
+    let name = target
+        .file_name()
+        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "names no file"))?;
+    let mut tmp_name = std::ffi::OsString::from(".");
+    tmp_name.push(name);
+    tmp_name.push(format!(".{}.tmp", std::process::id()));
+    let tmp = target.with_file_name(tmp_name);
+    Ok((target, tmp))
+}
+
+/// Creates the temporary file afresh (a stale one of an earlier run with
+/// the same process id is removed first; never followed through a link).
+fn create_temp(tmp: &Path) -> io::Result<File> {
+    let create = || OpenOptions::new().write(true).create_new(true).open(tmp);
+    match create() {
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+            fs::remove_file(tmp)?;
+            create()
+        }
+        other => other,
+    }
+}
+
+/// Checks, before any work, that [`write_output`] can write `path`: it is
+/// (through any symlink) a regular file with one link, or nothing yet, and
+/// its folder takes a new file (one is created and removed). Errors name
+/// `path` as given.
+pub fn check_output(path: &Path) -> Result<(), SweepError> {
+    let (_, tmp) = output_target(path).map_err(io_error(path))?;
+    create_temp(&tmp).map_err(io_error(path))?;
+    fs::remove_file(&tmp).map_err(io_error(path))
+}
+
+/// Writes `bytes` to `path` atomically: to a temporary file beside the
+/// target (a symlink is followed, so the link stays and the file it names
+/// gets the content), synced, then renamed over it; the file is always
+/// either the old or the new content. A replaced file keeps its permissions
+/// (and, where allowed, its owner). A path that exists and is not a regular
+/// file (device, FIFO, socket, folder), or a file with several hard links,
+/// is refused. Errors name `path` as given.
+pub fn write_output(path: &Path, bytes: &[u8]) -> Result<(), SweepError> {
+    let (target, tmp) = output_target(path).map_err(io_error(path))?;
+    let written = (|| -> io::Result<()> {
+        let mut file = create_temp(&tmp)?;
+        if let Ok(meta) = fs::metadata(&target) {
+            file.set_permissions(meta.permissions())?;
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::MetadataExt as _;
+                // Only root may give a file away; others keep their own.
+                let _ = std::os::unix::fs::fchown(&file, Some(meta.uid()), Some(meta.gid()));
+            }
+        }
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        drop(file);
+        fs::rename(&tmp, &target)
+    })();
+    if let Err(e) = written {
+        let _ = fs::remove_file(&tmp);
+        return Err(io_error(path)(e));
+    }
     // Best effort: make the rename itself durable.
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty())
+    if let Some(dir) = target.parent().filter(|d| !d.as_os_str().is_empty())
         && let Ok(dir) = File::open(dir)
     {
         let _ = dir.sync_all();
     }
     Ok(())
+}
+
+/// What an existing output file at `path` holds that writing this sweep
+/// over it would lose: `None` when it does not exist, is empty, or holds
+/// only this sweep's header (a checkpoint with no finished cell); else a
+/// description ("12 finished cells of this sweep", "content that is not
+/// this sweep's checkpoint"). A byte order mark and CRLF line ends are read
+/// as in a resume.
+pub fn existing_work(path: &Path, spec: &SweepSpec) -> Result<Option<String>, SweepError> {
+    // Refuses a FIFO, device or folder before reading it.
+    let (target, _) = output_target(path).map_err(io_error(path))?;
+    let bytes = match fs::read(target) {
+        Ok(b) => b,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(io_error(path)(e)),
+    };
+    let bytes = bytes.strip_prefix(UTF8_BOM).unwrap_or(&bytes);
+    if bytes.is_empty() {
+        return Ok(None);
+    }
+    let sides = spec.scenario.sides.iter().map(|s| s.name.clone()).collect();
+    let header = Layout::new(spec.axes.iter().map(|a| a.path.clone()).collect(), sides)?.header_line();
+    let text = String::from_utf8_lossy(bytes);
+    let mut lines = text.lines();
+    if lines.next() != Some(header.as_str()) {
+        return Ok(if header.as_bytes().starts_with(bytes) {
+            None
+        } else {
+            Some("content that is not this sweep's checkpoint".to_owned())
+        });
+    }
+    let rows = lines.filter(|l| !l.is_empty()).count();
+    Ok((rows > 0).then(|| format!("{rows} finished cell{} of this sweep", if rows == 1 { "" } else { "s" })))
 }
 
 // ---------------------------------------------------------------------------

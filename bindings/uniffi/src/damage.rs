@@ -71,10 +71,7 @@ impl From<core::WoundTrack> for WoundTrack {
 
 impl From<WoundTrack> for core::WoundTrack {
     fn from(t: WoundTrack) -> core::WoundTrack {
-        core::WoundTrack::with_filled(
-            [t.scratch, t.hurt, t.very_hurt, t.incapacitated, t.near_death],
-            t.dead,
-        )
+        core::WoundTrack::with_filled([t.scratch, t.hurt, t.very_hurt, t.incapacitated, t.near_death], t.dead)
     }
 }
 

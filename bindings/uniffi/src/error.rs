@@ -118,7 +118,11 @@ impl SkirmishError {
         match e.kind {
             ScenarioErrorKind::UnknownBuiltin => SkirmishError::NotFound { message },
             _ => SkirmishError::InvalidInput {
-                field: if e.path.is_empty() { "scenario".to_owned() } else { e.path },
+                field: if e.path.is_empty() {
+                    "scenario".to_owned()
+                } else {
+                    e.path
+                },
                 message,
             },
         }

@@ -145,7 +145,10 @@ impl TryFrom<WeaponChoice> for core::WeaponChoice {
             WeaponChoice::Custom { weapon } => core::WeaponChoice::Custom(core::CustomWeapon {
                 name: weapon.name,
                 time_taken: weapon.time_taken,
-                rate_of_fire: weapon.rate_of_fire.try_into().map_err(|e: CoreError| e.in_field("weapon"))?,
+                rate_of_fire: weapon
+                    .rate_of_fire
+                    .try_into()
+                    .map_err(|e: CoreError| e.in_field("weapon"))?,
             }),
         })
     }

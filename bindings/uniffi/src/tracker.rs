@@ -510,8 +510,10 @@ impl Encounter {
     ) -> Result<StrikeReport> {
         self.write(|e| {
             let options = core::StrikeOptions::try_from(options.unwrap_or_default())?;
-            Ok(e.strike(id(attacker), id(target), options, dice.unwrap_or_default().into())?
-                .into())
+            Ok(
+                e.strike(id(attacker), id(target), options, dice.unwrap_or_default().into())?
+                    .into(),
+            )
         })
     }
 
@@ -792,9 +794,17 @@ mod tests {
         let e = Encounter::from_scenario("goblin-ambush".into(), 1).unwrap();
         let c = e.find("Cardiff".into()).unwrap();
         let g = e.find("Goblin #1".into()).unwrap();
-        let typed = |attack| Some(StrikeDice { attack: Some(attack), defense: None });
+        let typed = |attack| {
+            Some(StrikeDice {
+                attack: Some(attack),
+                defense: None,
+            })
+        };
         let r = e.strike(c, g, None, typed(-1)).unwrap();
-        assert_eq!((r.attack_total, r.defense_total, r.result, r.margin), (8, 6, StrikeResult::Hit, 2));
+        assert_eq!(
+            (r.attack_total, r.defense_total, r.result, r.margin),
+            (8, 6, StrikeResult::Hit, 2)
+        );
         assert_eq!(r.attack_breakdown.iter().map(|p| p.value).sum::<i32>(), 8);
         match e.strike(c, g, None, typed(5)) {
             Err(SkirmishError::InvalidInput { field, .. }) => assert_eq!(field, "dice.attack"),

@@ -240,7 +240,11 @@ fn bad_operations_are_typed_errors_and_change_nothing() {
         ]
     );
     assert_eq!(errors[6].field(), Some("declaration.time_taken"));
-    assert_eq!(errors[8].field(), Some("roll"), "a typed roll the dice cannot show names the roll");
+    assert_eq!(
+        errors[8].field(),
+        Some("roll"),
+        "a typed roll the dice cannot show names the roll"
+    );
     assert_eq!(errors[11].field(), Some("free_action"));
     assert!(errors[0].to_string().contains("combatant"), "{}", errors[0]);
     assert!(

@@ -15,41 +15,14 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, SamplingMode, Throughput, criterion_group, criterion_main};
-use skirmish_core::tracker::{Encounter, Status, StrikeDice, StrikeOptions, Turn};
-use skirmish_sim::odds::{encounter_from_scenario, odds_from_here};
-use skirmish_sim::scenario::Scenario;
+use skirmish_benches::tracker::ambush_mid_fight;
+use skirmish_sim::odds::odds_from_here;
 
 /// Continuations per iteration.
 const BATTLES: u64 = 10_000;
 
-/// The goblin ambush played at the table until the first fighter falls.
-fn mid_fight() -> Encounter {
-    let ambush = Scenario::builtin("goblin-ambush").expect("the ambush is built in");
-    let mut e = encounter_from_scenario(&ambush, 2026).expect("the ambush makes an encounter");
-    loop {
-        let Turn::Moment { lines, .. } = e.next().expect("the fight goes on") else {
-            continue;
-        };
-        let mut fell = false;
-        for member in lines.iter().filter(|l| l.lands).flat_map(|l| l.members.clone()) {
-            let views = e.combatants();
-            let side = views[member.0 as usize].side.clone();
-            let Some(target) = views.iter().find(|v| v.side != side && v.status == Status::Standing) else {
-                break;
-            };
-            let report = e
-                .strike(member, target.id, StrikeOptions::default(), StrikeDice::default())
-                .expect("a valid strike");
-            fell |= report.went_down;
-        }
-        if fell {
-            return e;
-        }
-    }
-}
-
 fn odds(c: &mut Criterion) {
-    let e = mid_fight();
+    let e = ambush_mid_fight().expect("the ambush reaches its first fall");
     let mut group = c.benchmark_group("odds-from-here");
     group.sampling_mode(SamplingMode::Flat);
     group.throughput(Throughput::Elements(BATTLES));

@@ -6,7 +6,12 @@
 use skirmish_core::damage::{DamageConfig, HitPointsConfig};
 use skirmish_core::fighter::{FighterProfile, Striking};
 use skirmish_core::timing::TimingSystem;
-use skirmish_core::tracker::{CombatantId, Encounter, EncounterRules, StrikeDice, StrikeOptions, TrackerError, Turn};
+use skirmish_core::tracker::{
+    CombatantId, Encounter, EncounterRules, Status, StrikeDice, StrikeOptions, TrackerError, Turn,
+};
+use skirmish_sim::SimError;
+use skirmish_sim::odds::encounter_from_scenario;
+use skirmish_sim::scenario::Scenario;
 
 /// Combatants a side.
 pub const PER_SIDE: u32 = 15;
@@ -61,4 +66,34 @@ pub fn long_fight(ops: u64) -> Result<Encounter, TrackerError> {
         }
     }
     Ok(e)
+}
+
+/// The goblin ambush played at the table until the first fighter falls:
+/// the built-in scenario as a live encounter (seed 2026), every landing
+/// member striking the first enemy standing with the encounter's own
+/// dice. The odds-from-here bench and its profiling example start here.
+pub fn ambush_mid_fight() -> Result<Encounter, SimError> {
+    let ambush = Scenario::builtin("goblin-ambush").map_err(|e| SimError::Scenario(e.to_string()))?;
+    let mut e = encounter_from_scenario(&ambush, 2026)?;
+    loop {
+        let lines = match e.next()? {
+            Turn::Moment { lines, .. } => lines,
+            Turn::NewRound { .. } => continue,
+            Turn::Over => return Err(SimError::Scenario("the ambush ended before anyone fell".into())),
+        };
+        let mut fell = false;
+        for member in lines.iter().filter(|l| l.lands).flat_map(|l| l.members.clone()) {
+            let views = e.combatants();
+            let side = views[member.0 as usize].side.clone();
+            let Some(target) = views.iter().find(|v| v.side != side && v.status == Status::Standing) else {
+                break;
+            };
+            fell |= e
+                .strike(member, target.id, StrikeOptions::default(), StrikeDice::default())?
+                .went_down;
+        }
+        if fell {
+            return Ok(e);
+        }
+    }
 }

@@ -443,6 +443,35 @@ impl FighterProfile {
     }
 }
 
+impl Fighter {
+    /// Checks that these numbers could have come from
+    /// [`FighterProfile::resolve`] (a restored snapshot, a hand-made
+    /// continuation): ratings, skill, armor and damage factors within the
+    /// profile's bounds (armor may add to the Defense Rating or the defensive
+    /// factor), hit points in range, a valid action and timing traits. The
+    /// error names the field.
+    pub fn validate(&self) -> crate::Result<()> {
+        let rated = 2 * RATING_LIMIT;
+        for (name, value, limit) in [
+            ("strike_rating", self.strike_rating, RATING_LIMIT),
+            ("defense_rating", self.defense_rating, rated),
+            ("armor_bonus", self.armor_bonus, RATING_LIMIT),
+            ("offense", self.offense, RATING_LIMIT),
+            ("defense_factor", self.defense_factor, rated),
+            ("skill", self.skill.level.value(), RATING_LIMIT),
+        ] {
+            within(name, value, limit)?;
+        }
+        if let Some(hp) = self.hit_points
+            && !(1..=HIT_POINTS_LIMIT).contains(&hp)
+        {
+            return Err(Error::out_of_range("hit_points", hp, 1, HIT_POINTS_LIMIT));
+        }
+        self.action.validate().map_err(|e| e.in_field("action"))?;
+        self.timing.validate().map_err(|e| e.in_field("timing"))
+    }
+}
+
 /// A fighter ready to fight: the numbers [`FighterProfile::resolve`] found.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

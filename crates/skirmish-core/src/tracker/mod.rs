@@ -365,7 +365,9 @@ struct State {
     rules: EncounterRules,
     #[serde(skip)]
     model: Damage,
-    /// Moments handed out so far (each [`Turn::Moment`] is one).
+    /// Steps of [`Encounter::next`] taken so far (a new round, a moment,
+    /// the end): a combatant taken out at the current step, if it is a
+    /// moment, still strikes in it.
     moments: u64,
     /// The side whose combatants the players' view shows in full.
     party: Option<String>,
@@ -391,13 +393,13 @@ struct Log {
 
 impl Log {
     fn len(&self) -> u64 {
-        self.first + self.entries.len() as u64
+        self.first.saturating_add(self.entries.len() as u64)
     }
 
     fn push(&mut self, entry: LogEntry) {
         if self.entries.len() >= LOG_LIMIT {
             self.entries.pop_front();
-            self.first += 1;
+            self.first = self.first.saturating_add(1);
         }
         self.entries.push_back(entry);
     }
@@ -802,6 +804,17 @@ impl Encounter {
         self.push_history(old);
         for line in lines {
             self.log.push(line);
+        }
+        // An undo that went below the oldest kept line took every kept line
+        // with its step; number what came back so the log ends where the
+        // state says it does.
+        let want = self.state.log_len;
+        if self.log.len() != want {
+            let kept = (self.log.entries.len() as u64).min(want);
+            while self.log.entries.len() as u64 > kept {
+                self.log.entries.pop_front();
+            }
+            self.log.first = want - kept;
         }
         Ok(())
     }

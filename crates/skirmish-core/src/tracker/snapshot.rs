@@ -15,7 +15,9 @@ use std::collections::VecDeque;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Encounter, Log, MAX_UNDO_LIMIT, Result, State, TrackerError};
+use super::{Encounter, Log, MAX_UNDO_LIMIT, Result, State, Status, TrackerError};
+use crate::damage::DamageModel;
+use crate::timing::ActorId;
 
 /// The snapshot format's version. 2 is the first published format; the
 /// pre-release version 1 (the scheduler's private layout) is not read.
@@ -93,20 +95,28 @@ impl Encounter {
                 snap.undo_limit
             )));
         }
-        if snap.history.len() > SNAPSHOT_HISTORY.max(snap.undo_limit as usize) {
+        if snap.history.len() > SNAPSHOT_HISTORY.min(snap.undo_limit as usize) {
             return Err(bad(format!("history: {} steps is more than saved", snap.history.len())));
         }
         if snap.log.entries.len() > super::LOG_LIMIT {
             return Err(bad(format!("log: more than {} entries", super::LOG_LIMIT)));
         }
+        if snap.log.first > u64::MAX / 2 {
+            return Err(bad("log.first: out of range".into()));
+        }
         let mut state = snap.state;
         check_state(&mut state).map_err(|e| bad(format!("state: {e}")))?;
         let mut history = VecDeque::with_capacity(snap.history.len());
+        let mut log_len = 0;
         for (i, mut st) in snap.history.into_iter().enumerate() {
             check_state(&mut st).map_err(|e| bad(format!("history[{i}]: {e}")))?;
-            if st.log_len > snap.log.len() {
-                return Err(bad(format!("history[{i}].log_len: longer than the log")));
+            // Each step wrote its lines after the one before it.
+            if st.log_len < log_len || st.log_len > state.log_len {
+                return Err(bad(format!(
+                    "history[{i}].log_len: not between the step before and the state"
+                )));
             }
+            log_len = st.log_len;
             history.push_back(st);
         }
         if state.log_len != snap.log.len() {
@@ -161,48 +171,68 @@ fn check_state(s: &mut State) -> Result<()> {
     if s.lines.len() != s.scheduler.len() {
         return Err(invalid("lines".into(), "do not match the scheduler's actors"));
     }
-    let mut members = 0usize;
+    // Every combatant on exactly one line, the one it names.
+    let mut listed = vec![false; s.combatants.len()];
     for (i, l) in s.lines.iter().enumerate() {
         if l.members.is_empty() {
             return Err(invalid(format!("lines[{i}].members"), "empty"));
         }
         for &m in &l.members {
-            match s.combatants.get(m as usize) {
-                Some(c) if c.line as usize == i => {}
+            match (s.combatants.get(m as usize), listed.get_mut(m as usize)) {
+                (Some(c), Some(seen @ false)) if c.line as usize == i => *seen = true,
                 _ => {
                     return Err(invalid(
                         format!("lines[{i}].members"),
-                        "unknown member, or one of another line",
+                        "an unknown member, one of another line, or one listed twice",
                     ));
                 }
             }
         }
-        members += l.members.len();
+        if let Some(f) = &l.stats {
+            f.validate()
+                .map_err(|e| TrackerError::from(e.in_field(&format!("lines[{i}].stats"))))?;
+        }
+        // In the scheduler exactly while a member stands.
+        let standing = l
+            .members
+            .iter()
+            .any(|&m| s.combatants[m as usize].status == Status::Standing);
+        if standing != s.scheduler.is_in(ActorId(i as u32)) {
+            return Err(invalid(
+                format!("lines[{i}]"),
+                "in the scheduler without a member standing, or out of it with one",
+            ));
+        }
     }
-    if members != s.combatants.len() {
-        return Err(invalid(
-            "combatants".into(),
-            "not every combatant is on exactly one line",
-        ));
+    if listed.iter().any(|seen| !seen) {
+        return Err(invalid("combatants".into(), "not every combatant is on a line"));
+    }
+    if s.moments > u64::MAX / 2 {
+        return Err(invalid("moments".into(), "out of range"));
     }
     for (i, c) in s.combatants.iter().enumerate() {
-        if let Some(f) = super::stats_of(s, i) {
-            f.action
-                .validate()
-                .map_err(|e| TrackerError::from(e.in_field(&format!("combatants[{i}].stats.action"))))?;
-            if c.damage.is_none() {
-                return Err(invalid(
-                    format!("combatants[{i}].damage"),
-                    "missing for a fighter with stats",
-                ));
+        let field = |name: &str| format!("combatants[{i}].{name}");
+        match (super::stats_of(s, i), &c.damage) {
+            (Some(f), Some(d)) => {
+                super::validate_damage(&s.model, f, d).map_err(|e| TrackerError::from(e.in_field(&field("damage"))))?;
+                if c.status == Status::Standing && s.model.is_down(d) {
+                    return Err(invalid(field("damage"), "takes a standing combatant out"));
+                }
             }
-        }
-        if let (Some(d), Some(f)) = (&c.damage, super::stats_of(s, i)) {
-            super::validate_damage(&s.model, f, d)
-                .map_err(|e| TrackerError::from(e.in_field(&format!("combatants[{i}].damage"))))?;
+            (Some(_), None) => return Err(invalid(field("damage"), "missing for a fighter with stats")),
+            (None, Some(_)) => return Err(invalid(field("damage"), "set for a combatant without stats")),
+            (None, None) => {}
         }
         if !(-1_000_000..=0).contains(&c.moment_penalty) {
-            return Err(invalid(format!("combatants[{i}].moment_penalty"), "out of range"));
+            return Err(invalid(field("moment_penalty"), "out of range"));
+        }
+        let down_ok = match (c.status, c.down_at_moment) {
+            (Status::Down, Some(m)) => m <= s.moments,
+            (Status::Down, None) => false,
+            (_, at) => at.is_none(),
+        };
+        if !down_ok {
+            return Err(invalid(field("down_at_moment"), "does not fit its status"));
         }
     }
     for &a in &s.current {

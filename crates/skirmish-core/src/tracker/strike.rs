@@ -46,7 +46,8 @@ pub struct StrikeOptions {
     /// Short range).
     pub range: Option<RangedShot>,
     /// Full Contact: the optional point-blank rule (+2 SR nearer than the
-    /// Range Strength) for this shot.
+    /// Range Strength) for this shot; no effect without a `range`, as in
+    /// the rule itself.
     pub point_blank: bool,
     /// The GM's modifier to the attacker's total (position, aim, shields,
     /// FUDGE's -1 per extra foe): within ±1000.
@@ -61,7 +62,8 @@ pub struct StrikeDice {
     /// The attacker's 4dF (Full Contact Strike roll, FUDGE opposed roll).
     pub attack: Option<i32>,
     /// The defender's 4dF: FUDGE's opposed roll, or Full Contact's parry
-    /// roll (used only with [`StrikeOptions::parry`]).
+    /// roll (typed in only with [`StrikeOptions::parry`]: a Full Contact
+    /// defender does not roll otherwise, and a typed roll there is refused).
     pub defense: Option<i32>,
 }
 
@@ -255,7 +257,8 @@ impl Encounter {
             return Err(TrackerError::invalid("target", "a combatant cannot strike itself"));
         }
         // Simultaneity: one taken out at this moment still strikes in it.
-        let fell_this_moment = a.status == Status::Down && a.down_at_moment == Some(self.state.moments);
+        let in_a_moment = self.state.moments > 0 && !self.state.current.is_empty();
+        let fell_this_moment = a.status == Status::Down && in_a_moment && a.down_at_moment == Some(self.state.moments);
         if a.status == Status::Removed || (a.status == Status::Down && !fell_this_moment) {
             return Err(TrackerError::not_now(
                 "attacker",
@@ -425,6 +428,12 @@ fn strike_in(
         Striking::FullContact(rules) => {
             let sr = af.strike_rating.saturating_add(a_pen).saturating_add(options.modifier);
             let dr = tf.defense_rating.saturating_add(t_pen);
+            if !options.parry && dice.defense.is_some() {
+                return Err(TrackerError::invalid(
+                    "dice.defense",
+                    "under Full Contact the defender rolls only to parry (options.parry)",
+                ));
+            }
             attack_breakdown.push(part("strike rating", af.strike_rating));
             attack_breakdown.extend(penalty_part(a_pen));
             if options.modifier != 0 {
@@ -442,7 +451,7 @@ fn strike_in(
                 None => sr,
             };
             attack_breakdown.push(part("roll", attack_roll));
-            defense_breakdown.push(part("defense rating", tf.defense_rating - tf.armor_bonus));
+            defense_breakdown.push(part("defense rating", tf.defense_rating.saturating_sub(tf.armor_bonus)));
             if tf.armor_bonus != 0 {
                 defense_breakdown.push(part("armor", tf.armor_bonus));
             }
@@ -472,7 +481,8 @@ fn strike_in(
             defense_roll = parry.map(|(r, _)| r);
             parry_total = parry.map(|(_, p)| i32::try_from(p.parry_total).unwrap_or(i32::MAX));
             margin = i32::try_from(blow.outcome.margin()).unwrap_or(i32::MIN);
-            if parry.is_some_and(|(_, p)| p.parried()) {
+            // A parry matters only to a blow that would land.
+            if blow.landed && parry.is_some_and(|(_, p)| p.parried()) {
                 result = StrikeResult::Parried;
                 landed = false;
                 damage = 0;

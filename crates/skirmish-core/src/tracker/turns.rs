@@ -45,9 +45,9 @@ impl Encounter {
             s.rng = rng;
             // A new moment: rolls take the wound penalties as they stand now
             // (simultaneity: a wound struck in the moment counts from the next).
-            if matches!(step, Some(Step::Moment(_))) {
-                s.moments += 1;
-            }
+            // Every step counts (a new round or the end too): one taken out at
+            // this step still strikes in it, and only in it.
+            s.moments = s.moments.saturating_add(1);
             let model = &s.model;
             for c in &mut s.combatants {
                 c.moment_penalty = c.damage.map_or(0, |d| model.wound_penalty(&d));

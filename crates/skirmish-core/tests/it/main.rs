@@ -13,5 +13,6 @@ mod snapshot_golden;
 mod timing;
 mod tracker;
 mod tracker_props;
+mod tracker_restore;
 mod tracker_strikes;
 mod weapons;

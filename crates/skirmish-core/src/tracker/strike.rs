@@ -62,8 +62,9 @@ pub struct StrikeDice {
     /// The attacker's 4dF (Full Contact Strike roll, FUDGE opposed roll).
     pub attack: Option<i32>,
     /// The defender's 4dF: FUDGE's opposed roll, or Full Contact's parry
-    /// roll (typed in only with [`StrikeOptions::parry`]: a Full Contact
-    /// defender does not roll otherwise, and a typed roll there is refused).
+    /// roll (a Full Contact defender rolls only to parry with
+    /// [`StrikeOptions::parry`]; a roll typed in without one is checked and
+    /// not used).
     pub defense: Option<i32>,
 }
 
@@ -429,10 +430,9 @@ fn strike_in(
             let sr = af.strike_rating.saturating_add(a_pen).saturating_add(options.modifier);
             let dr = tf.defense_rating.saturating_add(t_pen);
             if !options.parry && dice.defense.is_some() {
-                return Err(TrackerError::invalid(
-                    "dice.defense",
-                    "under Full Contact the defender rolls only to parry (options.parry)",
-                ));
+                // A Full Contact defender rolls only to parry: a typed roll is
+                // checked like any other, then has nothing to do.
+                four_df(s, dice.defense, "dice.defense")?;
             }
             attack_breakdown.push(part("strike rating", af.strike_rating));
             attack_breakdown.extend(penalty_part(a_pen));

@@ -563,10 +563,7 @@ fn strike_in(
     let what = match result {
         StrikeResult::Parried => "parried".to_string(),
         StrikeResult::BelowMinimum => format!("wins by {margin} but below the minimum to hit"),
-        r if landed => format!(
-            "{} by {margin}",
-            if r == StrikeResult::Hit { "hit" } else { result_name(r) }
-        ),
+        r if landed => format!("{} by {margin}", result_name(r)),
         r => result_name(r).to_string(),
     };
     let wound_text = if landed {

@@ -876,6 +876,16 @@ impl Scheduler {
         }
         self.span = layout.span;
         for (tick, kind) in layout.events {
+            // An actor whose first action was cancelled (it awaits a new
+            // declaration) keeps it cancelled when the round is laid out
+            // again for a corrected initiative.
+            let who = match kind {
+                EvKind::Action { who, .. } | EvKind::Turn { who, .. } => Some(who),
+                EvKind::Timer { .. } => None,
+            };
+            if who.is_some_and(|w| self.actors[w as usize].awaiting) {
+                continue;
+            }
             self.push(tick, kind)?;
         }
         Ok(())

@@ -413,6 +413,7 @@ impl ToPyErr for TrackerError {
             TrackerKind::NothingToUndo => "NothingToUndoError",
             TrackerKind::InvalidInput => "InvalidInputError",
             TrackerKind::BadSnapshot => "BadSnapshotError",
+            TrackerKind::Internal => "InternalError",
         };
         raise(
             py,

@@ -77,6 +77,7 @@ impl SkirmishError {
             ErrorKind::NotNow => SkirmishError::NotNow { message },
             ErrorKind::NothingToUndo => SkirmishError::NothingToUndo { message },
             ErrorKind::BadSnapshot => SkirmishError::BadSnapshot { message },
+            ErrorKind::Internal => SkirmishError::Internal { message },
             ErrorKind::InvalidInput => SkirmishError::InvalidInput {
                 field: e.field().unwrap_or_default().to_owned(),
                 message,
@@ -197,6 +198,7 @@ mod tests {
             (ErrorKind::NothingToUndo, "NothingToUndo"),
             (ErrorKind::InvalidInput, "InvalidInput"),
             (ErrorKind::BadSnapshot, "BadSnapshot"),
+            (ErrorKind::Internal, "Internal"),
         ] {
             let e = TrackerError::new(k, Some("combatant"), "no combatant 9");
             assert_eq!(kind(SkirmishError::from_tracker(e)), want);

@@ -2,7 +2,8 @@
 //! each with a readable message. The rules' own errors
 //! ([`crate::Error`]) become [`TrackerError::InvalidInput`] naming the
 //! field; new detail goes into messages, never new kinds, so the language
-//! bindings can keep their exception classes.
+//! bindings can keep their exception classes. `Internal` is a caught panic:
+//! a bug, reported instead of unwinding into the app.
 
 use std::fmt;
 
@@ -23,6 +24,10 @@ pub enum ErrorKind {
     InvalidInput,
     /// A snapshot that is corrupt, inconsistent or from a newer version.
     BadSnapshot,
+    /// A bug in the tracker: an operation panicked. The panic was caught
+    /// and the encounter is as it was before the call; the message says
+    /// what panicked.
+    Internal,
 }
 
 impl ErrorKind {
@@ -34,6 +39,7 @@ impl ErrorKind {
             ErrorKind::NothingToUndo => "nothing_to_undo",
             ErrorKind::InvalidInput => "invalid_input",
             ErrorKind::BadSnapshot => "bad_snapshot",
+            ErrorKind::Internal => "internal",
         }
     }
 }
@@ -75,6 +81,20 @@ impl TrackerError {
     /// A snapshot that cannot be restored.
     pub fn bad_snapshot(message: impl Into<String>) -> TrackerError {
         TrackerError::new(ErrorKind::BadSnapshot, Some("snapshot"), message)
+    }
+
+    /// A caught panic: `payload` is what `catch_unwind` returned.
+    pub(crate) fn internal(payload: &(dyn std::any::Any + Send)) -> TrackerError {
+        let what = payload
+            .downcast_ref::<&str>()
+            .map(|s| (*s).to_owned())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a panic without a message".to_owned());
+        TrackerError::new(
+            ErrorKind::Internal,
+            None,
+            format!("internal error (a bug; the encounter is unchanged): {what}"),
+        )
     }
 
     /// Its kind.

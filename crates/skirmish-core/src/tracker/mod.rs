@@ -500,11 +500,14 @@ impl Encounter {
     /// Runs `op` on a copy of the state; on success it becomes the state
     /// and the old one goes on the undo stack (the oldest step goes once
     /// the stack holds [`undo_limit`](Self::undo_limit)), on error nothing
-    /// changes.
+    /// changes. A panic inside `op` (a bug) is caught and becomes an
+    /// [`ErrorKind::Internal`] error: it only ever touched the copy, so
+    /// the encounter is as it was before the call.
     fn mutate<T>(&mut self, op: impl FnOnce(&mut State, &mut Vec<LogEntry>) -> Result<T>) -> Result<T> {
         let mut next = self.state.clone();
         let mut written = Vec::new();
-        let v = op(&mut next, &mut written)?;
+        let v = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| op(&mut next, &mut written)))
+            .map_err(|payload| TrackerError::internal(payload.as_ref()))??;
         for entry in written {
             self.log.push(entry);
         }
@@ -912,4 +915,62 @@ fn sheet_of(s: &State) -> Vec<SheetLine> {
     }
     out.retain(|l| !l.lines.is_empty() || !l.effects.is_empty());
     out
+}
+
+#[cfg(test)]
+mod panic_safety {
+    //! A panic inside an operation is a bug; these check that it is caught
+    //! and leaves the encounter exactly as it was, through the one door
+    //! every operation goes through.
+
+    use super::*;
+    use crate::timing::{Declaration, InitiativeEntry};
+
+    fn mid_fight() -> Encounter {
+        let mut e = Encounter::new(TimingSystem::continuous(), 7).unwrap_or_else(|e| panic!("{e}"));
+        let a = e
+            .add_combatant(CombatantSpec::new("Roland", Declaration::new(2, 1)))
+            .unwrap_or_else(|e| panic!("{e}"));
+        e.set_initiative(a, InitiativeEntry::Roll(-1))
+            .unwrap_or_else(|e| panic!("{e}"));
+        e.next().unwrap_or_else(|e| panic!("{e}"));
+        e.undo().unwrap_or_else(|e| panic!("{e}"));
+        e
+    }
+
+    #[test]
+    fn a_panicking_operation_is_an_internal_error_and_changes_nothing() {
+        let mut e = mid_fight();
+        let before = e.clone();
+        let snapshot = e.snapshot().unwrap_or_else(|e| panic!("{e}"));
+        let (log, undo, redo) = (e.log_len(), e.undo_depth(), e.redo_depth());
+        let r: Result<()> = e.mutate(|s, log| {
+            // Half an operation: the copy is changed and a line written,
+            // then the bug strikes.
+            s.combatants.clear();
+            log.push(LogEntry {
+                round: 0,
+                tick: 0,
+                text: "never".to_owned(),
+            });
+            panic!("boom at the {}th step", 3)
+        });
+        let err = r.expect_err("the panic is an error");
+        assert_eq!(err.kind(), ErrorKind::Internal);
+        assert!(err.message().contains("boom at the 3th step"), "{err}");
+        assert_eq!(e, before);
+        assert_eq!((e.log_len(), e.undo_depth(), e.redo_depth()), (log, undo, redo));
+        assert_eq!(e.snapshot().unwrap_or_else(|e| panic!("{e}")), snapshot);
+        // And it goes on as before.
+        assert!(e.redo().is_ok());
+    }
+
+    #[test]
+    fn a_panic_with_a_string_payload_keeps_its_words() {
+        let mut e = mid_fight();
+        let r: Result<()> = e.mutate(|_, _| std::panic::panic_any(String::from("owned words")));
+        assert!(r.expect_err("caught").message().ends_with("owned words"));
+        let r: Result<()> = e.mutate(|_, _| std::panic::panic_any(17_u8));
+        assert!(r.expect_err("caught").message().ends_with("a panic without a message"));
+    }
 }

@@ -1,0 +1,433 @@
+//! Sweeps: many battles of a scenario over a grid of field values, reduced
+//! to one row of statistics per cell.
+//!
+//! A [`SweepSpec`] names a base [`Scenario`], the [`Axis`]es to vary (a field
+//! path and its values), the battles per cell and a master seed. The grid is
+//! the cartesian product of the axes' values in **row-major order** (the
+//! first axis varies slowest); with no axes there is one cell, the base
+//! scenario. [`run_sweep`] builds every cell's scenario through an *editor*
+//! (`Fn(&Scenario, path, value) -> Result<Scenario, E>`, so the real field
+//! setter plugs in here), reporting any edit that fails before a single
+//! battle runs, then fights every cell's battles through a *battle* closure
+//! and returns a [`SweepTable`].
+//!
+//! # Determinism and common random numbers
+//!
+//! Battle `i` of **every** cell is called with the same `(seed, i)`, from
+//! which the engine derives the battle's random stream: the cells see the
+//! same dice, so their differences are the rules, not noise. Battles run in
+//! parallel (a local rayon pool of [`SweepOptions::threads`]), but a cell's
+//! results are integer sums and a histogram of durations, which do not
+//! depend on the order battles finish in; the table, its CSV and its JSON
+//! are byte-identical on any number of threads.
+//!
+//! # Checkpoint and resume
+//!
+//! With [`SweepOptions::checkpoint`], the CSV header is written first and
+//! each finished cell is appended as one CSV line (flushed and synced) as soon
+//! as it completes. With [`SweepOptions::resume`], an existing file is read
+//! back: its header must be this sweep's header exactly, its rows (matched to
+//! cells by their varied values) are reused, and a torn last line (a kill
+//! mid-write) is dropped and recomputed. Each row carries its exact counts,
+//! so a reused row is rebuilt into the same [`CellStats`], and checked to
+//! reproduce its own text (a row cannot prove its `median_ticks` and
+//! `p90_ticks`: they are only checked to be possible for its counts). A
+//! UTF-8 byte order mark and CRLF line ends (an editor's save) are accepted.
+//! When every cell is done the file is rewritten atomically in cell order:
+//! the final file is byte-identical to an uninterrupted run's
+//! [`SweepTable::to_csv`].
+//!
+//! Every write goes through [`write_output`]: a symlink is followed (the
+//! file it names is replaced, the link stays), a temporary file is made
+//! beside that target (so the rename stays on one filesystem), a replaced
+//! file keeps its permissions, and a target that is not a regular file
+//! (folder, FIFO, socket, device) or has several hard links is refused,
+//! before any battle ([`check_output`]). Errors name the path as given.
+//! The library starts a checkpoint afresh when not resuming; a front end
+//! that should not discard finished cells asks [`existing_work`] first (the
+//! `skirmish` command refuses without `--resume` or `--force`).
+//!
+//! # Schema (a stable contract)
+//!
+//! One row per cell, in grid order; the columns, in this order:
+//!
+//! | column | type | meaning |
+//! | --- | --- | --- |
+//! | *axis path* (one per axis, in axis order) | text | the value applied to that field, as given |
+//! | `battles` | integer | battles fought in the cell |
+//! | `win_rate_<side>`, `win_rate_<side>_low`, `win_rate_<side>_high` (one triple per side, scenario order) | float | share of battles `<side>` won, and its Wilson 95% interval |
+//! | `draw_rate`, `draw_rate_low`, `draw_rate_high` | float | share of draws (all wiped out at one tick), with its interval |
+//! | `timeout_rate`, `timeout_rate_low`, `timeout_rate_high` | float | share stopped by a cap, with its interval |
+//! | `mean_ticks` | float | mean duration in ticks |
+//! | `median_ticks`, `p90_ticks` | integer | median and 90th percentile of the duration, by nearest rank (see [`stats`]) |
+//! | `mean_rounds` | float | mean rounds begun |
+//! | `mean_actions` | float | mean actions per battle |
+//! | `hit_rate` | float | hits per action (empty when no action) |
+//! | `amazing_strike_rate`, `amazing_defense_rate` | float | amazing strikes / defenses per action (empty when no action) |
+//! | `mean_disruptions` | float | mean disrupted actions per battle |
+//! | `wins_<side>` (one per side), `draws`, `timeouts` | integer | outcome counts |
+//! | `total_ticks`, `total_rounds`, `total_actions`, `total_hits`, `total_amazing_strikes`, `total_amazing_defenses`, `total_disruptions` | integer | sums over the cell's battles |
+//! | `seed` | integer | the master seed |
+//! | `scenario_fingerprint` | text | the base scenario's [fingerprint](Scenario::fingerprint) (16 hex digits): rows with different fingerprints were fought under different scenarios |
+//!
+//! `<side>` is the side's name in lowercase ASCII with every other character
+//! (anything not `a-z`, `0-9`) replaced by `_`: side `"Orc Band"` gives
+//! `win_rate_orc_band`. Every float is computed from the integer columns of
+//! its row (a rate is `count / battles`, a mean is `total / battles`, the
+//! per-action rates are `total / total_actions`), so rows can be pooled and
+//! checked.
+//!
+//! **Formatting.** CSV: comma-separated, `\n` line ends, a header line, one
+//! line per cell; a text field is quoted (`"`, inner quotes doubled) when it
+//! holds a comma or a quote; integers in decimal; floats with exactly
+//! [`FLOAT_DECIMALS`] (6) digits after the point (`0.500000`); an undefined
+//! rate is an empty field. JSON: an array of one object per row, with the
+//! same keys in the same order, integers and floats as JSON numbers written
+//! with the same text as the CSV, text as strings, an undefined rate as
+//! `null`. [`SweepTable::columns`] gives the same columns as arrays, the
+//! floats unrounded (`NaN` when undefined).
+//!
+//! # Example
+//!
+//! ```
+//! use skirmish_core::dice::SeededRolls;
+//! use skirmish_sim::report::{BattleSummary, Outcome};
+//! use skirmish_sim::scenario::Scenario;
+//! use skirmish_sim::sweep::{Axis, SweepOptions, SweepSpec, run_sweep};
+//!
+//! let scenario: Scenario = toml::from_str(
+//!     r#"
+//!     name = "duel"
+//!     [[sides]]
+//!     name = "Red"
+//!     groups = [{ name = "red", strike_rating = 5 }]
+//!     [[sides]]
+//!     name = "Blue"
+//!     groups = [{ name = "blue" }]
+//!     "#,
+//! )?;
+//! let spec = SweepSpec {
+//!     scenario,
+//!     axes: vec![Axis::new("red_sr", ["4", "6"])],
+//!     battles: 100,
+//!     seed: 7,
+//! };
+//! // A stand-in editor: the real one sets any field by its dotted path.
+//! let editor = |s: &Scenario, path: &str, value: &str| -> Result<Scenario, String> {
+//!     let mut s = s.clone();
+//!     match path {
+//!         "red_sr" => s.sides[0].groups[0].strike_rating = value.parse().map_err(|_| "not a number")?,
+//!         _ => return Err(format!("unknown field {path}")),
+//!     }
+//!     Ok(s)
+//! };
+//! // A stand-in battle: Red wins when SR + 4dF beats 5.
+//! let battle = |s: &Scenario, seed: u64, index: u64| -> Result<BattleSummary, String> {
+//!     let mut dice = SeededRolls::for_stream(seed, index);
+//!     let red_wins = s.sides[0].groups[0].strike_rating + dice.four_df() > 5;
+//!     Ok(BattleSummary {
+//!         outcome: Outcome::Win { side: if red_wins { 0 } else { 1 } },
+//!         ticks: 3,
+//!         rounds: 1,
+//!         actions: 1,
+//!         hits: 1,
+//!         amazing_strikes: 0,
+//!         amazing_defenses: 0,
+//!         disruptions: 0,
+//!     })
+//! };
+//! let table = run_sweep(&spec, editor, battle, &SweepOptions::default())?;
+//! assert_eq!(table.cells().len(), 2);
+//! assert!(table.to_csv().starts_with("red_sr,battles,win_rate_red,win_rate_red_low,"));
+//! println!("{}", table.summary_text());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod checkpoint;
+mod format;
+mod output;
+mod run;
+mod schema;
+mod table;
+
+use std::collections::HashSet;
+use std::error::Error as StdError;
+use std::fmt;
+use std::io;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+use crate::scenario::Scenario;
+
+pub use checkpoint::existing_work;
+pub use output::{check_output, resolve_output, write_output};
+pub use run::{engine_battle, run_sweep, sweep};
+pub use table::{Cell, CellStats, Column, SweepTable};
+
+/// The most battles a cell may ask for.
+pub const MAX_BATTLES: u64 = 1_000_000_000;
+
+/// The most worker threads a sweep may ask for: far beyond any machine's
+/// cores, and few enough that starting them is quick.
+pub const MAX_THREADS: usize = 1024;
+
+/// Digits after the decimal point of every float in the CSV and JSON.
+pub const FLOAT_DECIMALS: usize = 6;
+
+/// An error from an editor or a battle closure.
+pub type BoxError = Box<dyn StdError + Send + Sync + 'static>;
+
+/// A progress callback (may be called from the sweep's worker threads).
+pub type ProgressFn = Arc<dyn Fn(Progress) + Send + Sync>;
+
+/// One varied field: its path in the scenario and the values it takes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Axis {
+    /// The field's dotted path (`sides.0.groups.0.strike_rating`, `timing`);
+    /// also the name of its column.
+    pub path: String,
+    /// The values, as text the editor parses (at least one, no repeats).
+    pub values: Vec<String>,
+}
+
+impl Axis {
+    /// An axis from a path and values.
+    pub fn new(path: impl Into<String>, values: impl IntoIterator<Item = impl Into<String>>) -> Axis {
+        Axis {
+            path: path.into(),
+            values: values.into_iter().map(Into::into).collect(),
+        }
+    }
+}
+
+/// What to sweep.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SweepSpec {
+    /// The base scenario every cell starts from.
+    pub scenario: Scenario,
+    /// The varied fields; the grid is their cartesian product, first axis
+    /// slowest.
+    pub axes: Vec<Axis>,
+    /// Battles per cell (1 to [`MAX_BATTLES`]).
+    pub battles: u64,
+    /// The master seed: battle `i` of every cell gets `(seed, i)`.
+    pub seed: u64,
+}
+
+/// How far a sweep has come.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Progress {
+    /// Cells finished (including cells reused from a checkpoint).
+    pub cells_done: u64,
+    /// Cells in the grid.
+    pub cells_total: u64,
+    /// Battles finished (a reused cell counts all its battles).
+    pub battles_done: u64,
+    /// Battles in the whole sweep.
+    pub battles_total: u64,
+}
+
+/// How to run a sweep.
+#[derive(Clone, Default)]
+pub struct SweepOptions {
+    /// Worker threads of the sweep's own pool, at most [`MAX_THREADS`];
+    /// `None` or `Some(0)`: rayon's default (one per core).
+    pub threads: Option<usize>,
+    /// Called after every finished cell (its row already checkpointed) and,
+    /// within a cell, at most every 100 ms; it may be called from any of the
+    /// sweep's worker threads.
+    pub progress: Option<ProgressFn>,
+    /// Checked between battles: once set, the sweep stops and returns
+    /// [`SweepError::Cancelled`]; the cells already finished are in the
+    /// checkpoint.
+    pub cancel: Option<Arc<AtomicBool>>,
+    /// A CSV file that receives each finished cell, then the final table.
+    pub checkpoint: Option<PathBuf>,
+    /// Reuse the finished cells of an existing checkpoint (a missing file
+    /// means none are finished); needs [`checkpoint`](Self::checkpoint).
+    pub resume: bool,
+}
+
+impl fmt::Debug for SweepOptions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SweepOptions")
+            .field("threads", &self.threads)
+            .field("progress", &self.progress.as_ref().map(|_| "callback"))
+            .field("cancel", &self.cancel)
+            .field("checkpoint", &self.checkpoint)
+            .field("resume", &self.resume)
+            .finish()
+    }
+}
+
+/// Why a sweep did not produce its table.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum SweepError {
+    /// The spec or the options are not a sweep that can run.
+    #[error("invalid sweep: {0}")]
+    Invalid(String),
+    /// The editor refused a value: no battle was run.
+    #[error("cell {cell} ({}): cannot set {path} = {value:?}: {source}", describe_values(.values))]
+    Edit {
+        /// The cell's index in grid order.
+        cell: usize,
+        /// The cell's `(path, value)` pairs.
+        values: Vec<(String, String)>,
+        /// The path being set.
+        path: String,
+        /// The value being set.
+        value: String,
+        /// The editor's error.
+        #[source]
+        source: BoxError,
+    },
+    /// A battle failed (the lowest failing battle index of the cell).
+    #[error("cell {cell} ({}), battle {index}: {source}", describe_values(.values))]
+    Battle {
+        /// The cell's index in grid order.
+        cell: usize,
+        /// The cell's `(path, value)` pairs.
+        values: Vec<(String, String)>,
+        /// The battle index.
+        index: u64,
+        /// The battle's error.
+        #[source]
+        source: BoxError,
+    },
+    /// A cell's total does not fit in 64 bits.
+    #[error("cell {cell}: {column} overflows 64 bits")]
+    Overflow {
+        /// The cell's index in grid order.
+        cell: usize,
+        /// The column.
+        column: String,
+    },
+    /// The cancellation flag was set; finished cells are in the checkpoint.
+    #[error("sweep cancelled after {cells_done} of {cells_total} cells")]
+    Cancelled {
+        /// Cells finished (and checkpointed, if there is a checkpoint).
+        cells_done: u64,
+        /// Cells in the grid.
+        cells_total: u64,
+    },
+    /// The checkpoint's header is not this sweep's.
+    #[error(
+        "{}: checkpoint header does not match this sweep (different axes, sides or version)\n  expected: {expected}\n  found:    {found}",
+        .path.display()
+    )]
+    HeaderMismatch {
+        /// The checkpoint file.
+        path: PathBuf,
+        /// This sweep's header line.
+        expected: String,
+        /// The file's first line.
+        found: String,
+    },
+    /// A checkpoint row cannot be reused.
+    #[error("{}, line {line}: {message}", .path.display())]
+    Checkpoint {
+        /// The checkpoint file.
+        path: PathBuf,
+        /// The 1-based line number.
+        line: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// Reading or writing the checkpoint failed.
+    #[error("{}: {source}", .path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The error.
+        #[source]
+        source: io::Error,
+    },
+    /// The thread pool could not be built.
+    #[error("cannot start the sweep's threads: {0}")]
+    ThreadPool(String),
+}
+
+pub(super) fn describe_values(values: &[(String, String)]) -> String {
+    if values.is_empty() {
+        return "base scenario".to_owned();
+    }
+    values
+        .iter()
+        .map(|(path, value)| format!("{path}={value}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+impl SweepSpec {
+    /// Checks the spec (battles within 1..=[`MAX_BATTLES`], every axis a
+    /// non-empty path with at least one value and no repeated value, no
+    /// repeated path, no line break in a path or value, the whole sweep
+    /// countable in 64 bits) and returns the number of cells.
+    pub fn validate(&self) -> Result<u64, SweepError> {
+        let invalid = |m: String| Err(SweepError::Invalid(m));
+        if self.battles == 0 || self.battles > MAX_BATTLES {
+            return invalid(format!(
+                "battles per cell must be between 1 and {MAX_BATTLES}, not {}",
+                self.battles
+            ));
+        }
+        let mut paths = HashSet::new();
+        let mut cells: u64 = 1;
+        for axis in &self.axes {
+            if axis.path.is_empty() {
+                return invalid("an axis has an empty path".to_owned());
+            }
+            if axis.path.contains(['\n', '\r']) {
+                return invalid(format!("axis path {:?} contains a line break", axis.path));
+            }
+            if !paths.insert(axis.path.as_str()) {
+                return invalid(format!("axis {:?} is given twice", axis.path));
+            }
+            if axis.values.is_empty() {
+                return invalid(format!("axis {:?} has no values", axis.path));
+            }
+            let mut seen = HashSet::new();
+            for value in &axis.values {
+                if value.contains(['\n', '\r']) {
+                    return invalid(format!("axis {:?}: value {value:?} contains a line break", axis.path));
+                }
+                if !seen.insert(value.as_str()) {
+                    return invalid(format!("axis {:?}: value {value:?} is given twice", axis.path));
+                }
+            }
+            cells = match cells.checked_mul(axis.values.len() as u64) {
+                Some(c) => c,
+                None => return invalid("the grid has more cells than fit in 64 bits".to_owned()),
+            };
+        }
+        if cells.checked_mul(self.battles).is_none() || usize::try_from(cells).is_err() {
+            return invalid(format!(
+                "{cells} cells x {} battles is more battles than fit in 64 bits",
+                self.battles
+            ));
+        }
+        Ok(cells)
+    }
+
+    /// The varied values of cell `index`, one per axis (grid order: first
+    /// axis slowest, as the table's rows).
+    pub fn cell_values(&self, mut index: usize) -> Vec<String> {
+        let mut values = vec![String::new(); self.axes.len()];
+        for (slot, axis) in values.iter_mut().zip(&self.axes).rev() {
+            let n = axis.values.len();
+            *slot = axis.values[index % n].clone();
+            index /= n;
+        }
+        values
+    }
+
+    pub(super) fn pairs(&self, values: &[String]) -> Vec<(String, String)> {
+        self.axes
+            .iter()
+            .map(|a| a.path.clone())
+            .zip(values.iter().cloned())
+            .collect()
+    }
+}

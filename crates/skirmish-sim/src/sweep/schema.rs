@@ -1,0 +1,326 @@
+//! The schema: every column's name, type and value, in one list
+//! ([`Layout`]), so the CSV, the JSON, the columns and the checkpoint's
+//! reading all follow the same order.
+
+use std::collections::HashSet;
+
+use super::SweepError;
+use super::format::{csv_field, push_display, push_float};
+use super::table::{Cell, CellStats, ratio};
+use crate::stats;
+
+/// A value of one cell in one column.
+pub(super) enum Value<'a> {
+    Str(&'a str),
+    U64(u64),
+    F64(Option<f64>),
+}
+
+pub(super) enum ValueType {
+    Str,
+    U64,
+    F64,
+}
+
+/// Which of a rate's three columns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Bound {
+    Rate,
+    Low,
+    High,
+}
+
+/// What a column holds: the single source of the schema's order, names,
+/// types and values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Kind {
+    Axis(usize),
+    Battles,
+    WinRate(usize, Bound),
+    DrawRate(Bound),
+    TimeoutRate(Bound),
+    MeanTicks,
+    MedianTicks,
+    P90Ticks,
+    MeanRounds,
+    MeanActions,
+    HitRate,
+    AmazingStrikeRate,
+    AmazingDefenseRate,
+    MeanDisruptions,
+    Wins(usize),
+    Draws,
+    Timeouts,
+    TotalTicks,
+    TotalRounds,
+    TotalActions,
+    TotalHits,
+    TotalAmazingStrikes,
+    TotalAmazingDefenses,
+    TotalDisruptions,
+    Seed,
+    Scenario,
+}
+
+/// What every row of a table shares: the master seed and the base
+/// scenario's [fingerprint](Scenario::fingerprint).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Meta<'a> {
+    pub(super) seed: u64,
+    pub(super) scenario: &'a str,
+}
+
+pub(super) fn rate_value(count: u64, n: u64, bound: Bound) -> Value<'static> {
+    let (low, high) = stats::wilson(count, n);
+    Value::F64(match bound {
+        Bound::Rate => ratio(count, n),
+        Bound::Low => Some(low),
+        Bound::High => Some(high),
+    })
+}
+
+impl Kind {
+    pub(super) fn value_type(self) -> ValueType {
+        match self {
+            Kind::Axis(_) | Kind::Scenario => ValueType::Str,
+            Kind::WinRate(..)
+            | Kind::DrawRate(_)
+            | Kind::TimeoutRate(_)
+            | Kind::MeanTicks
+            | Kind::MeanRounds
+            | Kind::MeanActions
+            | Kind::HitRate
+            | Kind::AmazingStrikeRate
+            | Kind::AmazingDefenseRate
+            | Kind::MeanDisruptions => ValueType::F64,
+            _ => ValueType::U64,
+        }
+    }
+
+    pub(super) fn value<'a>(self, cell: &'a Cell, meta: Meta<'a>) -> Value<'a> {
+        let s = &cell.stats;
+        let n = s.battles;
+        match self {
+            Kind::Axis(i) => Value::Str(cell.values.get(i).map_or("", String::as_str)),
+            Kind::Battles => Value::U64(n),
+            Kind::WinRate(side, bound) => rate_value(s.wins.get(side).copied().unwrap_or(0), n, bound),
+            Kind::DrawRate(bound) => rate_value(s.draws, n, bound),
+            Kind::TimeoutRate(bound) => rate_value(s.timeouts, n, bound),
+            Kind::MeanTicks => Value::F64(ratio(s.total_ticks, n)),
+            Kind::MedianTicks => Value::U64(s.median_ticks),
+            Kind::P90Ticks => Value::U64(s.p90_ticks),
+            Kind::MeanRounds => Value::F64(ratio(s.total_rounds, n)),
+            Kind::MeanActions => Value::F64(ratio(s.total_actions, n)),
+            Kind::HitRate => Value::F64(ratio(s.total_hits, s.total_actions)),
+            Kind::AmazingStrikeRate => Value::F64(ratio(s.total_amazing_strikes, s.total_actions)),
+            Kind::AmazingDefenseRate => Value::F64(ratio(s.total_amazing_defenses, s.total_actions)),
+            Kind::MeanDisruptions => Value::F64(ratio(s.total_disruptions, n)),
+            Kind::Wins(side) => Value::U64(s.wins.get(side).copied().unwrap_or(0)),
+            Kind::Draws => Value::U64(s.draws),
+            Kind::Timeouts => Value::U64(s.timeouts),
+            Kind::TotalTicks => Value::U64(s.total_ticks),
+            Kind::TotalRounds => Value::U64(s.total_rounds),
+            Kind::TotalActions => Value::U64(s.total_actions),
+            Kind::TotalHits => Value::U64(s.total_hits),
+            Kind::TotalAmazingStrikes => Value::U64(s.total_amazing_strikes),
+            Kind::TotalAmazingDefenses => Value::U64(s.total_amazing_defenses),
+            Kind::TotalDisruptions => Value::U64(s.total_disruptions),
+            Kind::Seed => Value::U64(meta.seed),
+            Kind::Scenario => Value::Str(meta.scenario),
+        }
+    }
+}
+
+/// A side's name as it appears in column names.
+pub(super) fn column_name_of_side(name: &str) -> String {
+    name.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+/// The columns of a sweep: names and kinds in schema order.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Layout {
+    pub(super) axes: Vec<String>,
+    pub(super) sides: Vec<String>,
+    pub(super) columns: Vec<(String, Kind)>,
+}
+
+impl Layout {
+    pub(super) fn new(axes: Vec<String>, sides: Vec<String>) -> Result<Layout, SweepError> {
+        let side_cols: Vec<String> = sides.iter().map(|s| column_name_of_side(s)).collect();
+        let mut columns: Vec<(String, Kind)> = Vec::new();
+        for (i, path) in axes.iter().enumerate() {
+            columns.push((path.clone(), Kind::Axis(i)));
+        }
+        columns.push(("battles".to_owned(), Kind::Battles));
+        let bounds = [(Bound::Rate, ""), (Bound::Low, "_low"), (Bound::High, "_high")];
+        for (side, col) in side_cols.iter().enumerate() {
+            for (bound, suffix) in bounds {
+                columns.push((format!("win_rate_{col}{suffix}"), Kind::WinRate(side, bound)));
+            }
+        }
+        for (bound, suffix) in bounds {
+            columns.push((format!("draw_rate{suffix}"), Kind::DrawRate(bound)));
+        }
+        for (bound, suffix) in bounds {
+            columns.push((format!("timeout_rate{suffix}"), Kind::TimeoutRate(bound)));
+        }
+        let named = |name: &str, kind| (name.to_owned(), kind);
+        columns.extend([
+            named("mean_ticks", Kind::MeanTicks),
+            named("median_ticks", Kind::MedianTicks),
+            named("p90_ticks", Kind::P90Ticks),
+            named("mean_rounds", Kind::MeanRounds),
+            named("mean_actions", Kind::MeanActions),
+            named("hit_rate", Kind::HitRate),
+            named("amazing_strike_rate", Kind::AmazingStrikeRate),
+            named("amazing_defense_rate", Kind::AmazingDefenseRate),
+            named("mean_disruptions", Kind::MeanDisruptions),
+        ]);
+        for (side, col) in side_cols.iter().enumerate() {
+            columns.push((format!("wins_{col}"), Kind::Wins(side)));
+        }
+        columns.extend([
+            named("draws", Kind::Draws),
+            named("timeouts", Kind::Timeouts),
+            named("total_ticks", Kind::TotalTicks),
+            named("total_rounds", Kind::TotalRounds),
+            named("total_actions", Kind::TotalActions),
+            named("total_hits", Kind::TotalHits),
+            named("total_amazing_strikes", Kind::TotalAmazingStrikes),
+            named("total_amazing_defenses", Kind::TotalAmazingDefenses),
+            named("total_disruptions", Kind::TotalDisruptions),
+            named("seed", Kind::Seed),
+            named("scenario_fingerprint", Kind::Scenario),
+        ]);
+        let mut seen = HashSet::new();
+        for (name, _) in &columns {
+            if !seen.insert(name.as_str()) {
+                return Err(SweepError::Invalid(format!(
+                    "column {name:?} appears twice: an axis path may not be a statistics column's name, and side \
+                     names must stay distinct in lowercase with non-alphanumerics as `_` (sides: {sides:?})"
+                )));
+            }
+        }
+        Ok(Layout { axes, sides, columns })
+    }
+
+    pub(super) fn header_line(&self) -> String {
+        let mut out = String::new();
+        for (j, (name, _)) in self.columns.iter().enumerate() {
+            if j > 0 {
+                out.push(',');
+            }
+            csv_field(&mut out, name);
+        }
+        out
+    }
+
+    pub(super) fn row_line(&self, cell: &Cell, meta: Meta<'_>) -> String {
+        let mut out = String::new();
+        for (j, (_, kind)) in self.columns.iter().enumerate() {
+            if j > 0 {
+                out.push(',');
+            }
+            match kind.value(cell, meta) {
+                Value::Str(s) => csv_field(&mut out, s),
+                Value::U64(x) => push_display(&mut out, x),
+                Value::F64(Some(x)) => push_float(&mut out, x),
+                Value::F64(None) => {}
+            }
+        }
+        out
+    }
+
+    /// Rebuilds a cell from one of its CSV rows (fields already split),
+    /// with the row's seed and scenario fingerprint.
+    pub(super) fn parse_row(
+        &self,
+        fields: &[String],
+        sides: usize,
+    ) -> Result<(Vec<String>, CellStats, u64, String), String> {
+        if fields.len() != self.columns.len() {
+            return Err(format!(
+                "{} fields, the header has {}",
+                fields.len(),
+                self.columns.len()
+            ));
+        }
+        let mut values = vec![String::new(); self.axes.len()];
+        let mut stats = CellStats {
+            battles: 0,
+            wins: vec![0; sides],
+            draws: 0,
+            timeouts: 0,
+            total_ticks: 0,
+            median_ticks: 0,
+            p90_ticks: 0,
+            total_rounds: 0,
+            total_actions: 0,
+            total_hits: 0,
+            total_amazing_strikes: 0,
+            total_amazing_defenses: 0,
+            total_disruptions: 0,
+        };
+        let mut seed = 0;
+        let mut scenario = String::new();
+        for ((name, kind), text) in self.columns.iter().zip(fields) {
+            match kind {
+                Kind::Axis(i) => {
+                    values[*i] = text.clone();
+                    continue;
+                }
+                Kind::Scenario => {
+                    scenario = text.clone();
+                    continue;
+                }
+                _ => {}
+            }
+            if !matches!(kind.value_type(), ValueType::U64) {
+                continue;
+            }
+            let x: u64 = text
+                .parse()
+                .map_err(|_| format!("{name}: {text:?} is not a whole number"))?;
+            let slot = match kind {
+                Kind::Battles => &mut stats.battles,
+                Kind::MedianTicks => &mut stats.median_ticks,
+                Kind::P90Ticks => &mut stats.p90_ticks,
+                Kind::Wins(side) => &mut stats.wins[*side],
+                Kind::Draws => &mut stats.draws,
+                Kind::Timeouts => &mut stats.timeouts,
+                Kind::TotalTicks => &mut stats.total_ticks,
+                Kind::TotalRounds => &mut stats.total_rounds,
+                Kind::TotalActions => &mut stats.total_actions,
+                Kind::TotalHits => &mut stats.total_hits,
+                Kind::TotalAmazingStrikes => &mut stats.total_amazing_strikes,
+                Kind::TotalAmazingDefenses => &mut stats.total_amazing_defenses,
+                Kind::TotalDisruptions => &mut stats.total_disruptions,
+                Kind::Seed => &mut seed,
+                _ => continue,
+            };
+            *slot = x;
+        }
+        let outcomes = stats
+            .wins
+            .iter()
+            .try_fold(u128::from(stats.draws) + u128::from(stats.timeouts), |acc, &w| {
+                Some(acc + u128::from(w))
+            })
+            .unwrap_or(0);
+        if outcomes != u128::from(stats.battles) {
+            return Err(format!(
+                "wins, draws and timeouts add up to {outcomes}, not the {} battles",
+                stats.battles
+            ));
+        }
+        Ok((values, stats, seed, scenario))
+    }
+}

@@ -1,0 +1,284 @@
+//! The result of a sweep: each cell's exact counts ([`CellStats`]), the
+//! table of cells ([`SweepTable`]) and its renderings (CSV, JSON, columns,
+//! a terminal summary). The columns themselves are defined once, in
+//! `schema`.
+
+use super::format::{json_string, push_display, push_float};
+use super::schema::{Layout, Meta, Value, ValueType};
+use crate::stats;
+
+/// The exact results of one cell: counts and sums, from which every
+/// statistic of its row is computed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CellStats {
+    /// Battles fought.
+    pub battles: u64,
+    /// Battles won, per side (scenario order).
+    pub wins: Vec<u64>,
+    /// Draws.
+    pub draws: u64,
+    /// Timeouts.
+    pub timeouts: u64,
+    /// Sum of the battles' durations in ticks.
+    pub total_ticks: u64,
+    /// Median duration in ticks (nearest rank).
+    pub median_ticks: u64,
+    /// 90th percentile of the duration in ticks (nearest rank).
+    pub p90_ticks: u64,
+    /// Sum of rounds begun.
+    pub total_rounds: u64,
+    /// Sum of actions.
+    pub total_actions: u64,
+    /// Sum of hits.
+    pub total_hits: u64,
+    /// Sum of amazing strikes.
+    pub total_amazing_strikes: u64,
+    /// Sum of amazing defenses.
+    pub total_amazing_defenses: u64,
+    /// Sum of disruptions.
+    pub total_disruptions: u64,
+}
+
+impl CellStats {
+    /// The share of battles side `side` won (0 for an unknown side).
+    pub fn win_rate(&self, side: usize) -> f64 {
+        ratio(self.wins.get(side).copied().unwrap_or(0), self.battles).unwrap_or(0.0)
+    }
+
+    /// The Wilson 95% interval of side `side`'s win rate.
+    pub fn win_interval(&self, side: usize) -> (f64, f64) {
+        stats::wilson(self.wins.get(side).copied().unwrap_or(0), self.battles)
+    }
+
+    /// Mean duration in ticks.
+    pub fn mean_ticks(&self) -> f64 {
+        ratio(self.total_ticks, self.battles).unwrap_or(0.0)
+    }
+}
+
+/// One row of the table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Cell {
+    /// The varied fields' values, in axis order.
+    pub values: Vec<String>,
+    /// Its results.
+    pub stats: CellStats,
+}
+
+/// A column of the table as one array, for the Python layer.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Column {
+    /// Text (the varied values).
+    Str(Vec<String>),
+    /// Integers (counts, sums, percentiles, the seed).
+    U64(Vec<u64>),
+    /// Floats (rates, means), unrounded; `NaN` when undefined.
+    F64(Vec<f64>),
+}
+
+impl Column {
+    /// Its number of rows.
+    pub fn len(&self) -> usize {
+        match self {
+            Column::Str(v) => v.len(),
+            Column::U64(v) => v.len(),
+            Column::F64(v) => v.len(),
+        }
+    }
+
+    /// Whether it has no rows.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// The result of a sweep: one [`Cell`] per grid cell, in grid order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SweepTable {
+    pub(super) layout: Layout,
+    pub(super) seed: u64,
+    pub(super) scenario: String,
+    pub(super) battles: u64,
+    pub(super) cells: Vec<Cell>,
+}
+
+impl SweepTable {
+    /// The varied fields' paths, in axis order.
+    pub fn axes(&self) -> &[String] {
+        &self.layout.axes
+    }
+
+    /// The side names, in scenario order.
+    pub fn sides(&self) -> &[String] {
+        &self.layout.sides
+    }
+
+    /// The master seed.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// The base scenario's [fingerprint](Scenario::fingerprint).
+    pub fn scenario_fingerprint(&self) -> &str {
+        &self.scenario
+    }
+
+    fn meta(&self) -> Meta<'_> {
+        Meta {
+            seed: self.seed,
+            scenario: &self.scenario,
+        }
+    }
+
+    /// Battles per cell.
+    pub fn battles(&self) -> u64 {
+        self.battles
+    }
+
+    /// The cells, in grid order.
+    pub fn cells(&self) -> &[Cell] {
+        &self.cells
+    }
+
+    /// The column names, in schema order.
+    pub fn header(&self) -> Vec<String> {
+        self.layout.columns.iter().map(|(name, _)| name.clone()).collect()
+    }
+
+    /// The table as CSV (see the module docs for the schema).
+    pub fn to_csv(&self) -> String {
+        let mut out = self.layout.header_line();
+        out.push('\n');
+        for cell in &self.cells {
+            out.push_str(&self.layout.row_line(cell, self.meta()));
+            out.push('\n');
+        }
+        out
+    }
+
+    /// The table as JSON: an array of one object per row, keys in schema
+    /// order, numbers written as in the CSV.
+    pub fn to_json(&self) -> String {
+        let mut out = String::from("[");
+        for (i, cell) in self.cells.iter().enumerate() {
+            out.push_str(if i == 0 { "\n  {" } else { ",\n  {" });
+            for (j, (name, kind)) in self.layout.columns.iter().enumerate() {
+                if j > 0 {
+                    out.push_str(", ");
+                }
+                json_string(&mut out, name);
+                out.push_str(": ");
+                match kind.value(cell, self.meta()) {
+                    Value::Str(s) => json_string(&mut out, s),
+                    Value::U64(x) => push_display(&mut out, x),
+                    Value::F64(Some(x)) => push_float(&mut out, x),
+                    Value::F64(None) => out.push_str("null"),
+                }
+            }
+            out.push('}');
+        }
+        out.push_str("\n]\n");
+        out
+    }
+
+    /// The columns as arrays, in schema order, one entry per cell.
+    pub fn columns(&self) -> Vec<(String, Column)> {
+        self.layout
+            .columns
+            .iter()
+            .map(|(name, kind)| {
+                let values = self.cells.iter().map(|cell| kind.value(cell, self.meta()));
+                let column = match kind.value_type() {
+                    ValueType::Str => Column::Str(
+                        values
+                            .map(|v| match v {
+                                Value::Str(s) => s.to_owned(),
+                                _ => String::new(),
+                            })
+                            .collect(),
+                    ),
+                    ValueType::U64 => Column::U64(
+                        values
+                            .map(|v| match v {
+                                Value::U64(x) => x,
+                                _ => 0,
+                            })
+                            .collect(),
+                    ),
+                    ValueType::F64 => Column::F64(
+                        values
+                            .map(|v| match v {
+                                Value::F64(x) => x.unwrap_or(f64::NAN),
+                                _ => f64::NAN,
+                            })
+                            .collect(),
+                    ),
+                };
+                (name.clone(), column)
+            })
+            .collect()
+    }
+
+    /// A table for the terminal: the varied values, battles, each side's
+    /// win rate in percent with its 95% interval, draws, timeouts and the
+    /// mean duration in ticks, in aligned columns.
+    pub fn summary_text(&self) -> String {
+        let mut head: Vec<String> = self.layout.axes.clone();
+        head.push("battles".to_owned());
+        for side in &self.layout.sides {
+            head.push(format!("win {side} (95%)"));
+        }
+        head.extend(["draw", "timeout", "mean ticks"].map(str::to_owned));
+        let left = self.layout.axes.len();
+        let mut rows = vec![head];
+        for cell in &self.cells {
+            let s = &cell.stats;
+            let mut row = cell.values.clone();
+            row.push(s.battles.to_string());
+            for side in 0..self.layout.sides.len() {
+                let (low, high) = s.win_interval(side);
+                row.push(format!(
+                    "{:.1}% [{:.1}, {:.1}]",
+                    100.0 * s.win_rate(side),
+                    100.0 * low,
+                    100.0 * high
+                ));
+            }
+            row.push(percent(s.draws, s.battles));
+            row.push(percent(s.timeouts, s.battles));
+            row.push(format!("{:.1}", s.mean_ticks()));
+            rows.push(row);
+        }
+        let widths: Vec<usize> = (0..rows[0].len())
+            .map(|j| rows.iter().map(|r| r[j].chars().count()).max().unwrap_or(0))
+            .collect();
+        let mut out = String::new();
+        for row in &rows {
+            let mut line = String::new();
+            for (j, text) in row.iter().enumerate() {
+                if j > 0 {
+                    line.push_str("  ");
+                }
+                let pad = widths[j] - text.chars().count();
+                if j < left {
+                    line.push_str(text);
+                    line.extend(std::iter::repeat_n(' ', pad));
+                } else {
+                    line.extend(std::iter::repeat_n(' ', pad));
+                    line.push_str(text);
+                }
+            }
+            out.push_str(line.trim_end());
+            out.push('\n');
+        }
+        out
+    }
+}
+
+pub(super) fn percent(count: u64, n: u64) -> String {
+    format!("{:.1}%", 100.0 * ratio(count, n).unwrap_or(0.0))
+}
+
+pub(super) fn ratio(numerator: u64, denominator: u64) -> Option<f64> {
+    (denominator > 0).then(|| numerator as f64 / denominator as f64)
+}

@@ -12,5 +12,6 @@ mod rules;
 mod scenario;
 mod stats;
 mod sweep;
+mod systems;
 mod targeting;
 mod tracker_parity;

@@ -1,0 +1,172 @@
+//! Issue 13: the round and tick systems get lean clocks of their own, with
+//! results identical to the core Scheduler's for the same seed. These
+//! digests were pinned from the engine before any lean round clock
+//! (commit c5e05e2), over full reports with traces and casualties: every
+//! timing system x every targeting policy x both striking systems, on the
+//! parity battle with the options a clock reads (disruption, Time Taken,
+//! speed bonus, Rate of Fire and extra attacks, the caps, and the Tick
+//! System's and Action Blocks' own ratings). Like `digest.rs`: a change
+//! here is a breaking change, not a test to update.
+//!
+//! `SKIRMISH_PRINT_SYSTEMS_DIGESTS=1 cargo test -p skirmish-sim --test it
+//! systems -- --nocapture` prints the table.
+
+use skirmish_core::timing::TimingSystem;
+use skirmish_sim::battle::{Battle, RunOptions, Workspace};
+use skirmish_sim::scenario::Scenario;
+
+/// FNV-1a over `bytes`, continuing `h`.
+fn fnv(h: &mut u64, bytes: &[u8]) {
+    for &b in bytes {
+        *h ^= u64::from(b);
+        *h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+}
+
+fn parity(n: u64) -> Scenario {
+    Scenario::builtin("parity")
+        .unwrap()
+        .with_field("sides.A.groups.0.count", &n.to_string())
+        .unwrap()
+        .with_field("sides.B.groups.0.count", &n.to_string())
+        .unwrap()
+}
+
+/// The variants of the parity battle each system and policy is fought in:
+/// (name, edits, fighters per side, battles).
+const VARIANTS: &[(&str, &[(&str, &str)], u64, u64)] = &[
+    ("plain 2", &[], 2, 30),
+    ("plain 9", &[], 9, 12),
+    ("plain 60", &[], 60, 2),
+    (
+        "disruptible, slow B",
+        &[
+            ("sides.A.groups.0.disruptible", "true"),
+            ("sides.B.groups.0.speed_bonus", "-3"),
+            ("sides.B.groups.0.weapon", "Sword, Two-Handed"),
+        ],
+        7,
+        10,
+    ),
+    (
+        "rate of fire 3/2 and extra attacks, fast A",
+        &[
+            (
+                "sides.A.groups.0.weapon",
+                r#"{"name": "quick", "time_taken": 1, "rate_of_fire": "3/2"}"#,
+            ),
+            ("sides.A.groups.0.extra_attacks", "1"),
+            ("sides.A.groups.0.speed_bonus", "4"),
+            ("sides.B.groups.0.disruptible", "true"),
+        ],
+        6,
+        10,
+    ),
+    (
+        "tick and block ratings",
+        &[
+            ("sides.A.groups.0.initiative_bonus", "2"),
+            ("sides.A.groups.0.interval", "3"),
+            ("sides.A.groups.0.reflexes", "7"),
+            ("sides.A.groups.0.combat_sense", "2"),
+            ("sides.B.groups.0.reflexes", "4"),
+            ("sides.B.groups.0.disruptible", "true"),
+        ],
+        6,
+        10,
+    ),
+    ("caps: rounds 3", &[("battle.max_rounds", "3")], 8, 10),
+    ("caps: ticks 11", &[("battle.max_ticks", "11")], 8, 10),
+    ("caps: actions 25", &[("battle.max_actions", "25")], 8, 10),
+];
+
+/// Every battle of the table: (label, battle, battles).
+fn battles() -> Vec<(String, Battle, u64)> {
+    let mut out = Vec::new();
+    for &(variant, edits, n, battles) in VARIANTS {
+        let mut base = parity(n);
+        for &(path, value) in edits {
+            base = base.with_field(path, value).unwrap();
+        }
+        for timing in TimingSystem::NAMES {
+            for policy in ["random", "most_wounded", "least_engaged"] {
+                for striking in ["full-contact", "fudge-opposed"] {
+                    let s = base
+                        .with_field("timing", timing)
+                        .unwrap()
+                        .with_field("battle.targeting", policy)
+                        .unwrap()
+                        .with_field("striking", striking)
+                        .unwrap();
+                    let label = format!("{variant} [{timing}, {policy}, {striking}]");
+                    out.push((label, Battle::new(&s).unwrap(), battles));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The digest of every variant under one timing system and policy (both
+/// striking systems).
+fn system_digests() -> Vec<(String, u64)> {
+    let mut table: Vec<(String, u64)> = Vec::new();
+    let mut ws = Workspace::default();
+    for (label, battle, battles) in battles() {
+        let key = label
+            .split_once('[')
+            .map(|(_, k)| k.trim_end_matches(']').rsplit_once(',').unwrap().0.to_string())
+            .unwrap();
+        let at = match table.iter().position(|(k, _)| *k == key) {
+            Some(at) => at,
+            None => {
+                table.push((key, 0xcbf2_9ce4_8422_2325));
+                table.len() - 1
+            }
+        };
+        for i in 0..battles {
+            let r = battle.run_in(&mut ws, 21, i, &RunOptions::FULL).unwrap();
+            fnv(&mut table[at].1, format!("{r:?}").as_bytes());
+        }
+    }
+    table
+}
+
+/// Pinned before any lean round clock: (timing system, policy, digest).
+const PINNED: &[(&str, u64)] = &[
+    ("simultaneous, random", 0x5de8af70f3c3bb4c),
+    ("simultaneous, most_wounded", 0xb8952a0fd3029999),
+    ("simultaneous, least_engaged", 0xeac9ebabdaedcf43),
+    ("simple-rounds, random", 0xbed30bd979b20a3c),
+    ("simple-rounds, most_wounded", 0xdf5db6cf17a46ce8),
+    ("simple-rounds, least_engaged", 0xf4e12a61dee40992),
+    ("graduated-rounds, random", 0x61f81b307c139e98),
+    ("graduated-rounds, most_wounded", 0x26039de0a31b9bce),
+    ("graduated-rounds, least_engaged", 0xc03cda4222c40672),
+    ("continuous, random", 0xe11c5eacfb356ae2),
+    ("continuous, most_wounded", 0x8586de9d826e13ed),
+    ("continuous, least_engaged", 0xdad9124a53c8882f),
+    ("tick-system, random", 0xa2e47833619741f7),
+    ("tick-system, most_wounded", 0xcf253967cd7e4101),
+    ("tick-system, least_engaged", 0xcdd9b2774399e2f0),
+    ("action-blocks, random", 0xd141761058145a41),
+    ("action-blocks, most_wounded", 0xe6a1b8f69034076b),
+    ("action-blocks, least_engaged", 0xd1eee0c1da086610),
+];
+
+#[test]
+fn every_system_and_policy_fights_as_pinned() {
+    let print = std::env::var_os("SKIRMISH_PRINT_SYSTEMS_DIGESTS").is_some();
+    let mut failed = Vec::new();
+    for (key, got) in system_digests() {
+        if print {
+            println!("    (\"{key}\", {got:#018x}),");
+        }
+        match PINNED.iter().find(|(k, _)| *k == key) {
+            Some(&(_, want)) if want == got => {}
+            Some(&(_, want)) => failed.push(format!("{key}: {got:#018x}, pinned {want:#018x}")),
+            None => failed.push(format!("{key}: not pinned ({got:#018x})")),
+        }
+    }
+    assert!(failed.is_empty(), "seeded results changed:\n{}", failed.join("\n"));
+}

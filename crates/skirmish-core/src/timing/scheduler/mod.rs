@@ -1,0 +1,723 @@
+//! The scheduler: one state machine over the event queue for all six
+//! timing systems. The rules themselves (formulas, policies, options) live
+//! in the system modules; this file applies them in order.
+//!
+//! Split by concern: this file holds the types, the bounds constants, the
+//! queries and the actors; `rounds` lays out a round from initiative,
+//! `turns` is the main loop and what an actor does at the table (declare,
+//! cancel, delay, free actions), `bounds` checks every input and
+//! invariant, and `snapshot` converts to and from the documented
+//! [`SchedulerSnapshot`] (the format itself is in `timing/snapshot.rs`).
+
+mod bounds;
+mod rounds;
+mod snapshot;
+mod turns;
+
+use bounds::{check_die, check_range};
+use rounds::{Plan, RoundStart, end_pass_events, first_end_pass};
+
+use serde::{Deserialize, Serialize};
+
+use crate::dice::{Dice, RollSource, ScriptedRolls};
+use crate::error::{Error, Result};
+
+use super::graduated::{GraduatedConfig, ready_time};
+use super::queue::{EventId, EventQueue};
+use super::simple::{actions_in_round, initiative};
+use super::snapshot::{
+    ActorPresence, ActorSnapshot, EventKind, EventSnapshot, InProgress, SCHEDULER_SNAPSHOT_VERSION, SchedulerSnapshot,
+};
+use super::tick_system::FreeActionResult;
+use super::{
+    Act, ActionKind, ActorId, ActorTiming, Declaration, GmTiming, InitiativeEntry, Moment, PastEnd, PendingAct, Step,
+    TimingSystem,
+};
+
+/// The last absolute tick a [`Scheduler`] schedules anything on:
+/// 4,294,967,295 (`u32::MAX`), 136 years of one-second Continuous ticks.
+///
+/// Every tick fits a `u32`, so no round, phase, exchange, pass or lap
+/// counter (all `u32`) can overflow, and a tick plus any duration the
+/// scheduler accepts stays far inside `u64` and `i64`. Anything that would
+/// land later (a timer, a GM landing tick, a delay, a round laid out past
+/// it) is refused with an error; nothing wraps.
+pub const MAX_TICK: u64 = u32::MAX as u64;
+/// The longest duration in ticks the scheduler accepts: Time Taken, extra
+/// preparation, GM Ready Time, Interval, action ticks, free-action ticks,
+/// delays (1,000,000 ticks, eleven and a half days of seconds).
+pub const MAX_DURATION: u32 = 1_000_000;
+/// The largest speed bonus or Tick System initiative bonus, either sign.
+pub const MAX_BONUS: i32 = 1_000_000;
+/// The largest REF or Combat Sense (Action Blocks), either sign.
+pub const MAX_REFLEXES: i32 = 1_000;
+/// The most actions one actor may have in one round or phase (Rate of
+/// Fire shots and rounds, extra attacks, Action Blocks actions).
+pub const MAX_ACTIONS: u32 = 1_000;
+/// The most actors one scheduler holds (removed ones count).
+pub const MAX_ACTORS: usize = 10_000_000;
+
+/// `base + ticks` as an absolute tick; past [`MAX_TICK`] it is refused,
+/// naming `field` (whose value is `ticks`).
+#[inline]
+fn tick_after(base: u64, ticks: u64, field: &str) -> Result<u64> {
+    match base.checked_add(ticks) {
+        Some(t) if t <= MAX_TICK => Ok(t),
+        _ => Err(too_late(base, ticks, field)),
+    }
+}
+
+/// The error of [`tick_after`], out of line: the hot path never takes it.
+#[cold]
+#[inline(never)]
+fn too_late(base: u64, ticks: u64, field: &str) -> Error {
+    Error::out_of_range(field, ticks, 0, MAX_TICK.saturating_sub(base))
+}
+
+/// The error for a round (or follow-up) whose ticks would pass [`MAX_TICK`].
+#[cold]
+fn past_last_tick(field: &str) -> Error {
+    Error::overflow(field, format!("it would land after the last tick {MAX_TICK}"))
+}
+
+/// What sits on the queue.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct Ev {
+    kind: EvKind,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+enum EvKind {
+    /// An action lands. `end_pass` > 0: Graduated "end of round" pass.
+    Action {
+        who: u32,
+        round: u32,
+        nth: u32,
+        end_pass: u32,
+    },
+    /// Tick System: a turn begins.
+    Turn { who: u32, round: u32 },
+    /// A caller's timer.
+    Timer { id: u32 },
+}
+
+impl EvKind {
+    /// Action `nth` of `who`'s chain in `round` (not an end-of-round pass).
+    const fn action(who: u32, round: u32, nth: u32) -> EvKind {
+        EvKind::Action {
+            who,
+            round,
+            nth,
+            end_pass: 0,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum Presence {
+    /// Added after its system's first initiative; joins at the next chance.
+    Joining,
+    /// In the fight.
+    Active,
+    /// Down or removed: never acts again.
+    Out,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct ActorState {
+    timing: ActorTiming,
+    decl: Declaration,
+    presence: Presence,
+    /// Pending events of this actor, in scheduling order.
+    pending: Vec<EventId>,
+    /// Landed (or turn began) and the follow-up is not yet declared.
+    awaiting: bool,
+    /// Actions landed in the current chain (round, or the battle in
+    /// Continuous); the next is `nth + 1`.
+    nth: u32,
+    /// Actions allowed this round (Simple/Graduated/Blocks).
+    allowed: u32,
+    /// The round the current action chain belongs to (Graduated "spill").
+    chain_round: u32,
+    /// Rounds of use of the current declaration (fractional RoF).
+    rounds_of_use: u32,
+    /// This round's initiative (score, total or action count).
+    initiative: i64,
+    /// Initiative entered for the next roll.
+    entry: Option<InitiativeEntry>,
+    /// Tick System: prepared (+4 defense, first defense free).
+    prepared: bool,
+    /// Tick System: the free first defense while prepared was used.
+    free_defense_used: bool,
+    /// Tick System: the action in progress (its completion event).
+    in_progress: Option<EventId>,
+    /// Tick System: kind of the action in progress.
+    in_progress_kind: Option<ActionKind>,
+}
+
+/// The timing rules of one battle: actors, the event queue, the round.
+///
+/// See the [module docs](super) for how to drive it. Every method that
+/// rolls takes its dice from the caller's [`RollSource`]; on an error the
+/// scheduler is unchanged (the roll source may have been consulted).
+///
+/// # Bounds
+///
+/// Every input is checked at the call, and nothing panics or wraps
+/// whatever the input:
+///
+/// | what | accepted |
+/// | --- | --- |
+/// | any tick the scheduler schedules on | `1..=`[`MAX_TICK`] (`u32::MAX`) |
+/// | Time Taken, extra preparation, Interval, action ticks, GM Ready Time, free-action ticks, delays | `0..=`[`MAX_DURATION`] (1,000,000; some at least 1) |
+/// | speed bonus, Tick System initiative bonus | within ±[`MAX_BONUS`] (1,000,000) |
+/// | REF, Combat Sense | within ±[`MAX_REFLEXES`] (1,000) |
+/// | Rate of Fire shots and rounds, extra attacks, actions a round | `..=`[`MAX_ACTIONS`] (1,000) |
+/// | entered initiative | Relativity `1..=MAX_DURATION`; Tick System `-MAX_BONUS..=2 * MAX_BONUS`; Action Blocks `1..=MAX_ACTIONS`; rolls within their dice |
+/// | timers | `1..=MAX_TICK - now` ticks |
+/// | actors | at most [`MAX_ACTORS`] |
+///
+/// A refusal names the field ([`Error::OutOfRange`], [`Error::Invalid`]);
+/// a round or follow-up that would land after [`MAX_TICK`] is an
+/// [`Error::Overflow`] or out of range. [`new`](Self::new) does not check
+/// the system's options, but nothing is added or set under bad ones.
+///
+/// # Copies and snapshots
+///
+/// A clone is cheap: the event queue is copied packed (see
+/// [`EventQueue`]), a few hundred bytes plus the actors.
+/// [`snapshot`](Self::snapshot) gives the documented, versioned form
+/// ([`SchedulerSnapshot`]); the serde impls of `Scheduler` itself write its
+/// private layout and are kept for the tracker's existing files.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Scheduler {
+    system: TimingSystem,
+    queue: EventQueue<Ev>,
+    actors: Vec<ActorState>,
+    /// Current round (phase, exchange); 0 before the first.
+    round: u32,
+    /// Absolute tick before the round's first tick.
+    round_base: u64,
+    /// Simple Rounds: ticks per pass (the round's highest initiative).
+    /// Graduated "end of round": ticks per end pass. Tick System: the
+    /// round's length. Action Blocks: the number of blocks.
+    span: u64,
+    /// Pending actor events (not timers).
+    actor_events: usize,
+    /// Moments handed out in the current round.
+    moments_in_round: u32,
+    /// The last moment handed out.
+    last: Option<Moment>,
+    /// Actors waiting for a follow-up declaration, in landing order.
+    awaiting: Vec<u32>,
+    /// Continuous: actors added during the battle, to roll initiative for.
+    joining: Vec<u32>,
+    #[serde(skip)]
+    popped: Vec<(EventId, Ev)>,
+    #[serde(skip)]
+    plans: Vec<(u32, Declaration, Plan, i64)>,
+}
+
+impl Scheduler {
+    /// A scheduler for `system` with no actors. The options are not checked
+    /// here; [`try_new`](Self::try_new) checks them.
+    pub fn new(system: TimingSystem) -> Scheduler {
+        Scheduler {
+            system,
+            queue: EventQueue::new(),
+            actors: Vec::new(),
+            round: 0,
+            round_base: 0,
+            span: 0,
+            actor_events: 0,
+            moments_in_round: 0,
+            last: None,
+            awaiting: Vec::new(),
+            joining: Vec::new(),
+            popped: Vec::new(),
+            plans: Vec::new(),
+        }
+    }
+
+    /// A scheduler for `system`, after checking its options.
+    pub fn try_new(system: TimingSystem) -> Result<Scheduler> {
+        system.validate()?;
+        Ok(Scheduler::new(system))
+    }
+
+    /// The timing system.
+    pub fn system(&self) -> &TimingSystem {
+        &self.system
+    }
+
+    /// The current round (phase, exchange); 0 before the first.
+    pub fn round(&self) -> u32 {
+        self.round
+    }
+
+    /// The last moment handed out by [`next`](Self::next).
+    pub fn last_moment(&self) -> Option<Moment> {
+        self.last
+    }
+
+    /// The absolute tick of the last moment (0 before the first).
+    pub fn now(&self) -> u64 {
+        self.queue.now()
+    }
+
+    /// The tick declarations count from: the last moment, or the start of
+    /// the round if a new round has begun since.
+    fn current_tick(&self) -> u64 {
+        self.queue.now().max(self.round_base)
+    }
+
+    /// Number of actors ever added.
+    pub fn len(&self) -> usize {
+        self.actors.len()
+    }
+
+    /// Whether no actor was ever added.
+    pub fn is_empty(&self) -> bool {
+        self.actors.is_empty()
+    }
+
+    fn actor(&self, who: ActorId) -> Result<&ActorState> {
+        self.actors
+            .get(who.index())
+            .ok_or_else(|| Error::invalid("actor", format!("no actor {who} (there are {})", self.actors.len())))
+    }
+
+    fn active(&self, who: ActorId) -> Result<&ActorState> {
+        let a = self.actor(who)?;
+        if a.presence == Presence::Out {
+            return Err(Error::invalid("actor", format!("actor {who} is out of the fight")));
+        }
+        Ok(a)
+    }
+
+    /// Whether the actor is still in the fight (not removed).
+    pub fn is_in(&self, who: ActorId) -> bool {
+        self.actors
+            .get(who.index())
+            .is_some_and(|a| a.presence != Presence::Out)
+    }
+
+    /// The actor's current declaration.
+    pub fn declaration(&self, who: ActorId) -> Result<Declaration> {
+        Ok(self.actor(who)?.decl)
+    }
+
+    /// The actor's timing traits.
+    pub fn actor_timing(&self, who: ActorId) -> Result<ActorTiming> {
+        Ok(self.actor(who)?.timing)
+    }
+
+    /// The actor's initiative this round (score, total or action count).
+    pub fn initiative(&self, who: ActorId) -> Result<i64> {
+        Ok(self.actor(who)?.initiative)
+    }
+
+    /// Whether the actor has landed an action (or begun a Tick System turn)
+    /// and has not yet declared what follows.
+    pub fn is_awaiting(&self, who: ActorId) -> bool {
+        self.actors.get(who.index()).is_some_and(|a| a.awaiting)
+    }
+
+    /// Tick System: whether the actor is prepared.
+    pub fn is_prepared(&self, who: ActorId) -> bool {
+        self.actors.get(who.index()).is_some_and(|a| a.prepared)
+    }
+
+    /// Tick System: the bonus to the actor's defensive rolls (+4 while
+    /// prepared); 0 in other systems.
+    pub fn defense_bonus(&self, who: ActorId) -> i32 {
+        match (&self.system, self.is_prepared(who)) {
+            (TimingSystem::TickSystem(c), true) => c.prepare_defense_bonus,
+            _ => 0,
+        }
+    }
+
+    // -----------------------------------------------------------------
+    // Queue bookkeeping
+
+    fn push(&mut self, tick: u64, kind: EvKind) -> Result<EventId> {
+        let id = self.queue.schedule(tick, Ev { kind })?;
+        match kind {
+            EvKind::Action { who, .. } | EvKind::Turn { who, .. } => {
+                self.actors[who as usize].pending.push(id);
+                self.actor_events += 1;
+            }
+            EvKind::Timer { .. } => {}
+        }
+        Ok(id)
+    }
+
+    fn drop_event(&mut self, id: EventId) -> Option<(u64, Ev)> {
+        let (tick, ev) = self.queue.cancel(id)?;
+        if let EvKind::Action { who, .. } | EvKind::Turn { who, .. } = ev.kind {
+            let a = &mut self.actors[who as usize];
+            a.pending.retain(|p| *p != id);
+            if a.in_progress == Some(id) {
+                a.in_progress = None;
+                a.in_progress_kind = None;
+            }
+            self.actor_events -= 1;
+        }
+        Some((tick, ev))
+    }
+
+    /// The actor's earliest pending event of the kind `pick` accepts (the
+    /// first scheduled among equal ticks).
+    fn next_event(&self, who: u32, pick: impl Fn(&EvKind) -> bool) -> Option<(u64, EventId)> {
+        self.actors[who as usize]
+            .pending
+            .iter()
+            .filter_map(|&id| {
+                let ev = self.queue.get(id)?;
+                pick(&ev.kind).then(|| (self.queue.tick_of(id).unwrap_or(u64::MAX), id))
+            })
+            .min_by_key(|&(t, _)| t)
+    }
+
+    /// The actor's next pending action event (not a turn), if any.
+    fn next_action_event(&self, who: u32) -> Option<(u64, EventId)> {
+        self.next_event(who, |k| matches!(k, EvKind::Action { .. }))
+    }
+
+    /// The actor's next Tick System turn, if any.
+    fn next_turn_event(&self, who: u32) -> Option<(u64, EventId)> {
+        self.next_event(who, |k| matches!(k, EvKind::Turn { .. }))
+    }
+
+    // -----------------------------------------------------------------
+    // Actors
+
+    /// Adds an actor with its timing traits and first declaration.
+    ///
+    /// Before the first initiative it simply takes part. Later it joins at
+    /// the next chance its system gives: the next round (phase, exchange),
+    /// or in Continuous timing at the current tick + its initiative, rolled
+    /// at the next [`next`](Self::next) unless entered with
+    /// [`set_initiative`](Self::set_initiative).
+    ///
+    /// # Errors
+    /// Bad system options, traits or declaration out of the [bounds](Self#bounds),
+    /// or more than [`MAX_ACTORS`] actors.
+    pub fn add(&mut self, timing: ActorTiming, declaration: Declaration) -> Result<ActorId> {
+        // `new` does not check the options; nothing runs under bad ones.
+        self.system.validate()?;
+        timing.validate()?;
+        declaration.validate()?;
+        if self.actors.len() >= MAX_ACTORS {
+            return Err(Error::out_of_range(
+                "actors",
+                self.actors.len() as i64 + 1,
+                1,
+                MAX_ACTORS as i64,
+            ));
+        }
+        let joining = self.round > 0 && matches!(self.system, TimingSystem::Continuous(_));
+        if joining {
+            self.joining.push(self.actors.len() as u32);
+        }
+        self.actors.push(ActorState {
+            timing,
+            decl: declaration,
+            presence: if joining { Presence::Joining } else { Presence::Active },
+            pending: Vec::new(),
+            awaiting: false,
+            nth: 0,
+            allowed: 0,
+            chain_round: 0,
+            rounds_of_use: 0,
+            initiative: 0,
+            entry: None,
+            prepared: false,
+            free_defense_used: false,
+            in_progress: None,
+            in_progress_kind: None,
+        });
+        Ok(ActorId((self.actors.len() - 1) as u32))
+    }
+
+    /// Takes the actor out of the fight (down, fled, removed): its pending
+    /// actions are cancelled and it never acts again. Removing an actor
+    /// that is already out is an error.
+    pub fn remove(&mut self, who: ActorId) -> Result<()> {
+        self.active(who)?;
+        self.take_out(who);
+        self.awaiting.retain(|&w| w != who.0);
+        self.joining.retain(|&w| w != who.0);
+        Ok(())
+    }
+
+    /// Takes every listed actor that is still in the fight out of it, as
+    /// [`remove`](Self::remove) does one by one (unknown actors and those
+    /// already out are skipped), and returns how many it took out.
+    ///
+    /// One call for all the fallen of a moment: the awaiting and joining
+    /// lists are filtered once, not once per actor. A moment where many
+    /// act and many fall (a Tick System round of 2x10,000 hands a
+    /// thousand turns to one tick) would otherwise cost the product of
+    /// the two.
+    pub fn remove_each(&mut self, who: impl IntoIterator<Item = ActorId>) -> usize {
+        let mut out = 0;
+        for w in who {
+            if self.is_in(w) {
+                self.take_out(w);
+                out += 1;
+            }
+        }
+        if out > 0 {
+            // Every listed actor is awaiting (joining) but those just taken out.
+            let actors = &self.actors;
+            self.awaiting.retain(|&w| actors[w as usize].awaiting);
+            self.joining
+                .retain(|&w| actors[w as usize].presence == Presence::Joining);
+        }
+        out
+    }
+
+    /// The actor's part of a removal: its pending events dropped, its
+    /// flags cleared (the awaiting and joining lists are the caller's).
+    fn take_out(&mut self, who: ActorId) {
+        let pending = std::mem::take(&mut self.actors[who.index()].pending);
+        for id in pending {
+            self.drop_event(id);
+        }
+        let a = &mut self.actors[who.index()];
+        a.presence = Presence::Out;
+        a.awaiting = false;
+        a.in_progress = None;
+        a.in_progress_kind = None;
+    }
+
+    /// Sets the actor's initiative instead of rolling it.
+    ///
+    /// Right after a [`Step::NewRound`] (before any moment of the round) it
+    /// corrects this round: the round is laid out again from everyone's
+    /// initiative, with no new rolls. Otherwise it is kept for the actor's
+    /// next initiative (the next round, or its joining).
+    ///
+    /// # Errors
+    /// An unknown or removed actor, an entry out of its range (see the
+    /// [bounds](Self#bounds)), or a corrected round that would pass
+    /// [`MAX_TICK`].
+    pub fn set_initiative(&mut self, who: ActorId, entry: InitiativeEntry) -> Result<()> {
+        self.active(who)?;
+        let value = self.initiative_from_entry(who.0, entry)?;
+        let correct_now = self.round > 0
+            && self.moments_in_round == 0
+            && self.actors[who.index()].presence == Presence::Active
+            && !(matches!(self.system, TimingSystem::Continuous(_)) && self.round > 1);
+        if correct_now {
+            // Laid out first: a round that cannot be changes nothing.
+            let acting: Vec<(u32, i64, u32)> = self
+                .actors
+                .iter()
+                .enumerate()
+                .filter(|(_, a)| a.presence == Presence::Active)
+                .map(|(i, a)| (i as u32, if i == who.index() { value } else { a.initiative }, a.allowed))
+                .collect();
+            let layout = self.layout(self.round, self.round_base, &acting)?;
+            self.actors[who.index()].initiative = value;
+            self.apply_layout(layout)?;
+        } else {
+            self.actors[who.index()].entry = Some(entry);
+        }
+        Ok(())
+    }
+
+    /// The value an entry stands for (checked).
+    fn initiative_from_entry(&self, who: u32, entry: InitiativeEntry) -> Result<i64> {
+        let a = &self.actors[who as usize];
+        self.initiative_value(&a.timing, &a.decl, entry)
+    }
+
+    /// The value an entry stands for with these traits and declaration:
+    /// Relativity scores in `1..=`[`MAX_DURATION`] (a roll gives at most
+    /// about three times that), Tick System totals within
+    /// `-MAX_BONUS..=2 * MAX_BONUS`, Action Blocks counts in
+    /// `1..=`[`MAX_ACTIONS`].
+    fn initiative_value(&self, timing: &ActorTiming, decl: &Declaration, entry: InitiativeEntry) -> Result<i64> {
+        match (&self.system, entry) {
+            (TimingSystem::Simultaneous, _) => Ok(0),
+            (s, InitiativeEntry::Roll(r)) if s.relativity_initiative() => initiative(r, decl),
+            (s, InitiativeEntry::Total(t)) if s.relativity_initiative() => {
+                check_range("initiative.total", t, 1, MAX_DURATION.into())?;
+                Ok(t)
+            }
+            (TimingSystem::TickSystem(c), InitiativeEntry::Roll(r)) => {
+                check_die(c.initiative_die, r)?;
+                Ok(i64::from(r) + i64::from(timing.initiative_bonus))
+            }
+            (TimingSystem::TickSystem(_), InitiativeEntry::Total(t)) => {
+                check_range("initiative.total", t, -i64::from(MAX_BONUS), 2 * i64::from(MAX_BONUS))?;
+                Ok(t)
+            }
+            (TimingSystem::ActionBlocks(c), InitiativeEntry::Roll(r)) => {
+                check_die(c.die, r)?;
+                Ok(c.actions(timing.reflexes, timing.combat_sense, r)
+                    .min(MAX_ACTIONS)
+                    .into())
+            }
+            (TimingSystem::ActionBlocks(_), InitiativeEntry::Total(t)) => {
+                check_range("initiative.actions", t, 1, MAX_ACTIONS.into())?;
+                Ok(t)
+            }
+            _ => Err(Error::invalid(
+                "initiative",
+                "this timing system has no such initiative",
+            )),
+        }
+    }
+
+    /// Rolls (or takes the entry of) the actor's initiative, with `decl`
+    /// as its declaration.
+    fn roll_initiative<R: RollSource + ?Sized>(&self, who: u32, decl: &Declaration, rolls: &mut R) -> Result<i64> {
+        let a = &self.actors[who as usize];
+        if let Some(entry) = a.entry {
+            return self.initiative_value(&a.timing, decl, entry);
+        }
+        let roll = match &self.system {
+            TimingSystem::Simultaneous => return Ok(0),
+            s if s.relativity_initiative() => rolls.roll(Dice::FOUR_DF)?,
+            TimingSystem::TickSystem(c) => rolls.roll(c.initiative_die)?,
+            TimingSystem::ActionBlocks(c) => rolls.roll(c.die)?,
+            _ => return Ok(0),
+        };
+        self.initiative_value(&a.timing, decl, InitiativeEntry::Roll(roll))
+    }
+
+    // -----------------------------------------------------------------
+    // Timers
+
+    /// Sets timer `id` to run out `ticks` ticks after now; it comes out of
+    /// [`next`](Self::next) as [`Act::Timer`].
+    ///
+    /// # Errors
+    /// `ticks` must be at least 1 and land at most on [`MAX_TICK`]
+    /// (`1..=MAX_TICK - now`).
+    pub fn set_timer(&mut self, id: u32, ticks: u64) -> Result<EventId> {
+        self.system.validate()?;
+        let now = self.queue.now();
+        if ticks == 0 || now.checked_add(ticks).is_none_or(|t| t > MAX_TICK) {
+            return Err(Error::out_of_range(
+                "timer.ticks",
+                ticks,
+                1,
+                MAX_TICK.saturating_sub(now),
+            ));
+        }
+        self.push(now + ticks, EvKind::Timer { id })
+    }
+
+    /// Cancels a timer; returns whether it was pending.
+    pub fn cancel_timer(&mut self, timer: EventId) -> bool {
+        matches!(
+            self.queue.get(timer),
+            Some(Ev {
+                kind: EvKind::Timer { .. }
+            })
+        ) && self.drop_event(timer).is_some()
+    }
+
+    // -----------------------------------------------------------------
+    // Views
+
+    /// How the system labels absolute tick `tick` (see [`Moment`]).
+    ///
+    /// Ticks are at most [`MAX_TICK`], so the labels fit; they saturate
+    /// rather than wrap all the same.
+    fn moment_at(&self, tick: u64, ev: Option<EvKind>) -> Moment {
+        let rel = tick.saturating_sub(self.round_base);
+        let small = |x: u64| u32::try_from(x).unwrap_or(u32::MAX);
+        let signed = |x: u64| i64::try_from(x).unwrap_or(i64::MAX);
+        let (round, display, pass) = match (&self.system, ev) {
+            (TimingSystem::Simultaneous, _) => (self.round, i64::from(self.round), 0),
+            (TimingSystem::SimpleRounds, _) => {
+                let span = self.span.max(1);
+                let r = rel.saturating_sub(1);
+                (self.round, signed(r % span + 1), small(r / span + 1))
+            }
+            (TimingSystem::GraduatedRounds(c), ev) => {
+                let tpr = u64::from(c.ticks_per_round.max(1));
+                if let Some(EvKind::Action { end_pass: p @ 1.., .. }) = ev {
+                    let span = self.span.max(1);
+                    let r = rel.saturating_sub(tpr + 1);
+                    (self.round, signed(r % span + 1), p)
+                } else if c.past_end == PastEnd::Spill && rel > tpr {
+                    let k = (rel - 1) / tpr;
+                    (self.round.saturating_add(small(k)), signed(rel - k * tpr), 0)
+                } else {
+                    (self.round, signed(rel), 0)
+                }
+            }
+            (TimingSystem::Continuous(c), _) => (small(c.stopwatch(tick).0 + 1), signed(tick), 0),
+            (TimingSystem::TickSystem(_), _) => (self.round, self.countdown(tick), 0),
+            (TimingSystem::ActionBlocks(_), _) => {
+                let block = signed(self.span).saturating_sub(signed(rel)).saturating_add(1);
+                (self.round, block, small(block.max(0).unsigned_abs()))
+            }
+        };
+        Moment {
+            tick,
+            round,
+            display,
+            pass,
+        }
+    }
+
+    /// The tick sheet: every pending act in the order it will happen, with
+    /// the system's labels. Actors awaiting a declaration are not on it.
+    pub fn pending(&self) -> Vec<PendingAct> {
+        self.queue
+            .pending()
+            .into_iter()
+            .map(|(tick, _, ev)| {
+                let act = match ev.kind {
+                    EvKind::Action { who, nth, .. } => Act::Action {
+                        actor: ActorId(who),
+                        nth,
+                    },
+                    EvKind::Turn { who, .. } => Act::Turn { actor: ActorId(who) },
+                    EvKind::Timer { id } => Act::Timer { id },
+                };
+                PendingAct {
+                    at: self.moment_at(tick, Some(ev.kind)),
+                    act,
+                }
+            })
+            .collect()
+    }
+
+    /// Actors awaiting a declaration, in the order they landed.
+    pub fn awaiting(&self) -> Vec<ActorId> {
+        self.awaiting.iter().map(|&w| ActorId(w)).collect()
+    }
+
+    /// Bytes of heap memory the scheduler holds (actors, their pending
+    /// lists, the event queue and scratch buffers, by capacity). A copy
+    /// (an undo step) costs its clone's `heap_size`, usually far less: the
+    /// clone's queue is packed.
+    pub fn heap_size(&self) -> usize {
+        use std::mem::size_of;
+        self.queue.heap_size()
+            + self.actors.capacity() * size_of::<ActorState>()
+            + self
+                .actors
+                .iter()
+                .map(|a| a.pending.capacity() * size_of::<EventId>())
+                .sum::<usize>()
+            + (self.awaiting.capacity() + self.joining.capacity()) * size_of::<u32>()
+            + self.popped.capacity() * size_of::<(EventId, Ev)>()
+            + self.plans.capacity() * size_of::<(u32, Declaration, Plan, i64)>()
+    }
+
+    /// Number of pending actor events (not timers).
+    pub fn pending_actions(&self) -> usize {
+        self.actor_events
+    }
+}

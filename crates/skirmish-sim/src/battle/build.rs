@@ -1,0 +1,208 @@
+//! Making a battle ready: a scenario's groups resolved into fighters, its
+//! limits checked, and the fast path's plan when the battle fits it; or a
+//! continuation's battle of single fighters already resolved.
+
+use skirmish_core::damage::Damage;
+use skirmish_core::fighter::Fighter;
+use skirmish_core::striking::full_contact::StrikeOptions;
+use skirmish_core::timing::TimingSystem;
+
+use super::{Battle, FastPrep, GroupRt};
+use crate::error::SimError;
+use crate::fast::{self, FastGroup, FastPlan};
+use crate::scenario::{BattleRules, Scenario, Striking, Targeting};
+
+impl Battle {
+    /// Resolves `scenario` for fighting: weapons and armor from the tables,
+    /// the damage model, the roster.
+    pub fn new(scenario: &Scenario) -> Result<Battle, SimError> {
+        scenario
+            .timing
+            .validate()
+            .map_err(|e| SimError::Rules(e.in_field("timing")))?;
+        let damage = scenario
+            .damage
+            .build()
+            .map_err(|e| SimError::Rules(e.in_field("damage")))?;
+        if scenario.sides.len() < 2 {
+            return Err(SimError::Scenario("a battle needs at least two sides".into()));
+        }
+        if scenario.sides.len() > 255 {
+            return Err(SimError::Scenario("at most 255 sides".into()));
+        }
+        let mut groups = Vec::new();
+        let mut group_of = Vec::new();
+        for (si, side) in scenario.sides.iter().enumerate() {
+            if side.groups.is_empty() {
+                return Err(SimError::Scenario(format!("sides[{si}] ({}) has no groups", side.name)));
+            }
+            for (gi, g) in side.groups.iter().enumerate() {
+                let at = |e: skirmish_core::Error| SimError::Rules(e.in_field(&format!("sides[{si}].groups[{gi}]")));
+                let count = u32::try_from(g.count)
+                    .ok()
+                    .filter(|c| *c >= 1 && group_of.len() + (*c as usize) <= u32::MAX as usize / 2)
+                    .ok_or_else(|| {
+                        SimError::Scenario(format!(
+                            "sides[{si}].groups[{gi}].count: {} is not a count this engine can field",
+                            g.count
+                        ))
+                    })?;
+                let fighter = g.resolve(&scenario.timing, &scenario.striking).map_err(at)?;
+                groups.push(GroupRt {
+                    side: si as u8,
+                    first: group_of.len() as u32,
+                    count,
+                    fighter,
+                });
+                let gidx = (groups.len() - 1) as u32;
+                group_of.extend(std::iter::repeat_n(gidx, count as usize));
+            }
+        }
+        let b = &scenario.battle;
+        if b.max_attackers_per_target == 0 || b.max_ticks == 0 || b.max_rounds == 0 || b.max_actions == 0 {
+            return Err(SimError::Scenario(
+                "battle limits and max_attackers_per_target must be at least 1".into(),
+            ));
+        }
+        let mut battle = Battle {
+            timing: scenario.timing.clone(),
+            striking: scenario.striking,
+            damage,
+            targeting: b.targeting,
+            reach: b.max_attackers_per_target,
+            max_ticks: b.max_ticks,
+            max_rounds: b.max_rounds,
+            max_actions: b.max_actions,
+            sides: scenario.sides.iter().map(|s| s.name.clone()).collect(),
+            groups,
+            group_of,
+            fast: None,
+        };
+        battle.fast = battle.fast_plan();
+        Ok(battle)
+    }
+
+    /// The fast path's plan, if this battle is one it fights: two sides,
+    /// Continuous timing, Full Contact striking, random targets, delays
+    /// that fit its ring and ticks that fit in 32 bits.
+    fn fast_plan(&self) -> Option<(FastPlan, FastPrep)> {
+        let (TimingSystem::Continuous(c), Striking::FullContact(r), Targeting::Random, 2) =
+            (&self.timing, self.striking, self.targeting, self.sides.len())
+        else {
+            return None;
+        };
+        let mut groups = Vec::with_capacity(self.groups.len());
+        for g in &self.groups {
+            let side = g.side;
+            let g = &g.fighter;
+            let speed = i64::from(g.action.time_taken) - i64::from(g.action.speed_bonus);
+            // The longest delay: initiative, 4dF + 5 + TT - bonus.
+            if speed + 9 > fast::MAX_DELAY {
+                return None;
+            }
+            groups.push(FastGroup {
+                side,
+                disruptible: g.disruptible,
+                strike_rating: g.strike_rating,
+                defense_rating: g.defense_rating,
+                offense: g.offense,
+                defense_factor: g.defense_factor,
+                speed: i32::try_from(speed).ok()?,
+                hit_points: g.hit_points,
+            });
+        }
+        // Fighters numbered side by side (as `new` builds them), groups in
+        // 16 bits, ticks in 32 bits.
+        if !groups.windows(2).all(|w| w[0].side <= w[1].side)
+            || groups.len() > fast::MAX_GROUPS
+            || self.max_ticks >= u64::from(u32::MAX) - fast::MAX_DELAY as u64
+        {
+            return None;
+        }
+        let options = StrikeOptions {
+            guaranteed_success_and_fumble: r.guaranteed,
+            amazing: r.amazing,
+            point_blank: false,
+        };
+        let plan = FastPlan::new(
+            groups,
+            options,
+            r.amazing_strike_damage,
+            c.lap,
+            // Under Continuous the rounds are the stopwatch's laps: a tick
+            // past `max_rounds` laps is past the cap.
+            self.max_ticks
+                .min(u64::from(self.max_rounds).saturating_mul(u64::from(c.lap.max(1)))),
+            self.max_actions,
+        )
+        .ok()?;
+        let prep = match &self.damage {
+            Damage::HitPoints(m) => FastPrep::HitPoints(Box::new(fast::FastModel::prep(m, &plan))),
+            Damage::FudgeWounds(_) => FastPrep::Wounds,
+        };
+        Some((plan, prep))
+    }
+
+    /// A battle of single fighters already resolved (a continuation's):
+    /// each `(side, fighter)` its own group, under `rules`' targeting and
+    /// reach and the given absolute caps `(max_ticks, max_rounds,
+    /// max_actions)`. The clock comes from the caller
+    /// ([`fight_from`](Self::fight_from)), so this battle has no fast path.
+    pub(crate) fn of_fighters(
+        timing: TimingSystem,
+        striking: Striking,
+        damage: Damage,
+        rules: &BattleRules,
+        caps: (u64, u32, u64),
+        sides: Vec<String>,
+        fighters: impl IntoIterator<Item = (u8, Fighter)>,
+    ) -> Result<Battle, SimError> {
+        if sides.len() < 2 || sides.len() > 255 {
+            return Err(SimError::Scenario(format!(
+                "a battle needs 2 to 255 sides, not {}",
+                sides.len()
+            )));
+        }
+        let mut groups = Vec::new();
+        let mut group_of = Vec::new();
+        for (side, fighter) in fighters {
+            if usize::from(side) >= sides.len() {
+                return Err(SimError::Scenario(format!(
+                    "fighter {}: no side {side}",
+                    group_of.len()
+                )));
+            }
+            if group_of.len() >= u32::MAX as usize / 2 {
+                return Err(SimError::Scenario("more fighters than this engine can field".into()));
+            }
+            let g = groups.len() as u32;
+            groups.push(GroupRt {
+                side,
+                first: group_of.len() as u32,
+                count: 1,
+                fighter,
+            });
+            group_of.push(g);
+        }
+        let (max_ticks, max_rounds, max_actions) = caps;
+        if rules.max_attackers_per_target == 0 || max_ticks == 0 || max_rounds == 0 || max_actions == 0 {
+            return Err(SimError::Scenario(
+                "battle limits and max_attackers_per_target must be at least 1".into(),
+            ));
+        }
+        Ok(Battle {
+            timing,
+            striking,
+            damage,
+            targeting: rules.targeting,
+            reach: rules.max_attackers_per_target,
+            max_ticks,
+            max_rounds,
+            max_actions,
+            sides,
+            groups,
+            group_of,
+            fast: None,
+        })
+    }
+}

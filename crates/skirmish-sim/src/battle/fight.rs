@@ -1,0 +1,369 @@
+//! The battle loop: the clock hands out a moment's actors, each picks its
+//! target, every strike is rolled, then every hit lands together and the
+//! fallen fall (the module docs of `battle` give the rules).
+
+use skirmish_core::combat::{self, OpposedSide};
+use skirmish_core::damage::DamageModel;
+use skirmish_core::dice::SeededRolls;
+use skirmish_core::striking::full_contact::StrikeOutcome;
+
+use super::targeting::{Arrays, rank_key};
+use super::trace::{self, OpposedPart, Trace};
+use super::{Battle, NONE, Resume, RunOptions};
+use crate::clock::{Clock, Tick};
+use crate::error::SimError;
+use crate::report::{BattleReport, BattleSummary, Casualties, Outcome};
+use crate::scenario::Striking;
+
+impl Battle {
+    /// Fights from the arrays' state (reset by the caller) until a side is
+    /// left, none is, or a limit is reached.
+    #[expect(clippy::too_many_arguments, reason = "the loop's inputs, each of its own kind")]
+    pub(super) fn fight<C: Clock, D: DamageModel>(
+        &self,
+        clock: &mut C,
+        model: &D,
+        state: &mut [D::State],
+        ws: &mut Arrays,
+        rolls: &mut SeededRolls,
+        options: &RunOptions,
+        resume: Resume,
+    ) -> Result<BattleReport, SimError> {
+        let fielded: Vec<u64> = ws.standing.iter().map(|s| s.len() as u64).collect();
+        let mut summary = BattleSummary::start();
+        summary.rounds = resume.rounds;
+        summary.ticks = resume.tick;
+        let mut casualties = Vec::new();
+        let mut trace = Trace::new(options.trace);
+        let mut round_starts = resume.round_starts;
+
+        // Already decided before a blow (a side with nobody in it).
+        let left = ws.standing.iter().filter(|s| !s.is_empty()).count();
+        if left < 2 {
+            summary.outcome = if left == 1 {
+                Outcome::Win {
+                    side: ws.standing.iter().position(|s| !s.is_empty()).unwrap_or(0),
+                }
+            } else {
+                Outcome::Draw
+            };
+        }
+
+        while left >= 2 && summary.outcome == Outcome::Timeout {
+            let Some(step) = clock.next(rolls, &mut ws.acting)? else {
+                break; // nobody can ever act again: a timeout, not a win
+            };
+            let (tick, round, display) = match step {
+                Tick::NewRound => {
+                    round_starts += 1;
+                    if round_starts > self.max_rounds {
+                        break; // a round past the cap is not begun
+                    }
+                    summary.rounds = summary.rounds.max(round_starts);
+                    continue;
+                }
+                Tick::Moment { tick, round, display } => (tick, round, display),
+            };
+            // The caps: a moment past the ticks or rounds (Continuous counts
+            // its stopwatch laps) is not fought, nor one that would take the
+            // actions past their cap: a moment is fought whole or not at all.
+            if tick > self.max_ticks
+                || round > self.max_rounds
+                || summary.actions.saturating_add(ws.acting.len() as u64) > self.max_actions
+            {
+                break;
+            }
+            summary.ticks = tick;
+            summary.rounds = summary.rounds.max(round);
+            trace.at(tick, round, display);
+            // FUDGE's group roll: one 2dF per side for all its fighters at
+            // this moment; a fighter alone on its side rolls its own 4dF.
+            if let Striking::FudgeOpposed(r) = self.striking
+                && r.group_roll
+            {
+                for (roll, side) in ws.side_roll.iter_mut().zip(ws.standing.iter()) {
+                    *roll = (side.len() >= 2).then(|| rolls.fudge(2));
+                }
+            }
+            // First every actor picks its target (all at once: the
+            // engagements of this moment count in every strike of it)...
+            self.pick_targets(clock, ws, rolls, &mut summary, &mut trace);
+            // ...then every strike is resolved...
+            ws.hits.clear();
+            for i in 0..ws.picks.len() {
+                let (a, t, strike_roll) = ws.picks[i];
+                self.strike(ws, rolls, (a, t, strike_roll), round, &mut summary, &mut trace)?;
+            }
+            // ...and at the end of the moment every hit lands together.
+            self.land_hits(clock, model, state, ws, &mut summary, &mut trace);
+            if !ws.fallen.is_empty() && options.casualties {
+                casualties.push(Casualties {
+                    tick,
+                    standing: ws.standing.iter().map(|s| s.len() as u64).collect(),
+                });
+            }
+            let sides_left = ws.standing.iter().filter(|s| !s.is_empty()).count();
+            if sides_left <= 1 {
+                summary.outcome = match ws.standing.iter().position(|s| !s.is_empty()) {
+                    Some(side) => Outcome::Win { side },
+                    None => Outcome::Draw,
+                };
+                break;
+            }
+        }
+        Ok(BattleReport {
+            summary,
+            sides: self.sides.clone(),
+            fielded,
+            standing: ws.standing.iter().map(|s| s.len() as u64).collect(),
+            casualties,
+            trace: trace.into_kept(),
+        })
+    }
+
+    /// Every actor of the moment (`ws.acting`) draws its dice and picks its
+    /// target among the enemies standing at the start of the moment, and
+    /// engages it: the moment's strikes go into `ws.picks`.
+    #[inline]
+    fn pick_targets<C: Clock>(
+        &self,
+        clock: &mut C,
+        ws: &mut Arrays,
+        rolls: &mut SeededRolls,
+        summary: &mut BattleSummary,
+        trace: &mut Trace,
+    ) {
+        let reach = self.reach_limit();
+        let Arrays {
+            down,
+            taken,
+            target_of,
+            engaged_by,
+            standing,
+            acting,
+            picks,
+            ranking,
+            ..
+        } = ws;
+        picks.clear();
+        for &a in acting.iter() {
+            summary.actions += 1;
+            let ag = &self.groups[self.group_of[a as usize] as usize];
+            // A Full Contact action draws its target, Strike roll and
+            // follow-up Ready Time roll together (`action_dice`).
+            let (drawn_target, strike_roll) = match self.striking {
+                Striking::FullContact(_) => {
+                    let dice = rolls.action_dice(self.random_pool(ag.side, standing));
+                    clock.ready_roll(a, dice.ready);
+                    (Some(dice.target), dice.strike)
+                }
+                Striking::FudgeOpposed(_) => (None, 0),
+            };
+            let Some(t) = self.pick_target(
+                a,
+                ag.side,
+                standing,
+                (target_of, engaged_by, taken, down),
+                ranking,
+                rolls,
+                drawn_target,
+            ) else {
+                trace.say(|| trace::no_one_in_reach(&self.fighter_name(a)));
+                continue;
+            };
+            // Engage the target.
+            let old = target_of[a as usize];
+            if old != t {
+                if old != NONE {
+                    engaged_by[old as usize] -= 1;
+                }
+                engaged_by[t as usize] += 1;
+                target_of[a as usize] = t;
+                if ranking.is_on() {
+                    let arrays = (&down[..], &taken[..], &engaged_by[..]);
+                    if old != NONE {
+                        ranking.set(old, rank_key(self.targeting, reach, old, arrays));
+                    }
+                    ranking.set(t, rank_key(self.targeting, reach, t, arrays));
+                }
+            }
+            picks.push((a, t, strike_roll));
+        }
+    }
+
+    /// One strike of the moment, `a` at `t` (with the Full Contact Strike
+    /// roll drawn at the pick): counted, traced, and a hit kept in
+    /// `ws.hits` for the end of the moment.
+    #[inline]
+    fn strike(
+        &self,
+        ws: &mut Arrays,
+        rolls: &mut SeededRolls,
+        (a, t, strike_roll): (u32, u32, i32),
+        round: u32,
+        summary: &mut BattleSummary,
+        trace: &mut Trace,
+    ) -> Result<(), SimError> {
+        let Arrays {
+            penalty,
+            engaged_by,
+            hits,
+            side_roll,
+            ..
+        } = ws;
+        let (ag_side, tg_side) = (self.side_of(a), self.side_of(t));
+        let ag = &self.groups[self.group_of[a as usize] as usize].fighter;
+        let tg = &self.groups[self.group_of[t as usize] as usize].fighter;
+        let (landed, damage, what) = match self.striking {
+            Striking::FullContact(r) => {
+                let sr = ag.strike_rating + penalty[a as usize];
+                let dr = tg.defense_rating + penalty[t as usize];
+                let blow =
+                    combat::full_contact_blow(sr, dr, strike_roll, None, false, &r, ag.offense, tg.defense_factor)
+                        .map_err(SimError::rules)?;
+                match blow.outcome {
+                    StrikeOutcome::AmazingStrike { .. } => summary.amazing_strikes += 1,
+                    StrikeOutcome::AmazingDefense { .. } => summary.amazing_defenses += 1,
+                    _ => {}
+                }
+                let what = trace
+                    .is_on()
+                    .then(|| trace::full_contact(sr, strike_roll, dr, &blow.outcome));
+                (blow.landed, blow.damage, what)
+            }
+            Striking::FudgeOpposed(r) => {
+                let round_no = round.max(1);
+                let a_skill = ag.skill.in_round(round_no).map_err(SimError::rules)?.value();
+                let t_skill = tg.skill.in_round(round_no).map_err(SimError::rules)?.value();
+                // A fighter's roll: its side's group roll, or its own 4dF.
+                let mut roll_of = |side: u8| side_roll[side as usize].unwrap_or_else(|| rolls.four_df());
+                let ar = roll_of(ag_side);
+                let dr = roll_of(tg_side);
+                // FUDGE 4.34: a fighter beset by several is at -1 per
+                // attacker beyond the first, attacking and defending.
+                let crowd = |f: u32| {
+                    if r.multi_foe_penalty {
+                        engaged_by[f as usize].saturating_sub(1) as i32
+                    } else {
+                        0
+                    }
+                };
+                let attacker = OpposedSide {
+                    skill: a_skill,
+                    penalty: penalty[a as usize],
+                    outnumbered: crowd(a),
+                    roll: ar,
+                };
+                let defender = OpposedSide {
+                    skill: t_skill,
+                    penalty: penalty[t as usize],
+                    outnumbered: crowd(t),
+                    roll: dr,
+                };
+                let blow = combat::opposed_blow(attacker, defender, &r, ag.offense, tg.defense_factor);
+                let what = trace.is_on().then(|| {
+                    let part = |side: &OpposedSide, result: i32| OpposedPart {
+                        result,
+                        skill: side.skill,
+                        roll: side.roll,
+                        outnumbered: side.outnumbered,
+                    };
+                    trace::opposed(
+                        &part(&attacker, blow.attack),
+                        &part(&defender, blow.defense),
+                        blow.landed.then_some(blow.degree),
+                    )
+                });
+                (blow.landed, blow.damage, what)
+            }
+        };
+        if landed {
+            summary.hits += 1;
+            hits.push((t, damage));
+        }
+        if let Some(what) = what {
+            trace.say(|| {
+                trace::strike(
+                    &self.fighter_name(a),
+                    &ag.weapon,
+                    &self.fighter_name(t),
+                    &what,
+                    landed.then_some(damage),
+                )
+            });
+        }
+        Ok(())
+    }
+
+    /// The end of the moment: every hit of `ws.hits` lands, in the order it
+    /// was struck; the fallen (into `ws.fallen`) leave the clock, their
+    /// side's standing list and their engagement; a fighter hit and still
+    /// standing loses a pending disruptible action.
+    #[inline]
+    fn land_hits<C: Clock, D: DamageModel>(
+        &self,
+        clock: &mut C,
+        model: &D,
+        state: &mut [D::State],
+        ws: &mut Arrays,
+        summary: &mut BattleSummary,
+        trace: &mut Trace,
+    ) {
+        let reach = self.reach_limit();
+        let Arrays {
+            penalty,
+            down,
+            taken,
+            target_of,
+            engaged_by,
+            standing,
+            pos,
+            hits,
+            fallen,
+            ranking,
+            ..
+        } = ws;
+        fallen.clear();
+        for &(t, damage) in hits.iter() {
+            let out = model.apply(&mut state[t as usize], damage);
+            penalty[t as usize] = out.penalty;
+            taken[t as usize] += i64::from(damage.max(0));
+            if out.after.is_down() && !down[t as usize] {
+                down[t as usize] = true;
+                fallen.push(t);
+            }
+            if ranking.is_on() {
+                ranking.set(t, rank_key(self.targeting, reach, t, (down, taken, engaged_by)));
+            }
+        }
+        clock.remove_fallen(fallen);
+        for &f in fallen.iter() {
+            let side = self.groups[self.group_of[f as usize] as usize].side as usize;
+            let list = &mut standing[side];
+            let p = pos[f as usize] as usize;
+            let last = list[list.len() - 1];
+            list.swap_remove(p);
+            if last != f {
+                pos[last as usize] = p as u32;
+            }
+            let tgt = target_of[f as usize];
+            if tgt != NONE {
+                engaged_by[tgt as usize] -= 1;
+                target_of[f as usize] = NONE;
+                if ranking.is_on() {
+                    ranking.set(tgt, rank_key(self.targeting, reach, tgt, (down, taken, engaged_by)));
+                }
+            }
+            trace.say(|| trace::falls(&self.fighter_name(f)));
+        }
+        for &(t, _) in hits.iter() {
+            if !down[t as usize] {
+                let g = &self.groups[self.group_of[t as usize] as usize];
+                if clock.disrupt(t, g.fighter.disruptible) {
+                    summary.disruptions += 1;
+                    trace.say(|| trace::disrupted(&self.fighter_name(t)));
+                }
+            }
+        }
+    }
+}

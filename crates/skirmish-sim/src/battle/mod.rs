@@ -1,0 +1,458 @@
+//! The battle engine: any timing system x any striking system x any damage
+//! model, fought to a wipe-out, a draw or a limit.
+//!
+//! # How a battle runs
+//!
+//! 1. The clock (one for any timing system, a lean one for Continuous) hands out the fighters acting at the next
+//!    moment, all together.
+//! 2. Each picks a target by the scenario's targeting policy among the
+//!    enemies standing **at the start of the moment**, and strikes: Full
+//!    Contact (SR + 4dF against DR) or FUDGE opposed (skill + 4dF against
+//!    the defender's skill + 4dF). Wound penalties feed both rolls.
+//! 3. At the end of the moment every hit is applied, in the order it was
+//!    struck; the fallen lose their pending actions; a fighter hit before its
+//!    disruptible action landed loses that action (RULES.md's simultaneity
+//!    decision: two fighters can fell each other, and a spell completes on
+//!    the tick its caster is struck).
+//! 4. The battle ends when one side is left (a win), none is (a draw, both
+//!    wiped out at the same moment), or a limit of ticks, rounds or actions
+//!    is reached (a timeout, never a win). A moment is fought whole or not
+//!    at all: the battle stops before a moment past `max_ticks` or
+//!    `max_rounds` (under Continuous, which has no rounds, its stopwatch
+//!    laps count, as in the report), or one whose actions would take the
+//!    total past `max_actions`.
+//!
+//! # Decisions
+//!
+//! - **Damage** is the hit's margin (SR + roll - DR, or the relative
+//!   degree), plus the attacker's `offense`, minus the defender's
+//!   `toughness` (RULES.md §3), plus `amazing_strike_damage` on an amazing
+//!   strike. Armor from the
+//!   table counts once per striking system: in the Defense Rating under
+//!   Full Contact (as in the article), in the defensive damage factor under
+//!   FUDGE striking (FUDGE 4.1).
+//! - **A guaranteed hit** (Full Contact's optional +4, at a margin of 0 or
+//!   less) does damage as a hit by 1, the least hit: the option is there so
+//!   that the "impossible" blow lands.
+//! - **Wound penalties** (Hurt -1, Very Hurt -2) apply to the wounded
+//!   fighter's attack (SR or skill) and defense (DR or skill).
+//! - **FUDGE opposed**: each attack is an opposed action; the attacker hits
+//!   when it wins by 1 or more with at least the minimum result (Poor); a
+//!   defender that wins is not hurt (its own blows are its own actions).
+//!   FUDGE 4.34's lone fighter, who rolls once against every foe of a
+//!   combat round and must beat or tie them all to wound one, belongs to
+//!   simultaneous combat rounds; here every attack is an action of its own
+//!   under any timing system, so each is one exchange. What 4.34 gives
+//!   every exchange: a fighter engaged by several attackers is at -1 for
+//!   each beyond the first, attacking and defending (the lone fighter's
+//!   skill), counting the engagements of the moment itself (every actor of
+//!   a moment picks its target before any strike is resolved); at most
+//!   `max_attackers_per_target` attackers can engage one target (reach),
+//!   and an attacker with no target in reach loses the action. With
+//!   `group_roll`, each side of two or more standing fighters rolls one
+//!   2dF per moment for all its fighters (the GM's one roll for the NPCs);
+//!   a fighter alone on its side rolls its own 4dF. Plus-levels count by
+//!   round.
+//! - **Reach is FUDGE's rule** (4.34) and applies under FUDGE opposed
+//!   striking only; under Full Contact any number may strike one target.
+//! - **Not modelled**: the Tick System's Acquire (+2 ticks for the first
+//!   ranged attack on a new target). The weapon tables do not say which
+//!   weapons are ranged, and a battle's fighter picks its target when its
+//!   action lands, after its ticks are counted; a GM who wants it adds the
+//!   ticks to the group's weapon.
+//! - **Engagement**: an attacker engages the target it last struck at, until
+//!   it strikes another or falls; "least engaged" targeting and the reach
+//!   limit count engaged attackers.
+//! - **Most wounded** is the enemy that has taken the most damage so far.
+//! - Fighters of the same moment pick their targets, then strike, in the
+//!   order they were scheduled (FIFO), which decides only the order of the
+//!   dice.
+//!
+//! Every battle draws from its own stream, `SeededRolls::for_stream(seed,
+//! index)`, so a battle's result depends only on (scenario, seed, index).
+//!
+//! # Where things are
+//!
+//! This file holds the public surface (a [`Battle`], its [`RunOptions`],
+//! [`Workspace`], the ways to run one) and the choice of clock and path;
+//! `build.rs` resolves a scenario into a battle; `targeting.rs` holds the
+//! per-fighter arrays, the targeting index's keys and the pick of a
+//! target; `fight.rs` the battle loop, a moment's strikes and its falls;
+//! `trace.rs` the words of the trace.
+
+mod build;
+mod fight;
+mod targeting;
+mod trace;
+
+use skirmish_core::damage::{Damage, DamageModel, DamageState, HitPointState, WoundTrack};
+use skirmish_core::dice::SeededRolls;
+use skirmish_core::fighter::Fighter;
+use skirmish_core::timing::TimingSystem;
+
+use crate::clock::{ContinuousClock, LineClock, SchedulerClock};
+use crate::error::SimError;
+use crate::fast::{self, FastEnd, FastPlan, FastWorkspace, HitPointsPrep};
+use crate::report::{BattleReport, BattleSummary, Casualties};
+use crate::scenario::{Scenario, Striking, Targeting};
+
+use targeting::Arrays;
+
+/// What to record beyond the numbers.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RunOptions {
+    /// Keep a readable trace of every strike and fall.
+    pub trace: bool,
+    /// Keep the casualties over time (one entry per tick someone fell).
+    pub casualties: bool,
+}
+
+impl RunOptions {
+    /// Keep everything: the trace and the casualties over time.
+    pub const FULL: RunOptions = RunOptions {
+        trace: true,
+        casualties: true,
+    };
+}
+
+/// Memory a thread reuses from battle to battle (a sweep keeps one per
+/// worker): nothing is allocated per battle once it has grown.
+#[derive(Default)]
+pub struct Workspace {
+    lean: Option<ContinuousClock>,
+    hp: Vec<HitPointState>,
+    wounds: Vec<WoundTrack>,
+    arrays: Arrays,
+    fast: FastWorkspace,
+}
+
+impl std::fmt::Debug for Workspace {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Workspace")
+            .field("fighters", &self.arrays.penalty.len())
+            .finish()
+    }
+}
+
+/// Where a battle picks up: the round counter, rounds and tick it starts
+/// from (all 0 for a fresh battle). A continuation of an encounter starts
+/// from the encounter's.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Resume {
+    /// Rounds (phases, exchanges) begun so far, as the clock counts them.
+    pub(crate) round_starts: u32,
+    /// The summary's rounds so far.
+    pub(crate) rounds: u32,
+    /// The tick of the last moment so far.
+    pub(crate) tick: u64,
+}
+
+/// The state a continuation starts every battle from (see
+/// [`Battle::fight_from`]).
+#[derive(Debug, Clone)]
+pub(crate) struct Start {
+    /// Per fighter: what it has taken (of the battle's damage model).
+    pub(crate) damage: Vec<DamageState>,
+    /// Per fighter: whether it is still in the fight.
+    pub(crate) standing: Vec<bool>,
+    /// The counters it picks up.
+    pub(crate) resume: Resume,
+}
+
+/// The Time Taken of a group with no weapon given.
+pub use skirmish_core::fighter::DEFAULT_TIME_TAKEN;
+
+const NONE: u32 = u32::MAX;
+
+/// A group, ready to fight: the core's resolved [`Fighter`], where its
+/// fighters stand in the roster.
+#[derive(Debug, Clone)]
+struct GroupRt {
+    side: u8,
+    first: u32,
+    count: u32,
+    fighter: Fighter,
+}
+
+/// A scenario made ready to fight many times (the weapon and armor
+/// lookups, the damage model and the roster are resolved once).
+///
+/// ```
+/// use skirmish_sim::battle::{Battle, RunOptions};
+/// use skirmish_sim::scenario::Scenario;
+///
+/// let scenario: Scenario = toml::from_str(r#"
+///     name = "duel"
+///     [[sides]]
+///     name = "Cardiff"
+///     groups = [{ name = "Cardiff", strike_rating = 9, defense_rating = 7, weapon = "Sword, Two-Handed" }]
+///     [[sides]]
+///     name = "goblins"
+///     groups = [{ name = "Goblin", count = 3, strike_rating = 5, defense_rating = 6, weapon = "Pike/Pole-arm" }]
+/// "#).unwrap();
+/// let battle = Battle::new(&scenario).unwrap();
+/// let report = battle.run(7, 0, &RunOptions::default()).unwrap();
+/// assert!(report.summary.actions > 0);
+/// // The same seed and index give the same battle.
+/// assert_eq!(report, battle.run(7, 0, &RunOptions::default()).unwrap());
+/// ```
+#[derive(Debug, Clone)]
+pub struct Battle {
+    timing: TimingSystem,
+    striking: Striking,
+    damage: Damage,
+    targeting: Targeting,
+    reach: u32,
+    max_ticks: u64,
+    max_rounds: u32,
+    max_actions: u64,
+    sides: Vec<String>,
+    groups: Vec<GroupRt>,
+    /// Per fighter: its group.
+    group_of: Vec<u32>,
+    /// Set when the battle can take the fast path (`fast.rs`).
+    fast: Option<(FastPlan, FastPrep)>,
+}
+
+/// The damage model's part of the fast path's plan.
+#[derive(Debug, Clone)]
+enum FastPrep {
+    HitPoints(Box<HitPointsPrep>),
+    Wounds,
+}
+
+/// Fights one battle of `scenario`: battle number `index` of master seed
+/// `seed`.
+pub fn run_battle(scenario: &Scenario, seed: u64, index: u64, options: &RunOptions) -> Result<BattleReport, SimError> {
+    Battle::new(scenario)?.run(seed, index, options)
+}
+
+impl Battle {
+    /// The side of fighter `f`.
+    #[inline]
+    fn side_of(&self, f: u32) -> u8 {
+        self.groups[self.group_of[f as usize] as usize].side
+    }
+
+    /// Number of fighters.
+    pub fn fighters(&self) -> usize {
+        self.group_of.len()
+    }
+
+    /// The fighter's name: its group's, numbered if the group has several.
+    pub fn fighter_name(&self, fighter: u32) -> String {
+        let g = &self.groups[self.group_of[fighter as usize] as usize];
+        if g.count == 1 {
+            g.fighter.name.clone()
+        } else {
+            format!("{} {}", g.fighter.name, fighter - g.first + 1)
+        }
+    }
+
+    /// Fights battle `index` of master seed `seed`.
+    pub fn run(&self, seed: u64, index: u64, options: &RunOptions) -> Result<BattleReport, SimError> {
+        self.run_in(&mut Workspace::default(), seed, index, options)
+    }
+
+    /// Fights battle `index` of master seed `seed` in a reused workspace.
+    pub fn run_in(
+        &self,
+        ws: &mut Workspace,
+        seed: u64,
+        index: u64,
+        options: &RunOptions,
+    ) -> Result<BattleReport, SimError> {
+        let mut rolls = SeededRolls::for_stream(seed, index);
+        if !options.trace
+            && let Some(fast) = &self.fast
+        {
+            let mut casualties = Vec::new();
+            let end = self.run_fast(fast, ws, &mut rolls, options.casualties.then_some(&mut casualties))?;
+            return Ok(BattleReport {
+                summary: end.summary,
+                sides: self.sides.clone(),
+                fielded: end.fielded.to_vec(),
+                standing: end.standing.to_vec(),
+                casualties,
+                trace: None,
+            });
+        }
+        self.run_with(ws, &mut rolls, options, self.use_lean_clock())
+    }
+
+    /// Fights battle `index` of master seed `seed` in a reused workspace,
+    /// keeping only the numbers (what a sweep needs).
+    pub fn run_summary(&self, ws: &mut Workspace, seed: u64, index: u64) -> Result<BattleSummary, SimError> {
+        let mut rolls = SeededRolls::for_stream(seed, index);
+        match &self.fast {
+            Some(fast) => Ok(self.run_fast(fast, ws, &mut rolls, None)?.summary),
+            None => Ok(self
+                .run_with(ws, &mut rolls, &RunOptions::default(), self.use_lean_clock())?
+                .summary),
+        }
+    }
+
+    /// Whether [`run_summary`](Self::run_summary), and
+    /// [`run_in`](Self::run_in) without a trace, take the fast path
+    /// (the same results, fewer instructions; see the crate's `fast.rs`).
+    pub fn has_fast_path(&self) -> bool {
+        self.fast.is_some()
+    }
+
+    fn run_fast(
+        &self,
+        (plan, prep): &(FastPlan, FastPrep),
+        ws: &mut Workspace,
+        rolls: &mut SeededRolls,
+        casualties: Option<&mut Vec<Casualties>>,
+    ) -> Result<FastEnd, SimError> {
+        match (&self.damage, prep) {
+            (Damage::HitPoints(m), FastPrep::HitPoints(p)) => {
+                fast::fight(plan, m, p, &self.group_of, &mut ws.fast, rolls, casualties)
+            }
+            (Damage::FudgeWounds(m), FastPrep::Wounds) => {
+                fast::fight(plan, m, &(), &self.group_of, &mut ws.fast, rolls, casualties)
+            }
+            _ => Err(SimError::Scenario(
+                "the fast path's plan does not fit the damage model".into(),
+            )),
+        }
+    }
+
+    fn use_lean_clock(&self) -> bool {
+        matches!(self.timing, TimingSystem::Continuous(_))
+    }
+
+    /// Fights on the general path (never the fast one) with the given clock
+    /// choice: tests compare the two clocks, and the fast path with both.
+    #[doc(hidden)]
+    pub fn run_with(
+        &self,
+        ws: &mut Workspace,
+        rolls: &mut SeededRolls,
+        options: &RunOptions,
+        lean: bool,
+    ) -> Result<BattleReport, SimError> {
+        ws.arrays.reset(self);
+        let Workspace {
+            lean: lean_clock,
+            hp,
+            wounds,
+            arrays,
+            fast: _,
+        } = ws;
+        match &self.damage {
+            Damage::HitPoints(m) => {
+                hp.clear();
+                hp.extend(self.group_of.iter().map(|&g| {
+                    HitPointState::new(self.groups[g as usize].fighter.hit_points.unwrap_or(m.config().max_hp))
+                }));
+                if lean {
+                    let clock = self.lean_clock(lean_clock)?;
+                    self.fight(clock, m, hp, arrays, rolls, options, Resume::default())
+                } else {
+                    self.fight(
+                        &mut self.scheduler_clock()?,
+                        m,
+                        hp,
+                        arrays,
+                        rolls,
+                        options,
+                        Resume::default(),
+                    )
+                }
+            }
+            Damage::FudgeWounds(m) => {
+                wounds.clear();
+                wounds.resize(self.group_of.len(), m.fresh());
+                if lean {
+                    let clock = self.lean_clock(lean_clock)?;
+                    self.fight(clock, m, wounds, arrays, rolls, options, Resume::default())
+                } else {
+                    self.fight(
+                        &mut self.scheduler_clock()?,
+                        m,
+                        wounds,
+                        arrays,
+                        rolls,
+                        options,
+                        Resume::default(),
+                    )
+                }
+            }
+        }
+    }
+
+    fn lean_clock<'w>(&self, slot: &'w mut Option<ContinuousClock>) -> Result<&'w mut ContinuousClock, SimError> {
+        let TimingSystem::Continuous(c) = &self.timing else {
+            return Err(SimError::Scenario("the lean clock runs Continuous timing only".into()));
+        };
+        let clock = slot.get_or_insert_with(ContinuousClock::empty);
+        clock.reset(
+            c.lap,
+            self.group_of.iter().map(|&g| self.groups[g as usize].fighter.action),
+        );
+        Ok(clock)
+    }
+
+    fn scheduler_clock(&self) -> Result<SchedulerClock, SimError> {
+        SchedulerClock::new(
+            &self.timing,
+            self.group_of.iter().map(|&g| {
+                let g = &self.groups[g as usize].fighter;
+                (g.timing, g.action)
+            }),
+        )
+    }
+
+    /// Fights on from `start` with a continuation's clock (reset by the
+    /// caller), in a reused workspace: fighters already down stay down,
+    /// the others carry their damage and its wound penalty.
+    pub(crate) fn fight_from(
+        &self,
+        ws: &mut Workspace,
+        clock: &mut LineClock<'_>,
+        start: &Start,
+        rolls: &mut SeededRolls,
+    ) -> Result<BattleSummary, SimError> {
+        let n = self.group_of.len();
+        if start.damage.len() != n || start.standing.len() != n {
+            return Err(SimError::Scenario(format!(
+                "a continuation of {n} fighters needs {n} damage states and standing flags"
+            )));
+        }
+        ws.arrays.reset_from(self, &start.standing);
+        let Workspace { hp, wounds, arrays, .. } = ws;
+        let mismatch = || SimError::Scenario(format!("a damage state is not of the {} model", self.damage.name()));
+        let options = RunOptions::default();
+        let report = match &self.damage {
+            Damage::HitPoints(m) => {
+                hp.clear();
+                for d in &start.damage {
+                    let DamageState::HitPoints(s) = d else {
+                        return Err(mismatch());
+                    };
+                    hp.push(*s);
+                }
+                for (p, s) in arrays.penalty.iter_mut().zip(hp.iter()) {
+                    *p = m.wound_penalty(s);
+                }
+                self.fight(clock, m, hp, arrays, rolls, &options, start.resume)?
+            }
+            Damage::FudgeWounds(m) => {
+                wounds.clear();
+                for d in &start.damage {
+                    let DamageState::FudgeWounds(s) = d else {
+                        return Err(mismatch());
+                    };
+                    wounds.push(*s);
+                }
+                for (p, s) in arrays.penalty.iter_mut().zip(wounds.iter()) {
+                    *p = m.wound_penalty(s);
+                }
+                self.fight(clock, m, wounds, arrays, rolls, &options, start.resume)?
+            }
+        };
+        Ok(report.summary)
+    }
+}

@@ -1,0 +1,116 @@
+//! The words of a battle's trace, and where its lines go.
+//!
+//! The battle loop says what happened ([`Trace::say`]) only when someone
+//! listens: the text is built inside a closure, so a battle without a
+//! trace formats nothing. The lines are kept in the report when the
+//! caller asked for them in memory.
+
+use skirmish_core::striking::full_contact::StrikeOutcome;
+
+use crate::report::TraceLine;
+
+/// Where a battle's trace lines go, and the moment they are of.
+pub(super) struct Trace {
+    /// The lines kept for the report, when asked for.
+    kept: Option<Vec<TraceLine>>,
+    /// The moment being fought: absolute tick, round, the system's label.
+    at: (u64, u32, i64),
+}
+
+impl Trace {
+    /// A trace that keeps its lines when `keep` is set, and says nothing
+    /// otherwise.
+    pub(super) fn new(keep: bool) -> Trace {
+        Trace {
+            kept: keep.then(Vec::new),
+            at: (0, 0, 0),
+        }
+    }
+
+    /// Whether anyone listens (the words are worth building).
+    #[inline]
+    pub(super) fn is_on(&self) -> bool {
+        self.kept.is_some()
+    }
+
+    /// The lines that follow are of this moment.
+    #[inline]
+    pub(super) fn at(&mut self, tick: u64, round: u32, display: i64) {
+        self.at = (tick, round, display);
+    }
+
+    /// A line of the current moment, its text built only if someone listens.
+    #[inline]
+    pub(super) fn say(&mut self, text: impl FnOnce() -> String) {
+        if let Some(kept) = self.kept.as_mut() {
+            let (tick, round, display) = self.at;
+            kept.push(TraceLine {
+                tick,
+                round,
+                display,
+                text: text(),
+            });
+        }
+    }
+
+    /// The lines kept for the report (`None` unless asked for).
+    pub(super) fn into_kept(self) -> Option<Vec<TraceLine>> {
+        self.kept
+    }
+}
+
+/// An attacker with no target in reach.
+pub(super) fn no_one_in_reach(attacker: &str) -> String {
+    format!("{attacker} finds no one in reach")
+}
+
+/// A Full Contact strike's roll against the defense and its outcome.
+pub(super) fn full_contact(sr: i32, roll: i32, dr: i32, outcome: &StrikeOutcome) -> String {
+    format!("SR {sr} {roll:+} vs DR {dr}: {outcome}")
+}
+
+/// One side of a FUDGE opposed exchange, as the trace shows it.
+pub(super) struct OpposedPart {
+    /// The result: skill + penalty - outnumbered + roll.
+    pub(super) result: i32,
+    /// The fighter's skill this round.
+    pub(super) skill: i32,
+    /// Its 4dF (or its side's group roll).
+    pub(super) roll: i32,
+    /// Attackers beyond the first (FUDGE 4.34), when the rule is on.
+    pub(super) outnumbered: i32,
+}
+
+/// A FUDGE opposed exchange: both sides' totals and their parts, and
+/// whether the attack hit (by how much).
+pub(super) fn opposed(attack: &OpposedPart, defense: &OpposedPart, hit_by: Option<i32>) -> String {
+    let part = |p: &OpposedPart| {
+        let outnumbered = if p.outnumbered > 0 {
+            format!(", -{} outnumbered", p.outnumbered)
+        } else {
+            String::new()
+        };
+        format!("{} ({:+} skill {:+} roll{outnumbered})", p.result, p.skill, p.roll)
+    };
+    let end = match hit_by {
+        Some(degree) => format!("hit by {degree}"),
+        None => "no hit".to_string(),
+    };
+    format!("{} vs {}: {end}", part(attack), part(defense))
+}
+
+/// A strike: who, with what, at whom, how it went, and the damage of a hit.
+pub(super) fn strike(attacker: &str, weapon: &str, target: &str, what: &str, damage: Option<i32>) -> String {
+    let dmg = damage.map_or_else(String::new, |d| format!(", damage {d}"));
+    format!("{attacker} ({weapon}) strikes {target}: {what}{dmg}")
+}
+
+/// A fighter falls.
+pub(super) fn falls(fighter: &str) -> String {
+    format!("{fighter} falls")
+}
+
+/// A fighter hit before its disruptible action landed loses it.
+pub(super) fn disrupted(fighter: &str) -> String {
+    format!("{fighter}'s action is disrupted")
+}

@@ -8,9 +8,9 @@ use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write as _};
 use std::path::{Path, PathBuf};
 
-use super::format::parse_csv_line;
+use super::format::csv_reader;
 use super::output::{check_output, io_error, output_target, resolve_output, write_output};
-use super::schema::{Layout, Meta};
+use super::schema::{Layout, Meta, line_of};
 use super::table::{Cell, CellStats};
 use super::{SweepError, SweepSpec, describe_values};
 use crate::stats;
@@ -89,34 +89,48 @@ pub(super) fn read_checkpoint(
     // Only lines ending in '\n' are whole; anything after the last one is
     // a write torn by a kill, and is recomputed.
     let whole = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-    let mut lines = bytes[..whole]
-        .split(|&b| b == b'\n')
-        .map(|line| line.strip_suffix(b"\r").unwrap_or(line));
-    lines.next_back(); // the empty piece after the final '\n'
-    let first = lines.next();
-    match first {
-        None if header.as_bytes().starts_with(bytes) => return Ok(Vec::new()),
-        Some(line) if line == header.as_bytes() => {}
-        _ => {
-            return Err(SweepError::HeaderMismatch {
-                path: path.to_owned(),
-                expected: header.to_owned(),
-                found: String::from_utf8_lossy(first.unwrap_or(bytes)).into_owned(),
-            });
-        }
+    let mismatch = |found: &[u8]| SweepError::HeaderMismatch {
+        path: path.to_owned(),
+        expected: header.to_owned(),
+        found: String::from_utf8_lossy(found).into_owned(),
+    };
+    if whole == 0 {
+        // No whole line: a header torn while being written is no work.
+        return if header.as_bytes().starts_with(bytes) {
+            Ok(Vec::new())
+        } else {
+            Err(mismatch(bytes))
+        };
+    }
+    let first_line = bytes.split(|&b| b == b'\n').next().unwrap_or_default();
+    let first_line = first_line.strip_suffix(b"\r").unwrap_or(first_line);
+    let mut reader = csv_reader(&bytes[..whole]);
+    let mut records = reader.byte_records();
+    match records.next() {
+        Some(Ok(record)) if record.iter().eq(layout.header_fields().iter().map(String::as_bytes)) => {}
+        _ => return Err(mismatch(first_line)),
     }
     let index: HashMap<Vec<String>, usize> = (0..cells).map(|c| (spec.cell_values(c), c)).collect();
     let sides = layout.sides.len();
     let mut rows: Vec<Option<(String, CellStats)>> = vec![None; index.len()];
-    for (i, raw) in lines.enumerate() {
-        let line_no = i + 2;
+    for record in records {
+        let line_no = |e: &csv::Error| e.position().map_or(0, |p| p.line() as usize);
+        let record = record.map_err(|e| SweepError::Checkpoint {
+            path: path.to_owned(),
+            line: line_no(&e),
+            message: e.to_string(),
+        })?;
+        let line_no = record.position().map_or(0, |p| p.line() as usize);
         let bad = |message: String| SweepError::Checkpoint {
             path: path.to_owned(),
             line: line_no,
             message,
         };
-        let line = std::str::from_utf8(raw).map_err(|_| bad("not UTF-8 text".to_owned()))?;
-        let fields = parse_csv_line(line).map_err(&bad)?;
+        let fields = record
+            .iter()
+            .map(|f| std::str::from_utf8(f).map(str::to_owned))
+            .collect::<Result<Vec<String>, _>>()
+            .map_err(|_| bad("not UTF-8 text".to_owned()))?;
         let (values, stats, seed, scenario) = layout.parse_row(&fields, sides).map_err(&bad)?;
         let Some(&cell) = index.get(&values) else {
             return Err(bad(format!(
@@ -143,7 +157,7 @@ pub(super) fn read_checkpoint(
                 stats.battles, spec.battles
             )));
         }
-        let rebuilt = layout.row_line(
+        let rebuilt = layout.row_fields(
             &Cell {
                 values,
                 stats: stats.clone(),
@@ -153,7 +167,7 @@ pub(super) fn read_checkpoint(
                 scenario: &scenario,
             },
         );
-        if rebuilt != line {
+        if rebuilt != fields {
             return Err(bad(
                 "the row's statistics do not follow from its counts (edited?)".to_owned()
             ));
@@ -162,7 +176,7 @@ pub(super) fn read_checkpoint(
         if rows[cell].is_some() {
             return Err(bad(format!("cell {cell} appears twice")));
         }
-        rows[cell] = Some((line.to_owned(), stats));
+        rows[cell] = Some((line_of(&fields), stats));
     }
     Ok(rows
         .into_iter()
@@ -218,16 +232,19 @@ pub fn existing_work(path: &Path, spec: &SweepSpec) -> Result<Option<String>, Sw
         return Ok(None);
     }
     let sides = spec.scenario.sides.iter().map(|s| s.name.clone()).collect();
-    let header = Layout::new(spec.axes.iter().map(|a| a.path.clone()).collect(), sides)?.header_line();
-    let text = String::from_utf8_lossy(bytes);
-    let mut lines = text.lines();
-    if lines.next() != Some(header.as_str()) {
+    let layout = Layout::new(spec.axes.iter().map(|a| a.path.clone()).collect(), sides)?;
+    let header_fields = layout.header_fields();
+    let header = layout.header_line();
+    let mut reader = csv_reader(bytes);
+    let mut records = reader.byte_records();
+    let is_header = matches!(records.next(), Some(Ok(r)) if r.iter().eq(header_fields.iter().map(String::as_bytes)));
+    if !is_header {
         return Ok(if header.as_bytes().starts_with(bytes) {
             None
         } else {
             Some("content that is not this sweep's checkpoint".to_owned())
         });
     }
-    let rows = lines.filter(|l| !l.is_empty()).count();
+    let rows = records.count();
     Ok((rows > 0).then(|| format!("{rows} finished cell{} of this sweep", if rows == 1 { "" } else { "s" })))
 }

@@ -5,11 +5,12 @@
 use std::collections::HashSet;
 
 use super::SweepError;
-use super::format::{csv_field, push_display, push_float};
+use super::format::{csv_text, field_text};
 use super::table::{Cell, CellStats, ratio};
 use crate::stats;
 
 /// A value of one cell in one column.
+#[derive(Debug, Clone, Copy)]
 pub(super) enum Value<'a> {
     Str(&'a str),
     U64(u64),
@@ -212,31 +213,27 @@ impl Layout {
         Ok(Layout { axes, sides, columns })
     }
 
-    pub(super) fn header_line(&self) -> String {
-        let mut out = String::new();
-        for (j, (name, _)) in self.columns.iter().enumerate() {
-            if j > 0 {
-                out.push(',');
-            }
-            csv_field(&mut out, name);
-        }
-        out
+    /// The column names, in schema order.
+    pub(super) fn header_fields(&self) -> Vec<String> {
+        self.columns.iter().map(|(name, _)| name.clone()).collect()
     }
 
+    /// The header as one CSV line (no line end).
+    pub(super) fn header_line(&self) -> String {
+        line_of(&self.header_fields())
+    }
+
+    /// A cell's fields as the CSV writes them, in schema order.
+    pub(super) fn row_fields(&self, cell: &Cell, meta: Meta<'_>) -> Vec<String> {
+        self.columns
+            .iter()
+            .map(|(_, kind)| field_text(kind.value(cell, meta)))
+            .collect()
+    }
+
+    /// A cell's row as one CSV line (no line end).
     pub(super) fn row_line(&self, cell: &Cell, meta: Meta<'_>) -> String {
-        let mut out = String::new();
-        for (j, (_, kind)) in self.columns.iter().enumerate() {
-            if j > 0 {
-                out.push(',');
-            }
-            match kind.value(cell, meta) {
-                Value::Str(s) => csv_field(&mut out, s),
-                Value::U64(x) => push_display(&mut out, x),
-                Value::F64(Some(x)) => push_float(&mut out, x),
-                Value::F64(None) => {}
-            }
-        }
-        out
+        line_of(&self.row_fields(cell, meta))
     }
 
     /// Rebuilds a cell from one of its CSV rows (fields already split),
@@ -323,4 +320,11 @@ impl Layout {
         }
         Ok((values, stats, seed, scenario))
     }
+}
+
+/// One CSV record as a line, without its line end.
+pub(super) fn line_of(fields: &[String]) -> String {
+    let mut text = csv_text([fields]);
+    text.pop();
+    text
 }

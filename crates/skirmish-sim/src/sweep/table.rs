@@ -3,7 +3,7 @@
 //! a terminal summary). The columns themselves are defined once, in
 //! `schema`.
 
-use super::format::{json_string, push_display, push_float};
+use super::format::{csv_text, json_text};
 use super::schema::{Layout, Meta, Value, ValueType};
 use crate::stats;
 
@@ -147,38 +147,25 @@ impl SweepTable {
 
     /// The table as CSV (see the module docs for the schema).
     pub fn to_csv(&self) -> String {
-        let mut out = self.layout.header_line();
-        out.push('\n');
-        for cell in &self.cells {
-            out.push_str(&self.layout.row_line(cell, self.meta()));
-            out.push('\n');
-        }
-        out
+        let rows = self.cells.iter().map(|cell| self.layout.row_fields(cell, self.meta()));
+        csv_text(std::iter::once(self.layout.header_fields()).chain(rows))
     }
 
     /// The table as JSON: an array of one object per row, keys in schema
     /// order, numbers written as in the CSV.
     pub fn to_json(&self) -> String {
-        let mut out = String::from("[");
-        for (i, cell) in self.cells.iter().enumerate() {
-            out.push_str(if i == 0 { "\n  {" } else { ",\n  {" });
-            for (j, (name, kind)) in self.layout.columns.iter().enumerate() {
-                if j > 0 {
-                    out.push_str(", ");
-                }
-                json_string(&mut out, name);
-                out.push_str(": ");
-                match kind.value(cell, self.meta()) {
-                    Value::Str(s) => json_string(&mut out, s),
-                    Value::U64(x) => push_display(&mut out, x),
-                    Value::F64(Some(x)) => push_float(&mut out, x),
-                    Value::F64(None) => out.push_str("null"),
-                }
-            }
-            out.push('}');
-        }
-        out.push_str("\n]\n");
-        out
+        let rows: Vec<Vec<(&str, Value<'_>)>> = self
+            .cells
+            .iter()
+            .map(|cell| {
+                self.layout
+                    .columns
+                    .iter()
+                    .map(|(name, kind)| (name.as_str(), kind.value(cell, self.meta())))
+                    .collect()
+            })
+            .collect();
+        json_text(&rows)
     }
 
     /// The columns as arrays, in schema order, one entry per cell.

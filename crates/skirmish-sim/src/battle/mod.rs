@@ -3,8 +3,9 @@
 //!
 //! # How a battle runs
 //!
-//! 1. The clock (one for any timing system, a lean one for Continuous) hands out the fighters acting at the next
-//!    moment, all together.
+//! 1. The clock (one for any timing system; lean ones for Continuous,
+//!    Simultaneous, Simple Rounds and Action Blocks) hands out the fighters
+//!    acting at the next moment, all together.
 //! 2. Each picks a target by the scenario's targeting policy among the
 //!    enemies standing **at the start of the moment**, and strikes: Full
 //!    Contact (SR + 4dF against DR) or FUDGE opposed (skill + 4dF against
@@ -90,7 +91,7 @@ use skirmish_core::dice::SeededRolls;
 use skirmish_core::fighter::Fighter;
 use skirmish_core::timing::TimingSystem;
 
-use crate::clock::{ContinuousClock, LineClock, SchedulerClock};
+use crate::clock::{LeanClock, LineClock, SchedulerClock};
 use crate::error::SimError;
 use crate::fast::{self, FastEnd, FastPlan, FastWorkspace, HitPointsPrep};
 use crate::report::{BattleReport, BattleSummary, Casualties};
@@ -119,7 +120,7 @@ impl RunOptions {
 /// worker): nothing is allocated per battle once it has grown.
 #[derive(Default)]
 pub struct Workspace {
-    lean: Option<ContinuousClock>,
+    lean: Option<LeanClock>,
     hp: Vec<HitPointState>,
     wounds: Vec<WoundTrack>,
     arrays: Arrays,
@@ -320,7 +321,7 @@ impl Battle {
     }
 
     fn use_lean_clock(&self) -> bool {
-        matches!(self.timing, TimingSystem::Continuous(_))
+        LeanClock::handles(&self.timing, self.groups.iter().map(|g| g.fighter.action))
     }
 
     /// Fights on the general path (never the fast one) with the given clock
@@ -333,6 +334,8 @@ impl Battle {
         options: &RunOptions,
         lean: bool,
     ) -> Result<BattleReport, SimError> {
+        // A system without a lean clock runs on the Scheduler either way.
+        let lean = lean && self.use_lean_clock();
         ws.arrays.reset(self);
         let Workspace {
             lean: lean_clock,
@@ -383,16 +386,15 @@ impl Battle {
         }
     }
 
-    fn lean_clock<'w>(&self, slot: &'w mut Option<ContinuousClock>) -> Result<&'w mut ContinuousClock, SimError> {
-        let TimingSystem::Continuous(c) = &self.timing else {
-            return Err(SimError::Scenario("the lean clock runs Continuous timing only".into()));
-        };
-        let clock = slot.get_or_insert_with(ContinuousClock::empty);
-        clock.reset(
-            c.lap,
-            self.group_of.iter().map(|&g| self.groups[g as usize].fighter.action),
-        );
-        Ok(clock)
+    fn lean_clock<'w>(&self, slot: &'w mut Option<LeanClock>) -> Result<&'w mut LeanClock, SimError> {
+        LeanClock::ready(
+            slot,
+            &self.timing,
+            self.group_of.iter().map(|&g| {
+                let g = &self.groups[g as usize].fighter;
+                (g.timing, g.action)
+            }),
+        )
     }
 
     fn scheduler_clock(&self) -> Result<SchedulerClock, SimError> {

@@ -8,9 +8,14 @@
 //! System's and Action Blocks' own ratings). Like `digest.rs`: a change
 //! here is a breaking change, not a test to update.
 //!
+//! `lean_clocks_fight_exactly_like_the_scheduler` fights every one of these
+//! battles with the battle's own clock (a lean one where its system has
+//! one) and with the core Scheduler's, report by report.
+//!
 //! `SKIRMISH_PRINT_SYSTEMS_DIGESTS=1 cargo test -p skirmish-sim --test it
 //! systems -- --nocapture` prints the table.
 
+use skirmish_core::dice::SeededRolls;
 use skirmish_core::timing::TimingSystem;
 use skirmish_sim::battle::{Battle, RunOptions, Workspace};
 use skirmish_sim::scenario::Scenario;
@@ -32,9 +37,12 @@ fn parity(n: u64) -> Scenario {
         .unwrap()
 }
 
+/// Scenario edits: (path, value).
+type Edits = &'static [(&'static str, &'static str)];
+
 /// The variants of the parity battle each system and policy is fought in:
 /// (name, edits, fighters per side, battles).
-const VARIANTS: &[(&str, &[(&str, &str)], u64, u64)] = &[
+const VARIANTS: &[(&str, Edits, u64, u64)] = &[
     ("plain 2", &[], 2, 30),
     ("plain 9", &[], 9, 12),
     ("plain 60", &[], 60, 2),
@@ -169,4 +177,22 @@ fn every_system_and_policy_fights_as_pinned() {
         }
     }
     assert!(failed.is_empty(), "seeded results changed:\n{}", failed.join("\n"));
+}
+
+/// Each battle's own clock (lean where the system has one) against the
+/// core Scheduler's, report by report, traces and casualties included.
+#[test]
+fn lean_clocks_fight_exactly_like_the_scheduler() {
+    let mut ws = Workspace::default();
+    for (label, battle, battles) in battles() {
+        for i in 0..battles.min(6) {
+            let lean = battle
+                .run_with(&mut ws, &mut SeededRolls::for_stream(5, i), &RunOptions::FULL, true)
+                .unwrap();
+            let scheduler = battle
+                .run_with(&mut ws, &mut SeededRolls::for_stream(5, i), &RunOptions::FULL, false)
+                .unwrap();
+            assert_eq!(lean, scheduler, "{label} #{i}");
+        }
+    }
 }

@@ -1,6 +1,6 @@
 //! The battle's clock: which fighters act at the next moment.
 //!
-//! Two clocks run the same timing rules:
+//! Clocks that run the same timing rules:
 //!
 //! - [`SchedulerClock`] drives the core [`Scheduler`] and so runs any of the
 //!   six timing systems, exactly as the live tracker does;
@@ -9,6 +9,13 @@
 //!   plain arrays, no allocation per action. It draws its dice in the very
 //!   order the Scheduler does, so a battle gives the same result on either
 //!   (tested: `tests/it/battle.rs`).
+//! - [`RoundsClock`] (`rounds.rs`) is the same for Simultaneous Combat,
+//!   Simple Rounds and Action Blocks (issue 13; tested:
+//!   `tests/it/systems.rs`).
+//!
+//! [`LeanClock`] holds whichever lean clock the battle's system has, so a
+//! workspace keeps one from battle to battle; systems without one (and
+//! declarations with GM timing) run on the Scheduler.
 //!
 //! Fighters that act at a moment do "the same again": their next action is
 //! scheduled at the next call, after the battle has resolved the moment and
@@ -28,6 +35,10 @@ use skirmish_core::timing::simple::MIN_INITIATIVE;
 use skirmish_core::timing::{Act, ActorId, ActorTiming, Declaration, Scheduler, Step, TimingSystem};
 
 use crate::error::SimError;
+
+mod rounds;
+
+pub(crate) use rounds::RoundsClock;
 
 /// What a clock hands the battle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -185,7 +196,93 @@ impl Clock for SchedulerClock {
     }
 }
 
+/// A battle's lean clock, kept in a workspace from battle to battle (see
+/// the module docs).
+#[derive(Debug)]
+pub(crate) enum LeanClock {
+    /// Continuous timing.
+    Continuous(ContinuousClock),
+    /// Simultaneous Combat, Simple Rounds and Action Blocks.
+    Rounds(RoundsClock),
+}
+
+impl LeanClock {
+    /// Whether a lean clock runs `system` for fighters with these
+    /// declarations.
+    pub(crate) fn handles(system: &TimingSystem, declarations: impl Iterator<Item = Declaration>) -> bool {
+        matches!(system, TimingSystem::Continuous(_)) || RoundsClock::handles(system, declarations)
+    }
+
+    /// The lean clock in `slot` readied for a battle under `system` of
+    /// these fighters (in fighter order), reusing its memory when it is of
+    /// the same kind. Errors: a system without a lean clock, or what the
+    /// Scheduler would refuse as the fighters join.
+    pub(crate) fn ready<'s>(
+        slot: &'s mut Option<LeanClock>,
+        system: &TimingSystem,
+        fighters: impl Iterator<Item = (ActorTiming, Declaration)>,
+    ) -> Result<&'s mut LeanClock, SimError> {
+        match system {
+            TimingSystem::Continuous(c) => {
+                if !matches!(slot, Some(LeanClock::Continuous(_))) {
+                    *slot = Some(LeanClock::Continuous(ContinuousClock::empty()));
+                }
+                if let Some(LeanClock::Continuous(clock)) = slot {
+                    clock.reset(c.lap, fighters.map(|(_, d)| d));
+                }
+            }
+            TimingSystem::Simultaneous | TimingSystem::SimpleRounds | TimingSystem::ActionBlocks(_) => {
+                if !matches!(slot, Some(LeanClock::Rounds(_))) {
+                    *slot = Some(LeanClock::Rounds(RoundsClock::default()));
+                }
+                if let Some(LeanClock::Rounds(clock)) = slot {
+                    clock.reset(system, fighters)?;
+                }
+            }
+            _ => {}
+        }
+        slot.as_mut()
+            .filter(|_| LeanClock::handles(system, std::iter::empty()))
+            .ok_or_else(|| SimError::Scenario(format!("no lean clock runs {}", system.name())))
+    }
+}
+
+impl Clock for LeanClock {
+    #[inline]
+    fn next(&mut self, rolls: &mut SeededRolls, acting: &mut Vec<u32>) -> Result<Option<Tick>, SimError> {
+        match self {
+            LeanClock::Continuous(c) => c.next(rolls, acting),
+            LeanClock::Rounds(c) => c.next(rolls, acting),
+        }
+    }
+
+    #[inline]
+    fn remove(&mut self, who: u32) {
+        match self {
+            LeanClock::Continuous(c) => c.remove(who),
+            LeanClock::Rounds(c) => c.remove(who),
+        }
+    }
+
+    #[inline]
+    fn disrupt(&mut self, who: u32, disruptible: bool) -> bool {
+        match self {
+            LeanClock::Continuous(c) => c.disrupt(who, disruptible),
+            LeanClock::Rounds(c) => c.disrupt(who, disruptible),
+        }
+    }
+
+    #[inline]
+    fn ready_roll(&mut self, who: u32, roll: i32) {
+        match self {
+            LeanClock::Continuous(c) => c.ready_roll(who, roll),
+            LeanClock::Rounds(c) => c.ready_roll(who, roll),
+        }
+    }
+}
+
 /// Continuous timing on plain arrays.
+#[derive(Debug)]
 pub(crate) struct ContinuousClock {
     queue: EventQueue<u32>,
     /// Per fighter: the pending event.

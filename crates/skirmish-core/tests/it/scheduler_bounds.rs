@@ -680,3 +680,41 @@ fn timer_handles_survive_a_restore() {
             .any(|p| p.act == skirmish_core::timing::Act::Timer { id: 2 })
     );
 }
+
+/// Graduated, Spill: a change of mind about an action spilled from the last
+/// round replaces that action in its own chain. It used to take the place
+/// of this round's first action, so the actor acted twice as "action 1" and
+/// was listed twice as awaiting (found by the property test above; the
+/// case is kept in its regressions file too).
+#[test]
+fn a_change_of_mind_on_a_spilled_action_keeps_its_place() {
+    let system = TimingSystem::GraduatedRounds(GraduatedConfig {
+        ticks_per_round: 9,
+        past_end: PastEnd::Spill,
+    });
+    let mut rolls = SeededRolls::new(780_217_848_177_934_479);
+    let mut s = Scheduler::new(system);
+    let t = ActorTiming::default();
+    let mut quick = Declaration::new(5, 5);
+    quick.extra_attacks = 3;
+    quick.extra_preparation = 4;
+    s.add(t, Declaration::new(1, -1)).unwrap();
+    s.add(t, quick).unwrap();
+    let mut acts = Vec::new();
+    // Round 3 begins with actor 1's spilled action pending before its first.
+    while s.round() < 3 {
+        s.next(&mut rolls, &mut acts).unwrap();
+    }
+    let mine = |s: &Scheduler| s.pending().iter().filter(|p| p.act.actor() == Some(ActorId(1))).count();
+    assert_eq!(mine(&s), 2, "{:?}", s.pending());
+    s.declare(ActorId(1), Declaration::new(2, -1), &mut rolls).unwrap();
+    assert_eq!(mine(&s), 2, "{:?}", s.pending());
+    while s.pending().iter().any(|p| p.act.actor() == Some(ActorId(1))) {
+        acts.clear();
+        s.next(&mut rolls, &mut acts).unwrap();
+        s.validate().unwrap();
+    }
+    assert!(s.awaiting().iter().filter(|&&a| a == ActorId(1)).count() <= 1);
+    let snap = s.snapshot();
+    assert_eq!(Scheduler::from_snapshot(snap).unwrap(), s);
+}

@@ -258,6 +258,13 @@ impl Scheduler {
 
     /// Applies a plan (its ticks checked when it was made).
     fn apply_plan(&mut self, who: u32, decl: Declaration, plan: Plan) -> Result<()> {
+        self.apply_plan_in(who, decl, plan, None)
+    }
+
+    /// [`apply_plan`](Self::apply_plan); `place` (round, nth) is the chain
+    /// place of the action a change of mind replaces, which the new action
+    /// keeps.
+    fn apply_plan_in(&mut self, who: u32, decl: Declaration, plan: Plan, place: Option<(u32, u32)>) -> Result<()> {
         let round = self.round;
         let (nth, chain_round, allowed) = {
             let a = &mut self.actors[who as usize];
@@ -271,7 +278,8 @@ impl Scheduler {
         match plan {
             Plan::Nothing | Plan::Join { .. } => {}
             Plan::At(tick) => {
-                self.push(tick, EvKind::action(who, chain_round, nth.saturating_add(1)))?;
+                let (round, nth) = place.unwrap_or((chain_round, nth.saturating_add(1)));
+                self.push(tick, EvKind::action(who, round, nth))?;
             }
             Plan::EndPasses { first, step } => {
                 let mut events = Vec::new();
@@ -379,10 +387,26 @@ impl Scheduler {
         if replan {
             // Plan first (rolls), then cancel and apply: atomic on error.
             let plan = self.plan(w, &declaration, rolls)?;
-            if let Some((_, id)) = self.next_action_event(w) {
+            let replaced = self.next_action_event(w).map(|(_, id)| {
+                let place = match self.queue.get(id).map(|e| e.kind) {
+                    Some(EvKind::Action {
+                        round,
+                        nth,
+                        end_pass: 0,
+                        ..
+                    }) => Some((round, nth)),
+                    _ => None,
+                };
+                (id, place)
+            });
+            if let Some((id, _)) = replaced {
                 self.drop_event(id);
             }
-            self.apply_plan(w, declaration, plan)?;
+            // The new action takes the replaced one's place in its chain:
+            // a Graduated action spilled from the last round stays that
+            // round's (it ends its chain when it lands), however this
+            // round's chain stands.
+            self.apply_plan_in(w, declaration, plan, replaced.and_then(|(_, place)| place))?;
         } else {
             let plan = self.plan(w, &declaration, rolls)?;
             self.awaiting.retain(|&x| x != w);

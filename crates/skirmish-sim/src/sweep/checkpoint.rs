@@ -1,7 +1,18 @@
 //! The checkpoint: the CSV file a sweep appends each finished cell to, and
-//! its reading back on resume (header, rows matched to cells, checks that a
-//! row is this sweep's and reproduces its own text, a torn last line
-//! dropped).
+//! its reading back on resume.
+//!
+//! A checkpoint in progress is the final table's CSV with one more column,
+//! `row_check`: 16 hex digits of a 64-bit FNV-1a hash of the row's other
+//! fields (as one canonical CSV line) keyed by this sweep's header. A row
+//! edited or damaged by hand (a value relabelled to another cell, a count,
+//! a percentile) no longer matches its check and is refused; nothing in a
+//! row can be changed without the check noticing, short of computing it
+//! anew on purpose. The final file, rewritten when every cell is done, is
+//! the documented schema without the column. Rows without a check (that
+//! final file, or a checkpoint of an earlier version) cannot be verified:
+//! resuming, they are checked to be this sweep's, then fought again, not
+//! reused. A partial last line (a kill mid-write) is dropped and its cell
+//! fought again; [`plan_resume`] tells a front end both before the battles.
 
 use std::collections::HashMap;
 use std::fs::{self, File, OpenOptions};
@@ -15,11 +26,43 @@ use super::table::{Cell, CellStats};
 use super::{SweepError, SweepSpec, describe_values};
 use crate::stats;
 
+/// The checkpoint's extra last column.
+pub(super) const ROW_CHECK: &str = "row_check";
+
+/// The row check of a row (its canonical CSV line, without the check) of
+/// the sweep whose final header line is `header`: 16 lowercase hex digits.
+pub(super) fn row_check(header: &str, line: &str) -> String {
+    const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+    const PRIME: u64 = 0x0000_0100_0000_01b3;
+    let mut hash = OFFSET;
+    for part in [
+        b"skirmish sweep row v1\n".as_slice(),
+        header.as_bytes(),
+        b"\n",
+        line.as_bytes(),
+    ] {
+        for &byte in part {
+            hash ^= u64::from(byte);
+            hash = hash.wrapping_mul(PRIME);
+        }
+    }
+    format!("{hash:016x}")
+}
+
+/// A checkpoint's header: the final header and [`ROW_CHECK`].
+pub(super) fn checkpoint_header(layout: &Layout) -> Vec<String> {
+    let mut fields = layout.header_fields();
+    fields.push(ROW_CHECK.to_owned());
+    fields
+}
+
 /// The checkpoint file, open for appending rows.
 pub(super) struct Checkpoint {
     /// The path as given (errors name it).
     pub(super) path: PathBuf,
     pub(super) file: File,
+    /// The final header line, the key of every row check.
+    header: String,
 }
 
 impl Checkpoint {
@@ -37,14 +80,13 @@ impl Checkpoint {
         // unwritable folder, before reading or writing anything.
         check_output(path)?;
         let header = layout.header_line();
-        let mut text = header.clone();
+        let mut text = line_of(&checkpoint_header(layout));
         text.push('\n');
         if resume {
-            let rows = read_checkpoint(path, layout, spec, meta, &header, done.len())?;
+            let reading = read_checkpoint(path, layout, spec, meta, done.len())?;
             // Canonical order, without a torn line, before appending.
-            for (cell, line, stats) in rows {
-                text.push_str(&line);
-                text.push('\n');
+            for (cell, line, stats) in reading.rows {
+                push_checked(&mut text, &header, &line);
                 done[cell] = Some(stats);
             }
         }
@@ -56,31 +98,120 @@ impl Checkpoint {
         Ok(Checkpoint {
             path: path.to_owned(),
             file,
+            header,
         })
     }
 
+    /// Appends a finished cell's row (its CSV line) with its row check,
+    /// flushed and synced.
     pub(super) fn append(&mut self, line: &str) -> Result<(), SweepError> {
-        let mut bytes = Vec::with_capacity(line.len() + 1);
-        bytes.extend_from_slice(line.as_bytes());
-        bytes.push(b'\n');
-        self.file.write_all(&bytes).map_err(io_error(&self.path))?;
+        let mut text = String::with_capacity(line.len() + 18);
+        push_checked(&mut text, &self.header, line);
+        self.file.write_all(text.as_bytes()).map_err(io_error(&self.path))?;
         self.file.flush().map_err(io_error(&self.path))?;
         self.file.sync_data().map_err(io_error(&self.path))
     }
 }
 
-/// The reusable rows of an existing checkpoint, in cell order.
+/// `line,check\n` (a check is hex digits: the CSV needs no quoting).
+fn push_checked(out: &mut String, header: &str, line: &str) {
+    out.push_str(line);
+    out.push(',');
+    out.push_str(&row_check(header, line));
+    out.push('\n');
+}
+
+/// What resuming from a checkpoint will do: found by reading it as a
+/// resume does (so with the same errors), for a front end to tell its user
+/// before the battles start.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ResumePlan {
+    /// Finished cells whose rows pass every check: reused.
+    pub reused: usize,
+    /// Rows of this sweep without a row check (a finished output, or a
+    /// checkpoint written by an earlier version): they cannot be verified,
+    /// so their cells are fought again.
+    pub unverified: usize,
+    /// The file ends in a partial line (a write cut short by a kill): it
+    /// is dropped and its cell fought again.
+    pub torn_line: bool,
+}
+
+impl ResumePlan {
+    /// Sentences for the user about what is not reused and why (none when
+    /// every row is reused as it is).
+    pub fn notes(&self) -> Vec<String> {
+        let mut notes = Vec::new();
+        if self.unverified > 0 {
+            notes.push(format!(
+                "{} row{} without a row check (a finished output, or a checkpoint of an earlier version) cannot \
+                 be verified: {} fought again",
+                self.unverified,
+                if self.unverified == 1 { "" } else { "s" },
+                if self.unverified == 1 {
+                    "its cell is"
+                } else {
+                    "their cells are"
+                },
+            ));
+        }
+        if self.torn_line {
+            notes.push(
+                "the last line is incomplete (a write cut short): it is dropped and its cell fought again".to_owned(),
+            );
+        }
+        notes
+    }
+}
+
+/// What a resume will do with the checkpoint at `path` for `spec`: the
+/// file is read and checked exactly as [`run_sweep`](super::run_sweep)
+/// reads it when resuming (a missing file is an empty plan), so an error
+/// here is the error the sweep would give, before any battle.
+pub fn plan_resume(path: &Path, spec: &SweepSpec) -> Result<ResumePlan, SweepError> {
+    let cells = spec.validate()?;
+    let sides = spec.scenario.sides.iter().map(|s| s.name.clone()).collect();
+    let layout = Layout::new(spec.axes.iter().map(|a| a.path.clone()).collect(), sides)?;
+    let fingerprint = spec.scenario.fingerprint();
+    let meta = Meta {
+        seed: spec.seed,
+        scenario: &fingerprint,
+    };
+    // Refuses a FIFO, device or folder before reading it.
+    output_target(path).map_err(io_error(path))?;
+    let cells = usize::try_from(cells).map_err(|_| SweepError::Invalid("too many cells".to_owned()))?;
+    let reading = read_checkpoint(path, &layout, spec, meta, cells)?;
+    Ok(ResumePlan {
+        reused: reading.rows.len(),
+        unverified: reading.unverified,
+        torn_line: reading.torn_line,
+    })
+}
+
+/// A checkpoint read back.
+#[derive(Debug, Default)]
+pub(super) struct Reading {
+    /// The reusable rows, in cell order: cell, canonical line (without its
+    /// check), statistics.
+    pub(super) rows: Vec<(usize, String, CellStats)>,
+    /// Rows of this sweep that carry no check (not reused).
+    pub(super) unverified: usize,
+    /// Whether a partial last line was dropped.
+    pub(super) torn_line: bool,
+}
+
+/// Reads an existing checkpoint back (a missing one has no rows).
 pub(super) fn read_checkpoint(
     path: &Path,
     layout: &Layout,
     spec: &SweepSpec,
     meta: Meta<'_>,
-    header: &str,
     cells: usize,
-) -> Result<Vec<(usize, String, CellStats)>, SweepError> {
+) -> Result<Reading, SweepError> {
     let bytes = match fs::read(path) {
         Ok(b) => b,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Reading::default()),
         Err(e) => return Err(io_error(path)(e)),
     };
     // A file saved by an editor may start with a UTF-8 byte order mark and
@@ -89,15 +220,18 @@ pub(super) fn read_checkpoint(
     // Only lines ending in '\n' are whole; anything after the last one is
     // a write torn by a kill, and is recomputed.
     let whole = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let checked_header = checkpoint_header(layout);
+    let final_header = layout.header_fields();
+    let expected = line_of(&checked_header);
     let mismatch = |found: &[u8]| SweepError::HeaderMismatch {
         path: path.to_owned(),
-        expected: header.to_owned(),
+        expected: expected.clone(),
         found: String::from_utf8_lossy(found).into_owned(),
     };
     if whole == 0 {
         // No whole line: a header torn while being written is no work.
-        return if header.as_bytes().starts_with(bytes) {
-            Ok(Vec::new())
+        return if expected.as_bytes().starts_with(bytes) {
+            Ok(Reading::default())
         } else {
             Err(mismatch(bytes))
         };
@@ -106,13 +240,17 @@ pub(super) fn read_checkpoint(
     let first_line = first_line.strip_suffix(b"\r").unwrap_or(first_line);
     let mut reader = csv_reader(&bytes[..whole]);
     let mut records = reader.byte_records();
-    match records.next() {
-        Some(Ok(record)) if record.iter().eq(layout.header_fields().iter().map(String::as_bytes)) => {}
+    let same = |record: &csv::ByteRecord, fields: &[String]| record.iter().eq(fields.iter().map(String::as_bytes));
+    let checked = match records.next() {
+        Some(Ok(record)) if same(&record, &checked_header) => true,
+        Some(Ok(record)) if same(&record, &final_header) => false,
         _ => return Err(mismatch(first_line)),
-    }
+    };
+    let header = layout.header_line();
     let index: HashMap<Vec<String>, usize> = (0..cells).map(|c| (spec.cell_values(c), c)).collect();
     let sides = layout.sides.len();
-    let mut rows: Vec<Option<(String, CellStats)>> = vec![None; index.len()];
+    let mut rows: Vec<Option<(usize, String, CellStats)>> = vec![None; index.len()];
+    let mut unverified = 0;
     for record in records {
         let line_no = |e: &csv::Error| e.position().map_or(0, |p| p.line() as usize);
         let record = record.map_err(|e| SweepError::Checkpoint {
@@ -126,11 +264,29 @@ pub(super) fn read_checkpoint(
             line: line_no,
             message,
         };
-        let fields = record
+        let mut fields = record
             .iter()
             .map(|f| std::str::from_utf8(f).map(str::to_owned))
             .collect::<Result<Vec<String>, _>>()
             .map_err(|_| bad("not UTF-8 text".to_owned()))?;
+        if checked {
+            if fields.len() != checked_header.len() {
+                return Err(bad(format!(
+                    "{} fields, the header has {}",
+                    fields.len(),
+                    checked_header.len()
+                )));
+            }
+            let check = fields.pop().unwrap_or_default();
+            let line = line_of(&fields);
+            if check != row_check(&header, &line) {
+                return Err(bad(format!(
+                    "{ROW_CHECK} {check:?} does not match the row: it was edited or damaged after it was written \
+                     (a value, count or percentile changed, or the row relabelled to another cell), so it \
+                     cannot be reused; delete the line to fight its cell again, or start afresh"
+                )));
+            }
+        }
         let (values, stats, seed, scenario) = layout.parse_row(&fields, sides).map_err(&bad)?;
         let Some(&cell) = index.get(&values) else {
             return Err(bad(format!(
@@ -159,7 +315,7 @@ pub(super) fn read_checkpoint(
         }
         let rebuilt = layout.row_fields(
             &Cell {
-                values,
+                values: values.clone(),
                 stats: stats.clone(),
             },
             Meta {
@@ -173,16 +329,34 @@ pub(super) fn read_checkpoint(
             ));
         }
         percentiles_plausible(&stats).map_err(&bad)?;
-        if rows[cell].is_some() {
-            return Err(bad(format!("cell {cell} appears twice")));
+        if let Some((first, _, _)) = &rows[cell] {
+            return Err(bad(format!(
+                "cell {cell} ({}) appears twice, first on line {first}: a row was copied; delete one",
+                describe_values(&spec.pairs(&values))
+            )));
         }
-        rows[cell] = Some((line_of(&fields), stats));
+        if checked {
+            rows[cell] = Some((line_no, line_of(&fields), stats));
+        } else {
+            // Intact as far as a row can show, and this sweep's; but only
+            // a row check proves it was not edited: fought again.
+            rows[cell] = Some((line_no, String::new(), stats));
+            unverified += 1;
+        }
     }
-    Ok(rows
-        .into_iter()
-        .enumerate()
-        .filter_map(|(cell, row)| row.map(|(line, stats)| (cell, line, stats)))
-        .collect())
+    let rows = if checked {
+        rows.into_iter()
+            .enumerate()
+            .filter_map(|(cell, row)| row.map(|(_, line, stats)| (cell, line, stats)))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    Ok(Reading {
+        rows,
+        unverified,
+        torn_line: whole < bytes.len(),
+    })
 }
 
 /// The byte order mark an editor may put before a UTF-8 file.
@@ -234,10 +408,13 @@ pub fn existing_work(path: &Path, spec: &SweepSpec) -> Result<Option<String>, Sw
     let sides = spec.scenario.sides.iter().map(|s| s.name.clone()).collect();
     let layout = Layout::new(spec.axes.iter().map(|a| a.path.clone()).collect(), sides)?;
     let header_fields = layout.header_fields();
-    let header = layout.header_line();
+    let checked_header = checkpoint_header(&layout);
+    let header = line_of(&checked_header);
     let mut reader = csv_reader(bytes);
     let mut records = reader.byte_records();
-    let is_header = matches!(records.next(), Some(Ok(r)) if r.iter().eq(header_fields.iter().map(String::as_bytes)));
+    let is_header = matches!(records.next(), Some(Ok(r))
+        if r.iter().eq(header_fields.iter().map(String::as_bytes))
+            || r.iter().eq(checked_header.iter().map(String::as_bytes)));
     if !is_header {
         return Ok(if header.as_bytes().starts_with(bytes) {
             None

@@ -25,17 +25,30 @@
 //!
 //! With [`SweepOptions::checkpoint`], the CSV header is written first and
 //! each finished cell is appended as one CSV line (flushed and synced) as soon
-//! as it completes. With [`SweepOptions::resume`], an existing file is read
-//! back: its header must be this sweep's header exactly, its rows (matched to
-//! cells by their varied values) are reused, and a torn last line (a kill
-//! mid-write) is dropped and recomputed. Each row carries its exact counts,
-//! so a reused row is rebuilt into the same [`CellStats`], and checked to
-//! reproduce its own text (a row cannot prove its `median_ticks` and
-//! `p90_ticks`: they are only checked to be possible for its counts). A
+//! as it completes. In the checkpoint, the header and every row end with one
+//! more column, `row_check`: 16 hex digits of the 64-bit FNV-1a hash of
+//! `"skirmish sweep row v1\n"`, the final header line, `"\n"` and the row's
+//! line without its check. With [`SweepOptions::resume`], an existing file is
+//! read back: its header must be this sweep's exactly, and each row (matched
+//! to its cell by its varied values, in any order) must match its row check,
+//! be of this sweep's seed, scenario and battles per cell, reproduce its own
+//! rates and means from its counts, have possible percentiles, and appear
+//! once; any other row is refused with [`SweepError::Checkpoint`] naming its
+//! line, and the file is left alone. A row relabelled to another cell, an
+//! edited count, median or 90th percentile, a copied row: all are refused.
+//! A torn last line (a kill mid-write) is dropped and recomputed. Rows
+//! without a check (a finished output, or a checkpoint of an earlier
+//! version) are checked to be this sweep's, then fought again rather than
+//! trusted. [`plan_resume`] tells a front end, before any battle, how many
+//! rows will be reused and what is fought again ([`ResumePlan::notes`]). A
 //! UTF-8 byte order mark and CRLF line ends (an editor's save) are accepted.
-//! When every cell is done the file is rewritten atomically in cell order:
-//! the final file is byte-identical to an uninterrupted run's
-//! [`SweepTable::to_csv`].
+//! When every cell is done the file is rewritten atomically in cell order,
+//! without the check column: the final file is byte-identical to an
+//! uninterrupted run's [`SweepTable::to_csv`].
+//!
+//! A battle that panics does not unwind out of the sweep: the panic is
+//! caught and the sweep returns [`SweepError::Panicked`] naming the cell and
+//! the battle; the cells finished before it are in the checkpoint.
 //!
 //! Every write goes through [`write_output`]: a symlink is followed (the
 //! file it names is replaced, the link stays), a temporary file is made
@@ -59,7 +72,7 @@
 //! | `draw_rate`, `draw_rate_low`, `draw_rate_high` | float | share of draws (all wiped out at one tick), with its interval |
 //! | `timeout_rate`, `timeout_rate_low`, `timeout_rate_high` | float | share stopped by a cap, with its interval |
 //! | `mean_ticks` | float | mean duration in ticks |
-//! | `median_ticks`, `p90_ticks` | integer | median and 90th percentile of the duration, by nearest rank (see [`stats`]) |
+//! | `median_ticks`, `p90_ticks` | integer | median and 90th percentile of the duration, by nearest rank (see [`stats`](crate::stats)) |
 //! | `mean_rounds` | float | mean rounds begun |
 //! | `mean_actions` | float | mean actions per battle |
 //! | `hit_rate` | float | hits per action (empty when no action) |
@@ -160,7 +173,7 @@ use std::sync::atomic::AtomicBool;
 
 use crate::scenario::Scenario;
 
-pub use checkpoint::existing_work;
+pub use checkpoint::{ResumePlan, existing_work, plan_resume};
 pub use output::{check_output, resolve_output, write_output};
 pub use run::{engine_battle, run_sweep, sweep};
 pub use table::{Cell, CellStats, Column, SweepTable};
@@ -295,6 +308,25 @@ pub enum SweepError {
         /// The battle's error.
         #[source]
         source: BoxError,
+    },
+    /// A battle panicked (a bug in the battle code, or in a battle
+    /// closure): the panic was caught, the sweep stopped at that cell, and
+    /// the cells finished before it are kept in the checkpoint. The lowest
+    /// failing battle index of the cell is reported.
+    #[error(
+        "cell {cell} ({}), battle {index}: the battle panicked: {message} (a bug: please report it with the \
+         scenario, the seed and this cell; the cells finished before it are kept in the checkpoint)",
+        describe_values(.values)
+    )]
+    Panicked {
+        /// The cell's index in grid order.
+        cell: usize,
+        /// The cell's `(path, value)` pairs.
+        values: Vec<(String, String)>,
+        /// The battle index.
+        index: u64,
+        /// The panic's message.
+        message: String,
     },
     /// A cell's total does not fit in 64 bits.
     #[error("cell {cell}: {column} overflows 64 bits")]

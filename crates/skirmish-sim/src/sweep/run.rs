@@ -3,8 +3,10 @@
 //! histogram of durations (order-independent, so any number of threads
 //! gives the same bytes), with progress, cancellation and the checkpoint.
 
+use std::any::Any;
 use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
+use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -168,7 +170,9 @@ impl Tally {
 ///
 /// Every cell's scenario must keep the base scenario's side names (they
 /// name the columns). A battle reporting a winner that is not a side is an
-/// error. A battle closure that panics panics the sweep.
+/// error. A battle closure that panics does not unwind out of the sweep:
+/// the panic is caught and the sweep returns [`SweepError::Panicked`]
+/// naming the cell and the battle.
 pub fn run_sweep<Ed, EdErr, B, BErr>(
     spec: &SweepSpec,
     editor: Ed,
@@ -305,13 +309,24 @@ where
             });
         }
         let tally = out.tally;
-        if let Some((index, source)) = out.error {
-            return Err(SweepError::Battle {
-                cell,
-                values: spec.pairs(values),
-                index,
-                source,
-            });
+        match out.error {
+            Some((index, Failure::Error(source))) => {
+                return Err(SweepError::Battle {
+                    cell,
+                    values: spec.pairs(values),
+                    index,
+                    source,
+                });
+            }
+            Some((index, Failure::Panic(message))) => {
+                return Err(SweepError::Panicked {
+                    cell,
+                    values: spec.pairs(values),
+                    index,
+                    message,
+                });
+            }
+            None => {}
         }
         let stats = tally.finish(cell)?;
         if let Some(cp) = checkpoint.as_mut() {
@@ -343,17 +358,36 @@ where
         battles: spec.battles,
         cells,
     };
-    if let Some(Checkpoint { path, file }) = checkpoint {
+    if let Some(Checkpoint { path, file, .. }) = checkpoint {
         drop(file);
         write_output(&path, table.to_csv().as_bytes())?;
     }
     Ok(table)
 }
 
+/// Why a battle gave no summary.
+pub(super) enum Failure {
+    /// The battle returned an error.
+    Error(BoxError),
+    /// The battle panicked, with this message.
+    Panic(String),
+}
+
+/// The text of a panic's payload (`panic!` gives a `&str` or a `String`).
+fn panic_message(payload: &(dyn Any + Send)) -> String {
+    if let Some(text) = payload.downcast_ref::<&str>() {
+        (*text).to_owned()
+    } else if let Some(text) = payload.downcast_ref::<String>() {
+        text.clone()
+    } else {
+        "a panic without a message".to_owned()
+    }
+}
+
 /// What one chunk of a cell's battles gave.
 pub(super) struct ChunkOut {
     tally: Tally,
-    error: Option<(u64, BoxError)>,
+    error: Option<(u64, Failure)>,
     cancelled: bool,
 }
 
@@ -401,17 +435,22 @@ where
         if index > first_error.load(Ordering::Relaxed) {
             break;
         }
-        let failure: BoxError = match battle(scenario, seed, index) {
-            Ok(summary) => match summary.outcome {
-                Outcome::Win { side } if side >= sides => {
-                    format!("the battle reports side {side} as the winner, but there are {sides} sides").into()
-                }
+        // A panic in one battle stops the sweep with an error naming the
+        // battle; it never unwinds through rayon into the caller (nor
+        // aborts a process that cannot unwind across its boundary, such as
+        // a Python or Kotlin host).
+        let failure = match panic::catch_unwind(AssertUnwindSafe(|| battle(scenario, seed, index))) {
+            Ok(Ok(summary)) => match summary.outcome {
+                Outcome::Win { side } if side >= sides => Failure::Error(
+                    format!("the battle reports side {side} as the winner, but there are {sides} sides").into(),
+                ),
                 _ => {
                     out.tally.add(&summary);
                     continue;
                 }
             },
-            Err(e) => e.into(),
+            Ok(Err(e)) => Failure::Error(e.into()),
+            Err(payload) => Failure::Panic(panic_message(payload.as_ref())),
         };
         first_error.fetch_min(index, Ordering::Relaxed);
         out.error = Some((index, failure));
@@ -481,16 +520,20 @@ thread_local! {
 /// prepared battle when the scenario is the same as last time.
 pub fn engine_battle(scenario: &Scenario, seed: u64, index: u64) -> Result<BattleSummary, crate::SimError> {
     PREPARED.with(|cell| {
-        let mut slot = cell.borrow_mut();
-        let fresh = !matches!(&*slot, Some((s, _, _)) if s == scenario);
-        if fresh {
-            let battle = crate::battle::Battle::new(scenario)?;
-            *slot = Some((scenario.clone(), battle, crate::battle::Workspace::default()));
-        }
-        match slot.as_mut() {
-            Some((_, battle, ws)) => battle.run_summary(ws, seed, index),
-            None => Err(crate::SimError::Scenario("no battle prepared".into())),
-        }
+        // Taken out while the battle runs: a battle that panics leaves no
+        // half-updated workspace behind for the next one on this thread.
+        let taken = cell.borrow_mut().take();
+        let (prepared_for, battle, mut ws) = match taken {
+            Some((s, battle, ws)) if s == *scenario => (s, battle, ws),
+            _ => (
+                scenario.clone(),
+                crate::battle::Battle::new(scenario)?,
+                crate::battle::Workspace::default(),
+            ),
+        };
+        let summary = battle.run_summary(&mut ws, seed, index);
+        *cell.borrow_mut() = Some((prepared_for, battle, ws));
+        summary
     })
 }
 

@@ -118,7 +118,7 @@ impl SweepTable {
         self.seed
     }
 
-    /// The base scenario's [fingerprint](Scenario::fingerprint).
+    /// The base scenario's [fingerprint](crate::scenario::Scenario::fingerprint).
     pub fn scenario_fingerprint(&self) -> &str {
         &self.scenario
     }

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
+use crate::checkpoint::with_checks;
 use skirmish_core::dice::SeededRolls;
 use skirmish_sim::report::{BattleSummary, Outcome};
 use skirmish_sim::scenario::Scenario;
@@ -14,7 +15,7 @@ use skirmish_sim::sweep::{
     Axis, Column, MAX_BATTLES, MAX_THREADS, Progress, SweepError, SweepOptions, SweepSpec, run_sweep,
 };
 
-fn scenario() -> Scenario {
+pub(crate) fn scenario() -> Scenario {
     toml::from_str(
         r#"
         name = "test duel"
@@ -30,7 +31,7 @@ fn scenario() -> Scenario {
 }
 
 /// A stand-in for the real field setter.
-fn editor(s: &Scenario, path: &str, value: &str) -> Result<Scenario, String> {
+pub(crate) fn editor(s: &Scenario, path: &str, value: &str) -> Result<Scenario, String> {
     let mut s = s.clone();
     let number = || value.parse::<i32>().map_err(|_| format!("{value:?} is not a number"));
     match path {
@@ -46,7 +47,7 @@ fn editor(s: &Scenario, path: &str, value: &str) -> Result<Scenario, String> {
 /// A stand-in battle drawing all its dice from stream (seed, index): each
 /// round both strike (SR + 4dF > 5 hits); three hits win; both reaching
 /// three in one round is a draw; eight rounds without it is a timeout.
-fn battle(s: &Scenario, seed: u64, index: u64) -> Result<BattleSummary, String> {
+pub(crate) fn battle(s: &Scenario, seed: u64, index: u64) -> Result<BattleSummary, String> {
     let mut dice = SeededRolls::for_stream(seed, index);
     let red = s.sides[0].groups[0].strike_rating;
     let blue = s.sides[1].groups[0].strike_rating;
@@ -85,7 +86,7 @@ fn battle(s: &Scenario, seed: u64, index: u64) -> Result<BattleSummary, String> 
     Ok(summary)
 }
 
-fn spec(battles: u64) -> SweepSpec {
+pub(crate) fn spec(battles: u64) -> SweepSpec {
     SweepSpec {
         scenario: scenario(),
         axes: vec![Axis::new("red_sr", ["4", "5", "6"]), Axis::new("blue_sr", ["5", "6"])],
@@ -94,7 +95,7 @@ fn spec(battles: u64) -> SweepSpec {
     }
 }
 
-fn threads(n: usize) -> SweepOptions {
+pub(crate) fn threads(n: usize) -> SweepOptions {
     SweepOptions {
         threads: Some(n),
         ..SweepOptions::default()
@@ -102,7 +103,7 @@ fn threads(n: usize) -> SweepOptions {
 }
 
 /// A fresh path under the test target's scratch directory.
-fn scratch(name: &str) -> PathBuf {
+pub(crate) fn scratch(name: &str) -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("sweep-tests");
     fs::create_dir_all(&dir).unwrap();
     let path = dir.join(name);
@@ -336,7 +337,7 @@ fn cancelling(path: &Path, after: u64, resume: bool) -> SweepOptions {
     }
 }
 
-fn resuming(path: &Path) -> SweepOptions {
+pub(crate) fn resuming(path: &Path) -> SweepOptions {
     SweepOptions {
         threads: Some(2),
         checkpoint: Some(path.to_path_buf()),
@@ -377,7 +378,8 @@ fn cancel_then_resume_gives_the_uninterrupted_bytes() {
     );
     let partial = fs::read_to_string(&path).unwrap();
     let full_lines: Vec<&str> = full.lines().collect();
-    assert_eq!(partial, format!("{}\n", full_lines[..3].join("\n")));
+    // The checkpoint: the finished rows with their row checks.
+    assert_eq!(partial, with_checks(&full_lines[..3]));
 
     // Resume (and get cancelled again after the fourth cell), then finish.
     let err = run_sweep(&spec, editor, battle, &cancelling(&path, 4, true)).unwrap_err();
@@ -395,10 +397,11 @@ fn cancel_then_resume_gives_the_uninterrupted_bytes() {
     );
     assert_eq!(table.to_csv(), full);
     assert_eq!(fs::read_to_string(&path).unwrap(), full);
-    // Resuming a finished file fights nothing and changes nothing.
+    // A finished file has no row checks: resuming it cannot trust its rows,
+    // fights every cell again and gives the same bytes.
     calls.store(0, Ordering::Relaxed);
     run_sweep(&spec, editor, counting, &resuming(&path)).unwrap();
-    assert_eq!(calls.load(Ordering::Relaxed), 0);
+    assert_eq!(calls.load(Ordering::Relaxed), 6 * 300);
     assert_eq!(fs::read_to_string(&path).unwrap(), full);
 }
 
@@ -446,7 +449,7 @@ fn a_killed_sweep_resumes_to_the_uninterrupted_bytes() {
     // Cells 0, 1, 2 were finished before the kill, in the middle of cell 3.
     let partial = fs::read_to_string(&path).unwrap();
     let lines: Vec<&str> = full.lines().collect();
-    assert_eq!(partial, format!("{}\n", lines[..4].join("\n")));
+    assert_eq!(partial, with_checks(&lines[..4]));
     let table = run_sweep(&spec(300), editor, battle, &resuming(&path)).unwrap();
     assert_eq!(table.to_csv(), full);
     assert_eq!(fs::read_to_string(&path).unwrap(), full);
@@ -456,7 +459,8 @@ fn a_killed_sweep_resumes_to_the_uninterrupted_bytes() {
 fn a_torn_last_line_is_dropped_and_recomputed() {
     let spec = spec(200);
     let full = run_sweep(&spec, editor, battle, &threads(2)).unwrap().to_csv();
-    let lines: Vec<&str> = full.lines().collect();
+    let checked = with_checks(&full.lines().collect::<Vec<_>>());
+    let lines: Vec<&str> = checked.lines().collect();
     let calls = AtomicU64::new(0);
     let counting = |s: &Scenario, seed: u64, i: u64| {
         calls.fetch_add(1, Ordering::Relaxed);
@@ -496,7 +500,7 @@ fn rows_are_reused_in_any_order() {
     let full = run_sweep(&spec, editor, battle, &threads(2)).unwrap().to_csv();
     let lines: Vec<&str> = full.lines().collect();
     let path = scratch("shuffled.csv");
-    fs::write(&path, format!("{}\n{}\n{}\n", lines[0], lines[5], lines[2])).unwrap();
+    fs::write(&path, with_checks(&[lines[0], lines[5], lines[2]])).unwrap();
     let table = run_sweep(&spec, editor, battle, &resuming(&path)).unwrap();
     assert_eq!(table.to_csv(), full);
     assert_eq!(fs::read_to_string(&path).unwrap(), full);
@@ -516,7 +520,7 @@ fn a_foreign_checkpoint_is_refused_and_left_alone() {
     let SweepError::HeaderMismatch { expected, found, .. } = &err else {
         panic!("{err}")
     };
-    assert_eq!(expected, lines[0]);
+    assert_eq!(*expected, format!("{},row_check", lines[0]));
     assert_eq!(found, HEADER_1_AXIS);
     assert!(err.to_string().contains("checkpoint header does not match"), "{err}");
     assert_eq!(fs::read_to_string(&path).unwrap(), other);
@@ -544,7 +548,7 @@ fn a_foreign_checkpoint_is_refused_and_left_alone() {
     .to_csv();
     refused(
         "other-seed.csv",
-        format!("{}\n{}\n", lines[0], other_seed.lines().nth(1).unwrap()),
+        with_checks(&[lines[0], other_seed.lines().nth(1).unwrap()]),
         "seed 7",
     );
     // A row of another scenario (the scenario was edited since).
@@ -555,13 +559,13 @@ fn a_foreign_checkpoint_is_refused_and_left_alone() {
         .to_csv();
     refused(
         "other-scenario.csv",
-        format!("{}\n{}\n", lines[0], other_scenario.lines().nth(1).unwrap()),
+        with_checks(&[lines[0], other_scenario.lines().nth(1).unwrap()]),
         "was run on another scenario",
     );
     // A row of a value outside the grid.
     refused(
         "outside.csv",
-        format!("{}\n{}\n", lines[0], row.replacen("4,5,", "9,5,", 1)),
+        with_checks(&[lines[0], &row.replacen("4,5,", "9,5,", 1)]),
         "not a cell of this sweep",
     );
     // An edited statistic.
@@ -571,13 +575,13 @@ fn a_foreign_checkpoint_is_refused_and_left_alone() {
     edited[mean_ticks] = "1.000000";
     refused(
         "edited.csv",
-        format!("{}\n{}\n", lines[0], edited.join(",")),
+        with_checks(&[lines[0], &edited.join(",")]),
         "do not follow from its counts",
     );
     // A short row, and a row twice.
-    refused("short.csv", format!("{}\n4,5,100\n", lines[0]), "fields");
+    refused("short.csv", format!("{},row_check\n4,5,100\n", lines[0]), "fields");
     let path = scratch("twice.csv");
-    fs::write(&path, format!("{}\n{row}\n{row}\n", lines[0])).unwrap();
+    fs::write(&path, with_checks(&[lines[0], row, row])).unwrap();
     let err = run_sweep(&spec, editor, battle, &resuming(&path)).unwrap_err();
     assert!(matches!(err, SweepError::Checkpoint { line: 3, .. }), "{err}");
 }

@@ -10,8 +10,9 @@
 //!   order the Scheduler does, so a battle gives the same result on either
 //!   (tested: `tests/it/battle.rs`).
 //! - [`RoundsClock`] (`rounds.rs`) is the same for Simultaneous Combat,
-//!   Simple Rounds and Action Blocks (issue 13; tested:
-//!   `tests/it/systems.rs`).
+//!   Simple Rounds and Action Blocks, and [`GraduatedClock`]
+//!   (`graduated.rs`) for Graduated Rounds that extend the round (issue 13;
+//!   tested: `tests/it/systems.rs`).
 //!
 //! [`LeanClock`] holds whichever lean clock the battle's system has, so a
 //! workspace keeps one from battle to battle; systems without one (and
@@ -36,8 +37,10 @@ use skirmish_core::timing::{Act, ActorId, ActorTiming, Declaration, Scheduler, S
 
 use crate::error::SimError;
 
+mod graduated;
 mod rounds;
 
+pub(crate) use graduated::GraduatedClock;
 pub(crate) use rounds::RoundsClock;
 
 /// What a clock hands the battle.
@@ -204,13 +207,19 @@ pub(crate) enum LeanClock {
     Continuous(ContinuousClock),
     /// Simultaneous Combat, Simple Rounds and Action Blocks.
     Rounds(RoundsClock),
+    /// Graduated Rounds that extend the round.
+    Graduated(GraduatedClock),
 }
 
 impl LeanClock {
     /// Whether a lean clock runs `system` for fighters with these
     /// declarations.
     pub(crate) fn handles(system: &TimingSystem, declarations: impl Iterator<Item = Declaration>) -> bool {
-        matches!(system, TimingSystem::Continuous(_)) || RoundsClock::handles(system, declarations)
+        match system {
+            TimingSystem::Continuous(_) => true,
+            TimingSystem::GraduatedRounds(_) => GraduatedClock::handles(system, declarations),
+            _ => RoundsClock::handles(system, declarations),
+        }
     }
 
     /// The lean clock in `slot` readied for a battle under `system` of
@@ -239,7 +248,15 @@ impl LeanClock {
                     clock.reset(system, fighters)?;
                 }
             }
-            _ => {}
+            TimingSystem::GraduatedRounds(_) => {
+                if !matches!(slot, Some(LeanClock::Graduated(_))) {
+                    *slot = Some(LeanClock::Graduated(GraduatedClock::default()));
+                }
+                if let Some(LeanClock::Graduated(clock)) = slot {
+                    clock.reset(system, fighters)?;
+                }
+            }
+            TimingSystem::TickSystem(_) => {}
         }
         slot.as_mut()
             .filter(|_| LeanClock::handles(system, std::iter::empty()))
@@ -253,6 +270,7 @@ impl Clock for LeanClock {
         match self {
             LeanClock::Continuous(c) => c.next(rolls, acting),
             LeanClock::Rounds(c) => c.next(rolls, acting),
+            LeanClock::Graduated(c) => c.next(rolls, acting),
         }
     }
 
@@ -261,6 +279,7 @@ impl Clock for LeanClock {
         match self {
             LeanClock::Continuous(c) => c.remove(who),
             LeanClock::Rounds(c) => c.remove(who),
+            LeanClock::Graduated(c) => c.remove(who),
         }
     }
 
@@ -269,6 +288,7 @@ impl Clock for LeanClock {
         match self {
             LeanClock::Continuous(c) => c.disrupt(who, disruptible),
             LeanClock::Rounds(c) => c.disrupt(who, disruptible),
+            LeanClock::Graduated(c) => c.disrupt(who, disruptible),
         }
     }
 
@@ -277,6 +297,7 @@ impl Clock for LeanClock {
         match self {
             LeanClock::Continuous(c) => c.ready_roll(who, roll),
             LeanClock::Rounds(c) => c.ready_roll(who, roll),
+            LeanClock::Graduated(c) => c.ready_roll(who, roll),
         }
     }
 }

@@ -139,9 +139,15 @@ impl RoundsClock {
         self.reflexes.clear();
         self.shots.clear();
         self.disruptible.clear();
+        let mut last: Option<(ActorTiming, Declaration)> = None;
         for (timing, decl) in fighters {
-            timing.validate().map_err(SimError::rules)?;
-            decl.validate().map_err(SimError::rules)?;
+            // A group's fighters share their traits and declaration:
+            // checked once per run of equal ones.
+            if last != Some((timing, decl)) {
+                timing.validate().map_err(SimError::rules)?;
+                decl.validate().map_err(SimError::rules)?;
+                last = Some((timing, decl));
+            }
             if self.init_add.len() >= MAX_ACTORS {
                 return Err(SimError::rules(skirmish_core::Error::out_of_range(
                     "actors",

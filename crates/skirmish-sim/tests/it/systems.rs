@@ -179,13 +179,61 @@ fn every_system_and_policy_fights_as_pinned() {
     assert!(failed.is_empty(), "seeded results changed:\n{}", failed.join("\n"));
 }
 
+/// Battles only the clock comparison fights: rounds that end early and
+/// run long, many actions a round, disruption, three sides, the policies
+/// the Scheduler keeps (Graduated Rounds that do not extend the round).
+fn more_battles() -> Vec<(String, Battle, u64)> {
+    let mut out = Vec::new();
+    let timings = [
+        r#"{"system": "graduated_rounds", "ticks_per_round": 4}"#,
+        r#"{"system": "graduated_rounds", "ticks_per_round": 7, "past_end": "spill"}"#,
+        r#"{"system": "graduated_rounds", "past_end": "end_of_round"}"#,
+        r#"{"system": "graduated_rounds", "ticks_per_round": 5, "past_end": "lose"}"#,
+        r#"{"system": "action_blocks", "die": "3d6", "divisor": 4}"#,
+        "simple-rounds",
+        "simultaneous",
+    ];
+    for timing in timings {
+        for policy in ["random", "most_wounded", "least_engaged"] {
+            for striking in ["full-contact", "fudge-opposed"] {
+                let s = parity(7)
+                    .with_field("timing", timing)
+                    .unwrap()
+                    .with_field("battle.targeting", policy)
+                    .unwrap()
+                    .with_field("striking", striking)
+                    .unwrap()
+                    .with_field(
+                        "sides.A.groups.0.weapon",
+                        r#"{"name": "quick", "time_taken": 1, "rate_of_fire": "7/3"}"#,
+                    )
+                    .unwrap()
+                    .with_field("sides.A.groups.0.reflexes", "9")
+                    .unwrap()
+                    .with_field("sides.B.groups.0.disruptible", "true")
+                    .unwrap()
+                    .with_field("sides.B.groups.0.speed_bonus", "-6")
+                    .unwrap()
+                    .with_field("sides.B.groups.0.extra_attacks", "2")
+                    .unwrap();
+                out.push((
+                    format!("more [{timing}, {policy}, {striking}]"),
+                    Battle::new(&s).unwrap(),
+                    8,
+                ));
+            }
+        }
+    }
+    out
+}
+
 /// Each battle's own clock (lean where the system has one) against the
 /// core Scheduler's, report by report, traces and casualties included.
 #[test]
 fn lean_clocks_fight_exactly_like_the_scheduler() {
     let mut ws = Workspace::default();
-    for (label, battle, battles) in battles() {
-        for i in 0..battles.min(6) {
+    for (label, battle, battles) in battles().into_iter().chain(more_battles()) {
+        for i in 0..battles.min(8) {
             let lean = battle
                 .run_with(&mut ws, &mut SeededRolls::for_stream(5, i), &RunOptions::FULL, true)
                 .unwrap();

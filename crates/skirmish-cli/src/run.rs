@@ -1,9 +1,27 @@
 //! `skirmish run`: one battle of a scenario, its outcome and, with
 //! `--trace`, its tick sheet.
+//!
+//! A battle can be long (millions of fighters), so `run` never holds what
+//! it prints: the trace is written line by line as the battle fights
+//! (memory bounded whatever its length), a progress line shows on a
+//! terminal's standard error, and Ctrl-C stops the battle at the next
+//! moment, says where it was and exits 1 (a second Ctrl-C ends the program
+//! at once, exit 130).
+//!
+//! With `--json --trace` the report is one JSON object whose `"trace"`
+//! array comes first (it is written as it happens), then the other fields
+//! of the report; without `--trace` it is the report as before.
 
-use skirmish_sim::battle::{Battle, RunOptions};
-use skirmish_sim::report::Outcome;
+use std::io::{IsTerminal as _, Write as _};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
+use indicatif::{ProgressBar, ProgressStyle};
+use skirmish_sim::SimError;
+use skirmish_sim::battle::{Battle, Control, Progress, RunOptions};
+use skirmish_sim::report::{BattleReport, Outcome, TraceLine};
+
+use crate::output::ClosedPipe;
 use crate::scenario_arg;
 
 /// Arguments of `skirmish run`.
@@ -22,12 +40,64 @@ pub(crate) struct Args {
     /// `--set timing=tick-system`.
     #[arg(long = "set", value_name = "PATH=VALUE")]
     set: Vec<String>,
-    /// Print the tick sheet: every strike and fall, moment by moment.
+    /// Print the tick sheet: every strike and fall, moment by moment,
+    /// written as the battle is fought.
     #[arg(long)]
     trace: bool,
-    /// Print the whole report as JSON.
+    /// Print the whole report as JSON (with `--trace`, its "trace" array
+    /// first).
     #[arg(long)]
     json: bool,
+}
+
+/// Set by Ctrl-C: the battle stops at its next moment.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Ctrl-C sets [`INTERRUPTED`]; a second one ends the program (exit 130).
+fn catch_ctrl_c() {
+    // Only one handler per process: a second `run` in the same process
+    // (tests) keeps the first, which sets the same flag.
+    let _ = ctrlc::set_handler(|| {
+        if INTERRUPTED.swap(true, Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+    });
+}
+
+/// Where the trace goes as it is fought: standard output, buffered, in the
+/// text or JSON layout. The first write error is kept (and stops the
+/// battle); the sink itself cannot return one.
+struct TraceWriter<W: std::io::Write> {
+    out: W,
+    json: bool,
+    lines: u64,
+    last_tick: Option<u64>,
+    error: Option<std::io::Error>,
+}
+
+impl<W: std::io::Write> TraceWriter<W> {
+    fn line(&mut self, line: &TraceLine) {
+        if self.error.is_some() {
+            return;
+        }
+        let written = if self.json {
+            let sep = if self.lines == 0 { "\n" } else { ",\n" };
+            serde_json::to_string(line)
+                .map_err(std::io::Error::other)
+                .and_then(|l| write!(self.out, "{sep}    {l}"))
+        } else {
+            let mut r = Ok(());
+            if self.last_tick != Some(line.tick) {
+                r = writeln!(self.out, "[round {} tick {}]", line.round, line.display);
+                self.last_tick = Some(line.tick);
+            }
+            r.and_then(|()| writeln!(self.out, "    {}", line.text))
+        };
+        self.lines += 1;
+        if let Err(e) = written {
+            self.error = Some(e);
+        }
+    }
 }
 
 pub(crate) fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
@@ -39,19 +109,8 @@ pub(crate) fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
         scenario = scenario.with_field(path.trim(), value.trim())?;
     }
     let battle = Battle::new(&scenario)?;
-    let report = battle.run(
-        args.seed,
-        args.index,
-        &RunOptions {
-            trace: args.trace,
-            casualties: true,
-        },
-    )?;
-    if args.json {
-        crate::output::emit(&format!("{}\n", serde_json::to_string_pretty(&report)?))?;
-        return Ok(());
-    }
-    let mut out = format!(
+    catch_ctrl_c();
+    let header = format!(
         "{} — {} timing, {} striking, {} damage; seed {} battle {}\n",
         scenario.name,
         scenario.timing.name(),
@@ -60,18 +119,122 @@ pub(crate) fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
         args.seed,
         args.index
     );
-    if let Some(trace) = &report.trace {
-        out.push('\n');
-        let mut last = None;
-        for line in trace {
-            if last != Some(line.tick) {
-                out += &format!("[round {} tick {}]\n", line.round, line.display);
-                last = Some(line.tick);
-            }
-            out += &format!("    {}\n", line.text);
+    let stdout = std::io::stdout();
+    let mut writer = TraceWriter {
+        out: std::io::BufWriter::with_capacity(1 << 16, stdout.lock()),
+        json: args.json,
+        lines: 0,
+        last_tick: None,
+        error: None,
+    };
+    if args.trace {
+        let start = if args.json { "{\n  \"trace\": [" } else { "" };
+        let start = if args.json {
+            start.to_string()
+        } else {
+            format!("{header}\n")
+        };
+        if let Err(e) = writer.out.write_all(start.as_bytes()) {
+            return Err(io_error(e));
         }
-        out.push('\n');
     }
+    let bar = progress_bar();
+    let shown = bar.clone();
+    let mut progress = move |p: &Progress| {
+        shown.set_length(p.fielded);
+        shown.set_position(p.fielded - p.standing);
+        shown.set_message(format!("tick {} round {}, {} actions", p.tick, p.round, p.actions));
+    };
+    let report = {
+        // A write error also stops the battle (nobody reads the rest): it
+        // sets the same flag, and is reported first.
+        let mut sink = |line: &TraceLine| {
+            writer.line(line);
+            if writer.error.is_some() {
+                INTERRUPTED.store(true, Ordering::Relaxed);
+            }
+        };
+        let mut control = Control::new().cancel(&INTERRUPTED).progress(&mut progress);
+        if args.trace {
+            control = control.trace(&mut sink);
+        }
+        let options = RunOptions {
+            trace: false,
+            casualties: true,
+        };
+        battle.run_controlled(args.seed, args.index, &options, &mut control)
+    };
+    bar.finish_and_clear();
+    if let Some(e) = writer.error.take() {
+        return Err(io_error(e));
+    }
+    let report = match report {
+        Ok(report) => report,
+        Err(e @ SimError::Interrupted { .. }) => {
+            let _ = writer.out.flush();
+            return Err(Box::new(e));
+        }
+        Err(e) => return Err(Box::new(e)),
+    };
+    let text = if args.json {
+        json_rest(&report, args.trace)?
+    } else {
+        summary_text(&report, if args.trace { "\n" } else { &header })
+    };
+    writer
+        .out
+        .write_all(text.as_bytes())
+        .and_then(|()| writer.out.flush())
+        .map_err(io_error)?;
+    Ok(())
+}
+
+/// A write error: the reader closed the pipe (not a failure), or another.
+fn io_error(e: std::io::Error) -> Box<dyn std::error::Error> {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        Box::new(ClosedPipe)
+    } else {
+        Box::new(e)
+    }
+}
+
+/// A progress line on standard error when it is a terminal (hidden
+/// otherwise): fighters fallen of those fielded, the tick and actions.
+fn progress_bar() -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(0);
+    if let Ok(style) = ProgressStyle::with_template("{spinner} [{elapsed_precise}] {pos}/{len} fallen, {msg}") {
+        bar.set_style(style);
+    }
+    bar.enable_steady_tick(Duration::from_millis(200));
+    bar
+}
+
+/// The JSON after the streamed trace (or the whole report without one).
+fn json_rest(report: &BattleReport, traced: bool) -> Result<String, Box<dyn std::error::Error>> {
+    let whole = serde_json::to_string_pretty(report)?;
+    if !traced {
+        return Ok(format!("{whole}\n"));
+    }
+    // The report's other fields, at the object's indentation after "trace".
+    let mut value = serde_json::to_value(report)?;
+    if let Some(map) = value.as_object_mut() {
+        map.remove("trace");
+    }
+    let rest = serde_json::to_string_pretty(&value)?;
+    let inner = rest
+        .strip_prefix("{\n")
+        .and_then(|r| r.strip_suffix("\n}"))
+        .unwrap_or_default();
+    Ok(format!("\n  ],\n{inner}\n}}\n"))
+}
+
+/// The outcome, counts and casualties in words, after `lead` (the header,
+/// or a blank line after the trace).
+fn summary_text(report: &BattleReport, lead: &str) -> String {
+    let mut out = lead.to_string();
     let s = &report.summary;
     out += &match s.outcome {
         Outcome::Win { side } => format!("winner: {}", report.sides[side]),
@@ -101,6 +264,5 @@ pub(crate) fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
             out += &format!("  ... {} more\n", report.casualties.len() - 40);
         }
     }
-    crate::output::emit(&out)?;
-    Ok(())
+    out
 }

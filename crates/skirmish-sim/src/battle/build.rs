@@ -7,7 +7,7 @@ use skirmish_core::fighter::Fighter;
 use skirmish_core::striking::full_contact::StrikeOptions;
 use skirmish_core::timing::TimingSystem;
 
-use super::{Battle, FastPrep, GroupRt};
+use super::{Battle, FastPrep, GroupRt, reserve_fighters};
 use crate::error::SimError;
 use crate::fast::{self, FastGroup, FastPlan};
 use crate::scenario::{BattleRules, Scenario, Striking, Targeting};
@@ -55,6 +55,8 @@ impl Battle {
                     fighter,
                 });
                 let gidx = (groups.len() - 1) as u32;
+                let want = group_of.len() + count as usize;
+                reserve_fighters(&mut group_of, want)?;
                 group_of.extend(std::iter::repeat_n(gidx, count as usize));
             }
         }

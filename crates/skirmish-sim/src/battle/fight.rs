@@ -9,7 +9,7 @@ use skirmish_core::striking::full_contact::StrikeOutcome;
 
 use super::targeting::{Arrays, rank_key};
 use super::trace::{self, OpposedPart, Trace};
-use super::{Battle, NONE, Resume, RunOptions};
+use super::{Battle, Control, NONE, PROGRESS_EVERY, Progress, Resume, RunOptions};
 use crate::clock::{Clock, Tick};
 use crate::error::SimError;
 use crate::report::{BattleReport, BattleSummary, Casualties, Outcome};
@@ -28,13 +28,16 @@ impl Battle {
         rolls: &mut SeededRolls,
         options: &RunOptions,
         resume: Resume,
+        control: &mut Control<'_>,
     ) -> Result<BattleReport, SimError> {
         let fielded: Vec<u64> = ws.standing.iter().map(|s| s.len() as u64).collect();
         let mut summary = BattleSummary::start();
         summary.rounds = resume.rounds;
         summary.ticks = resume.tick;
         let mut casualties = Vec::new();
-        let mut trace = Trace::new(options.trace);
+        let mut trace = Trace::new(options.trace, control.trace.take());
+        let mut next_progress = 0u64;
+        let total: u64 = fielded.iter().sum();
         let mut round_starts = resume.round_starts;
 
         // Already decided before a blow (a side with nobody in it).
@@ -72,6 +75,25 @@ impl Battle {
                 || summary.actions.saturating_add(ws.acting.len() as u64) > self.max_actions
             {
                 break;
+            }
+            if let Some(progress) = control.progress.as_mut()
+                && summary.actions >= next_progress
+            {
+                next_progress = summary.actions.saturating_add(PROGRESS_EVERY);
+                progress(&Progress {
+                    tick,
+                    round,
+                    actions: summary.actions,
+                    standing: ws.standing.iter().map(|s| s.len() as u64).sum(),
+                    fielded: total,
+                });
+            }
+            if control.cancelled() {
+                return Err(SimError::Interrupted {
+                    tick: summary.ticks,
+                    round: summary.rounds,
+                    actions: summary.actions,
+                });
             }
             summary.ticks = tick;
             summary.rounds = summary.rounds.max(round);

@@ -94,10 +94,12 @@ use skirmish_core::timing::TimingSystem;
 use crate::clock::{LeanClock, LineClock, SchedulerClock};
 use crate::error::SimError;
 use crate::fast::{self, FastEnd, FastPlan, FastWorkspace, HitPointsPrep};
-use crate::report::{BattleReport, BattleSummary, Casualties};
+use crate::report::{BattleReport, BattleSummary, Casualties, TraceLine};
 use crate::scenario::{Scenario, Striking, Targeting};
 
 use targeting::Arrays;
+
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// What to record beyond the numbers.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -116,6 +118,109 @@ impl RunOptions {
     };
 }
 
+/// How often (in actions) a battle run with a [`Control`] reports its
+/// progress: at the first moment at or past each multiple.
+pub const PROGRESS_EVERY: u64 = 1 << 16;
+
+/// Where a battle is, as a [`Control`]'s progress callback sees it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Progress {
+    /// The tick of the moment about to be fought.
+    pub tick: u64,
+    /// The round (phase, exchange; Continuous: stopwatch lap) so far.
+    pub round: u32,
+    /// Actions fought so far.
+    pub actions: u64,
+    /// Fighters standing, all sides together.
+    pub standing: u64,
+    /// Fighters fielded, all sides together.
+    pub fielded: u64,
+}
+
+/// How a battle is watched and stopped while it runs
+/// ([`Battle::run_controlled`]): a flag that interrupts it, a sink that
+/// takes its trace line by line as it happens (memory bounded whatever the
+/// battle's length), and a progress callback. Nothing is set by default.
+///
+/// ```
+/// use std::sync::atomic::AtomicBool;
+/// use skirmish_sim::battle::{Battle, Control, RunOptions};
+/// use skirmish_sim::scenario::Scenario;
+///
+/// let battle = Battle::new(&Scenario::builtin("goblin-ambush").unwrap()).unwrap();
+/// let stop = AtomicBool::new(false); // a Ctrl-C handler would set it
+/// let mut lines = 0;
+/// let mut count = |_: &skirmish_sim::report::TraceLine| lines += 1;
+/// let mut control = Control::new().cancel(&stop).trace(&mut count);
+/// let report = battle.run_controlled(1, 0, &RunOptions::default(), &mut control).unwrap();
+/// assert!(report.trace.is_none()); // streamed, not kept
+/// drop(control);
+/// assert!(lines > 0);
+/// ```
+#[derive(Default)]
+pub struct Control<'a> {
+    cancel: Option<&'a AtomicBool>,
+    trace: Option<&'a mut dyn FnMut(&TraceLine)>,
+    progress: Option<&'a mut dyn FnMut(&Progress)>,
+}
+
+impl std::fmt::Debug for Control<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Control")
+            .field("cancel", &self.cancel)
+            .field("trace", &self.trace.is_some())
+            .field("progress", &self.progress.is_some())
+            .finish()
+    }
+}
+
+impl<'a> Control<'a> {
+    /// Nothing watched, nothing to stop the battle.
+    pub fn new() -> Control<'a> {
+        Control::default()
+    }
+
+    /// The battle is checked before each moment (so at least every moment's
+    /// actions); once `flag` is set it stops with
+    /// [`SimError::Interrupted`], saying where it was.
+    pub fn cancel(mut self, flag: &'a AtomicBool) -> Control<'a> {
+        self.cancel = Some(flag);
+        self
+    }
+
+    /// Every trace line goes to `sink` as it happens, whether or not
+    /// [`RunOptions::trace`] also keeps them in the report.
+    pub fn trace(mut self, sink: &'a mut dyn FnMut(&TraceLine)) -> Control<'a> {
+        self.trace = Some(sink);
+        self
+    }
+
+    /// `progress` is called before the first moment and then every
+    /// [`PROGRESS_EVERY`] actions or so.
+    pub fn progress(mut self, progress: &'a mut dyn FnMut(&Progress)) -> Control<'a> {
+        self.progress = Some(progress);
+        self
+    }
+
+    /// Whether anything watches or can stop the battle.
+    fn is_set(&self) -> bool {
+        self.cancel.is_some() || self.trace.is_some() || self.progress.is_some()
+    }
+
+    /// Whether the battle was asked to stop.
+    #[inline]
+    pub(crate) fn cancelled(&self) -> bool {
+        self.cancel.is_some_and(|c| c.load(Ordering::Relaxed))
+    }
+}
+
+/// Reserves room for `n` more items of a per-fighter array, or says which
+/// battle was too big for this machine's memory: an error, not an abort.
+pub(crate) fn reserve_fighters<T>(v: &mut Vec<T>, n: usize) -> Result<(), SimError> {
+    v.try_reserve_exact(n.saturating_sub(v.len()))
+        .map_err(|_| SimError::OutOfMemory { fighters: n as u64 })
+}
+
 /// Memory a thread reuses from battle to battle (a sweep keeps one per
 /// worker): nothing is allocated per battle once it has grown.
 #[derive(Default)]
@@ -125,6 +230,16 @@ pub struct Workspace {
     wounds: Vec<WoundTrack>,
     arrays: Arrays,
     fast: FastWorkspace,
+}
+
+impl Workspace {
+    /// Room for a battle of `n` fighters in every per-fighter array the
+    /// engine keeps here, or [`SimError::OutOfMemory`].
+    fn reserve(&mut self, n: usize) -> Result<(), SimError> {
+        self.arrays.reserve(n)?;
+        reserve_fighters(&mut self.hp, n)?;
+        reserve_fighters(&mut self.wounds, n)
+    }
 }
 
 impl std::fmt::Debug for Workspace {
@@ -263,8 +378,38 @@ impl Battle {
         index: u64,
         options: &RunOptions,
     ) -> Result<BattleReport, SimError> {
+        self.run_controlled_in(ws, seed, index, options, &mut Control::default())
+    }
+
+    /// Fights battle `index` of master seed `seed` under `control`: it can be
+    /// interrupted ([`SimError::Interrupted`]), its trace streamed line by
+    /// line and its progress watched. The same battle, line for line, as
+    /// [`run`](Self::run): `options.trace` still keeps the trace in the
+    /// report (leave it off when a sink takes it, to keep memory bounded).
+    pub fn run_controlled(
+        &self,
+        seed: u64,
+        index: u64,
+        options: &RunOptions,
+        control: &mut Control<'_>,
+    ) -> Result<BattleReport, SimError> {
+        self.run_controlled_in(&mut Workspace::default(), seed, index, options, control)
+    }
+
+    /// [`run_controlled`](Self::run_controlled) in a reused workspace.
+    pub fn run_controlled_in(
+        &self,
+        ws: &mut Workspace,
+        seed: u64,
+        index: u64,
+        options: &RunOptions,
+        control: &mut Control<'_>,
+    ) -> Result<BattleReport, SimError> {
         let mut rolls = SeededRolls::for_stream(seed, index);
+        // The fast path neither traces nor checks a flag: a battle someone
+        // watches or may stop takes the general one (the same results).
         if !options.trace
+            && !control.is_set()
             && let Some(fast) = &self.fast
         {
             let mut casualties = Vec::new();
@@ -278,7 +423,7 @@ impl Battle {
                 trace: None,
             });
         }
-        self.run_with(ws, &mut rolls, options, self.use_lean_clock())
+        self.run_general(ws, &mut rolls, options, self.use_lean_clock(), control)
     }
 
     /// Fights battle `index` of master seed `seed` in a reused workspace,
@@ -334,8 +479,21 @@ impl Battle {
         options: &RunOptions,
         lean: bool,
     ) -> Result<BattleReport, SimError> {
+        self.run_general(ws, rolls, options, lean, &mut Control::default())
+    }
+
+    /// [`run_with`](Self::run_with) under `control`.
+    fn run_general(
+        &self,
+        ws: &mut Workspace,
+        rolls: &mut SeededRolls,
+        options: &RunOptions,
+        lean: bool,
+        control: &mut Control<'_>,
+    ) -> Result<BattleReport, SimError> {
         // A system without a lean clock runs on the Scheduler either way.
         let lean = lean && self.use_lean_clock();
+        ws.reserve(self.group_of.len())?;
         ws.arrays.reset(self);
         let Workspace {
             lean: lean_clock,
@@ -352,7 +510,7 @@ impl Battle {
                 }));
                 if lean {
                     let clock = self.lean_clock(lean_clock)?;
-                    self.fight(clock, m, hp, arrays, rolls, options, Resume::default())
+                    self.fight(clock, m, hp, arrays, rolls, options, Resume::default(), control)
                 } else {
                     self.fight(
                         &mut self.scheduler_clock()?,
@@ -362,6 +520,7 @@ impl Battle {
                         rolls,
                         options,
                         Resume::default(),
+                        control,
                     )
                 }
             }
@@ -370,7 +529,7 @@ impl Battle {
                 wounds.resize(self.group_of.len(), m.fresh());
                 if lean {
                     let clock = self.lean_clock(lean_clock)?;
-                    self.fight(clock, m, wounds, arrays, rolls, options, Resume::default())
+                    self.fight(clock, m, wounds, arrays, rolls, options, Resume::default(), control)
                 } else {
                     self.fight(
                         &mut self.scheduler_clock()?,
@@ -380,6 +539,7 @@ impl Battle {
                         rolls,
                         options,
                         Resume::default(),
+                        control,
                     )
                 }
             }
@@ -439,7 +599,16 @@ impl Battle {
                 for (p, s) in arrays.penalty.iter_mut().zip(hp.iter()) {
                     *p = m.wound_penalty(s);
                 }
-                self.fight(clock, m, hp, arrays, rolls, &options, start.resume)?
+                self.fight(
+                    clock,
+                    m,
+                    hp,
+                    arrays,
+                    rolls,
+                    &options,
+                    start.resume,
+                    &mut Control::default(),
+                )?
             }
             Damage::FudgeWounds(m) => {
                 wounds.clear();
@@ -452,7 +621,16 @@ impl Battle {
                 for (p, s) in arrays.penalty.iter_mut().zip(wounds.iter()) {
                     *p = m.wound_penalty(s);
                 }
-                self.fight(clock, m, wounds, arrays, rolls, &options, start.resume)?
+                self.fight(
+                    clock,
+                    m,
+                    wounds,
+                    arrays,
+                    rolls,
+                    &options,
+                    start.resume,
+                    &mut Control::default(),
+                )?
             }
         };
         Ok(report.summary)

@@ -5,7 +5,8 @@
 
 use skirmish_core::dice::SeededRolls;
 
-use super::{Battle, NONE};
+use super::{Battle, NONE, reserve_fighters};
+use crate::error::SimError;
 use crate::ranking::{ABSENT, Key, Ranking};
 use crate::scenario::{Striking, Targeting};
 
@@ -34,6 +35,20 @@ pub(super) struct Arrays {
 }
 
 impl Arrays {
+    /// Room for a battle of `n` fighters in every per-fighter array.
+    pub(super) fn reserve(&mut self, n: usize) -> Result<(), SimError> {
+        reserve_fighters(&mut self.penalty, n)?;
+        reserve_fighters(&mut self.down, n)?;
+        reserve_fighters(&mut self.taken, n)?;
+        reserve_fighters(&mut self.target_of, n)?;
+        reserve_fighters(&mut self.engaged_by, n)?;
+        reserve_fighters(&mut self.pos, n)?;
+        reserve_fighters(&mut self.acting, n)?;
+        reserve_fighters(&mut self.hits, n)?;
+        reserve_fighters(&mut self.fallen, n)?;
+        reserve_fighters(&mut self.picks, n)
+    }
+
     pub(super) fn reset(&mut self, battle: &Battle) {
         self.reset_unranked(battle);
         self.rank(battle);

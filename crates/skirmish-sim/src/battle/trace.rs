@@ -10,19 +10,22 @@ use skirmish_core::striking::full_contact::StrikeOutcome;
 use crate::report::TraceLine;
 
 /// Where a battle's trace lines go, and the moment they are of.
-pub(super) struct Trace {
+pub(super) struct Trace<'s> {
     /// The lines kept for the report, when asked for.
     kept: Option<Vec<TraceLine>>,
+    /// Where each line goes as it happens, if anywhere.
+    sink: Option<&'s mut dyn FnMut(&TraceLine)>,
     /// The moment being fought: absolute tick, round, the system's label.
     at: (u64, u32, i64),
 }
 
-impl Trace {
-    /// A trace that keeps its lines when `keep` is set, and says nothing
-    /// otherwise.
-    pub(super) fn new(keep: bool) -> Trace {
+impl<'s> Trace<'s> {
+    /// A trace that keeps its lines when `keep` is set, hands each to
+    /// `sink` if there is one, and says nothing otherwise.
+    pub(super) fn new(keep: bool, sink: Option<&'s mut dyn FnMut(&TraceLine)>) -> Trace<'s> {
         Trace {
             kept: keep.then(Vec::new),
+            sink,
             at: (0, 0, 0),
         }
     }
@@ -30,7 +33,7 @@ impl Trace {
     /// Whether anyone listens (the words are worth building).
     #[inline]
     pub(super) fn is_on(&self) -> bool {
-        self.kept.is_some()
+        self.kept.is_some() || self.sink.is_some()
     }
 
     /// The lines that follow are of this moment.
@@ -42,14 +45,21 @@ impl Trace {
     /// A line of the current moment, its text built only if someone listens.
     #[inline]
     pub(super) fn say(&mut self, text: impl FnOnce() -> String) {
+        if !self.is_on() {
+            return;
+        }
+        let (tick, round, display) = self.at;
+        let line = TraceLine {
+            tick,
+            round,
+            display,
+            text: text(),
+        };
+        if let Some(sink) = self.sink.as_mut() {
+            sink(&line);
+        }
         if let Some(kept) = self.kept.as_mut() {
-            let (tick, round, display) = self.at;
-            kept.push(TraceLine {
-                tick,
-                round,
-                display,
-                text: text(),
-            });
+            kept.push(line);
         }
     }
 

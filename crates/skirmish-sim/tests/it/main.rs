@@ -2,7 +2,7 @@
 #![allow(clippy::unwrap_used, reason = "tests")]
 
 mod battle;
-mod checkpoint;
+mod control;
 mod digest;
 mod limits;
 mod odds;
@@ -13,7 +13,6 @@ mod rules;
 mod scenario;
 mod stats;
 mod sweep;
-mod sweep_panics;
 mod systems;
 mod targeting;
 mod tracker_parity;

@@ -1,0 +1,80 @@
+//! `skirmish run` on a long battle (issue 12): the trace is written as it
+//! is fought (text and JSON), and Ctrl-C stops the battle saying where it
+//! was, exit 1.
+#![allow(clippy::unwrap_used, reason = "tests")]
+
+use std::io::Read as _;
+use std::process::{Command, Stdio};
+
+fn skirmish(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_skirmish"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn the_json_trace_is_one_valid_report_with_every_line() {
+    let out = skirmish(&["run", "--trace", "--json", "--seed", "3"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let traced: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let plain = skirmish(&["run", "--json", "--seed", "3"]);
+    let mut plain: serde_json::Value = serde_json::from_slice(&plain.stdout).unwrap();
+    // The same report, with its trace: every line a tick, round, label, text.
+    let trace = traced["trace"].as_array().unwrap();
+    assert!(trace.len() > 5, "{trace:?}");
+    assert!(trace.iter().all(|l| l["text"].is_string() && l["tick"].is_u64()));
+    assert_eq!(plain["trace"], serde_json::Value::Null);
+    plain["trace"] = traced["trace"].clone();
+    assert_eq!(traced, plain);
+    // The text trace has the same lines, in order.
+    let text = String::from_utf8(skirmish(&["run", "--trace", "--seed", "3"]).stdout).unwrap();
+    let mut at = 0;
+    for l in trace {
+        let line = format!("    {}\n", l["text"].as_str().unwrap());
+        let found = text[at..]
+            .find(&line)
+            .unwrap_or_else(|| panic!("{line} missing after {at}"));
+        at += found + line.len();
+    }
+}
+
+#[test]
+fn ctrl_c_stops_a_long_battle_and_says_where_it_was() {
+    // 2 x 200,000 fighters with a trace: minutes of output. Once the first
+    // lines arrive (the handler is in place), SIGINT.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_skirmish"))
+        .args([
+            "run",
+            "parity",
+            "--trace",
+            "--set",
+            "sides.A.groups.0.count=200000",
+            "--set",
+            "sides.B.groups.0.count=200000",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 4096];
+    child.stdout.as_mut().unwrap().read_exact(&mut first).unwrap();
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("interrupted at tick "), "{err}");
+    assert!(err.contains(" actions"), "{err}");
+    // What it had is written: the trace so far ends with a whole line.
+    let rest = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        rest.is_empty() || rest.ends_with('\n'),
+        "{}",
+        &rest[rest.len().saturating_sub(200)..]
+    );
+    assert!(!rest.contains("winner:"), "stopped before the end");
+}

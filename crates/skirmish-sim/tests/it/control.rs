@@ -1,0 +1,144 @@
+//! A battle under a `Control` (issue 12): a flag stops it with where it
+//! was, its trace streams line by line exactly as the report keeps it, and
+//! its progress is reported.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+
+use skirmish_sim::SimError;
+use skirmish_sim::battle::{Battle, Control, PROGRESS_EVERY, Progress, RunOptions};
+use skirmish_sim::report::TraceLine;
+
+use crate::battle::parity;
+
+#[test]
+fn a_flag_set_from_the_start_stops_the_battle_before_a_blow() {
+    let battle = Battle::new(&parity(50)).unwrap();
+    let stop = AtomicBool::new(true);
+    let got = battle.run_controlled(1, 0, &RunOptions::FULL, &mut Control::new().cancel(&stop));
+    // The first round has begun (the clock's first step), no moment fought.
+    assert_eq!(
+        got,
+        Err(SimError::Interrupted {
+            tick: 0,
+            round: 1,
+            actions: 0
+        })
+    );
+    assert_eq!(
+        got.unwrap_err().to_string(),
+        "interrupted at tick 0 (round 1) after 0 actions"
+    );
+}
+
+#[test]
+fn a_flag_set_from_another_thread_stops_the_battle_at_its_next_moment() {
+    // 2 x 60,000 fighters: well over PROGRESS_EVERY actions. The progress
+    // callback hands the count to another thread, which sets the flag and
+    // answers; the battle must stop at the very next check, with the count.
+    let battle = Battle::new(&parity(60_000)).unwrap();
+    let whole = battle.run(3, 0, &RunOptions::default()).unwrap().summary;
+    assert!(whole.actions > 2 * PROGRESS_EVERY, "{whole:?}");
+    let stop = AtomicBool::new(false);
+    let (to_thread, from_battle) = mpsc::channel::<u64>();
+    let (to_battle, from_thread) = mpsc::channel::<()>();
+    let got = std::thread::scope(|scope| {
+        let stop = &stop;
+        scope.spawn(move || {
+            // The second report (at PROGRESS_EVERY actions or just past).
+            let _first = from_battle.recv().unwrap();
+            let _second = from_battle.recv().unwrap();
+            stop.store(true, Ordering::SeqCst);
+            to_battle.send(()).unwrap();
+        });
+        let mut seen: Vec<Progress> = Vec::new();
+        let mut progress = |p: &Progress| {
+            seen.push(*p);
+            if to_thread.send(p.actions).is_ok() && seen.len() == 2 {
+                from_thread.recv().unwrap();
+            }
+        };
+        let got = battle.run_controlled(
+            3,
+            0,
+            &RunOptions::default(),
+            &mut Control::new().cancel(stop).progress(&mut progress),
+        );
+        drop(to_thread);
+        (got, seen)
+    });
+    let (got, seen) = got;
+    assert_eq!(seen.len(), 2, "{seen:?}");
+    assert_eq!(seen[0].actions, 0);
+    assert!(
+        seen[1].actions >= PROGRESS_EVERY && seen[1].actions < whole.actions,
+        "{seen:?}"
+    );
+    assert_eq!(seen[1].fielded, 120_000);
+    assert!(seen[1].standing < 120_000);
+    match got {
+        Err(SimError::Interrupted { tick, actions, .. }) => {
+            assert_eq!(actions, seen[1].actions, "stopped at the next check");
+            assert!(tick < seen[1].tick, "the moment of the check is not fought");
+        }
+        other => panic!("not interrupted: {other:?}"),
+    }
+}
+
+#[test]
+fn a_streamed_trace_is_the_kept_trace_line_for_line_and_the_battle_is_the_same() {
+    for (timing, striking) in [
+        ("continuous", "full-contact"),
+        ("simple-rounds", "fudge-opposed"),
+        ("tick-system", "full-contact"),
+    ] {
+        let scenario = parity(12)
+            .with_field("timing", timing)
+            .unwrap()
+            .with_field("striking", striking)
+            .unwrap();
+        let battle = Battle::new(&scenario).unwrap();
+        let plain = battle.run(5, 2, &RunOptions::FULL).unwrap();
+        let mut streamed: Vec<TraceLine> = Vec::new();
+        let mut sink = |l: &TraceLine| streamed.push(l.clone());
+        // Kept and streamed at once: the same lines.
+        let both = battle
+            .run_controlled(5, 2, &RunOptions::FULL, &mut Control::new().trace(&mut sink))
+            .unwrap();
+        assert_eq!(both, plain, "{timing}");
+        assert_eq!(Some(&streamed), plain.trace.as_ref(), "{timing}");
+        // Streamed only: nothing kept, the same battle.
+        let mut count = 0usize;
+        let mut sink = |_: &TraceLine| count += 1;
+        let options = RunOptions {
+            trace: false,
+            casualties: true,
+        };
+        let only = battle
+            .run_controlled(5, 2, &options, &mut Control::new().trace(&mut sink))
+            .unwrap();
+        assert_eq!(only.trace, None);
+        assert_eq!(only.summary, plain.summary, "{timing}");
+        assert_eq!(only.casualties, plain.casualties);
+        assert_eq!(count, streamed.len());
+    }
+}
+
+#[test]
+fn a_battle_under_a_control_that_never_fires_is_the_fast_paths_battle() {
+    let battle = Battle::new(&parity(300)).unwrap();
+    assert!(battle.has_fast_path());
+    let stop = AtomicBool::new(false);
+    let mut reports = 0;
+    let mut progress = |_: &Progress| reports += 1;
+    let watched = battle
+        .run_controlled(
+            9,
+            4,
+            &RunOptions::default(),
+            &mut Control::new().cancel(&stop).progress(&mut progress),
+        )
+        .unwrap();
+    assert_eq!(watched, battle.run(9, 4, &RunOptions::default()).unwrap());
+    assert_eq!(reports, 1, "one report at the start of a short battle");
+}

@@ -2,6 +2,7 @@
 #![allow(clippy::unwrap_used, reason = "tests")]
 
 mod battle;
+mod checkpoint;
 mod control;
 mod digest;
 mod limits;
@@ -13,6 +14,7 @@ mod rules;
 mod scenario;
 mod stats;
 mod sweep;
+mod sweep_panics;
 mod systems;
 mod targeting;
 mod tracker_parity;

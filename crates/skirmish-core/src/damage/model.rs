@@ -41,7 +41,7 @@ impl Status {
 /// What one hit did: the model's own detail, plus what every model reports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct HitOutcome<C> {
-    /// What the model changed ([`WoundChange`], [`HitPointChange`], ...).
+    /// What the model changed ([`WoundChange`](super::WoundChange), [`HitPointChange`](super::HitPointChange), ...).
     pub change: C,
     /// Status before the hit.
     pub before: Status,
@@ -81,7 +81,7 @@ pub trait DamageModel {
     fn fresh(&self) -> Self::State;
 
     /// Applies a hit of `damage` (margin plus damage factor, see
-    /// [`DamageFactors::damage`]); damage <= 0 changes nothing.
+    /// [`DamageFactors::damage`](super::DamageFactors::damage)); damage <= 0 changes nothing.
     fn apply(&self, state: &mut Self::State, damage: i32) -> HitOutcome<Self::Change>;
 
     /// The wound penalty the striking code adds to this combatant's rolls:

@@ -48,7 +48,7 @@
 //! # Integer ranges
 //!
 //! Ratings are `i32`; a rating whose terms sum beyond `i32` is an
-//! [`Error::Overflow`]. Distances are `i64` in the GM's unit (feet, metres,
+//! [`Error::Overflow`](crate::Error::Overflow). Distances are `i64` in the GM's unit (feet, metres,
 //! hexes). Margins are `i64` and exact for every input, except for a shot
 //! out of reach whose range penalty is beyond about `2^62` steps, where the
 //! reported adjusted SR and margin saturate at `i64::MIN`.

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use skirmish_sim::sweep::{
-    Axis, SweepOptions, SweepSpec, SweepTable, check_output, existing_work, sweep, write_output,
+    Axis, SweepOptions, SweepSpec, SweepTable, check_output, existing_work, plan_resume, sweep, write_output,
 };
 
 use crate::scenario_arg;
@@ -85,6 +85,19 @@ pub(crate) fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
             .into());
         }
     }
+    let csv_out = args
+        .out
+        .as_ref()
+        .filter(|p| p.extension().is_none_or(|e| !e.eq_ignore_ascii_case("json")));
+    // What a resume will not reuse, and why, before the battles (a damaged
+    // checkpoint is refused here too, naming its line).
+    if args.resume
+        && let Some(out) = csv_out
+    {
+        for note in plan_resume(out, &spec)?.notes() {
+            eprintln!("note: --out {}: {note}", out.display());
+        }
+    }
     if let Some(plot) = &args.plot {
         if plot.extension().is_none_or(|e| !e.eq_ignore_ascii_case("svg")) {
             return Err(format!(
@@ -95,10 +108,6 @@ pub(crate) fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
         }
         writable(plot, "--plot")?;
     }
-    let csv_out = args
-        .out
-        .as_ref()
-        .filter(|p| p.extension().is_none_or(|e| !e.eq_ignore_ascii_case("json")));
     let bar = if args.quiet {
         ProgressBar::hidden()
     } else {

@@ -270,3 +270,64 @@ fn a_checkpoint_saved_with_crlf_or_a_bom_resumes() {
     }
     fs::remove_dir_all(&dir).ok();
 }
+
+/// The documented row check of a checkpoint row (see docs/scenarios.md).
+fn row_check(header: &str, line: &str) -> String {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in format!("skirmish sweep row v1\n{header}\n{line}").bytes() {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!("{hash:016x}")
+}
+
+#[test]
+fn a_damaged_checkpoint_is_refused_and_what_is_fought_again_is_said() {
+    let dir = folder("damaged");
+    let out = dir.join("sweep.csv");
+    ok(quick(&["--out", s(&out)]));
+    let finished = fs::read_to_string(&out).unwrap();
+    let lines: Vec<&str> = finished.lines().collect();
+    let header = lines[0];
+    let checked = |rows: &[String]| {
+        let mut text = format!("{header},row_check\n");
+        for row in rows {
+            text.push_str(&format!("{row},{}\n", row_check(header, row)));
+        }
+        text
+    };
+    let stderr = |o: &Output| String::from_utf8_lossy(&o.stderr).into_owned();
+
+    // The finished output has no row checks: resuming it says its cells
+    // are fought again, and gives the same bytes.
+    let o = ok(quick(&["--out", s(&out), "--resume"]));
+    assert!(stderr(&o).contains("2 rows without a row check"), "{}", stderr(&o));
+    assert_eq!(fs::read_to_string(&out).unwrap(), finished);
+
+    // A checkpoint killed while writing its second row: repaired, with a note.
+    let whole = checked(&[lines[1].to_owned(), lines[2].to_owned()]);
+    let torn = &whole[..whole.len() - 20];
+    fs::write(&out, torn).unwrap();
+    let o = ok(quick(&["--out", s(&out), "--resume"]));
+    assert!(stderr(&o).contains("incomplete"), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("without a row check"), "{}", stderr(&o));
+    assert_eq!(fs::read_to_string(&out).unwrap(), finished);
+
+    // Its first row edited by hand (the median, one tick more): refused
+    // before any battle, naming the line, and left as it was.
+    let at = header.split(',').position(|h| h == "median_ticks").unwrap();
+    let mut fields: Vec<String> = lines[1].split(',').map(str::to_owned).collect();
+    fields[at] = (fields[at].parse::<u64>().unwrap() + 1).to_string();
+    let check = row_check(header, lines[1]);
+    let edited = format!("{header},row_check\n{},{check}\n", fields.join(","));
+    fs::write(&out, &edited).unwrap();
+    let o = quick(&["--out", s(&out), "--resume"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("line 2") && stderr(&o).contains("row_check"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(fs::read_to_string(&out).unwrap(), edited);
+    fs::remove_dir_all(&dir).ok();
+}

@@ -15,8 +15,9 @@ pub(crate) struct Args {
     /// Defense Rating of the defender.
     #[arg(long, allow_hyphen_values = true)]
     dr: Option<i32>,
-    /// Ratings the table covers, as LOW..HIGH (both ends included).
-    #[arg(long, default_value = "1..12", value_parser = parse_span)]
+    /// Ratings the table covers, as LOW..HIGH (both ends included; either
+    /// may be negative, like -5..5).
+    #[arg(long, default_value = "1..12", value_parser = parse_span, allow_hyphen_values = true)]
     span: (i32, i32),
     /// What the table cells show.
     #[arg(long, value_enum, default_value_t = Show::Hit)]

@@ -11,9 +11,10 @@ pub(crate) struct Args {
     /// Which table.
     #[arg(value_enum)]
     table: Which,
-    /// Only this genre of weapons (fantasy, oriental, modern, sci-fi).
-    #[arg(long)]
-    genre: Option<String>,
+    /// Only this genre of weapons: fantasy, oriental, modern (industrial &
+    /// modern) or sci-fi (science fiction).
+    #[arg(long, value_parser = parse_genre)]
+    genre: Option<Genre>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
@@ -41,6 +42,12 @@ pub(crate) fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
+/// A genre as the command line writes it; the message lists them all.
+fn parse_genre(s: &str) -> Result<Genre, String> {
+    s.parse::<Genre>()
+        .map_err(|e| format!("{e} (the genres: fantasy, oriental, modern, sci-fi)"))
+}
+
 fn armor_table(format: Format) -> String {
     let mut t = Table::new(&["armor", "dr", "situational", "also known as"]).right_align(&[1]);
     for a in armor::all() {
@@ -60,7 +67,7 @@ fn armor_table(format: Format) -> String {
 
 fn weapons(args: &Args) -> Result<String, Box<dyn std::error::Error>> {
     let rows: &[weapons::Weapon] = match &args.genre {
-        Some(g) => weapons::by_genre(g.parse::<Genre>()?),
+        Some(g) => weapons::by_genre(*g),
         None => weapons::all(),
     };
     let mut t = Table::new(&["genre", "weapon", "tt", "rof", "tt_continuous", "note"]).right_align(&[2, 3, 4]);

@@ -11,7 +11,12 @@
 //! - Sweeps: [`Scenario::get_field`] and [`Scenario::with_field`] read and
 //!   change one field by a path such as `sides.goblinoids.groups.Shaman.weapon`.
 //! - Write back: [`Scenario::to_toml_string`], [`Scenario::to_json_string`].
-//! - Size: at most [`MAX_FIGHTERS`] fighters in all.
+//! - Size: at most [`MAX_SIDES`] sides, [`MAX_GROUPS`] groups and
+//!   [`MAX_FIGHTERS`] fighters in all, in a file of at most
+//!   [`MAX_SCENARIO_BYTES`]. A list longer than its limit is refused while
+//!   it is read, so no input makes loading run away.
+//! - Warnings: [`Scenario::warnings`] names settings the chosen rules
+//!   ignore (a Tick System interval under Continuous timing).
 //!
 //! ```
 //! use skirmish_sim::scenario::{Scenario, BUILTIN};
@@ -58,10 +63,12 @@ mod error;
 mod field_path;
 mod load;
 mod validate;
+mod warnings;
 
 pub use builtin::BUILTIN;
 pub use error::{ScenarioError, ScenarioErrorKind};
-pub use validate::{FIGHTER_STATE_BYTES, MAX_FIGHTERS};
+pub use load::MAX_SCENARIO_BYTES;
+pub use validate::{BATTLE_MEMORY_BUDGET, FIGHTER_STATE_BYTES, MAX_FIGHTERS, MAX_GROUPS, MAX_SIDES};
 
 /// A group of identical fighters: the core's [`FighterProfile`], the same
 /// type a tracker's combatant is made from.
@@ -96,7 +103,8 @@ pub struct Scenario {
     /// How the battle is fought and when it stops.
     #[serde(default)]
     pub battle: BattleRules,
-    /// Two or more sides.
+    /// Two or more sides, at most [`MAX_SIDES`].
+    #[serde(deserialize_with = "bounded_sides")]
     pub sides: Vec<Side>,
 }
 
@@ -155,7 +163,9 @@ impl Default for BattleRules {
 pub struct Side {
     /// Its name (unique).
     pub name: String,
-    /// Its groups of identical fighters.
+    /// Its groups of identical fighters (at most [`MAX_GROUPS`] over all
+    /// sides).
+    #[serde(deserialize_with = "bounded_groups")]
     pub groups: Vec<Group>,
 }
 
@@ -164,13 +174,13 @@ pub struct Side {
 pub(crate) fn name_or_table<'de, D, T>(d: D) -> Result<T, D::Error>
 where
     D: Deserializer<'de>,
-    T: Deserialize<'de> + FromStr,
+    T: Choice,
     T::Err: fmt::Display,
 {
     struct V<T>(std::marker::PhantomData<T>);
     impl<'de, T> serde::de::Visitor<'de> for V<T>
     where
-        T: Deserialize<'de> + FromStr,
+        T: Choice,
         T::Err: fmt::Display,
     {
         type Value = T;
@@ -181,10 +191,128 @@ where
             s.parse().map_err(E::custom)
         }
         fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
-            T::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+            // Read the table whole, then the choice from it: serde reads a
+            // tagged table through a buffer that forgets where inside it an
+            // error is, so on an error the options are read again on their
+            // own to find it.
+            let table = serde_json::Value::deserialize(serde::de::value::MapAccessDeserializer::new(ChoiceNames {
+                inner: map,
+                at_choice: false,
+            }))?;
+            T::deserialize(&table).map_err(|e| {
+                let message = e.to_string();
+                let inner = locate_in_choice::<T>(table).unwrap_or_else(|| {
+                    // A name that is no choice is the tag's fault.
+                    if message.starts_with("unknown variant") {
+                        T::TAG
+                    } else {
+                        ""
+                    }
+                    .to_owned()
+                });
+                serde::de::Error::custom(error::nested_error(&inner, &message))
+            })
         }
     }
     d.deserialize_any(V(std::marker::PhantomData))
+}
+
+/// A choice of rules written by name or as a table tagged with its name
+/// (`system` or `model`) and its options.
+pub(crate) trait Choice: serde::de::DeserializeOwned + FromStr {
+    /// The key that names the choice in its table.
+    const TAG: &'static str;
+
+    /// Where, inside the `options` of the choice `name`, reading them
+    /// fails: a path such as `boxes.hurt`, or `None` if they read well.
+    fn locate(name: &str, options: serde_json::Value) -> Option<String>;
+}
+
+/// Where reading `options` as a `C` fails, as a path.
+fn locate_as<C: serde::de::DeserializeOwned>(options: serde_json::Value) -> Option<String> {
+    serde_path_to_error::deserialize::<_, C>(options)
+        .err()
+        .map(|e| load::path_text(e.path()))
+}
+
+/// Where inside a choice's `table` reading it fails (see [`Choice::locate`]).
+fn locate_in_choice<T: Choice>(mut table: serde_json::Value) -> Option<String> {
+    let options = table.as_object_mut()?;
+    let name = options.remove(T::TAG)?;
+    T::locate(name.as_str()?, table)
+}
+
+impl Choice for TimingSystem {
+    const TAG: &'static str = "system";
+    fn locate(name: &str, options: serde_json::Value) -> Option<String> {
+        use skirmish_core::timing::{ActionBlocksConfig, ContinuousConfig, GraduatedConfig, TickSystemConfig};
+        match name {
+            "graduated_rounds" => locate_as::<GraduatedConfig>(options),
+            "continuous" => locate_as::<ContinuousConfig>(options),
+            "tick_system" => locate_as::<TickSystemConfig>(options),
+            "action_blocks" => locate_as::<ActionBlocksConfig>(options),
+            _ => None,
+        }
+    }
+}
+
+impl Choice for Striking {
+    const TAG: &'static str = "system";
+    fn locate(name: &str, options: serde_json::Value) -> Option<String> {
+        match name {
+            "full_contact" => locate_as::<FullContactRules>(options),
+            "fudge_opposed" => locate_as::<FudgeRules>(options),
+            _ => None,
+        }
+    }
+}
+
+impl Choice for DamageByName {
+    const TAG: &'static str = "model";
+    fn locate(name: &str, options: serde_json::Value) -> Option<String> {
+        use skirmish_core::damage::{FudgeWoundsConfig, HitPointsConfig};
+        match name {
+            "fudge_wounds" => locate_as::<FudgeWoundsConfig>(options),
+            "hit_points" => locate_as::<HitPointsConfig>(options),
+            _ => None,
+        }
+    }
+}
+
+/// A table's entries as read, except that the choice it names (the value
+/// of `system` or `model`) may be spelled as the command line spells it,
+/// `tick-system` for `tick_system`. Keys are read as text (as in every TOML
+/// or JSON table); other values pass through untouched, with their paths.
+struct ChoiceNames<A> {
+    inner: A,
+    /// Whether the key just read was `system` or `model`.
+    at_choice: bool,
+}
+
+impl<'de, A: serde::de::MapAccess<'de>> serde::de::MapAccess<'de> for ChoiceNames<A> {
+    type Error = A::Error;
+
+    fn next_key_seed<K: serde::de::DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, A::Error> {
+        use serde::de::IntoDeserializer as _;
+        let Some(key) = self.inner.next_key::<String>()? else {
+            return Ok(None);
+        };
+        self.at_choice = key == "system" || key == "model";
+        seed.deserialize(key.into_deserializer()).map(Some)
+    }
+
+    fn next_value_seed<V: serde::de::DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, A::Error> {
+        use serde::de::IntoDeserializer as _;
+        if !self.at_choice {
+            return self.inner.next_value_seed(seed);
+        }
+        let name: String = self.inner.next_value()?;
+        seed.deserialize(name.trim().replace('-', "_").into_deserializer())
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        self.inner.size_hint()
+    }
 }
 
 /// [`DamageConfig`] by name or table.
@@ -201,4 +329,61 @@ impl FromStr for DamageByName {
 
 fn damage_name_or_table<'de, D: Deserializer<'de>>(d: D) -> Result<DamageConfig, D::Error> {
     name_or_table::<D, DamageByName>(d).map(|x| x.0)
+}
+
+/// A list read up to `limit` elements: past it, the rest is only counted
+/// (nothing is kept), and the error says how many there were. This keeps
+/// a hostile file from building millions of sides or groups in memory
+/// before validation refuses them.
+fn bounded_list<'de, D, T>(d: D, limit: usize, refuse: fn(usize) -> String) -> Result<Vec<T>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    struct V<T> {
+        limit: usize,
+        refuse: fn(usize) -> String,
+        kept: std::marker::PhantomData<T>,
+    }
+    impl<'de, T: Deserialize<'de>> serde::de::Visitor<'de> for V<T> {
+        type Value = Vec<T>;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a list")
+        }
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {
+            let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(self.limit));
+            while out.len() < self.limit {
+                match seq.next_element()? {
+                    Some(item) => out.push(item),
+                    None => return Ok(out),
+                }
+            }
+            let mut count = out.len();
+            while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {
+                count += 1;
+            }
+            if count > self.limit {
+                return Err(serde::de::Error::custom((self.refuse)(count)));
+            }
+            Ok(out)
+        }
+    }
+    d.deserialize_seq(V {
+        limit,
+        refuse,
+        kept: std::marker::PhantomData,
+    })
+}
+
+fn bounded_sides<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Side>, D::Error> {
+    bounded_list(d, MAX_SIDES, |n| validate::too_many_sides(n).message)
+}
+
+fn bounded_groups<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Group>, D::Error> {
+    bounded_list(d, MAX_GROUPS, |n| {
+        format!(
+            "{n} groups in one side; a scenario takes at most {MAX_GROUPS} groups over all sides \
+             (a group holds any number of identical fighters: raise its count instead)"
+        )
+    })
 }

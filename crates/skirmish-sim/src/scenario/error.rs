@@ -139,6 +139,18 @@ pub(crate) fn line_column(src: &str, offset: usize) -> Option<(usize, usize)> {
 /// (inside tagged tables such as `striking`). Says whether it added one.
 pub(crate) fn schema_path(path: &str, message: &str) -> (String, bool) {
     let mut path = path.trim_end_matches(".?").trim_end_matches('?').to_owned();
+    let mut nested = false;
+    if let Some((inner, _)) = message.strip_prefix(NESTED).and_then(|rest| rest.split_once(NESTED)) {
+        let inner = inner.trim_end_matches(".?").trim_end_matches('?');
+        if !inner.is_empty() {
+            if !path.is_empty() && !inner.starts_with('[') {
+                path.push('.');
+            }
+            path.push_str(inner);
+            nested = true;
+        }
+    }
+    let message = strip_nested(message);
     if let Some(rest) = message.strip_prefix("unknown field `")
         && let Some(key) = rest.split('`').next()
     {
@@ -151,12 +163,33 @@ pub(crate) fn schema_path(path: &str, message: &str) -> (String, bool) {
             return (path, true);
         }
     }
-    (path, false)
+    (path, nested)
+}
+
+/// Marks the path inside a choice's table (`timing`, `striking`, `damage`)
+/// at the start of an error's message: serde reads those tables through a
+/// buffer that forgets paths, so [`nested_error`] writes it into the
+/// message and [`schema_path`] moves it back onto the path.
+pub(crate) const NESTED: char = '\u{1f}';
+
+/// An error message carrying the path inside a choice's table (see
+/// [`NESTED`]).
+pub(crate) fn nested_error(inner_path: &str, message: &str) -> String {
+    format!("{NESTED}{inner_path}{NESTED}{message}")
+}
+
+/// The message without a [`NESTED`] path.
+pub(crate) fn strip_nested(message: &str) -> &str {
+    message
+        .strip_prefix(NESTED)
+        .and_then(|rest| rest.split_once(NESTED))
+        .map_or(message, |(_, message)| message)
 }
 
 /// Makes serde's stock messages read as a scenario author needs them,
 /// knowing the field `path` they are about.
 pub(crate) fn humanize(message: &str, path: &str) -> String {
+    let message = strip_nested(message);
     let ticked: Vec<&str> = message.split('`').skip(1).step_by(2).collect();
     let last_segment = path.rsplit(['.', '[']).next().unwrap_or(path);
     if let Some(rest) = message.strip_prefix("invalid value: integer `") {
@@ -176,6 +209,31 @@ pub(crate) fn humanize(message: &str, path: &str) -> String {
         if last_segment == "count" {
             return format!("{value} is not a count (expected 1 or more)");
         }
+        let signed = ["i8", "i16", "i32", "i64"]
+            .iter()
+            .any(|t| message.ends_with(&format!("expected {t}")));
+        if signed {
+            let side = if value.starts_with('-') { "small" } else { "large" };
+            return format!("{value} is too {side} for this field ({})", signed_limits(last_segment));
+        }
+    }
+    if message.contains("expected struct ")
+        && (message.starts_with("invalid length") || message.starts_with("invalid type: sequence"))
+    {
+        let what = if path.is_empty() { "a scenario" } else { "this field" };
+        return format!("{what} is a table of fields (in JSON an object, {{...}}), not a list");
+    }
+    if message.starts_with("data did not match any variant of untagged enum") {
+        return match message.rsplit(' ').next() {
+            Some("LevelRepr") => "expected a FUDGE ladder level: a name like \"Good\" or \"Great+\" (plus-levels \
+                                  allowed), or a whole number like 1 or -2"
+                .to_owned(),
+            Some("RateOfFireRepr") => {
+                "expected a rate of fire: shots per round as a whole number like 2, or \"SHOTS/ROUNDS\" like \"4/3\""
+                    .to_owned()
+            }
+            _ => "this value has none of the forms this field takes".to_owned(),
+        };
     }
     if message.starts_with("unknown field `") {
         return unknown_with_suggestions("field", &ticked);
@@ -190,6 +248,27 @@ pub(crate) fn humanize(message: &str, path: &str) -> String {
         return format!("{what} is not a count (expected a whole number, 1 or more)");
     }
     plain_types(message)
+}
+
+/// What a signed whole-number field takes, by its name.
+fn signed_limits(field: &str) -> String {
+    use skirmish_core::fighter::{INITIATIVE_LIMIT, RATING_LIMIT};
+    match field {
+        "strike_rating"
+        | "defense_rating"
+        | "offense"
+        | "toughness"
+        | "speed_bonus"
+        | "reflexes"
+        | "combat_sense"
+        | "amazing_strike_damage"
+        | "minimum_to_hit" => {
+            format!("expected a whole number from -{RATING_LIMIT} to {RATING_LIMIT}")
+        }
+        "initiative_bonus" => format!("expected a whole number from -{INITIATIVE_LIMIT} to {INITIATIVE_LIMIT}"),
+        "hit_points" | "max_hp" => "expected a whole number from 1 to 1000000".to_owned(),
+        _ => "expected a whole number within this field's limits, see docs/scenarios.md".to_owned(),
+    }
 }
 
 /// `unknown field "x"; did you mean "y"? (allowed: a, b, c)`, from serde's
@@ -226,10 +305,17 @@ pub(crate) fn did_you_mean<'a>(name: &str, known: impl IntoIterator<Item = &'a s
 fn plain_types(message: &str) -> String {
     let mut out = message.to_owned();
     for (rust, words) in [
-        ("expected u64", "expected a whole number, 0 or more"),
+        ("expected u8", "expected a whole number, 0 or more"),
+        ("expected u16", "expected a whole number, 0 or more"),
         ("expected u32", "expected a whole number, 0 or more"),
-        ("expected i64", "expected a whole number"),
+        ("expected u64", "expected a whole number, 0 or more"),
+        ("expected usize", "expected a whole number, 0 or more"),
+        ("expected i8", "expected a whole number"),
+        ("expected i16", "expected a whole number"),
         ("expected i32", "expected a whole number"),
+        ("expected i64", "expected a whole number"),
+        ("expected f32", "expected a number"),
+        ("expected f64", "expected a number"),
         ("expected a string", "expected text in quotes"),
         ("expected a sequence", "expected a list"),
     ] {
@@ -238,7 +324,42 @@ fn plain_types(message: &str) -> String {
             out.push_str(words);
         }
     }
-    out
+    // Type names after these words (`expected struct FighterProfile with
+    // 17 elements`) mean nothing to a scenario's author.
+    for (rust, words) in [
+        (
+            "expected internally tagged enum ",
+            "expected a table with its choice named",
+        ),
+        ("expected struct ", "expected a table"),
+        ("expected enum ", "expected a name"),
+        ("expected unit struct ", "expected a name"),
+        ("expected tuple struct ", "expected a list"),
+    ] {
+        while let Some(at) = out.find(rust) {
+            let rest = &out[at + rust.len()..];
+            let name_len = rest
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(rest.len());
+            let mut end = at + rust.len() + name_len;
+            // "with 7 elements", "with 1 element"
+            if let Some(tail) = out[end..].strip_prefix(" with ") {
+                let digits = tail.chars().take_while(char::is_ascii_digit).count();
+                if digits > 0 {
+                    let after = &tail[digits..];
+                    let word = [" elements", " element"].into_iter().find(|w| after.starts_with(w));
+                    if let Some(word) = word {
+                        end += " with ".len() + digits + word.len();
+                    }
+                }
+            }
+            out.replace_range(at..end, words);
+        }
+    }
+    out.replace("invalid type: sequence", "invalid type: a list")
+        .replace("invalid type: map", "invalid type: a table")
+        .replace("expected variant identifier", "expected a name")
+        .replace("expected field identifier", "expected a field name")
 }
 
 #[cfg(test)]

@@ -63,7 +63,20 @@ impl Scenario {
     /// As [`with_field`](Scenario::with_field).
     pub fn with_field_value(&self, path: &str, value: Value) -> Result<Scenario, ScenarioError> {
         let mut root = self.to_value(path)?;
-        let pointer = resolve(&root, path, true)?;
+        let mut pointer = resolve(&root, path, true)?;
+        // Changing the choice itself (`timing.system`) changes the whole
+        // choice: the old system's options (a Continuous `lap`) mean
+        // nothing to the new one, so it starts from its own defaults, as
+        // `timing = tick-system` does.
+        if let Some(choice) = ["/timing/system", "/striking/system", "/damage/model"]
+            .iter()
+            .find(|tag| **tag == pointer)
+            .and_then(|tag| tag.rsplit_once('/'))
+            .map(|(choice, _)| choice)
+            && value.is_string()
+        {
+            choice.clone_into(&mut pointer);
+        }
         match root.pointer_mut(&pointer) {
             Some(slot) => *slot = value,
             None => {
@@ -109,10 +122,17 @@ impl Scenario {
 fn resolve(root: &Value, path: &str, allow_new_last: bool) -> Result<String, ScenarioError> {
     let error = |message: String| ScenarioError::new(ScenarioErrorKind::FieldPath, path, message);
     let parts = segments(path);
-    if path.trim().is_empty() || parts.iter().any(|s| s.trim().is_empty()) {
+    if path.trim().is_empty() {
         return Err(error(
-            "is not a field path (segments separated by '.', like sides.A.groups.0.count)".to_owned(),
+            "\"\" is not a field path: it is empty; name a field before the value, like sides.A.groups.0.count=12"
+                .to_owned(),
         ));
+    }
+    if parts.iter().any(|s| s.trim().is_empty()) {
+        return Err(error(format!(
+            "{path:?} is not a field path: it has an empty segment (segments separated by '.', like \
+             sides.A.groups.0.count)"
+        )));
     }
     let mut pointer = String::new();
     let mut here = root;

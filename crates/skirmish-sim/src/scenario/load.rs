@@ -1,6 +1,8 @@
 //! Reading and writing scenario files (TOML, JSON), with errors that say
 //! where.
 
+use std::fs::{File, Metadata};
+use std::io::Read as _;
 use std::path::Path;
 
 use super::Scenario;
@@ -40,7 +42,15 @@ impl Scenario {
     /// missing field, or a value [`validate`](Scenario::validate) refuses.
     pub fn from_toml_str(src: &str, origin: &str) -> Result<Scenario, ScenarioError> {
         let de = toml::Deserializer::parse(src).map_err(|e| {
-            let error = ScenarioError::new(ScenarioErrorKind::Syntax, "", toml_message(&e)).with_origin(origin);
+            let mut message = toml_message(&e);
+            if message.starts_with("duplicate key")
+                && let Some(key) = e.span().and_then(|span| src.get(span)).map(str::trim)
+                && !key.is_empty()
+                && !message.contains(key)
+            {
+                message = format!("duplicate key {key}: a key may appear only once in a table");
+            }
+            let error = ScenarioError::new(ScenarioErrorKind::Syntax, "", message).with_origin(origin);
             match e.span() {
                 Some(span) => error.at_offset(src, span.start),
                 None => error,
@@ -78,7 +88,7 @@ impl Scenario {
             // serde_json reports where it stopped reading; the start of the
             // offending value is more use, as in TOML.
             if error.kind == ScenarioErrorKind::Schema || added_key {
-                let at_key = message.starts_with("unknown field");
+                let at_key = super::error::strip_nested(&message).starts_with("unknown field");
                 locate_json(error, src, at_key)
             } else {
                 error
@@ -94,9 +104,15 @@ impl Scenario {
     /// Reads a scenario file: TOML for `.toml`, JSON for `.json` (case
     /// ignored), and validates it.
     ///
+    /// Only a regular file (or a link to one) is read, and at most
+    /// [`MAX_SCENARIO_BYTES`] of it: a FIFO, a device or a file that keeps
+    /// growing is refused instead of blocking or filling memory.
+    ///
     /// # Errors
-    /// [`ScenarioErrorKind::Read`] if the file cannot be read or has another
-    /// extension; otherwise as [`from_toml_str`](Scenario::from_toml_str).
+    /// [`ScenarioErrorKind::Read`] if the file cannot be read, is not a
+    /// regular file, is larger than [`MAX_SCENARIO_BYTES`], is not UTF-8 or
+    /// has another extension; otherwise as
+    /// [`from_toml_str`](Scenario::from_toml_str).
     pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
         let origin = path.display().to_string();
         let extension = path
@@ -105,14 +121,8 @@ impl Scenario {
             .map(str::to_ascii_lowercase)
             .unwrap_or_default();
         let read = |kind: &str| {
-            std::fs::read_to_string(path).map_err(|e| {
-                ScenarioError::new(
-                    ScenarioErrorKind::Read,
-                    "",
-                    format!("cannot read this {kind} file: {e}"),
-                )
-                .with_origin(&origin)
-            })
+            read_bounded(path, kind)
+                .map_err(|message| ScenarioError::new(ScenarioErrorKind::Read, "", message).with_origin(&origin))
         };
         match extension.as_str() {
             "toml" => Scenario::from_toml_str(&read("TOML")?, &origin),
@@ -147,6 +157,89 @@ impl Scenario {
     pub fn to_json_string(&self) -> Result<String, ScenarioError> {
         serde_json::to_string_pretty(self)
             .map_err(|e| ScenarioError::invalid("", format!("cannot be written as JSON: {e}")).with_origin(&self.name))
+    }
+}
+
+/// Largest scenario file [`Scenario::load`] reads: 16 MiB.
+///
+/// The limits allow at most [`MAX_GROUPS`](super::MAX_GROUPS) groups; a
+/// group written out with every field and a custom weapon takes about 400
+/// bytes of TOML, so a file at the group limit is about 26 MiB written in
+/// full, and well under 16 MiB written as people write groups (name,
+/// count, two ratings, a weapon: under 150 bytes). The built-ins are under
+/// 4 KiB. 16 MiB leaves room for comments and long names in any scenario a
+/// table could use, and reads and parses in well under a second; a larger
+/// file is refused before it is read.
+pub const MAX_SCENARIO_BYTES: u64 = 16 * 1024 * 1024;
+
+/// The text of the scenario file at `path` (`kind` names its format in
+/// messages), or why it cannot be read.
+fn read_bounded(path: &Path, kind: &str) -> Result<String, String> {
+    let cannot = |e: std::io::Error| format!("cannot read this {kind} file: {e}");
+    // Look before opening: opening a FIFO for reading waits for a writer.
+    let before = std::fs::metadata(path).map_err(cannot)?;
+    regular_and_small(&before, kind)?;
+    let file = File::open(path).map_err(cannot)?;
+    // And look at what was opened, in case the path changed in between.
+    regular_and_small(&file.metadata().map_err(cannot)?, kind)?;
+    let mut bytes = Vec::new();
+    // One byte more than the limit tells a file that grew past it.
+    file.take(MAX_SCENARIO_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(cannot)?;
+    if bytes.len() as u64 > MAX_SCENARIO_BYTES {
+        return Err(too_large(kind, "it grew past that while being read"));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "this {kind} file is not UTF-8 text (an invalid byte at offset {}); save it as UTF-8",
+            e.utf8_error().valid_up_to()
+        )
+    })
+}
+
+/// Refuses what is not a regular file or is over [`MAX_SCENARIO_BYTES`].
+fn regular_and_small(metadata: &Metadata, kind: &str) -> Result<(), String> {
+    let file_type = metadata.file_type();
+    if !file_type.is_file() {
+        return Err(format!(
+            "is {}, not a regular file; a {kind} scenario must be a file (a pipe, device or folder could block or \
+             never end)",
+            what_it_is(&file_type)
+        ));
+    }
+    if metadata.len() > MAX_SCENARIO_BYTES {
+        return Err(too_large(kind, &format!("this one has {} bytes", metadata.len())));
+    }
+    Ok(())
+}
+
+fn too_large(kind: &str, detail: &str) -> String {
+    format!("this {kind} file is larger than a scenario may be: at most {MAX_SCENARIO_BYTES} bytes (16 MiB), {detail}")
+}
+
+/// What a path that is not a regular file is, in words.
+fn what_it_is(file_type: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt as _;
+        if file_type.is_fifo() {
+            return "a FIFO (named pipe)";
+        }
+        if file_type.is_socket() {
+            return "a socket";
+        }
+        if file_type.is_char_device() {
+            return "a character device";
+        }
+        if file_type.is_block_device() {
+            return "a block device";
+        }
+    }
+    if file_type.is_dir() {
+        "a folder"
+    } else {
+        "not a regular file"
     }
 }
 

@@ -1,23 +1,44 @@
 //! The rules a scenario must keep before a battle runs it.
 
+use std::collections::HashMap;
+
 use super::error::{ScenarioError, ScenarioErrorKind};
 use skirmish_core::tables::{armor, weapons};
 
 use super::{Group, Scenario, Striking, WeaponChoice};
 
-/// Most fighters a scenario may field, over all sides: ten million.
-///
-/// The battle engine keeps a little state per fighter (this cap assumes at
-/// most [`FIGHTER_STATE_BYTES`] bytes each), so ten million fighters take
-/// about 1.9 GiB: comfortable on a 16 GiB machine, with room for a sweep
-/// running one battle per core. A count beyond it is refused with the
-/// memory it would need, instead of failing halfway through allocation.
-pub const MAX_FIGHTERS: u64 = 10_000_000;
+/// Memory one battle may take for its fighters: 2 GiB, so that a sweep
+/// running one battle per core of an 8-core, 16 GiB machine fits.
+pub const BATTLE_MEMORY_BUDGET: u64 = 2 * 1024 * 1024 * 1024;
 
-/// Bytes of battle state per fighter that [`MAX_FIGHTERS`] budgets for.
-pub const FIGHTER_STATE_BYTES: u64 = 200;
+/// Bytes of battle state per fighter, measured: the peak resident memory of
+/// `skirmish run` at 2 x 1,000,000 fighters under the hungriest timing
+/// system (the Tick System, 553 bytes per fighter; Simultaneous 464, Action
+/// Blocks 464, Simple and Graduated Rounds 402, Continuous 55), rounded up
+/// for headroom. docs/reliability.md ("Bounds of every input") has the
+/// table and the command.
+pub const FIGHTER_STATE_BYTES: u64 = 600;
+
+/// Most fighters a scenario may field, over all sides:
+/// [`BATTLE_MEMORY_BUDGET`] / [`FIGHTER_STATE_BYTES`], 3,579,139.
+///
+/// A count beyond it is refused with the memory it would need, instead of
+/// failing halfway through allocation (or being killed by the system).
+pub const MAX_FIGHTERS: u64 = BATTLE_MEMORY_BUDGET / FIGHTER_STATE_BYTES;
 
 use skirmish_core::fighter::RATING_LIMIT;
+
+/// Most sides a scenario may have: the battle numbers sides in 8 bits, so
+/// 255 is its own limit, checked here where the file and line are known.
+pub const MAX_SIDES: usize = 255;
+
+/// Most groups a scenario may have, over all sides: 65,536.
+///
+/// The fast engine numbers groups in 16 bits, and no table needs more
+/// kinds of fighter than that (a group holds any number of identical
+/// ones). The bound also keeps loading linear and small: a longer list is
+/// refused while it is read, before anything is checked pairwise.
+pub const MAX_GROUPS: usize = 1 << 16;
 
 impl Scenario {
     /// Checks every rule a battle relies on; the error names the field.
@@ -66,11 +87,21 @@ impl Scenario {
                 ),
             ));
         }
+        // Sizes first, so that nothing below runs over a list too long.
+        if self.sides.len() > MAX_SIDES {
+            return Err(too_many_sides(self.sides.len()));
+        }
+        let groups: usize = self.sides.iter().map(|side| side.groups.len()).sum();
+        if groups > MAX_GROUPS {
+            return Err(too_many_groups(groups));
+        }
+        // Names are compared through a map: linear, however many there are.
+        let mut side_names = HashMap::with_capacity(self.sides.len());
         let mut total: u128 = 0;
         for (s, side) in self.sides.iter().enumerate() {
             let side_path = format!("sides[{s}]");
             named(&side_path, "side", &side.name)?;
-            if let Some(first) = self.sides[..s].iter().position(|o| same_name(&o.name, &side.name)) {
+            if let Some(first) = side_names.insert(name_key(&side.name), s) {
                 return Err(ScenarioError::invalid(
                     format!("{side_path}.name"),
                     format!(
@@ -88,10 +119,11 @@ impl Scenario {
                     ),
                 ));
             }
+            let mut group_names = HashMap::with_capacity(side.groups.len());
             for (g, group) in side.groups.iter().enumerate() {
                 let path = format!("{side_path}.groups[{g}]");
                 named(&path, "group", &group.name)?;
-                if let Some(first) = side.groups[..g].iter().position(|o| same_name(&o.name, &group.name)) {
+                if let Some(first) = group_names.insert(name_key(&group.name), g) {
                     return Err(ScenarioError::invalid(
                         format!("{path}.name"),
                         format!(
@@ -176,8 +208,28 @@ fn format_gib(gib: f64) -> String {
     }
 }
 
-fn same_name(a: &str, b: &str) -> bool {
-    a.trim().to_lowercase() == b.trim().to_lowercase()
+/// A name as field paths look it up: trimmed, case ignored.
+fn name_key(name: &str) -> String {
+    name.trim().to_lowercase()
+}
+
+/// The error for `sides` sides, over [`MAX_SIDES`].
+pub(crate) fn too_many_sides(sides: usize) -> ScenarioError {
+    ScenarioError::invalid(
+        format!("sides[{MAX_SIDES}]"),
+        format!("{sides} sides; a battle takes at most {MAX_SIDES} sides (sides are numbered in 8 bits)"),
+    )
+}
+
+/// The error for `groups` groups in all, over [`MAX_GROUPS`].
+pub(crate) fn too_many_groups(groups: usize) -> ScenarioError {
+    ScenarioError::invalid(
+        "sides",
+        format!(
+            "{groups} groups in all; a scenario takes at most {MAX_GROUPS} groups over all sides \
+             (a group holds any number of identical fighters: raise its count instead)"
+        ),
+    )
 }
 
 fn named(path: &str, what: &str, name: &str) -> Result<(), ScenarioError> {

@@ -12,6 +12,7 @@ mod penalties;
 mod reach;
 mod rules;
 mod scenario;
+mod scenario_bounds;
 mod stats;
 mod sweep;
 mod sweep_panics;

@@ -355,7 +355,7 @@ fn absurd_counts_are_refused_with_the_memory_they_would_need() {
         ScenarioErrorKind::Invalid,
         Some((7, 9)),
         "sides[0].groups[0].count",
-        "1000000000000000 fighters would need about 186264515 GiB of battle state",
+        "1000000000000000 fighters would need about 558793545 GiB of battle state",
     );
     let e = toml_err(&edit("count = 3", "count = 1_000_000_000_000"));
     check(
@@ -363,7 +363,7 @@ fn absurd_counts_are_refused_with_the_memory_they_would_need() {
         ScenarioErrorKind::Invalid,
         Some((25, 9)),
         "sides[1].groups[0].count",
-        "would need about 186265 GiB",
+        "would need about 558794 GiB",
     );
     assert!(e.message.contains(&format!("at most {MAX_FIGHTERS} fighters")), "{e}");
     // Under the cap each, over it together.
@@ -375,7 +375,7 @@ fn absurd_counts_are_refused_with_the_memory_they_would_need() {
         ScenarioErrorKind::Invalid,
         Some((7, 1)),
         "sides",
-        &format!("{} fighters in all would need about 1.9 GiB", 2 * half + 1),
+        &format!("{} fighters in all would need about 2.0 GiB", 2 * half + 1),
     );
     // Beyond TOML's integers: a parse error, not a panic.
     let e = toml_err(&edit("count = 3", "count = 99999999999999999999"));
@@ -730,7 +730,7 @@ fn field_path_errors_say_what_is_wrong() {
     let e = ambush
         .with_field("sides.party.groups.Roland.count", "1000000000000")
         .unwrap_err();
-    assert!(e.message.contains("would need about 186265 GiB"), "{e}");
+    assert!(e.message.contains("would need about 558794 GiB"), "{e}");
     let e = ambush.with_field("timing", "tick-sistem").unwrap_err();
     check(
         &e,

@@ -1,0 +1,55 @@
+//! Settings that a scenario may write but its rules never read: a Tick
+//! System interval under Continuous timing, say. They are not errors (a
+//! file can carry every system's numbers, to be fought under each in turn
+//! with `--set timing=...`), but an author who wrote one expecting it to
+//! matter should hear that it does not.
+
+use skirmish_core::timing::TimingSystem;
+
+use super::Scenario;
+
+impl Scenario {
+    /// Settings this scenario gives that its chosen rules ignore, one
+    /// sentence each, naming the field: Tick System initiative bonus and
+    /// interval under another timing system; REF and Combat Sense (Action
+    /// Blocks) under another.
+    ///
+    /// ```
+    /// use skirmish_sim::scenario::Scenario;
+    /// let parity = Scenario::builtin("parity")?;
+    /// assert!(parity.warnings().is_empty());
+    /// let odd = parity.with_field("sides.A.groups.0.interval", "3")?;
+    /// assert_eq!(
+    ///     odd.warnings(),
+    ///     ["sides[0].groups[0].interval: 3 has no effect under continuous timing (only the Tick System reads it)"]
+    /// );
+    /// # Ok::<(), skirmish_sim::scenario::ScenarioError>(())
+    /// ```
+    pub fn warnings(&self) -> Vec<String> {
+        let tick_system = matches!(self.timing, TimingSystem::TickSystem(_));
+        let action_blocks = matches!(self.timing, TimingSystem::ActionBlocks(_));
+        let timing = self.timing.name().replace('-', " ");
+        let mut out = Vec::new();
+        for (s, side) in self.sides.iter().enumerate() {
+            for (g, group) in side.groups.iter().enumerate() {
+                let mut ignored = |field: &str, value: i64, reader: &str| {
+                    if value != 0 {
+                        out.push(format!(
+                            "sides[{s}].groups[{g}].{field}: {value} has no effect under {timing} timing (only {reader} \
+                             reads it)"
+                        ));
+                    }
+                };
+                if !tick_system {
+                    ignored("initiative_bonus", group.initiative_bonus.into(), "the Tick System");
+                    ignored("interval", group.interval.into(), "the Tick System");
+                }
+                if !action_blocks {
+                    ignored("reflexes", group.reflexes.into(), "Action Blocks");
+                    ignored("combat_sense", group.combat_sense.into(), "Action Blocks");
+                }
+            }
+        }
+        out
+    }
+}

@@ -17,6 +17,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
+use skirmish_core::timing::TimingSystem;
 use skirmish_sim::SimError;
 use skirmish_sim::battle::{Battle, Control, Progress, RunOptions};
 use skirmish_sim::report::{BattleReport, Outcome, TraceLine};
@@ -70,6 +71,7 @@ fn catch_ctrl_c() {
 struct TraceWriter<W: std::io::Write> {
     out: W,
     json: bool,
+    timing: TimingSystem,
     lines: u64,
     last_tick: Option<u64>,
     error: Option<std::io::Error>,
@@ -88,7 +90,7 @@ impl<W: std::io::Write> TraceWriter<W> {
         } else {
             let mut r = Ok(());
             if self.last_tick != Some(line.tick) {
-                r = writeln!(self.out, "[round {} tick {}]", line.round, line.display);
+                r = writeln!(self.out, "[{}]", moment_label(&self.timing, line));
                 self.last_tick = Some(line.tick);
             }
             r.and_then(|()| writeln!(self.out, "    {}", line.text))
@@ -123,6 +125,7 @@ pub(crate) fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
     let mut writer = TraceWriter {
         out: std::io::BufWriter::with_capacity(1 << 16, stdout.lock()),
         json: args.json,
+        timing: scenario.timing.clone(),
         lines: 0,
         last_tick: None,
         error: None,
@@ -187,6 +190,24 @@ pub(crate) fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
         .and_then(|()| writer.out.flush())
         .map_err(io_error)?;
     Ok(())
+}
+
+/// A moment of the trace as its timing system names it: Simple Rounds by
+/// round, pass and initiative (the initiatives start again each pass);
+/// Action Blocks by phase and block; Simultaneous by exchange; the others by
+/// round (Continuous: stopwatch lap) and tick, with Graduated Rounds' end
+/// pass when actions come after the round's last tick.
+fn moment_label(timing: &TimingSystem, line: &TraceLine) -> String {
+    match timing {
+        TimingSystem::SimpleRounds => format!("round {} pass {} initiative {}", line.round, line.pass, line.display),
+        TimingSystem::ActionBlocks(_) => format!("phase {} block {}", line.round, line.display),
+        TimingSystem::Simultaneous => format!("exchange {}", line.round),
+        TimingSystem::GraduatedRounds(_) if line.pass > 0 => format!(
+            "round {} after tick {}, end pass {}",
+            line.round, line.display, line.pass
+        ),
+        _ => format!("round {} tick {}", line.round, line.display),
+    }
 }
 
 /// A write error: the reader closed the pipe (not a failure), or another.

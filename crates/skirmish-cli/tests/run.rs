@@ -78,3 +78,18 @@ fn ctrl_c_stops_a_long_battle_and_says_where_it_was() {
     );
     assert!(!rest.contains("winner:"), "stopped before the end");
 }
+
+#[test]
+fn simple_rounds_trace_reads_round_pass_and_initiative() {
+    let out = skirmish(&["run", "--trace", "--set", "timing=simple-rounds"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("[round 1 pass 1 initiative "), "{text}");
+    assert!(text.contains("[round 1 pass 2 initiative "), "{text}");
+    // No moment is labelled by a "tick" under Simple Rounds.
+    assert!(
+        !text.lines().any(|l| l.starts_with("[round") && l.contains(" tick ")),
+        "{text}"
+    );
+    let blocks = String::from_utf8(skirmish(&["run", "--trace", "--set", "timing=action-blocks"]).stdout).unwrap();
+    assert!(blocks.contains("[phase 1 block "), "{blocks}");
+}

@@ -72,8 +72,16 @@ pub struct TraceLine {
     pub tick: u64,
     /// Round (phase, exchange; Continuous: stopwatch lap).
     pub round: u32,
-    /// The tick as the timing system names it.
+    /// The tick as the timing system names it: Simple Rounds' initiative,
+    /// Graduated Rounds' tick of the round, Continuous' absolute tick, the
+    /// Tick System's countdown, Action Blocks' block, the exchange.
     pub display: i64,
+    /// Simple Rounds: the pass (1 = everyone's first action); Graduated
+    /// Rounds acting after the end of the round: the end pass; Action
+    /// Blocks: the block; otherwise 0 (as the core's `Moment::pass`).
+    /// Absent in JSON written before it was added: 0.
+    #[serde(default)]
+    pub pass: u32,
     /// What happened, in words.
     pub text: String,
 }

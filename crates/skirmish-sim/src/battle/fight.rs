@@ -56,7 +56,7 @@ impl Battle {
             let Some(step) = clock.next(rolls, &mut ws.acting)? else {
                 break; // nobody can ever act again: a timeout, not a win
             };
-            let (tick, round, display) = match step {
+            let (tick, round, display, pass) = match step {
                 Tick::NewRound => {
                     round_starts += 1;
                     if round_starts > self.max_rounds {
@@ -65,7 +65,12 @@ impl Battle {
                     summary.rounds = summary.rounds.max(round_starts);
                     continue;
                 }
-                Tick::Moment { tick, round, display } => (tick, round, display),
+                Tick::Moment {
+                    tick,
+                    round,
+                    display,
+                    pass,
+                } => (tick, round, display, pass),
             };
             // The caps: a moment past the ticks or rounds (Continuous counts
             // its stopwatch laps) is not fought, nor one that would take the
@@ -97,7 +102,7 @@ impl Battle {
             }
             summary.ticks = tick;
             summary.rounds = summary.rounds.max(round);
-            trace.at(tick, round, display);
+            trace.at(tick, round, display, pass);
             // FUDGE's group roll: one 2dF per side for all its fighters at
             // this moment; a fighter alone on its side rolls its own 4dF.
             if let Striking::FudgeOpposed(r) = self.striking
@@ -287,6 +292,7 @@ impl Battle {
                     let part = |side: &OpposedSide, result: i32| OpposedPart {
                         result,
                         skill: side.skill,
+                        penalty: side.penalty,
                         roll: side.roll,
                         outnumbered: side.outnumbered,
                     };

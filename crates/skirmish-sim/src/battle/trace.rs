@@ -15,8 +15,9 @@ pub(super) struct Trace<'s> {
     kept: Option<Vec<TraceLine>>,
     /// Where each line goes as it happens, if anywhere.
     sink: Option<&'s mut dyn FnMut(&TraceLine)>,
-    /// The moment being fought: absolute tick, round, the system's label.
-    at: (u64, u32, i64),
+    /// The moment being fought: absolute tick, round, the system's label,
+    /// the pass.
+    at: (u64, u32, i64, u32),
 }
 
 impl<'s> Trace<'s> {
@@ -26,7 +27,7 @@ impl<'s> Trace<'s> {
         Trace {
             kept: keep.then(Vec::new),
             sink,
-            at: (0, 0, 0),
+            at: (0, 0, 0, 0),
         }
     }
 
@@ -38,8 +39,8 @@ impl<'s> Trace<'s> {
 
     /// The lines that follow are of this moment.
     #[inline]
-    pub(super) fn at(&mut self, tick: u64, round: u32, display: i64) {
-        self.at = (tick, round, display);
+    pub(super) fn at(&mut self, tick: u64, round: u32, display: i64, pass: u32) {
+        self.at = (tick, round, display, pass);
     }
 
     /// A line of the current moment, its text built only if someone listens.
@@ -48,11 +49,12 @@ impl<'s> Trace<'s> {
         if !self.is_on() {
             return;
         }
-        let (tick, round, display) = self.at;
+        let (tick, round, display, pass) = self.at;
         let line = TraceLine {
             tick,
             round,
             display,
+            pass,
             text: text(),
         };
         if let Some(sink) = self.sink.as_mut() {
@@ -85,6 +87,8 @@ pub(super) struct OpposedPart {
     pub(super) result: i32,
     /// The fighter's skill this round.
     pub(super) skill: i32,
+    /// Its wound penalty (0, -1 Hurt, -2 Very Hurt).
+    pub(super) penalty: i32,
     /// Its 4dF (or its side's group roll).
     pub(super) roll: i32,
     /// Attackers beyond the first (FUDGE 4.34), when the rule is on.
@@ -100,7 +104,16 @@ pub(super) fn opposed(attack: &OpposedPart, defense: &OpposedPart, hit_by: Optio
         } else {
             String::new()
         };
-        format!("{} ({:+} skill {:+} roll{outnumbered})", p.result, p.skill, p.roll)
+        // Every part of the total: skill + wounds - outnumbered + roll.
+        let wounds = if p.penalty != 0 {
+            format!(" {:+} wounds", p.penalty)
+        } else {
+            String::new()
+        };
+        format!(
+            "{} ({:+} skill{wounds} {:+} roll{outnumbered})",
+            p.result, p.skill, p.roll
+        )
     };
     let end = match hit_by {
         Some(degree) => format!("hit by {degree}"),

@@ -260,6 +260,7 @@ impl Clock for GraduatedClock {
             tick,
             round: self.round,
             display: i64::try_from(tick.saturating_sub(self.round_base)).unwrap_or(i64::MAX),
+            pass: 0,
         }))
     }
 

@@ -48,8 +48,16 @@ pub(crate) use rounds::RoundsClock;
 pub(crate) enum Tick {
     /// A round (phase, exchange) began.
     NewRound,
-    /// Fighters act at this moment: absolute tick, round, the system's label.
-    Moment { tick: u64, round: u32, display: i64 },
+    /// Fighters act at this moment: absolute tick, round, the system's
+    /// label, and the pass as the core's `Moment::pass` gives it (Simple
+    /// Rounds: the pass; Graduated end of round: the end pass; Action
+    /// Blocks: the block; otherwise 0), for the trace's words.
+    Moment {
+        tick: u64,
+        round: u32,
+        display: i64,
+        pass: u32,
+    },
 }
 
 /// A battle clock (see the module docs).
@@ -164,6 +172,7 @@ impl Clock for SchedulerClock {
                         tick: m.tick,
                         round: m.round,
                         display: m.display,
+                        pass: m.pass,
                     }));
                 }
             }
@@ -397,6 +406,7 @@ impl Clock for ContinuousClock {
             tick,
             round: ((tick - 1) / self.lap + 1) as u32,
             display: tick as i64,
+            pass: 0,
         }))
     }
 
@@ -622,6 +632,7 @@ impl Clock for LineClock<'_> {
                         tick: m.tick,
                         round: m.round,
                         display: m.display,
+                        pass: m.pass,
                     }));
                 }
             }

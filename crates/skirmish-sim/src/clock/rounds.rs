@@ -416,10 +416,16 @@ impl Clock for RoundsClock {
                 signed(self.span).saturating_sub(signed(rel)).saturating_add(1)
             }
         };
+        let pass = match self.kind {
+            Kind::Simultaneous => 0,
+            Kind::Simple => u32::try_from(rel.saturating_sub(1) / self.span.max(1) + 1).unwrap_or(u32::MAX),
+            Kind::Blocks(_) => u32::try_from(display).unwrap_or(0),
+        };
         Ok(Some(Tick::Moment {
             tick,
             round: self.round,
             display,
+            pass,
         }))
     }
 

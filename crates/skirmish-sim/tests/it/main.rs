@@ -18,4 +18,5 @@ mod sweep;
 mod sweep_panics;
 mod systems;
 mod targeting;
+mod trace_text;
 mod tracker_parity;

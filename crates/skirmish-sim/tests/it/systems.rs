@@ -141,25 +141,28 @@ fn system_digests() -> Vec<(String, u64)> {
 }
 
 /// Pinned before any lean round clock: (timing system, policy, digest).
+/// Re-pinned once when trace lines gained their `pass` and FUDGE opposed
+/// lines their wound penalty (issue 12 item 7): with both taken out of the
+/// reports' text, the new engine gave exactly the digests pinned before.
 const PINNED: &[(&str, u64)] = &[
-    ("simultaneous, random", 0x5de8af70f3c3bb4c),
-    ("simultaneous, most_wounded", 0xb8952a0fd3029999),
-    ("simultaneous, least_engaged", 0xeac9ebabdaedcf43),
-    ("simple-rounds, random", 0xbed30bd979b20a3c),
-    ("simple-rounds, most_wounded", 0xdf5db6cf17a46ce8),
-    ("simple-rounds, least_engaged", 0xf4e12a61dee40992),
-    ("graduated-rounds, random", 0x61f81b307c139e98),
-    ("graduated-rounds, most_wounded", 0x26039de0a31b9bce),
-    ("graduated-rounds, least_engaged", 0xc03cda4222c40672),
-    ("continuous, random", 0xe11c5eacfb356ae2),
-    ("continuous, most_wounded", 0x8586de9d826e13ed),
-    ("continuous, least_engaged", 0xdad9124a53c8882f),
-    ("tick-system, random", 0xa2e47833619741f7),
-    ("tick-system, most_wounded", 0xcf253967cd7e4101),
-    ("tick-system, least_engaged", 0xcdd9b2774399e2f0),
-    ("action-blocks, random", 0xd141761058145a41),
-    ("action-blocks, most_wounded", 0xe6a1b8f69034076b),
-    ("action-blocks, least_engaged", 0xd1eee0c1da086610),
+    ("simultaneous, random", 0x8f0425ad6304b8b0),
+    ("simultaneous, most_wounded", 0xb133b3d22836eec5),
+    ("simultaneous, least_engaged", 0x325e3fb4ff4db3df),
+    ("simple-rounds, random", 0x0566b20a410ef8c4),
+    ("simple-rounds, most_wounded", 0x94be4b02fdab3eb8),
+    ("simple-rounds, least_engaged", 0xd3cf45c799ce750d),
+    ("graduated-rounds, random", 0xf3a08a7110284577),
+    ("graduated-rounds, most_wounded", 0x018d68f66462f4f9),
+    ("graduated-rounds, least_engaged", 0x9182dc10757c1a3e),
+    ("continuous, random", 0xe3bf982c1bcbdf13),
+    ("continuous, most_wounded", 0x5fbf977cc2ac301f),
+    ("continuous, least_engaged", 0x6fc383b8a5063959),
+    ("tick-system, random", 0xb6f4d07fd5af4e53),
+    ("tick-system, most_wounded", 0x89b67c283598b233),
+    ("tick-system, least_engaged", 0xd3345635f0947bfd),
+    ("action-blocks, random", 0x3d76e39c908a8d25),
+    ("action-blocks, most_wounded", 0x1b1b0ae0ef7d7f2f),
+    ("action-blocks, least_engaged", 0x818ad096bd469f13),
 ];
 
 #[test]

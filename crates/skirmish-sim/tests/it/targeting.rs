@@ -91,19 +91,22 @@ fn policy_digest(scenario: &Scenario, battles: u64, policy: &str) -> u64 {
 }
 
 /// Pinned before the index replaced the scan: (scenario, policy, digest).
+/// Re-pinned once when trace lines gained their `pass` and FUDGE opposed
+/// lines their wound penalty (issue 12 item 7): with both taken out of the
+/// reports' text, the new engine gave exactly the digests pinned before.
 const PINNED: &[(&str, &str, u64)] = &[
-    ("parity 3", "most_wounded", 0xef3554e06f528a72),
-    ("parity 3", "least_engaged", 0xbde458b9f1804fe6),
-    ("parity 3", "random", 0x962a8e4963505097),
-    ("parity 40", "most_wounded", 0xbd9a0a6603df03c4),
-    ("parity 40", "least_engaged", 0x65ad5e9bf6f229da),
-    ("parity 40", "random", 0xbcf8cfcf00a77c9b),
-    ("goblin-ambush", "most_wounded", 0x567b41ec6ea64510),
-    ("goblin-ambush", "least_engaged", 0x5c29c858d1265389),
-    ("goblin-ambush", "random", 0x31d463b66829dc20),
-    ("melee", "most_wounded", 0x0f326bd2600c86b0),
-    ("melee", "least_engaged", 0x6999e086bff5ceac),
-    ("melee", "random", 0xa489a43e8d64e768),
+    ("parity 3", "most_wounded", 0x695d16670170e381),
+    ("parity 3", "least_engaged", 0x0e9db6cf302f33fc),
+    ("parity 3", "random", 0x169549090c0406bd),
+    ("parity 40", "most_wounded", 0x7bc24e060cfc937d),
+    ("parity 40", "least_engaged", 0xb69ee1f3349c9a4f),
+    ("parity 40", "random", 0x031a71b6c4edfbe5),
+    ("goblin-ambush", "most_wounded", 0xa3bba3a260686de0),
+    ("goblin-ambush", "least_engaged", 0x72fa311069ba8be9),
+    ("goblin-ambush", "random", 0xede0ccc450f85c0b),
+    ("melee", "most_wounded", 0x5e164abfa63b9061),
+    ("melee", "least_engaged", 0x6a9dfca7fd512e1b),
+    ("melee", "random", 0x1d22a20c0c748f48),
 ];
 
 #[test]

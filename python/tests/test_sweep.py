@@ -257,13 +257,44 @@ def test_ctrl_c_stops_a_sweep_promptly_and_leaves_a_resumable_checkpoint(tmp_pat
     took = time.monotonic() - sent
     assert child.returncode == 3 and out.strip() == "interrupted"
     assert took < 1.0, f"Ctrl-C took {took:.2f} s"
-    kept = cp.read_text().splitlines()
+    # The checkpoint's rows end with their row check, which the final table
+    # does not have.
+    kept = [line.rsplit(",", 1)[0] for line in cp.read_text().splitlines()]
     assert 2 <= len(kept) <= 4, "every finished cell is kept, the rest is not"
     # Resume: the kept rows are reused as they are, and the rest is fought.
     r = skirmish.sweep(axes=axes, battles=battles, progress=False, checkpoint=cp, resume=True)
     assert r.seed == 5
     assert r.to_csv().splitlines()[: len(kept)] == kept
     assert cp.read_text() == r.to_csv()
+
+
+def test_finished_cells_are_not_overwritten_without_resume_or_force(tmp_path: pathlib.Path) -> None:
+    cp = tmp_path / "sweep.csv"
+    full = skirmish.sweep(axes=AXES, battles=20, seed=3, progress=False, checkpoint=cp)
+    finished = cp.read_text()
+    assert finished == full.to_csv()
+    # Like the command without --resume or --force: refused, file untouched.
+    with pytest.raises(skirmish.CheckpointIOError) as e:
+        skirmish.sweep(axes=AXES, battles=20, seed=3, progress=False, checkpoint=cp)
+    message = str(e.value)
+    assert "finished cells" in message and "resume=True" in message and "force=True" in message
+    assert isinstance(e.value, OSError)
+    assert cp.read_text() == finished
+    # Anything else in the file is not replaced either.
+    notes = tmp_path / "notes.csv"
+    notes.write_text("keep me\n")
+    with pytest.raises(skirmish.CheckpointIOError, match="not this sweep's checkpoint"):
+        skirmish.sweep(axes=AXES, battles=20, seed=3, progress=False, checkpoint=notes)
+    assert notes.read_text() == "keep me\n"
+    # resume=True continues it; force=True starts over (same bytes).
+    again = skirmish.sweep(axes=AXES, battles=20, seed=3, progress=False, checkpoint=cp, force=True)
+    assert again.to_csv() == finished == cp.read_text()
+    resumed = skirmish.sweep(axes=AXES, battles=20, seed=3, progress=False, checkpoint=cp, resume=True)
+    assert resumed.to_csv() == finished == cp.read_text()
+    # A missing or empty file is no loss.
+    empty = tmp_path / "empty.csv"
+    empty.write_text("")
+    assert skirmish.sweep(axes=AXES, battles=20, seed=3, progress=False, checkpoint=empty).to_csv() == finished
 
 
 def test_plot_and_html(small_sweep: skirmish.SweepResult) -> None:

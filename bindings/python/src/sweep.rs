@@ -57,9 +57,12 @@ impl Shared {
 /// KeyboardInterrupt, which cancels the sweep (the finished cells stay in
 /// the checkpoint) and is re-raised. With `dry_run`, everything is checked
 /// (the axes, every cell's scenario, the checkpoint) and no battle is
-/// fought: it returns `None`.
+/// fought: it returns `None`. Without `resume` or `force`, a checkpoint
+/// file that holds finished cells (or anything that is not this sweep's
+/// checkpoint) is refused before any battle, as the `skirmish` command
+/// refuses it without `--resume` or `--force`.
 #[pyfunction]
-#[pyo3(signature = (scenario, axes, battles, seed, threads = None, checkpoint = None, resume = false, progress = None, dry_run = false))]
+#[pyo3(signature = (scenario, axes, battles, seed, threads = None, checkpoint = None, resume = false, progress = None, dry_run = false, force = false))]
 #[expect(clippy::too_many_arguments, reason = "mirrors the Python keyword arguments")]
 pub(crate) fn run_sweep(
     py: Python<'_>,
@@ -72,6 +75,7 @@ pub(crate) fn run_sweep(
     resume: bool,
     progress: Option<Py<PyAny>>,
     dry_run: bool,
+    force: bool,
 ) -> PyResult<Option<PySweepTable>> {
     guard(py, || {
         let spec = SweepSpec {
@@ -80,6 +84,24 @@ pub(crate) fn run_sweep(
             battles,
             seed,
         };
+        if let Some(path) = &checkpoint
+            && !resume
+            && !force
+            && let Some(work) = sweep::existing_work(path, &spec).map_err(|e| e.to_py(py))?
+        {
+            let refusal = std::io::Error::new(
+                std::io::ErrorKind::AlreadyExists,
+                format!(
+                    "the file holds {work}; this sweep would replace it: pass resume=True to continue it, or \
+                     force=True to overwrite it"
+                ),
+            );
+            return Err(SweepError::Io {
+                path: path.clone(),
+                source: refusal,
+            }
+            .to_py(py));
+        }
         let shared = Arc::new(Shared::default());
         let cancel = Arc::new(AtomicBool::new(dry_run));
         let hook = Arc::clone(&shared);

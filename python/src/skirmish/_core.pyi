@@ -220,6 +220,7 @@ def run_sweep(
     resume: bool = False,
     progress: Optional[Callable[[int, int, int, int], object]] = None,
     dry_run: bool = False,
+    force: bool = False,
 ) -> Optional[SweepTable]: ...
 
 # --- striking, dice, tables, timing ----------------------------------------

@@ -330,6 +330,7 @@ def sweep(
     progress: bool = True,
     checkpoint: Optional[PathLike] = None,
     resume: bool = False,
+    force: bool = False,
 ) -> SweepResult:
     """Fights ``battles`` battles in every cell of the grid ``axes``
     (``{field path: [values]}``, the product of the values, first axis
@@ -342,7 +343,10 @@ def sweep(
     the GIL released; ``progress`` shows a ``tqdm.auto`` bar if tqdm is
     installed. Ctrl-C stops it within a fraction of a second; with
     ``checkpoint`` (a CSV file) every finished cell is kept there, and
-    ``resume=True`` skips them next time.
+    ``resume=True`` skips them next time. Without ``resume``, a checkpoint
+    file that already holds finished cells (or anything else) is refused
+    with :class:`CheckpointIOError` before any battle, unless
+    ``force=True`` overwrites it.
     """
     s = as_scenario(scenario)
     values, texts = normalize_axes(axes)
@@ -365,6 +369,7 @@ def sweep(
             checkpoint=None if checkpoint is None else os.fspath(checkpoint),
             resume=resume,
             progress=bar.update,
+            force=force,
         )
     finally:
         bar.close()

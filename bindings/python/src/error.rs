@@ -208,7 +208,7 @@ const CLASSES: &[ClassSpec] = &[
     ClassSpec {
         name: "BattleFailedError",
         bases: &["SweepError", "RuntimeError"],
-        doc: "A battle of a cell failed (the lowest failing battle index).",
+        doc: "A battle of a cell failed or panicked (the lowest failing battle index).",
         fields: &["cell", "values", "index"],
     },
     ClassSpec {
@@ -531,6 +531,18 @@ impl ToPyErr for SweepError {
                 err.set_cause(py, source_to_py(py, source.as_ref()));
                 err
             }
+            SweepError::Panicked {
+                cell, values, index, ..
+            } => raise(
+                py,
+                "BattleFailedError",
+                message,
+                &[
+                    ("cell", obj(py, cell)),
+                    ("values", pairs(py, values)),
+                    ("index", obj(py, index)),
+                ],
+            ),
             SweepError::Overflow { cell, column } => raise(
                 py,
                 "SweepOverflowError",

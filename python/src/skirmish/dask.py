@@ -72,6 +72,7 @@ def sweep(
     progress: bool = True,
     checkpoint: Optional[PathLike] = None,
     resume: bool = False,
+    force: bool = False,
 ) -> SweepResult:
     """:func:`skirmish.sweep` on a ``distributed.Client``'s cluster.
 
@@ -81,7 +82,8 @@ def sweep(
     check the local sweep makes (axes, every cell's scenario, the
     checkpoint) runs here first, before any task is sent. With
     ``checkpoint``, each finished cell is appended as it arrives and
-    ``resume=True`` skips the cells already there, as locally. Ctrl-C
+    ``resume=True`` skips the cells already there, as locally (and, as
+    locally, finished cells are not overwritten without ``force=True``). Ctrl-C
     cancels the outstanding tasks.
     """
     s = as_scenario(scenario)
@@ -101,7 +103,7 @@ def sweep(
         # Every check of the local sweep, and the checkpoint made ready
         # (resuming: its reusable rows kept, a torn last line dropped); no
         # battle is fought.
-        _core.run_sweep(s._core, texts, battles, seed, checkpoint=path, resume=resume, dry_run=True)
+        _core.run_sweep(s._core, texts, battles, seed, checkpoint=path, resume=resume, dry_run=True, force=force)
         done = _done_cells(path, values, texts)
         todo = [c for c in range(cells_of(values)) if c not in done]
         chunks = [todo[i : i + cells_per_task] for i in range(0, len(todo), cells_per_task)]

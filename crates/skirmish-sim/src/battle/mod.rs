@@ -636,3 +636,30 @@ impl Battle {
         Ok(report.summary)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_battle_too_big_for_memory_is_an_error_naming_its_fighters() {
+        // More bytes than an allocation may have: refused, not an abort.
+        let n = usize::MAX / 4;
+        let mut v: Vec<u64> = Vec::new();
+        let err = reserve_fighters(&mut v, n).unwrap_err();
+        assert_eq!(err, SimError::OutOfMemory { fighters: n as u64 });
+        assert_eq!(
+            err.to_string(),
+            format!("a battle of {n} fighters does not fit in this machine's memory")
+        );
+        // Every per-fighter array of a workspace goes the same way.
+        assert_eq!(
+            Workspace::default().reserve(n),
+            Err(SimError::OutOfMemory { fighters: n as u64 })
+        );
+        // A battle that fits reserves exactly its fighters, once.
+        let mut ws = Workspace::default();
+        ws.reserve(1000).unwrap();
+        assert!(ws.arrays.penalty.capacity() >= 1000 && ws.hp.capacity() >= 1000);
+    }
+}

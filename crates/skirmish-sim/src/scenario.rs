@@ -331,59 +331,100 @@ fn damage_name_or_table<'de, D: Deserializer<'de>>(d: D) -> Result<DamageConfig,
     name_or_table::<D, DamageByName>(d).map(|x| x.0)
 }
 
+/// How far a list may grow while it is read.
+struct ListLimit<T> {
+    /// Most elements.
+    limit: usize,
+    /// The message for `n` elements, over the limit.
+    refuse: fn(usize) -> String,
+    /// What an element weighs (a side: its groups), and the most all may
+    /// weigh together, with the message for a total weight over it.
+    weigh: Option<Weigh<T>>,
+}
+
+/// What a list's element weighs, the most all may weigh, and the message
+/// for a total over it.
+type Weigh<T> = (fn(&T) -> usize, usize, fn(usize) -> String);
+
+impl<'de, T: Deserialize<'de>> serde::de::Visitor<'de> for ListLimit<T> {
+    type Value = Vec<T>;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a list")
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {
+        let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(self.limit));
+        let mut weight = 0usize;
+        while out.len() < self.limit {
+            match seq.next_element()? {
+                Some(item) => {
+                    if let Some((weigh, most, refuse)) = self.weigh {
+                        weight = weight.saturating_add(weigh(&item));
+                        if weight > most {
+                            return Err(serde::de::Error::custom(refuse(weight)));
+                        }
+                    }
+                    out.push(item);
+                }
+                None => return Ok(out),
+            }
+        }
+        let mut count = out.len();
+        while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {
+            count += 1;
+        }
+        if count > self.limit {
+            return Err(serde::de::Error::custom((self.refuse)(count)));
+        }
+        Ok(out)
+    }
+}
+
 /// A list read up to `limit` elements: past it, the rest is only counted
 /// (nothing is kept), and the error says how many there were. This keeps
 /// a hostile file from building millions of sides or groups in memory
-/// before validation refuses them.
-fn bounded_list<'de, D, T>(d: D, limit: usize, refuse: fn(usize) -> String) -> Result<Vec<T>, D::Error>
+/// before validation refuses them; a list whose elements together weigh
+/// too much (sides holding too many groups) stops at the element that
+/// passes the limit.
+fn bounded_list<'de, D, T>(d: D, limits: ListLimit<T>) -> Result<Vec<T>, D::Error>
 where
     D: Deserializer<'de>,
     T: Deserialize<'de>,
 {
-    struct V<T> {
-        limit: usize,
-        refuse: fn(usize) -> String,
-        kept: std::marker::PhantomData<T>,
-    }
-    impl<'de, T: Deserialize<'de>> serde::de::Visitor<'de> for V<T> {
-        type Value = Vec<T>;
-        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            f.write_str("a list")
-        }
-        fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {
-            let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(self.limit));
-            while out.len() < self.limit {
-                match seq.next_element()? {
-                    Some(item) => out.push(item),
-                    None => return Ok(out),
-                }
-            }
-            let mut count = out.len();
-            while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {
-                count += 1;
-            }
-            if count > self.limit {
-                return Err(serde::de::Error::custom((self.refuse)(count)));
-            }
-            Ok(out)
-        }
-    }
-    d.deserialize_seq(V {
-        limit,
-        refuse,
-        kept: std::marker::PhantomData,
-    })
+    d.deserialize_seq(limits)
 }
 
 fn bounded_sides<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Side>, D::Error> {
-    bounded_list(d, MAX_SIDES, |n| validate::too_many_sides(n).message)
+    bounded_list(
+        d,
+        ListLimit {
+            limit: MAX_SIDES,
+            refuse: |n| validate::too_many_sides(n).message,
+            weigh: Some((
+                |side: &Side| side.groups.len(),
+                MAX_GROUPS,
+                |n| {
+                    format!(
+                        "{n} groups in the sides so far; a scenario takes at most {MAX_GROUPS} groups over all \
+                         sides (a group holds any number of identical fighters: raise its count instead)"
+                    )
+                },
+            )),
+        },
+    )
 }
 
 fn bounded_groups<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Group>, D::Error> {
-    bounded_list(d, MAX_GROUPS, |n| {
-        format!(
-            "{n} groups in one side; a scenario takes at most {MAX_GROUPS} groups over all sides \
-             (a group holds any number of identical fighters: raise its count instead)"
-        )
-    })
+    bounded_list(
+        d,
+        ListLimit {
+            limit: MAX_GROUPS,
+            refuse: |n| {
+                format!(
+                    "{n} groups in one side; a scenario takes at most {MAX_GROUPS} groups over all sides \
+                     (a group holds any number of identical fighters: raise its count instead)"
+                )
+            },
+            weigh: None,
+        },
+    )
 }

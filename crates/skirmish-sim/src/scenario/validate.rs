@@ -13,10 +13,10 @@ pub const BATTLE_MEMORY_BUDGET: u64 = 2 * 1024 * 1024 * 1024;
 
 /// Bytes of battle state per fighter, measured: the peak resident memory of
 /// `skirmish run` at 2 x 1,000,000 fighters under the hungriest timing
-/// system (the Tick System, 553 bytes per fighter; Simultaneous 464, Action
-/// Blocks 464, Simple and Graduated Rounds 402, Continuous 55), rounded up
-/// for headroom. docs/reliability.md ("Bounds of every input") has the
-/// table and the command.
+/// system (the Tick System, 558 bytes per fighter at 7a6e9e7; the others
+/// 111 to 185), rounded up for headroom. At the cap the Tick System peaked
+/// at 1.73 GiB. docs/reliability.md ("Bounds of every input") has the table
+/// and the command.
 pub const FIGHTER_STATE_BYTES: u64 = 600;
 
 /// Most fighters a scenario may field, over all sides:
@@ -32,13 +32,15 @@ use skirmish_core::fighter::RATING_LIMIT;
 /// 255 is its own limit, checked here where the file and line are known.
 pub const MAX_SIDES: usize = 255;
 
-/// Most groups a scenario may have, over all sides: 65,536.
+/// Most groups a scenario may have, over all sides: 16,384.
 ///
-/// The fast engine numbers groups in 16 bits, and no table needs more
-/// kinds of fighter than that (a group holds any number of identical
-/// ones). The bound also keeps loading linear and small: a longer list is
-/// refused while it is read, before anything is checked pairwise.
-pub const MAX_GROUPS: usize = 1 << 16;
+/// A table names a few dozen kinds of fighter (a group holds any number of
+/// identical ones), and 16,384 groups written with every common field (up
+/// to about 250 bytes each) fit in a file of
+/// [`MAX_SCENARIO_BYTES`](super::MAX_SCENARIO_BYTES). The bound keeps
+/// loading linear and small: a longer list is refused while it is read,
+/// before anything is checked pairwise.
+pub const MAX_GROUPS: usize = 1 << 14;
 
 impl Scenario {
     /// Checks every rule a battle relies on; the error names the field.

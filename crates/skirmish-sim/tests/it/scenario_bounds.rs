@@ -96,17 +96,22 @@ fn groups_past_the_limit_are_refused_while_read() {
         "{e}"
     );
     assert!(e.message.contains("raise its count instead"), "{e}");
-    // ... and the total over sides is counted before names are compared.
+    // ... and the total over sides is counted side by side as they are
+    // read: the side that passes the limit ends the reading.
     let half = MAX_GROUPS / 2 + 1;
-    let e = Scenario::from_toml_str(&many(2, half), "wide.toml").unwrap_err();
-    assert_eq!(e.kind, ScenarioErrorKind::Invalid, "{e}");
+    let e = Scenario::from_toml_str(&many(3, half), "wide.toml").unwrap_err();
+    assert_eq!(e.kind, ScenarioErrorKind::Schema, "{e}");
+    assert_eq!(e.path, "sides", "{e}");
     assert!(
         e.message.starts_with(&format!(
-            "{} groups in all; a scenario takes at most 65536 groups",
+            "{} groups in the sides so far; a scenario takes at most 16384 groups over all sides",
             2 * half
         )),
         "{e}"
     );
+    // At the limit exactly, a scenario loads.
+    let s = Scenario::from_toml_str(&many(2, MAX_GROUPS / 2), "edge.toml").unwrap();
+    assert_eq!(s.sides[0].groups.len() + s.sides[1].groups.len(), MAX_GROUPS);
 }
 
 #[test]
@@ -122,6 +127,18 @@ fn scenarios_built_in_code_meet_the_same_limits_in_validate() {
     let e = s.validate().unwrap_err();
     assert_eq!(e.path, "sides[255]");
     assert!(e.message.starts_with("300 sides; a battle takes at most 255"), "{e}");
+    let mut s = Scenario::builtin("parity").unwrap();
+    let group = s.sides[0].groups[0].clone();
+    for side in &mut s.sides {
+        side.groups = (0..MAX_GROUPS / 2 + 1).map(|i| group.clone().renamed(i)).collect();
+    }
+    let e = s.validate().unwrap_err();
+    assert_eq!(e.path, "sides");
+    assert!(
+        e.message
+            .starts_with("16386 groups in all; a scenario takes at most 16384 groups"),
+        "{e}"
+    );
     // Duplicate names are still found (through a map now), with the first.
     let mut s = Scenario::builtin("parity").unwrap();
     let mut side = s.sides[0].clone();
@@ -229,7 +246,7 @@ fn a_file_past_the_size_limit_is_refused_before_it_is_read() {
     assert_eq!(
         e.message,
         format!(
-            "this TOML file is larger than a scenario may be: at most {MAX_SCENARIO_BYTES} bytes (16 MiB), this one \
+            "this TOML file is larger than a scenario may be: at most {MAX_SCENARIO_BYTES} bytes (4 MiB), this one \
              has {} bytes",
             MAX_SCENARIO_BYTES + 1
         )

@@ -278,6 +278,76 @@ fn text_values_are_csv_escaped_and_json_matches_csv() {
     }
 }
 
+/// The exact text of awkward values, as the hand-written writers gave it
+/// before the `csv` and `serde_json` crates wrote it.
+#[test]
+fn the_text_of_awkward_values_is_pinned() {
+    let values = [
+        "back\\slash",
+        "tab\there",
+        "bs\u{8}ff\u{c}soh\u{1}del\u{7f}",
+        "ünï, \"q\"",
+        "#hash",
+        " pad ",
+    ];
+    let awkward = SweepSpec {
+        axes: vec![Axis::new("name", values)],
+        ..spec(10)
+    };
+    let table = run_sweep(&awkward, editor, battle, &threads(1)).unwrap();
+    let csv_starts: Vec<String> = table
+        .to_csv()
+        .lines()
+        .skip(1)
+        .map(|l| l[..l.find(",10,").unwrap()].to_owned())
+        .collect();
+    assert_eq!(
+        csv_starts,
+        [
+            "back\\slash",
+            "tab\there",
+            "bs\u{8}ff\u{c}soh\u{1}del\u{7f}",
+            "\"ünï, \"\"q\"\"\"",
+            "#hash",
+            " pad "
+        ]
+    );
+    let json = table.to_json();
+    assert!(
+        json.starts_with("[\n  {\"name\": \"back\\\\slash\", \"battles\": 10, \"win_rate_red_team\": 0."),
+        "{json}"
+    );
+    let json_starts: Vec<&str> = json
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.strip_prefix("  {\"name\": "))
+        .map(|l| &l[..l.find(", \"battles\": 10, ").unwrap()])
+        .collect();
+    assert_eq!(
+        json_starts,
+        [
+            "\"back\\\\slash\"",
+            "\"tab\\there\"",
+            "\"bs\\u0008ff\\u000csoh\\u0001del\u{7f}\"",
+            "\"ünï, \\\"q\\\"\"",
+            "\"#hash\"",
+            "\" pad \""
+        ]
+    );
+    assert!(json.ends_with("}\n]\n"));
+    let one_cell = run_sweep(
+        &SweepSpec {
+            axes: vec![Axis::new("name", ["x"])],
+            ..spec(1)
+        },
+        editor,
+        battle,
+        &threads(1),
+    )
+    .unwrap();
+    assert_eq!(one_cell.to_json().lines().count(), 3);
+}
+
 #[test]
 fn columns_have_one_entry_per_cell_in_schema_order() {
     let table = run_sweep(&spec(100), editor, battle, &threads(2)).unwrap();

@@ -110,6 +110,24 @@ impl Ranking {
         }
     }
 
+    /// Room for a battle with `per_side` fighters on each side (every
+    /// fighter's place, each side's tree), so [`reset`](Self::reset) need
+    /// not grow them: a battle too big for memory is refused before it
+    /// starts instead of aborting.
+    pub(crate) fn try_reserve(&mut self, per_side: &[usize]) -> Result<(), std::collections::TryReserveError> {
+        let total: usize = per_side.iter().sum();
+        self.place.try_reserve_exact(total.saturating_sub(self.place.len()))?;
+        if self.trees.len() < per_side.len() {
+            self.trees.resize_with(per_side.len(), Tree::default);
+        }
+        for (t, &c) in self.trees.iter_mut().zip(per_side) {
+            // As `Tree::reset` sizes it (a side has at most u32::MAX / 2).
+            let want = 2 * c.max(1).next_power_of_two();
+            t.nodes.try_reserve_exact(want.saturating_sub(t.nodes.len()))?;
+        }
+        Ok(())
+    }
+
     /// Whether the battle ranks.
     #[inline]
     pub(crate) fn is_on(&self) -> bool {

@@ -235,8 +235,9 @@ pub struct Workspace {
 impl Workspace {
     /// Room for a battle of `n` fighters in every per-fighter array the
     /// engine keeps here, or [`SimError::OutOfMemory`].
-    fn reserve(&mut self, n: usize) -> Result<(), SimError> {
-        self.arrays.reserve(n)?;
+    fn reserve(&mut self, battle: &Battle) -> Result<(), SimError> {
+        let n = battle.group_of.len();
+        self.arrays.reserve(battle)?;
         reserve_fighters(&mut self.hp, n)?;
         reserve_fighters(&mut self.wounds, n)
     }
@@ -493,7 +494,7 @@ impl Battle {
     ) -> Result<BattleReport, SimError> {
         // A system without a lean clock runs on the Scheduler either way.
         let lean = lean && self.use_lean_clock();
-        ws.reserve(self.group_of.len())?;
+        ws.reserve(self)?;
         ws.arrays.reset(self);
         let Workspace {
             lean: lean_clock,
@@ -652,14 +653,17 @@ mod tests {
             err.to_string(),
             format!("a battle of {n} fighters does not fit in this machine's memory")
         );
-        // Every per-fighter array of a workspace goes the same way.
-        assert_eq!(
-            Workspace::default().reserve(n),
-            Err(SimError::OutOfMemory { fighters: n as u64 })
-        );
-        // A battle that fits reserves exactly its fighters, once.
+        // A battle that fits has room for its fighters in every array
+        // before it starts (the targeting index's too).
+        let scenario = Scenario::builtin("parity")
+            .and_then(|s| s.with_field("sides.A.groups.0.count", "500"))
+            .and_then(|s| s.with_field("sides.B.groups.0.count", "700"))
+            .and_then(|s| s.with_field("battle.targeting", "most_wounded"))
+            .expect("the parity battle");
+        let battle = Battle::new(&scenario).expect("a battle");
         let mut ws = Workspace::default();
-        ws.reserve(1000).unwrap();
-        assert!(ws.arrays.penalty.capacity() >= 1000 && ws.hp.capacity() >= 1000);
+        assert_eq!(ws.reserve(&battle), Ok(()));
+        assert!(ws.arrays.penalty.capacity() >= 1200 && ws.hp.capacity() >= 1200);
+        assert!(ws.arrays.standing[0].capacity() >= 500 && ws.arrays.standing[1].capacity() >= 700);
     }
 }

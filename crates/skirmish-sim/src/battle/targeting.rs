@@ -35,8 +35,25 @@ pub(super) struct Arrays {
 }
 
 impl Arrays {
-    /// Room for a battle of `n` fighters in every per-fighter array.
-    pub(super) fn reserve(&mut self, n: usize) -> Result<(), SimError> {
+    /// Room for `battle`'s fighters in every per-fighter array: the
+    /// fighters' own, each side's standing list and the targeting index.
+    pub(super) fn reserve(&mut self, battle: &Battle) -> Result<(), SimError> {
+        let n = battle.group_of.len();
+        let mut per_side = vec![0usize; battle.sides.len()];
+        for g in &battle.groups {
+            per_side[usize::from(g.side)] += g.count as usize;
+        }
+        if self.standing.len() < per_side.len() {
+            self.standing.resize_with(per_side.len(), Vec::new);
+        }
+        for (list, &c) in self.standing.iter_mut().zip(&per_side) {
+            reserve_fighters(list, c).map_err(|_| SimError::OutOfMemory { fighters: n as u64 })?;
+        }
+        if battle.targeting != Targeting::Random {
+            self.ranking
+                .try_reserve(&per_side)
+                .map_err(|_| SimError::OutOfMemory { fighters: n as u64 })?;
+        }
         reserve_fighters(&mut self.penalty, n)?;
         reserve_fighters(&mut self.down, n)?;
         reserve_fighters(&mut self.taken, n)?;

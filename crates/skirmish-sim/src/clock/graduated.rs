@@ -29,6 +29,7 @@ use skirmish_core::timing::simple::MIN_INITIATIVE;
 use skirmish_core::timing::{ActorTiming, Declaration, MAX_ACTIONS, MAX_ACTORS, MAX_TICK, PastEnd, TimingSystem};
 
 use super::{Clock, Tick};
+use crate::battle::reserve_fighters;
 use crate::error::SimError;
 
 /// Graduated Rounds (extend the round) on plain arrays.
@@ -106,6 +107,18 @@ impl GraduatedClock {
         self.speed.clear();
         self.shots.clear();
         self.disruptible.clear();
+        // Room for every fighter first: a battle too big for memory is an
+        // error naming its size, not an abort (as the battle's own arrays).
+        let n = fighters.size_hint().0;
+        reserve_fighters(&mut self.speed, n)?;
+        reserve_fighters(&mut self.shots, n)?;
+        reserve_fighters(&mut self.disruptible, n)?;
+        reserve_fighters(&mut self.alive, n)?;
+        reserve_fighters(&mut self.pending, n)?;
+        reserve_fighters(&mut self.nth, n)?;
+        reserve_fighters(&mut self.allowed, n)?;
+        reserve_fighters(&mut self.awaiting, n)?;
+        reserve_fighters(&mut self.popped, n)?;
         let mut last: Option<(ActorTiming, Declaration)> = None;
         for (timing, decl) in fighters {
             // A group's fighters share their traits and declaration:

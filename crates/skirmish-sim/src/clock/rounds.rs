@@ -50,6 +50,7 @@ use skirmish_core::timing::{
 };
 
 use super::{Clock, Tick};
+use crate::battle::reserve_fighters;
 use crate::error::SimError;
 
 /// Inits up to this many ticks are sorted by counting; beyond, by a sort.
@@ -139,6 +140,20 @@ impl RoundsClock {
         self.reflexes.clear();
         self.shots.clear();
         self.disruptible.clear();
+        // Room for every fighter first: a battle too big for memory is an
+        // error naming its size, not an abort (as the battle's own arrays).
+        let n = fighters.size_hint().0;
+        reserve_fighters(&mut self.init_add, n)?;
+        reserve_fighters(&mut self.reflexes, n)?;
+        reserve_fighters(&mut self.shots, n)?;
+        reserve_fighters(&mut self.disruptible, n)?;
+        reserve_fighters(&mut self.alive, n)?;
+        reserve_fighters(&mut self.init, n)?;
+        reserve_fighters(&mut self.allowed, n)?;
+        reserve_fighters(&mut self.from, n)?;
+        reserve_fighters(&mut self.active, n)?;
+        reserve_fighters(&mut self.by_init, n)?;
+        reserve_fighters(&mut self.events, n)?;
         let mut last: Option<(ActorTiming, Declaration)> = None;
         for (timing, decl) in fighters {
             // A group's fighters share their traits and declaration:

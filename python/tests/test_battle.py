@@ -18,7 +18,7 @@ def test_battle_report_and_trace() -> None:
         assert b.standing[loser] == 0
     assert b.summary["actions"] > 0 and b.summary["ticks"] > 0
     frame = b.trace_frame()
-    assert list(frame.columns) == ["tick", "round", "display", "text"]
+    assert list(frame.columns) == ["tick", "round", "display", "pass", "text"]
     assert len(frame) == len(b.trace) > 0
     assert frame["tick"].is_monotonic_increasing
     assert frame.attrs["seed"] == 1
@@ -36,6 +36,11 @@ def test_same_seed_same_battle_and_trace_off() -> None:
     assert a.to_dict() == b.to_dict()
     c = skirmish.battle(seed=42, index=3, trace=False)
     assert c.trace == [] and c.summary == a.summary
+    # Simple Rounds name a moment by round, pass and initiative.
+    simple = skirmish.battle(skirmish.Scenario().with_field("timing", "simple-rounds"), seed=42)
+    passes = simple.trace_frame()["pass"]
+    assert passes.max() >= 1
+    assert set(b.trace_frame()["pass"]) == {0}  # Continuous has no passes
     drawn = skirmish.battle()
     assert skirmish.battle(seed=drawn.seed).to_dict() == drawn.to_dict()
 

@@ -73,7 +73,7 @@ class BattleReport:
 
     @property
     def trace(self) -> list[dict[str, Any]]:
-        """The trace lines (``tick``, ``round``, ``display``, ``text``);
+        """The trace lines (``tick``, ``round``, ``display``, ``pass``, ``text``);
         empty when the battle was run with ``trace=False``."""
         return [dict(t) for t in self._data.get("trace") or []]
 
@@ -84,10 +84,13 @@ class BattleReport:
 
     def trace_frame(self) -> Any:
         """The trace as a pandas DataFrame: one row per line, columns
-        ``tick``, ``round``, ``display``, ``text``."""
+        ``tick``, ``round``, ``display``, ``pass``, ``text`` (``pass``: Simple
+        Rounds' pass, Graduated Rounds' end pass, Action Blocks' block, else
+        0; with ``round`` and ``display`` it names the moment as the timing
+        system does)."""
         pd = _frames.pandas()
         rows = self.trace
-        frame = pd.DataFrame(rows, columns=["tick", "round", "display", "text"])
+        frame = pd.DataFrame(rows, columns=["tick", "round", "display", "pass", "text"])
         frame.attrs.update(seed=self.seed, index=self.index, scenario_fingerprint=self.scenario_fingerprint)
         return frame
 

@@ -19,6 +19,7 @@ pub enum DiceIn {
 }
 
 impl DiceIn {
+    /// The dice, if the constructors accept them.
     pub fn dice(&self) -> Option<Dice> {
         match *self {
             DiceIn::Fudge(c) => Dice::fudge(c).ok(),
@@ -27,6 +28,7 @@ impl DiceIn {
     }
 }
 
+/// A timing system: by name, or with every option over its range.
 #[derive(Arbitrary, Debug)]
 pub enum SystemIn {
     Named(u8),
@@ -53,6 +55,8 @@ pub enum SystemIn {
 }
 
 impl SystemIn {
+    /// The system, or `None` when its dice are refused (the options
+    /// themselves are left for the tracker or scheduler to refuse).
     pub fn system(&self) -> Option<TimingSystem> {
         Some(match self {
             SystemIn::Named(n) => {
@@ -90,6 +94,7 @@ impl SystemIn {
     }
 }
 
+/// A declared action with every field over its range.
 #[derive(Arbitrary, Debug)]
 pub struct DeclIn {
     time_taken: i32,
@@ -103,6 +108,7 @@ pub struct DeclIn {
     gm: Option<GmIn>,
 }
 
+/// A GM's ruling on when an action lands.
 #[derive(Arbitrary, Debug)]
 pub enum GmIn {
     ReadyTime(u32),
@@ -110,6 +116,7 @@ pub enum GmIn {
 }
 
 impl DeclIn {
+    /// The declaration (a refused rate of fire keeps the default).
     pub fn declaration(&self) -> Declaration {
         let mut d = Declaration::new(self.time_taken, self.speed_bonus);
         if let Some(rate) = self.rate.and_then(|(s, r)| RateOfFire::new(s, r).ok()) {

@@ -311,7 +311,7 @@ fn as_in_the_text(system: &TimingSystem) -> Result<(), Box<dyn std::error::Error
     Ok(())
 }
 
-/// A sheet as the examples write it: "<display>: A, B" (Simple Rounds
+/// A sheet as the examples write it: "`<display>`: A, B" (Simple Rounds
 /// "pass/initiative", Graduated end passes "endN/...").
 fn sheet_text(system: &TimingSystem, sheet: &[SheetLine]) -> Vec<String> {
     sheet

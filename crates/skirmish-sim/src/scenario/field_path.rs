@@ -64,16 +64,20 @@ impl Scenario {
     pub fn with_field_value(&self, path: &str, value: Value) -> Result<Scenario, ScenarioError> {
         let mut root = self.to_value(path)?;
         let mut pointer = resolve(&root, path, true)?;
-        // Changing the choice itself (`timing.system`) changes the whole
-        // choice: the old system's options (a Continuous `lap`) mean
-        // nothing to the new one, so it starts from its own defaults, as
-        // `timing = tick-system` does.
+        // Changing the choice itself (`timing.system`) to another one
+        // changes the whole choice: the old system's options (a Continuous
+        // `lap`) mean nothing to the new one, so it starts from its own
+        // defaults, as `timing = tick-system` does. Naming the choice it
+        // already is keeps its options (a sweep axis over
+        // `damage.model=hit_points,fudge_wounds` must not reset the
+        // scenario's own hit-point table in one cell).
         if let Some(choice) = ["/timing/system", "/striking/system", "/damage/model"]
             .iter()
             .find(|tag| **tag == pointer)
             .and_then(|tag| tag.rsplit_once('/'))
             .map(|(choice, _)| choice)
             && value.is_string()
+            && !same_choice(root.pointer(&pointer), &value)
         {
             choice.clone_into(&mut pointer);
         }
@@ -114,6 +118,13 @@ impl Scenario {
             )
         })
     }
+}
+
+/// Whether `new` names the choice `current` already is, in any of the
+/// spellings the scenario reads (`graduated-rounds`, `graduated_rounds`).
+fn same_choice(current: Option<&Value>, new: &Value) -> bool {
+    let norm = |v: &Value| v.as_str().map(|s| s.replace('-', "_"));
+    matches!((current.and_then(norm), norm(new)), (Some(a), Some(b)) if a == b)
 }
 
 /// The JSON pointer of the field `path` names in `root`. With

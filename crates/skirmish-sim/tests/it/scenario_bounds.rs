@@ -372,6 +372,33 @@ fn setting_the_system_starts_from_its_defaults() {
     assert_eq!(s.timing.name(), "tick-system");
 }
 
+/// Naming the choice a scenario already has keeps its options: a sweep
+/// axis `damage.model=hit_points,fudge_wounds` over a scenario with its
+/// own damage table must fight the scenario's table in the `hit_points`
+/// cell (found in review: it was replaced by the defaults, silently).
+#[test]
+fn setting_the_system_it_already_is_keeps_its_options() {
+    let parity = Scenario::builtin("parity").unwrap();
+    for name in ["hit_points", "hit-points"] {
+        let s = parity.with_field("damage.model", name).unwrap();
+        assert_eq!(s.damage, parity.damage, "{name}");
+    }
+    let graduated = parity
+        .with_field("timing", "graduated-rounds")
+        .unwrap()
+        .with_field("timing.ticks_per_round", "7")
+        .unwrap();
+    for name in ["graduated_rounds", "graduated-rounds"] {
+        let s = graduated.with_field("timing.system", name).unwrap();
+        assert_eq!(s.timing, graduated.timing, "{name}");
+    }
+    let s = parity.with_field("striking.system", &parity.striking.name()).unwrap();
+    assert_eq!(s.striking, parity.striking);
+    // Another name still starts from that choice's defaults.
+    let other = graduated.with_field("timing.system", "simple_rounds").unwrap();
+    assert_eq!(other.timing.name(), "simple-rounds");
+}
+
 #[test]
 fn messages_name_no_rust_types() {
     let parity = Scenario::builtin("parity").unwrap();

@@ -88,8 +88,11 @@ impl ScenarioError {
         let join = |field: &str| {
             if field.is_empty() || field == path {
                 path.to_owned()
-            } else if path.is_empty() || field.starts_with(&format!("{path}.")) {
+            } else if path.is_empty() || (path != "damage" && field.starts_with(&format!("{path}."))) {
                 // Some rules already name their field in full ("timing.lap").
+                // The damage model's never do: its fields are named inside
+                // the model, whose own `damage` table ("damage.table[0]")
+                // only looks like the full path.
                 field.to_owned()
             } else {
                 format!("{path}.{field}")

@@ -399,6 +399,22 @@ fn setting_the_system_it_already_is_keeps_its_options() {
     assert_eq!(other.timing.name(), "simple-rounds");
 }
 
+/// A rule broken inside the damage model's own `damage` table names the
+/// whole path, as a type error there does (found in review: it said
+/// `damage.table[0].damage`, a field the scenario does not have).
+#[test]
+fn a_rule_broken_in_the_damage_table_names_the_whole_path() {
+    let parity = Scenario::builtin("parity").unwrap();
+    let e = parity
+        .with_field("damage.damage.table", r#"[{"min_margin": 1, "damage": -1}]"#)
+        .unwrap_err();
+    assert_eq!(e.path, "damage.damage.table[0].damage", "{e}");
+    let e = parity.with_field("damage.damage.table", "[]").unwrap_err();
+    assert_eq!(e.path, "damage.damage.table", "{e}");
+    let e = parity.with_field("damage.max_hp", "0").unwrap_err();
+    assert_eq!(e.path, "damage.max_hp", "{e}");
+}
+
 #[test]
 fn messages_name_no_rust_types() {
     let parity = Scenario::builtin("parity").unwrap();

@@ -162,13 +162,13 @@ fn negative_where_unsigned(e: &clap::Error) -> Option<String> {
         return None;
     }
     let expected = if arg.starts_with("--seed") {
-        format!("a seed is a whole number from 0 to {}", u64::MAX)
+        format!("a seed is a whole number from 0 to {}, not a negative number", u64::MAX)
     } else {
-        "it takes a whole number, 0 or more".to_owned()
+        // Some take 0 and some do not (`--battles`): only the sign is
+        // certain here; clap's own check names the rest.
+        "it does not take a negative number".to_owned()
     };
-    Some(format!(
-        "invalid value '{value}' for '{arg}': {expected}, not a negative number"
-    ))
+    Some(format!("invalid value '{value}' for '{arg}': {expected}"))
 }
 
 /// [`USAGE`] for an error in what the user asked, [`RUNTIME`] for a

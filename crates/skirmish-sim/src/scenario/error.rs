@@ -255,7 +255,7 @@ pub(crate) fn humanize(message: &str, path: &str) -> String {
 
 /// What a signed whole-number field takes, by its name.
 fn signed_limits(field: &str) -> String {
-    use skirmish_core::fighter::{INITIATIVE_LIMIT, RATING_LIMIT};
+    use skirmish_core::fighter::{HIT_POINTS_LIMIT, INITIATIVE_LIMIT, RATING_LIMIT};
     match field {
         "strike_rating"
         | "defense_rating"
@@ -269,7 +269,9 @@ fn signed_limits(field: &str) -> String {
             format!("expected a whole number from -{RATING_LIMIT} to {RATING_LIMIT}")
         }
         "initiative_bonus" => format!("expected a whole number from -{INITIATIVE_LIMIT} to {INITIATIVE_LIMIT}"),
-        "hit_points" | "max_hp" => "expected a whole number from 1 to 1000000".to_owned(),
+        "hit_points" => format!("expected a whole number from 1 to {HIT_POINTS_LIMIT}"),
+        // The damage model's own bound (skirmish_core::damage::HitPoints).
+        "max_hp" => format!("expected a whole number from 1 to {}", i32::MAX),
         _ => "expected a whole number within this field's limits, see docs/scenarios.md".to_owned(),
     }
 }

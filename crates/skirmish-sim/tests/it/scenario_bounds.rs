@@ -413,6 +413,10 @@ fn a_rule_broken_in_the_damage_table_names_the_whole_path() {
     assert_eq!(e.path, "damage.damage.table", "{e}");
     let e = parity.with_field("damage.max_hp", "0").unwrap_err();
     assert_eq!(e.path, "damage.max_hp", "{e}");
+    // Too large for the field: its own bound, not a group's hit points'.
+    let e = parity.with_field("damage.max_hp", "99999999999").unwrap_err();
+    assert!(e.message.contains("from 1 to 2147483647"), "{e}");
+    assert!(parity.with_field("damage.max_hp", "2000000").is_ok());
 }
 
 #[test]

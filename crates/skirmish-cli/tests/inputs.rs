@@ -96,7 +96,7 @@ fn a_negative_seed_says_what_a_seed_is() {
     );
     let e = fails(&["sweep", "--battles", "-3"], 2);
     assert!(
-        e.starts_with("error: invalid value '-3' for '--battles <BATTLES>': it takes a whole number, 0 or more"),
+        e.starts_with("error: invalid value '-3' for '--battles <BATTLES>': it does not take a negative number"),
         "{e}"
     );
 }

@@ -138,17 +138,33 @@ def test_one_battle_is_battle_i_of_every_cell() -> None:
     assert winners.count("goblinoids") == int(r.columns["wins_goblinoids"][0])
 
 
+def row_check(header: str, line: str) -> str:
+    """The documented row check of a checkpoint row: 64-bit FNV-1a."""
+    value = 0xCBF29CE484222325
+    for byte in f"skirmish sweep row v1\n{header}\n{line}".encode():
+        value = ((value ^ byte) * 0x100000001B3) % 2**64
+    return f"{value:016x}"
+
+
+def with_checks(lines: list[str]) -> str:
+    """The checkpoint a sweep in progress holds for these final lines."""
+    header = lines[0]
+    return "".join([f"{header},row_check\n"] + [f"{line},{row_check(header, line)}\n" for line in lines[1:]])
+
+
 def test_checkpoint_and_resume(tmp_path: pathlib.Path) -> None:
     cp = tmp_path / "sweep.csv"
     full = skirmish.sweep(axes=AXES, battles=40, seed=3, progress=False, checkpoint=cp)
     assert cp.read_text() == full.to_csv()
-    # Keep the header and two finished rows, plus a torn line.
-    lines = cp.read_text().splitlines(keepends=True)
-    cp.write_text("".join(lines[:3]) + lines[3][:10])
+    # A checkpoint of the header and two finished rows, plus a torn line.
+    lines = cp.read_text().splitlines()
+    checkpoint = with_checks(lines[:3])
+    cp.write_text(checkpoint + with_checks(lines[:1] + lines[3:4]).splitlines()[1][:10])
     resumed = skirmish.sweep(axes=AXES, battles=40, progress=False, checkpoint=cp, resume=True)
     assert resumed.seed == 3  # taken from the checkpoint
     assert resumed.to_csv() == full.to_csv() == cp.read_text()
     # A checkpoint of another seed is refused, naming the line.
+    cp.write_text(checkpoint)
     with pytest.raises(skirmish.CheckpointError) as e:
         skirmish.sweep(axes=AXES, battles=40, seed=4, progress=False, checkpoint=cp, resume=True)
     assert e.value.line == 2 and "seed" in str(e.value)
@@ -286,9 +302,17 @@ def test_finished_cells_are_not_overwritten_without_resume_or_force(tmp_path: pa
     with pytest.raises(skirmish.CheckpointIOError, match="not this sweep's checkpoint"):
         skirmish.sweep(axes=AXES, battles=20, seed=3, progress=False, checkpoint=notes)
     assert notes.read_text() == "keep me\n"
-    # resume=True continues it; force=True starts over (same bytes).
+    # A finished output cannot be resumed (its rows carry no row check):
+    # refused before any battle, the file byte for byte as it was.
+    before = cp.read_bytes()
+    with pytest.raises(skirmish.CheckpointError) as e4:
+        skirmish.sweep(axes=AXES, battles=20, seed=3, progress=False, checkpoint=cp, resume=True)
+    assert e4.value.line == 1 and "without row checks" in str(e4.value) and "force=True" in str(e4.value)
+    assert cp.read_bytes() == before
+    # force=True starts over (same bytes); a checkpoint is resumed.
     again = skirmish.sweep(axes=AXES, battles=20, seed=3, progress=False, checkpoint=cp, force=True)
     assert again.to_csv() == finished == cp.read_text()
+    cp.write_text(with_checks(finished.splitlines()[:2]))
     resumed = skirmish.sweep(axes=AXES, battles=20, seed=3, progress=False, checkpoint=cp, resume=True)
     assert resumed.to_csv() == finished == cp.read_text()
     # A missing or empty file is no loss.

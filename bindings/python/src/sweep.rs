@@ -89,12 +89,18 @@ pub(crate) fn run_sweep(
             && !force
             && let Some(work) = sweep::existing_work(path, &spec).map_err(|e| e.to_py(py))?
         {
+            // Advise resume=True only where a resume would accept the file
+            // (a finished sweep's output is refused by it too).
+            let advice = if sweep::plan_resume(path, &spec).is_ok() {
+                "pass resume=True to continue it, or force=True to overwrite it"
+            } else {
+                "resume=True cannot continue it (a finished sweep's output, or not this sweep's checkpoint): to \
+                 fight the sweep again from the start, pass force=True to overwrite it, or use another checkpoint \
+                 file"
+            };
             let refusal = std::io::Error::new(
                 std::io::ErrorKind::AlreadyExists,
-                format!(
-                    "the file holds {work}; this sweep would replace it: pass resume=True to continue it, or \
-                     force=True to overwrite it"
-                ),
+                format!("the file holds {work}; this sweep would replace it: {advice}"),
             );
             return Err(SweepError::Io {
                 path: path.clone(),

@@ -77,9 +77,17 @@ pub(crate) fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
             && !args.force
             && let Some(work) = existing_work(out, &spec)?
         {
+            // Advise --resume only where it would be accepted: a finished
+            // sweep's output (rows without row checks) or another file is
+            // refused by --resume too.
+            let advice = if plan_resume(out, &spec).is_ok() {
+                "Add --resume to continue this checkpoint, or --force to overwrite it"
+            } else {
+                "--resume cannot continue it (a finished sweep's output, or not this sweep's checkpoint). To \
+                 fight the sweep again from the start, add --force to overwrite it, or write to another --out"
+            };
             return Err(format!(
-                "--out {}: the file holds {work}; writing this sweep would replace it. Add --resume to \
-                 continue a checkpoint, or --force to overwrite it",
+                "--out {}: the file holds {work}; writing this sweep would replace it. {advice}",
                 out.display()
             )
             .into());

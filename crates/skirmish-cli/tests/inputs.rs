@@ -332,3 +332,38 @@ fn an_output_folder_that_does_not_exist_is_a_usage_error_before_any_battle() {
     );
     assert!(e.contains("does not exist"), "{e}");
 }
+
+#[test]
+fn a_grid_over_max_cells_is_refused_at_once_not_aborted() {
+    // Three fields of 200 values: 8,000,000 cells, over MAX_CELLS. Refused
+    // as a usage error (exit 2) before any cell is built, not an allocation
+    // abort (134).
+    let values: Vec<String> = (1..=200).map(|i| i.to_string()).collect();
+    let values = values.join(",");
+    let vary: Vec<String> = (0..3).map(|g| format!("sides.A.groups.{g}.count={values}")).collect();
+    let started = std::time::Instant::now();
+    let err = fails(
+        &[
+            "sweep",
+            "parity",
+            "--vary",
+            &vary[0],
+            "--vary",
+            &vary[1],
+            "--vary",
+            &vary[2],
+            "--battles",
+            "1",
+            "--quiet",
+        ],
+        2,
+    );
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(10),
+        "refused at once"
+    );
+    assert!(
+        err.contains("8000000 cells") && err.contains("1000000") && err.contains("--vary"),
+        "{err}"
+    );
+}

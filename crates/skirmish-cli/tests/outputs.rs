@@ -202,14 +202,42 @@ fn finished_work_is_not_overwritten_without_resume_or_force() {
     let finished = fs::read_to_string(&out).unwrap();
     assert_eq!(finished.lines().count(), 3);
 
-    // A re-run without --resume is refused and leaves every row.
+    // A re-run without --resume is refused and leaves every row; it is a
+    // finished sweep, which --resume cannot continue: not advised.
     let err = String::from_utf8(quick(&["--out", s(&out)]).stderr).unwrap();
     assert!(
-        err.contains("2 finished cells") && err.contains("--resume") && err.contains("--force"),
+        err.contains("2 finished cells")
+            && err.contains("finished sweep's output")
+            && err.contains("--resume cannot continue it")
+            && err.contains("--force")
+            && err.contains("another --out")
+            && !err.contains("Add --resume"),
         "{err}"
     );
     assert_eq!(fs::read_to_string(&out).unwrap(), finished);
-    // --resume reuses them (same bytes); --force starts over.
+    // --resume refuses it before any battle and leaves it byte for byte;
+    // --force starts over.
+    let before = fs::read(&out).unwrap();
+    let o = quick(&["--out", s(&out), "--resume"]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8(o.stderr).unwrap();
+    assert!(
+        err.contains("line 1") && err.contains("2 finished rows without row checks") && err.contains("--force"),
+        "{err}"
+    );
+    assert_eq!(fs::read(&out).unwrap(), before, "byte for byte");
+    // A checkpoint with a finished cell: --resume is advised, and continues it.
+    let lines: Vec<&str> = finished.lines().collect();
+    let checkpoint = format!(
+        "{},row_check\n{},{}\n",
+        lines[0],
+        lines[1],
+        row_check(lines[0], lines[1])
+    );
+    fs::write(&out, &checkpoint).unwrap();
+    let err = String::from_utf8(quick(&["--out", s(&out)]).stderr).unwrap();
+    assert!(err.contains("1 finished cell") && err.contains("Add --resume"), "{err}");
+    assert_eq!(fs::read_to_string(&out).unwrap(), checkpoint);
     ok(quick(&["--out", s(&out), "--resume"]));
     assert_eq!(fs::read_to_string(&out).unwrap(), finished);
     ok(quick(&["--out", s(&out), "--force"]));
@@ -254,7 +282,14 @@ fn a_checkpoint_saved_with_crlf_or_a_bom_resumes() {
     let full = dir.join("full.csv");
     ok(quick(&["--out", s(&full)]));
     let finished = fs::read_to_string(&full).unwrap();
-    let lines: Vec<&str> = finished.lines().collect();
+    let final_lines: Vec<&str> = finished.lines().collect();
+    let header = final_lines[0];
+    let rows: Vec<String> = final_lines[1..]
+        .iter()
+        .map(|row| format!("{row},{}", row_check(header, row)))
+        .collect();
+    let header_checked = format!("{header},row_check");
+    let lines = [header_checked.as_str(), rows[0].as_str(), rows[1].as_str()];
     for (name, text) in [
         ("crlf.csv", format!("{}\r\n{}\r\n", lines[0], lines[1])),
         ("bom.csv", format!("\u{feff}{}\n{}\n", lines[0], lines[1])),
@@ -298,10 +333,15 @@ fn a_damaged_checkpoint_is_refused_and_what_is_fought_again_is_said() {
     };
     let stderr = |o: &Output| String::from_utf8_lossy(&o.stderr).into_owned();
 
-    // The finished output has no row checks: resuming it says its cells
-    // are fought again, and gives the same bytes.
-    let o = ok(quick(&["--out", s(&out), "--resume"]));
-    assert!(stderr(&o).contains("2 rows without a row check"), "{}", stderr(&o));
+    // The finished output has no row checks: resuming it is refused before
+    // any battle, the file left byte for byte.
+    let o = quick(&["--out", s(&out), "--resume"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("2 finished rows without row checks"),
+        "{}",
+        stderr(&o)
+    );
     assert_eq!(fs::read_to_string(&out).unwrap(), finished);
 
     // A checkpoint killed while writing its second row: repaired, with a note.
@@ -310,7 +350,6 @@ fn a_damaged_checkpoint_is_refused_and_what_is_fought_again_is_said() {
     fs::write(&out, torn).unwrap();
     let o = ok(quick(&["--out", s(&out), "--resume"]));
     assert!(stderr(&o).contains("incomplete"), "{}", stderr(&o));
-    assert!(!stderr(&o).contains("without a row check"), "{}", stderr(&o));
     assert_eq!(fs::read_to_string(&out).unwrap(), finished);
 
     // Its first row edited by hand (the median, one tick more): refused

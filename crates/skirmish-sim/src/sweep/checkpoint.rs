@@ -9,10 +9,12 @@
 //! row can be changed without the check noticing, short of computing it
 //! anew on purpose. The final file, rewritten when every cell is done, is
 //! the documented schema without the column. Rows without a check (that
-//! final file, or a checkpoint of an earlier version) cannot be verified:
-//! resuming, they are checked to be this sweep's, then fought again, not
-//! reused. A partial last line (a kill mid-write) is dropped and its cell
-//! fought again; [`plan_resume`] tells a front end both before the battles.
+//! final file, or a checkpoint of an earlier version) cannot be verified,
+//! and are the user's finished work: resuming refuses such a file before
+//! writing anything ([`SweepError::Checkpoint`], line 1), rather than
+//! fighting its cells again over it. A partial last line of a checkpoint (a
+//! kill mid-write) is dropped and its cell fought again; [`plan_resume`]
+//! tells a front end both before the battles.
 
 use std::collections::HashMap;
 use std::fs::{self, File, OpenOptions};
@@ -127,12 +129,10 @@ fn push_checked(out: &mut String, header: &str, line: &str) {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct ResumePlan {
-    /// Finished cells whose rows pass every check: reused.
+    /// Finished cells whose rows pass every check: reused. (A file whose
+    /// rows carry no row check, a finished output or a checkpoint of an
+    /// earlier version, is not planned: [`plan_resume`] refuses it.)
     pub reused: usize,
-    /// Rows of this sweep without a row check (a finished output, or a
-    /// checkpoint written by an earlier version): they cannot be verified,
-    /// so their cells are fought again.
-    pub unverified: usize,
     /// The file ends in a partial line (a write cut short by a kill): it
     /// is dropped and its cell fought again.
     pub torn_line: bool,
@@ -143,19 +143,6 @@ impl ResumePlan {
     /// every row is reused as it is).
     pub fn notes(&self) -> Vec<String> {
         let mut notes = Vec::new();
-        if self.unverified > 0 {
-            notes.push(format!(
-                "{} row{} without a row check (a finished output, or a checkpoint of an earlier version) cannot \
-                 be verified: {} fought again",
-                self.unverified,
-                if self.unverified == 1 { "" } else { "s" },
-                if self.unverified == 1 {
-                    "its cell is"
-                } else {
-                    "their cells are"
-                },
-            ));
-        }
         if self.torn_line {
             notes.push(
                 "the last line is incomplete (a write cut short): it is dropped and its cell fought again".to_owned(),
@@ -184,7 +171,6 @@ pub fn plan_resume(path: &Path, spec: &SweepSpec) -> Result<ResumePlan, SweepErr
     let reading = read_checkpoint(path, &layout, spec, meta, cells)?;
     Ok(ResumePlan {
         reused: reading.rows.len(),
-        unverified: reading.unverified,
         torn_line: reading.torn_line,
     })
 }
@@ -195,13 +181,14 @@ pub(super) struct Reading {
     /// The reusable rows, in cell order: cell, canonical line (without its
     /// check), statistics.
     pub(super) rows: Vec<(usize, String, CellStats)>,
-    /// Rows of this sweep that carry no check (not reused).
-    pub(super) unverified: usize,
     /// Whether a partial last line was dropped.
     pub(super) torn_line: bool,
 }
 
-/// Reads an existing checkpoint back (a missing one has no rows).
+/// Reads an existing checkpoint back (a missing one has no rows). A file
+/// with the final header (no `row_check` column) and at least one row is
+/// refused: its rows cannot be verified, and rewriting the file as a new
+/// checkpoint would destroy them.
 pub(super) fn read_checkpoint(
     path: &Path,
     layout: &Layout,
@@ -246,11 +233,20 @@ pub(super) fn read_checkpoint(
         Some(Ok(record)) if same(&record, &final_header) => false,
         _ => return Err(mismatch(first_line)),
     };
+    if !checked {
+        let rows = records.count();
+        if rows > 0 {
+            return Err(unverifiable(path, rows));
+        }
+        return Ok(Reading {
+            rows: Vec::new(),
+            torn_line: whole < bytes.len(),
+        });
+    }
     let header = layout.header_line();
     let index: HashMap<Vec<String>, usize> = (0..cells).map(|c| (spec.cell_values(c), c)).collect();
     let sides = layout.sides.len();
     let mut rows: Vec<Option<(usize, String, CellStats)>> = vec![None; index.len()];
-    let mut unverified = 0;
     for record in records {
         let line_no = |e: &csv::Error| e.position().map_or(0, |p| p.line() as usize);
         let record = record.map_err(|e| SweepError::Checkpoint {
@@ -269,23 +265,22 @@ pub(super) fn read_checkpoint(
             .map(|f| std::str::from_utf8(f).map(str::to_owned))
             .collect::<Result<Vec<String>, _>>()
             .map_err(|_| bad("not UTF-8 text".to_owned()))?;
-        if checked {
-            if fields.len() != checked_header.len() {
-                return Err(bad(format!(
-                    "{} fields, the header has {}",
-                    fields.len(),
-                    checked_header.len()
-                )));
-            }
-            let check = fields.pop().unwrap_or_default();
-            let line = line_of(&fields);
-            if check != row_check(&header, &line) {
-                return Err(bad(format!(
-                    "{ROW_CHECK} {check:?} does not match the row: it was edited or damaged after it was written \
-                     (a value, count or percentile changed, or the row relabelled to another cell), so it \
-                     cannot be reused; delete the line to fight its cell again, or start afresh"
-                )));
-            }
+        // Every row of a checkpoint carries its check.
+        if fields.len() != checked_header.len() {
+            return Err(bad(format!(
+                "{} fields, the header has {}",
+                fields.len(),
+                checked_header.len()
+            )));
+        }
+        let check = fields.pop().unwrap_or_default();
+        let line = line_of(&fields);
+        if check != row_check(&header, &line) {
+            return Err(bad(format!(
+                "{ROW_CHECK} {check:?} does not match the row: it was edited or damaged after it was written \
+                 (a value, count or percentile changed, or the row relabelled to another cell), so it \
+                 cannot be reused; delete the line to fight its cell again, or start afresh"
+            )));
         }
         let (values, stats, seed, scenario) = layout.parse_row(&fields, sides).map_err(&bad)?;
         let Some(&cell) = index.get(&values) else {
@@ -335,28 +330,36 @@ pub(super) fn read_checkpoint(
                 describe_values(&spec.pairs(&values))
             )));
         }
-        if checked {
-            rows[cell] = Some((line_no, line_of(&fields), stats));
-        } else {
-            // Intact as far as a row can show, and this sweep's; but only
-            // a row check proves it was not edited: fought again.
-            rows[cell] = Some((line_no, String::new(), stats));
-            unverified += 1;
-        }
+        rows[cell] = Some((line_no, line_of(&fields), stats));
     }
-    let rows = if checked {
-        rows.into_iter()
-            .enumerate()
-            .filter_map(|(cell, row)| row.map(|(_, line, stats)| (cell, line, stats)))
-            .collect()
-    } else {
-        Vec::new()
-    };
+    let rows = rows
+        .into_iter()
+        .enumerate()
+        .filter_map(|(cell, row)| row.map(|(_, line, stats)| (cell, line, stats)))
+        .collect();
     Ok(Reading {
         rows,
-        unverified,
         torn_line: whole < bytes.len(),
     })
+}
+
+/// The refusal of a file holding `rows` rows without row checks: a
+/// finished sweep's output, or a checkpoint of an earlier version.
+fn unverifiable(path: &Path, rows: usize) -> SweepError {
+    SweepError::Checkpoint {
+        path: path.to_owned(),
+        line: 1,
+        message: format!(
+            "the header has no {ROW_CHECK} column: the file holds {rows} finished row{s} without row checks (a \
+             finished sweep's output, or a checkpoint of an earlier version); {they} cannot be verified, so {they} \
+             {are} not reused, and the file is left as it is. To fight the sweep again from the start, run it \
+             without resuming over this file (the skirmish command's --force, force=True in Python), or write \
+             to another file (--out)",
+            s = if rows == 1 { "" } else { "s" },
+            they = if rows == 1 { "it" } else { "they" },
+            are = if rows == 1 { "is" } else { "are" },
+        ),
+    }
 }
 
 /// The byte order mark an editor may put before a UTF-8 file.
@@ -390,9 +393,11 @@ pub(super) fn percentiles_plausible(s: &CellStats) -> Result<(), String> {
 /// What an existing output file at `path` holds that writing this sweep
 /// over it would lose: `None` when it does not exist, is empty, or holds
 /// only this sweep's header (a checkpoint with no finished cell); else a
-/// description ("12 finished cells of this sweep", "content that is not
-/// this sweep's checkpoint"). A byte order mark and CRLF line ends are read
-/// as in a resume.
+/// description ("12 finished cells of this sweep", "8 finished cells of
+/// this sweep without row checks (a finished sweep's output, …)", "content
+/// that is not this sweep's checkpoint"). Whether `--resume` could continue
+/// the file instead is [`plan_resume`]'s answer (it refuses a finished
+/// output). A byte order mark and CRLF line ends are read as in a resume.
 pub fn existing_work(path: &Path, spec: &SweepSpec) -> Result<Option<String>, SweepError> {
     // Refuses a FIFO, device or folder before reading it.
     let (target, _) = output_target(path).map_err(io_error(path))?;
@@ -423,5 +428,22 @@ pub fn existing_work(path: &Path, spec: &SweepSpec) -> Result<Option<String>, Sw
         });
     }
     let rows = records.count();
-    Ok((rows > 0).then(|| format!("{rows} finished cell{} of this sweep", if rows == 1 { "" } else { "s" })))
+    let checked = first_record_is(bytes, &checked_header);
+    let plural = if rows == 1 { "" } else { "s" };
+    Ok((rows > 0).then(|| {
+        if checked {
+            format!("{rows} finished cell{plural} of this sweep")
+        } else {
+            format!(
+                "{rows} finished cell{plural} of this sweep without row checks (a finished sweep's output, or a \
+                 checkpoint of an earlier version: --resume cannot continue it)"
+            )
+        }
+    }))
+}
+
+/// Whether the first record of `bytes` is exactly `fields`.
+fn first_record_is(bytes: &[u8], fields: &[String]) -> bool {
+    let mut reader = csv_reader(bytes);
+    matches!(reader.byte_records().next(), Some(Ok(r)) if r.iter().eq(fields.iter().map(String::as_bytes)))
 }

@@ -36,11 +36,14 @@
 //! once; any other row is refused with [`SweepError::Checkpoint`] naming its
 //! line, and the file is left alone. A row relabelled to another cell, an
 //! edited count, median or 90th percentile, a copied row: all are refused.
-//! A torn last line (a kill mid-write) is dropped and recomputed. Rows
-//! without a check (a finished output, or a checkpoint of an earlier
-//! version) are checked to be this sweep's, then fought again rather than
-//! trusted. [`plan_resume`] tells a front end, before any battle, how many
-//! rows will be reused and what is fought again ([`ResumePlan::notes`]). A
+//! A torn last line (a kill mid-write) is dropped and recomputed. A file
+//! whose rows carry no check (a finished output, or a checkpoint of an
+//! earlier version) cannot be verified: resuming refuses it with
+//! [`SweepError::Checkpoint`] before anything is written, and the user's
+//! finished rows stay as they are (to fight the sweep again, run it without
+//! resuming, or to another file). [`plan_resume`] tells a front end, before
+//! any battle, how many rows will be reused and what is fought again
+//! ([`ResumePlan::notes`]), with the same refusals. A
 //! UTF-8 byte order mark and CRLF line ends (an editor's save) are accepted.
 //! When every cell is done the file is rewritten atomically in cell order,
 //! without the check column: the final file is byte-identical to an
@@ -180,6 +183,22 @@ pub use table::{Cell, CellStats, Column, SweepTable};
 
 /// The most battles a cell may ask for.
 pub const MAX_BATTLES: u64 = 1_000_000_000;
+
+/// The most cells a sweep's grid may have (the product of its axes' value
+/// counts, `--vary` in the `skirmish` command).
+///
+/// Every cell is held in memory for the whole sweep: its values, its own
+/// copy of the scenario (built before any battle, so a bad value is
+/// reported first), its fingerprint for the duplicate check, its row of
+/// statistics, and when resuming an entry in the index of the checkpoint's
+/// rows. Measured: about 1.4 KB a cell for the small `parity` scenario
+/// (peak resident memory 20 MB at 10,000 cells, 144 MB at 100,000; see
+/// docs/reliability.md), so a million cells is already about 1.4 GB, more
+/// for a bigger scenario. And a million cells of the default 1,000 battles is a billion battles, days of
+/// CPU time: a grid beyond it is a mistake in the axes (`1..3000` three
+/// times is 27 billion cells), which is refused before anything is
+/// allocated, instead of aborting the process on a failed allocation.
+pub const MAX_CELLS: u64 = 1_000_000;
 
 /// The most worker threads a sweep may ask for: far beyond any machine's
 /// cores, and few enough that starting them is quick.
@@ -395,8 +414,9 @@ pub(super) fn describe_values(values: &[(String, String)]) -> String {
 impl SweepSpec {
     /// Checks the spec (battles within 1..=[`MAX_BATTLES`], every axis a
     /// non-empty path with at least one value and no repeated value, no
-    /// repeated path, no line break in a path or value, the whole sweep
-    /// countable in 64 bits) and returns the number of cells.
+    /// repeated path, no line break in a path or value, at most
+    /// [`MAX_CELLS`] cells, the whole sweep countable in 64 bits) and
+    /// returns the number of cells. Nothing is allocated per cell.
     pub fn validate(&self) -> Result<u64, SweepError> {
         let invalid = |m: String| Err(SweepError::Invalid(m));
         if self.battles == 0 || self.battles > MAX_BATTLES {
@@ -429,10 +449,24 @@ impl SweepSpec {
                     return invalid(format!("axis {:?}: value {value:?} is given twice", axis.path));
                 }
             }
-            cells = match cells.checked_mul(axis.values.len() as u64) {
-                Some(c) => c,
-                None => return invalid("the grid has more cells than fit in 64 bits".to_owned()),
+            cells = cells.saturating_mul(axis.values.len() as u64);
+        }
+        if cells > MAX_CELLS {
+            let product = self
+                .axes
+                .iter()
+                .map(|a| format!("{} ({} values)", a.path, a.values.len()))
+                .collect::<Vec<_>>()
+                .join(" x ");
+            let count = if cells == u64::MAX {
+                "more than 2^64".to_owned()
+            } else {
+                cells.to_string()
             };
+            return invalid(format!(
+                "the grid has {count} cells ({product}), more than the {MAX_CELLS} a sweep may have (MAX_CELLS: \
+                 every cell is held in memory): vary fewer fields or fewer values (--vary), or split the sweep"
+            ));
         }
         if cells.checked_mul(self.battles).is_none() || usize::try_from(cells).is_err() {
             return invalid(format!(

@@ -206,7 +206,11 @@ where
 
     // Every cell's scenario, before any battle.
     let n_cells = cells_total as usize;
-    let mut grid: Vec<(Vec<String>, Scenario)> = Vec::with_capacity(n_cells);
+    // At most MAX_CELLS (validate): a failed allocation is an error, not an
+    // abort of the process (a Python host with it).
+    let mut grid: Vec<(Vec<String>, Scenario)> = Vec::new();
+    grid.try_reserve_exact(n_cells)
+        .map_err(|e| SweepError::Invalid(format!("{n_cells} cells: cannot allocate the grid ({e})")))?;
     for cell in 0..n_cells {
         let values = spec.cell_values(cell);
         let mut scenario = spec.scenario.clone();

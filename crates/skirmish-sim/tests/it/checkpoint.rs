@@ -6,7 +6,7 @@ use std::fs;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use skirmish_sim::scenario::Scenario;
-use skirmish_sim::sweep::{SweepError, SweepSpec, plan_resume, run_sweep};
+use skirmish_sim::sweep::{SweepError, plan_resume, run_sweep};
 
 use crate::sweep::{battle, editor, resuming, scratch, spec, threads};
 
@@ -175,7 +175,7 @@ fn a_partial_last_line_is_repaired_with_a_note() {
     let path = scratch("cp-partial.csv");
     fs::write(&path, text).unwrap();
     let plan = plan_resume(&path, &spec(BATTLES)).unwrap();
-    assert_eq!((plan.reused, plan.unverified, plan.torn_line), (2, 0, true));
+    assert_eq!((plan.reused, plan.torn_line), (2, true));
     let notes = plan.notes();
     assert_eq!(notes.len(), 1);
     assert!(
@@ -195,7 +195,7 @@ fn a_checkpoint_saved_with_a_bom_and_crlf_is_reused() {
     let path = scratch("cp-bom-crlf.csv");
     fs::write(&path, &text).unwrap();
     let plan = plan_resume(&path, &spec(BATTLES)).unwrap();
-    assert_eq!((plan.reused, plan.unverified, plan.torn_line), (3, 0, false));
+    assert_eq!((plan.reused, plan.torn_line), (3, false));
     assert!(plan.notes().is_empty());
     let (result, fought) = resume_counting("cp-bom-crlf.csv", &text);
     assert_eq!(result.unwrap(), full);
@@ -203,39 +203,46 @@ fn a_checkpoint_saved_with_a_bom_and_crlf_is_reused() {
 }
 
 #[test]
-fn rows_without_checks_are_fought_again_not_trusted() {
+fn rows_without_checks_are_refused_and_left_byte_for_byte() {
     let full = full();
     let lines: Vec<&str> = full.lines().collect();
     let header = lines[0];
-    // A finished output with a plausible edit of its first row's median.
-    let median = get(header, lines[1], "median_ticks");
-    let mut edited: Vec<String> = lines.iter().map(|l| (*l).to_owned()).collect();
-    edited[1] = set(header, lines[1], "median_ticks", &(median + 1).to_string());
-    let text = edited.join("\n") + "\n";
-    let path = scratch("cp-finished.csv");
-    fs::write(&path, &text).unwrap();
-    let plan = plan_resume(&path, &spec(BATTLES)).unwrap();
-    assert_eq!((plan.reused, plan.unverified, plan.torn_line), (0, 6, false));
-    assert!(plan.notes()[0].contains("cannot be verified"), "{:?}", plan.notes());
-    let (result, fought) = resume_counting("cp-finished.csv", &text);
-    assert_eq!(result.unwrap(), full, "the edit is not carried into the output");
+    // A finished output (no row_check column), as it is, with a torn last
+    // line, and a one-row file as a checkpoint of an earlier version.
+    let torn = format!("{full}{}", &lines[1][..10]);
+    let one_row = format!("{header}\n{}\n", lines[1]);
+    for (name, text, rows) in [
+        ("cp-finished.csv", full.clone(), "6 finished rows"),
+        ("cp-finished-torn.csv", torn, "6 finished rows"),
+        ("cp-finished-one.csv", one_row, "1 finished row "),
+    ] {
+        let path = scratch(name);
+        fs::write(&path, &text).unwrap();
+        let planned = plan_resume(&path, &spec(BATTLES)).unwrap_err();
+        let (result, fought) = resume_counting(name, &text);
+        let err = result.unwrap_err();
+        assert_eq!(fought, 0, "{name}: refused before any battle");
+        assert_eq!(
+            planned.to_string(),
+            err.to_string(),
+            "{name}: the plan refuses as the sweep does"
+        );
+        assert!(matches!(err, SweepError::Checkpoint { line: 1, .. }), "{name}: {err}");
+        let message = err.to_string();
+        for needle in [
+            name,
+            rows,
+            "without row checks",
+            "finished sweep's output",
+            "left as it is",
+            "--force",
+        ] {
+            assert!(message.contains(needle), "{name}: {needle:?} in {message}");
+        }
+        assert_eq!(fs::read(&path).unwrap(), text.as_bytes(), "{name}: byte for byte");
+    }
+    // The final header alone holds no work: resumed as a fresh start.
+    let (result, fought) = resume_counting("cp-final-header.csv", &format!("{header}\n"));
+    assert_eq!(result.unwrap(), full);
     assert_eq!(fought, 6 * BATTLES);
-
-    // Still checked to be this sweep's: a row of another seed is refused.
-    let other = run_sweep(
-        &SweepSpec {
-            seed: 9,
-            ..spec(BATTLES)
-        },
-        editor,
-        battle,
-        &threads(1),
-    )
-    .unwrap()
-    .to_csv();
-    let text = format!("{header}\n{}\n", other.lines().nth(1).unwrap());
-    let (result, _) = resume_counting("cp-finished-other-seed.csv", &text);
-    let err = result.unwrap_err();
-    assert!(matches!(err, SweepError::Checkpoint { line: 2, .. }), "{err}");
-    assert!(err.to_string().contains("seed 9"), "{err}");
 }

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use crate::checkpoint::with_checks;
 use skirmish_core::dice::SeededRolls;
 use skirmish_sim::report::{BattleSummary, Outcome};
 use skirmish_sim::scenario::Scenario;
@@ -109,8 +110,15 @@ fn a_symlinked_checkpoint_is_written_through() {
             .is_symlink()
     );
     assert_eq!(fs::read_to_string(dir.join("target.csv")).unwrap(), table.to_csv());
-    // And resumed through the link.
+    // A checkpoint resumed through the link (a finished output is refused
+    // by a resume, left as it is).
+    let err = run_sweep(&spec(), editor, battle, &checkpoint(&dir.join("link.csv"), true)).unwrap_err();
+    assert!(matches!(err, SweepError::Checkpoint { line: 1, .. }), "{err}");
+    let full = table.to_csv();
+    let lines: Vec<&str> = full.lines().collect();
+    fs::write(dir.join("target.csv"), with_checks(&lines[..2])).unwrap();
     run_sweep(&spec(), editor, battle, &checkpoint(&dir.join("link.csv"), true)).unwrap();
+    assert_eq!(fs::read_to_string(dir.join("target.csv")).unwrap(), full);
     assert!(
         fs::symlink_metadata(dir.join("link.csv"))
             .unwrap()
@@ -214,6 +222,9 @@ fn a_checkpoint_saved_by_an_editor_resumes() {
     let dir = folder("editor");
     let full = full_csv();
     let lines: Vec<&str> = full.lines().collect();
+    // A checkpoint (with its row checks) as an editor saves it.
+    let checked = with_checks(&lines);
+    let lines: Vec<&str> = checked.lines().collect();
     for (name, text) in [
         ("crlf.csv", format!("{}\r\n{}\r\n", lines[0], lines[1])),
         ("bom.csv", format!("\u{feff}{}\n{}\n{}\n", lines[0], lines[1], lines[2])),
@@ -247,7 +258,9 @@ fn impossible_percentiles_are_refused_on_resume() {
     ] {
         let mut edited = row.clone();
         edited[col(column)] = value;
-        let text = format!("{}\n{}\n", lines[0], edited.join(","));
+        // With its row check recomputed on purpose: the row itself is checked.
+        let edited = edited.join(",");
+        let text = with_checks(&[lines[0], &edited]);
         let path = dir.join(name);
         fs::write(&path, &text).unwrap();
         let err = run_sweep(&spec(), editor, battle, &checkpoint(&path, true)).unwrap_err();

@@ -12,7 +12,7 @@ use skirmish_sim::report::{BattleSummary, Outcome};
 use skirmish_sim::scenario::Scenario;
 use skirmish_sim::stats;
 use skirmish_sim::sweep::{
-    Axis, Column, MAX_BATTLES, MAX_THREADS, Progress, SweepError, SweepOptions, SweepSpec, run_sweep,
+    Axis, Column, MAX_BATTLES, MAX_CELLS, MAX_THREADS, Progress, SweepError, SweepOptions, SweepSpec, run_sweep,
 };
 
 pub(crate) fn scenario() -> Scenario {
@@ -467,11 +467,13 @@ fn cancel_then_resume_gives_the_uninterrupted_bytes() {
     );
     assert_eq!(table.to_csv(), full);
     assert_eq!(fs::read_to_string(&path).unwrap(), full);
-    // A finished file has no row checks: resuming it cannot trust its rows,
-    // fights every cell again and gives the same bytes.
+    // A finished file has no row checks: resuming it cannot trust its rows
+    // and will not destroy them either; refused before any battle, the
+    // file left as it is.
     calls.store(0, Ordering::Relaxed);
-    run_sweep(&spec, editor, counting, &resuming(&path)).unwrap();
-    assert_eq!(calls.load(Ordering::Relaxed), 6 * 300);
+    let err = run_sweep(&spec, editor, counting, &resuming(&path)).unwrap_err();
+    assert!(matches!(err, SweepError::Checkpoint { line: 1, .. }), "{err}");
+    assert_eq!(calls.load(Ordering::Relaxed), 0);
     assert_eq!(fs::read_to_string(&path).unwrap(), full);
 }
 
@@ -781,7 +783,7 @@ fn invalid_specs_are_refused() {
         },
         "draw_rate",
     );
-    // 2^40 cells x 2^30 battles does not fit in 64 bits.
+    // 2^40 cells (x 2^30 battles would not fit in 64 bits): over MAX_CELLS.
     let many: Vec<String> = (0..1024).map(|i| i.to_string()).collect();
     let axes = (0..4).map(|k| Axis::new(format!("axis{k}"), many.clone())).collect();
     invalid(
@@ -789,7 +791,7 @@ fn invalid_specs_are_refused() {
             axes,
             ..spec(MAX_BATTLES)
         },
-        "64 bits",
+        "MAX_CELLS",
     );
     // Two sides that give the same column name.
     let mut clash = spec(1);
@@ -806,6 +808,64 @@ fn invalid_specs_are_refused() {
     )
     .unwrap_err();
     assert!(matches!(err, SweepError::Invalid(_)), "{err}");
+}
+
+#[test]
+fn a_grid_over_max_cells_is_refused_before_anything_is_allocated() {
+    // Three axes of 200 values: 8,000,000 cells. Refused by validate, before
+    // a cell's scenario is built (the editor is never called) or a file
+    // touched; the grid's allocation never happens.
+    let values: Vec<String> = (1..=200).map(|i| i.to_string()).collect();
+    let big = SweepSpec {
+        axes: ["a", "b", "c"].iter().map(|p| Axis::new(*p, values.clone())).collect(),
+        ..spec(1)
+    };
+    let edits = AtomicU64::new(0);
+    let counting = |s: &Scenario, path: &str, value: &str| {
+        edits.fetch_add(1, Ordering::Relaxed);
+        editor(s, path, value)
+    };
+    let path = scratch("sweep-too-many-cells.csv");
+    let started = std::time::Instant::now();
+    let err = run_sweep(
+        &big,
+        counting,
+        battle,
+        &SweepOptions {
+            checkpoint: Some(path.clone()),
+            ..threads(1)
+        },
+    )
+    .unwrap_err();
+    assert!(started.elapsed() < std::time::Duration::from_secs(2), "refused fast");
+    assert_eq!(edits.load(Ordering::Relaxed), 0, "no cell built");
+    assert!(!path.exists(), "no file written");
+    assert!(matches!(err, SweepError::Invalid(_)), "{err}");
+    let message = err.to_string();
+    for needle in [
+        "8000000 cells",
+        "1000000",
+        "--vary",
+        "a (200 values) x b (200 values) x c (200 values)",
+    ] {
+        assert!(message.contains(needle), "{needle:?} in {message}");
+    }
+    assert_eq!(big.validate().unwrap_err().to_string(), message);
+    // At the limit exactly: accepted by validate (no battle needed).
+    let at_limit = SweepSpec {
+        axes: vec![
+            Axis::new("a", (0..1000).map(|i| i.to_string())),
+            Axis::new("b", (0..1000).map(|i| i.to_string())),
+        ],
+        ..spec(1)
+    };
+    assert_eq!(at_limit.validate().unwrap(), MAX_CELLS);
+    // Axes whose product overflows 64 bits are refused the same way.
+    let huge = SweepSpec {
+        axes: (0..9).map(|k| Axis::new(format!("x{k}"), values.clone())).collect(),
+        ..spec(1)
+    };
+    assert!(huge.validate().unwrap_err().to_string().contains("more than 2^64"));
 }
 
 #[test]

@@ -392,7 +392,7 @@ fn setting_the_system_it_already_is_keeps_its_options() {
         let s = graduated.with_field("timing.system", name).unwrap();
         assert_eq!(s.timing, graduated.timing, "{name}");
     }
-    let s = parity.with_field("striking.system", &parity.striking.name()).unwrap();
+    let s = parity.with_field("striking.system", parity.striking.name()).unwrap();
     assert_eq!(s.striking, parity.striking);
     // Another name still starts from that choice's defaults.
     let other = graduated.with_field("timing.system", "simple_rounds").unwrap();

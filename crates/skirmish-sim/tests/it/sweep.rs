@@ -826,7 +826,6 @@ fn a_grid_over_max_cells_is_refused_before_anything_is_allocated() {
         editor(s, path, value)
     };
     let path = scratch("sweep-too-many-cells.csv");
-    let started = std::time::Instant::now();
     let err = run_sweep(
         &big,
         counting,
@@ -837,7 +836,6 @@ fn a_grid_over_max_cells_is_refused_before_anything_is_allocated() {
         },
     )
     .unwrap_err();
-    assert!(started.elapsed() < std::time::Duration::from_secs(2), "refused fast");
     assert_eq!(edits.load(Ordering::Relaxed), 0, "no cell built");
     assert!(!path.exists(), "no file written");
     assert!(matches!(err, SweepError::Invalid(_)), "{err}");

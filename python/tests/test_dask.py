@@ -64,11 +64,27 @@ def test_dask_checkpoint_and_resume(
     cp = tmp_path / "dask.csv"
     r = skirmish.dask.sweep(threaded_client, axes=AXES, battles=120, seed=21, checkpoint=cp, progress=False)
     assert cp.read_text() == local.to_csv()
-    lines = cp.read_text().splitlines(keepends=True)
-    cp.write_text("".join(lines[:4]))
+    # A finished output carries no row checks: resume cannot verify its
+    # rows and refuses, leaving the file as it is.
+    with pytest.raises(skirmish.CheckpointError, match="row_check"):
+        skirmish.dask.sweep(threaded_client, axes=AXES, battles=120, checkpoint=cp, resume=True, progress=False)
+    assert cp.read_text() == local.to_csv()
+    # A checkpoint of a sweep cut short: the header and three rows, each
+    # with the row check the Dask sweep writes (Rust verifies it on resume).
+    lines = cp.read_text().splitlines()
+    header = lines[0]
+    cp.write_text(
+        f"{header},row_check\n"
+        + "".join(f"{row},{skirmish.dask._row_check(header, row)}\n" for row in lines[1:4])
+    )
     resumed = skirmish.dask.sweep(threaded_client, axes=AXES, battles=120, checkpoint=cp, resume=True, progress=False)
     _same(resumed, r)
     assert cp.read_text() == local.to_csv()
+    # force=True starts a finished file over.
+    again = skirmish.dask.sweep(
+        threaded_client, axes=AXES, battles=120, seed=21, checkpoint=cp, force=True, progress=False
+    )
+    _same(again, r)
 
 
 def test_errors_are_raised_before_any_task(threaded_client: distributed.Client) -> None:

@@ -204,13 +204,19 @@ fn parse_level(s: &str, field: &str) -> Result<(Level, bool)> {
         "" => Ok((Level(base), false)),
         "+" => Ok((Level(base), true)),
         _ => {
-            let n: i32 = tail
+            // "Terrible-253+" and "Legendary+3+": a level off the named
+            // rungs with a plus, as a CombatLevel writes it.
+            let (number, plus) = match tail.strip_suffix('+') {
+                Some(rest) if rest.parse::<i32>().is_ok() => (rest, true),
+                _ => (tail, false),
+            };
+            let n: i32 = number
                 .parse()
                 .map_err(|_| Error::invalid(field, format!("{s:?}: {tail:?} after the name is not +N, -N or +")))?;
             let level = Level(base)
                 .offset(n)
                 .map_err(|_| Error::overflow(field, format!("{s:?} is beyond the integers a level can hold")))?;
-            Ok((level, false))
+            Ok((level, plus))
         }
     }
 }
@@ -330,6 +336,28 @@ mod tests {
             let l = Level::new(extreme);
             assert_eq!(l.to_string().parse::<Level>().unwrap(), l);
         }
+    }
+
+    /// Found by the `tracker_ops` fuzz target: a plus-level off the named
+    /// rungs ("Terrible-253+") was written by a snapshot and refused when
+    /// read back, so the encounter's own snapshot did not restore.
+    #[test]
+    fn combat_levels_round_trip_off_the_named_rungs_too() {
+        for v in (-300..=300).chain([i32::MIN, i32::MIN + 1, i32::MAX - 1, i32::MAX]) {
+            for c in [CombatLevel::plain(Level::new(v)), CombatLevel::plus(Level::new(v))] {
+                let text = c.to_string();
+                assert_eq!(text.parse::<CombatLevel>().unwrap(), c, "{text}");
+                let json = serde_json::to_string(&c).unwrap();
+                assert_eq!(serde_json::from_str::<CombatLevel>(&json).unwrap(), c, "{json}");
+            }
+        }
+        assert_eq!(
+            "Terrible-253+".parse::<CombatLevel>().unwrap(),
+            CombatLevel::plus(Level::new(-256))
+        );
+        assert!("Terrible-253+".parse::<Level>().is_err(), "a plain level takes no plus");
+        assert!("Good+1-".parse::<CombatLevel>().is_err());
+        assert!("Good++".parse::<CombatLevel>().is_err());
     }
 
     #[test]

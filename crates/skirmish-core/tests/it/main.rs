@@ -5,6 +5,7 @@ mod analysis;
 mod damage;
 mod dice;
 mod full_contact;
+mod fuzz_regressions;
 mod opposed;
 mod queue;
 mod scheduler_bounds;

@@ -17,10 +17,8 @@
 
 use std::io::Write as _;
 
-use serde::Deserialize;
 use skirmish_core::ambush::goblin_ambush;
-use skirmish_core::tables::weapons::RateOfFire;
-use skirmish_core::timing::{ActionKind, ActorTiming, Declaration, GmTiming, InitiativeEntry, TimingSystem};
+use skirmish_core::timing::{Declaration, GmTiming, InitiativeEntry, TimingSystem};
 use skirmish_core::tracker::{CombatantSpec, Encounter, SheetLine, Turn};
 
 use crate::output::ClosedPipe;
@@ -178,108 +176,10 @@ fn sheet_line(sheet: &[SheetLine], system: &TimingSystem) -> String {
 /// rolls (the file the core's tests play).
 const EXAMPLES: &str = include_str!("../../skirmish-core/tests/cases/timing.toml");
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct File {
-    case: Vec<Case>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Case {
-    name: String,
-    system: TimingSystem,
-    #[serde(default)]
-    seed: u64,
-    combatants: Vec<CombatantCase>,
-    steps: Vec<Op>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct CombatantCase {
-    name: String,
-    action: Declaration,
-    #[serde(default)]
-    label: String,
-    #[serde(default)]
-    timing: ActorTiming,
-}
-
-/// One step of an example (see the file's header).
-#[derive(Deserialize, Debug)]
-#[serde(rename_all = "snake_case", deny_unknown_fields)]
-enum Op {
-    Initiative {
-        who: String,
-        roll: Option<i32>,
-        total: Option<i64>,
-    },
-    NewRound {
-        round: u32,
-        sheet: Option<Vec<String>>,
-    },
-    Moment {
-        display: i64,
-        acting: Vec<String>,
-        pass: Option<u32>,
-        round: Option<u32>,
-    },
-    Declare {
-        who: String,
-        #[serde(default)]
-        label: String,
-        time_taken: i32,
-        #[serde(default)]
-        speed_bonus: i32,
-        #[serde(default)]
-        extra_preparation: i32,
-        ready_time: Option<u32>,
-        roll: Option<i32>,
-        kind: Option<ActionKind>,
-        action_ticks: Option<u32>,
-        rate_of_fire: Option<RateOfFire>,
-        lands: Option<i64>,
-    },
-    Disrupt {
-        who: String,
-        expect: bool,
-    },
-    Cancel {
-        who: String,
-        expect: bool,
-    },
-    Down {
-        who: String,
-    },
-    Sheet {
-        lines: Vec<String>,
-    },
-    Awaiting {
-        lines: Vec<String>,
-    },
-    FreeAction {
-        who: String,
-        ticks: Option<u32>,
-        defending: bool,
-        expect_ticks: Option<u32>,
-        cancelled: Option<bool>,
-        pushed: Option<bool>,
-        next_turn: Option<i64>,
-    },
-    HeldTurn {
-        who: String,
-    },
-    DefenseBonus {
-        who: String,
-        expect: i32,
-    },
-    Hold {
-        who: String,
-        order: Vec<String>,
-    },
-    Over {},
-}
+/// The examples' format, shared with the core's tests (one home).
+#[path = "../../skirmish-core/tests/cases/timing_cases.rs"]
+mod cases;
+use cases::{Case, File, Op};
 
 /// Plays every example of `system`'s kind, step by step.
 fn as_in_the_text(system: &TimingSystem) -> Result<(), Box<dyn std::error::Error>> {

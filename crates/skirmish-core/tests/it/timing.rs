@@ -1,112 +1,12 @@
 //! The timing worked examples (`tests/cases/timing.toml`), played step by
 //! step through the Encounter tracker: one driver for every system.
 
-use serde::Deserialize;
-use skirmish_core::tables::weapons::RateOfFire;
-use skirmish_core::timing::{ActionKind, ActorTiming, Declaration, GmTiming, InitiativeEntry, TimingSystem};
+use skirmish_core::timing::{Declaration, GmTiming, InitiativeEntry, TimingSystem};
 use skirmish_core::tracker::{CombatantSpec, Encounter, SheetLine, Turn};
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct File {
-    case: Vec<Case>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Case {
-    name: String,
-    system: TimingSystem,
-    #[serde(default)]
-    seed: u64,
-    combatants: Vec<CombatantCase>,
-    steps: Vec<Op>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct CombatantCase {
-    name: String,
-    action: Declaration,
-    #[serde(default)]
-    label: String,
-    #[serde(default)]
-    timing: ActorTiming,
-}
-
-#[derive(Deserialize, Debug)]
-#[serde(rename_all = "snake_case", deny_unknown_fields)]
-enum Op {
-    Initiative {
-        who: String,
-        roll: Option<i32>,
-        total: Option<i64>,
-    },
-    NewRound {
-        round: u32,
-        sheet: Option<Vec<String>>,
-    },
-    Moment {
-        display: i64,
-        acting: Vec<String>,
-        pass: Option<u32>,
-        round: Option<u32>,
-    },
-    Declare {
-        who: String,
-        #[serde(default)]
-        label: String,
-        time_taken: i32,
-        #[serde(default)]
-        speed_bonus: i32,
-        #[serde(default)]
-        extra_preparation: i32,
-        ready_time: Option<u32>,
-        roll: Option<i32>,
-        kind: Option<ActionKind>,
-        action_ticks: Option<u32>,
-        rate_of_fire: Option<RateOfFire>,
-        lands: Option<i64>,
-    },
-    Disrupt {
-        who: String,
-        expect: bool,
-    },
-    Cancel {
-        who: String,
-        expect: bool,
-    },
-    Down {
-        who: String,
-    },
-    Sheet {
-        lines: Vec<String>,
-    },
-    Awaiting {
-        lines: Vec<String>,
-    },
-    FreeAction {
-        who: String,
-        ticks: Option<u32>,
-        defending: bool,
-        expect_ticks: Option<u32>,
-        cancelled: Option<bool>,
-        pushed: Option<bool>,
-        next_turn: Option<i64>,
-    },
-    HeldTurn {
-        who: String,
-    },
-    DefenseBonus {
-        who: String,
-        expect: i32,
-    },
-    Hold {
-        who: String,
-        order: Vec<String>,
-    },
-    Over {},
-}
+#[path = "../cases/timing_cases.rs"]
+mod cases;
+use cases::{Case, File, Op};
 
 fn sheet_text(system: &TimingSystem, sheet: &[SheetLine]) -> Vec<String> {
     sheet

@@ -179,7 +179,7 @@ const EXAMPLES: &str = include_str!("../../skirmish-core/tests/cases/timing.toml
 /// The examples' format, shared with the core's tests (one home).
 #[path = "../../skirmish-core/tests/cases/timing_cases.rs"]
 mod cases;
-use cases::{Case, File, Op};
+use cases::{Case, File, Op, sheet_text};
 
 /// Plays every example of `system`'s kind, step by step.
 fn as_in_the_text(system: &TimingSystem) -> Result<(), Box<dyn std::error::Error>> {
@@ -209,26 +209,6 @@ fn as_in_the_text(system: &TimingSystem) -> Result<(), Box<dyn std::error::Error
         return Err(format!("{wrong} step(s) did not come out as in the text").into());
     }
     Ok(())
-}
-
-/// A sheet as the examples write it: "`<display>`: A, B" (Simple Rounds
-/// "pass/initiative", Graduated end passes "endN/...").
-fn sheet_text(system: &TimingSystem, sheet: &[SheetLine]) -> Vec<String> {
-    sheet
-        .iter()
-        .filter(|l| !l.lines.is_empty())
-        .map(|l| {
-            let names: Vec<String> = l.lines.iter().map(|a| a.sheet_label()).collect();
-            let at = if *system == TimingSystem::SimpleRounds {
-                format!("{}/{}", l.pass, l.display)
-            } else if matches!(system, TimingSystem::GraduatedRounds(_)) && l.pass > 0 {
-                format!("end{}/{}", l.pass, l.display)
-            } else {
-                l.display.to_string()
-            };
-            format!("{at}: {}", names.join(", "))
-        })
-        .collect()
 }
 
 /// Plays one example into `out`; returns how many steps did not come out

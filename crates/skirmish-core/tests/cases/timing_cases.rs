@@ -6,6 +6,7 @@
 use serde::Deserialize;
 use skirmish_core::tables::weapons::RateOfFire;
 use skirmish_core::timing::{ActionKind, ActorTiming, Declaration, TimingSystem};
+use skirmish_core::tracker::SheetLine;
 
 /// The whole file.
 #[derive(Deserialize)]
@@ -111,4 +112,24 @@ pub(crate) enum Op {
         order: Vec<String>,
     },
     Over {},
+}
+
+/// A sheet as the examples write it: "`<display>`: A, B" (Simple Rounds
+/// "pass/initiative", Graduated end passes "endN/...").
+pub(crate) fn sheet_text(system: &TimingSystem, sheet: &[SheetLine]) -> Vec<String> {
+    sheet
+        .iter()
+        .filter(|l| !l.lines.is_empty())
+        .map(|l| {
+            let names: Vec<String> = l.lines.iter().map(|a| a.sheet_label()).collect();
+            let at = if *system == TimingSystem::SimpleRounds {
+                format!("{}/{}", l.pass, l.display)
+            } else if matches!(system, TimingSystem::GraduatedRounds(_)) && l.pass > 0 {
+                format!("end{}/{}", l.pass, l.display)
+            } else {
+                l.display.to_string()
+            };
+            format!("{at}: {}", names.join(", "))
+        })
+        .collect()
 }

@@ -2,29 +2,11 @@
 //! step through the Encounter tracker: one driver for every system.
 
 use skirmish_core::timing::{Declaration, GmTiming, InitiativeEntry, TimingSystem};
-use skirmish_core::tracker::{CombatantSpec, Encounter, SheetLine, Turn};
+use skirmish_core::tracker::{CombatantSpec, Encounter, Turn};
 
 #[path = "../cases/timing_cases.rs"]
 mod cases;
-use cases::{Case, File, Op};
-
-fn sheet_text(system: &TimingSystem, sheet: &[SheetLine]) -> Vec<String> {
-    sheet
-        .iter()
-        .filter(|l| !l.lines.is_empty())
-        .map(|l| {
-            let names: Vec<String> = l.lines.iter().map(|a| a.sheet_label()).collect();
-            let at = if *system == TimingSystem::SimpleRounds {
-                format!("{}/{}", l.pass, l.display)
-            } else if matches!(system, TimingSystem::GraduatedRounds(_)) && l.pass > 0 {
-                format!("end{}/{}", l.pass, l.display)
-            } else {
-                l.display.to_string()
-            };
-            format!("{at}: {}", names.join(", "))
-        })
-        .collect()
-}
+use cases::{Case, File, Op, sheet_text};
 
 fn run_case(case: &Case) {
     let ctx = |step: usize| format!("{} (step {})", case.name, step + 1);

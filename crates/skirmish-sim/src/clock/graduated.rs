@@ -26,7 +26,7 @@ use skirmish_core::tables::weapons::RateOfFire;
 use skirmish_core::timing::graduated::MIN_READY_TIME;
 use skirmish_core::timing::queue::{EventId, EventQueue};
 use skirmish_core::timing::simple::MIN_INITIATIVE;
-use skirmish_core::timing::{ActorTiming, Declaration, MAX_ACTIONS, MAX_ACTORS, MAX_TICK, PastEnd, TimingSystem};
+use skirmish_core::timing::{ActorTiming, Declaration, MAX_ACTIONS, MAX_TICK, PastEnd, TimingSystem};
 
 use super::{Clock, Tick};
 use crate::battle::reserve_fighters;
@@ -121,21 +121,7 @@ impl GraduatedClock {
         reserve_fighters(&mut self.popped, n)?;
         let mut last: Option<(ActorTiming, Declaration)> = None;
         for (timing, decl) in fighters {
-            // A group's fighters share their traits and declaration:
-            // checked once per run of equal ones.
-            if last != Some((timing, decl)) {
-                timing.validate().map_err(SimError::rules)?;
-                decl.validate().map_err(SimError::rules)?;
-                last = Some((timing, decl));
-            }
-            if self.speed.len() >= MAX_ACTORS {
-                return Err(SimError::rules(skirmish_core::Error::out_of_range(
-                    "actors",
-                    self.speed.len() as i64 + 1,
-                    1,
-                    MAX_ACTORS as i64,
-                )));
-            }
+            super::admit(&mut last, timing, decl, self.speed.len())?;
             self.speed
                 .push(i64::from(decl.time_taken) - i64::from(decl.speed_bonus));
             self.shots.push((decl.rate_of_fire, decl.extra_attacks));

@@ -33,7 +33,7 @@ use skirmish_core::dice::{Dice, RollSource, SeededRolls};
 use skirmish_core::timing::graduated::MIN_READY_TIME;
 use skirmish_core::timing::queue::{EventId, EventQueue};
 use skirmish_core::timing::simple::MIN_INITIATIVE;
-use skirmish_core::timing::{Act, ActorId, ActorTiming, Declaration, Scheduler, Step, TimingSystem};
+use skirmish_core::timing::{Act, ActorId, ActorTiming, Declaration, MAX_ACTORS, Scheduler, Step, TimingSystem};
 
 use crate::error::SimError;
 
@@ -678,4 +678,30 @@ impl Clock for LineClock<'_> {
             self.ready.push((line, roll));
         }
     }
+}
+
+/// What the Scheduler's `add` checks, for a lean clock taking one more
+/// fighter when `count` are in: its traits and declaration (a group's
+/// fighters share them, so they are checked once per run of equal ones,
+/// `last`) and the actor limit.
+pub(crate) fn admit(
+    last: &mut Option<(ActorTiming, Declaration)>,
+    timing: ActorTiming,
+    decl: Declaration,
+    count: usize,
+) -> Result<(), SimError> {
+    if *last != Some((timing, decl)) {
+        timing.validate().map_err(SimError::rules)?;
+        decl.validate().map_err(SimError::rules)?;
+        *last = Some((timing, decl));
+    }
+    if count >= MAX_ACTORS {
+        return Err(SimError::rules(skirmish_core::Error::out_of_range(
+            "actors",
+            count as i64 + 1,
+            1,
+            MAX_ACTORS as i64,
+        )));
+    }
+    Ok(())
 }

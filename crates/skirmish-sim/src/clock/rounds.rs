@@ -45,9 +45,7 @@
 use skirmish_core::dice::{RollSource, SeededRolls};
 use skirmish_core::tables::weapons::RateOfFire;
 use skirmish_core::timing::simple::MIN_INITIATIVE;
-use skirmish_core::timing::{
-    ActionBlocksConfig, ActorTiming, Declaration, MAX_ACTIONS, MAX_ACTORS, MAX_TICK, TimingSystem,
-};
+use skirmish_core::timing::{ActionBlocksConfig, ActorTiming, Declaration, MAX_ACTIONS, MAX_TICK, TimingSystem};
 
 use super::{Clock, Tick};
 use crate::battle::reserve_fighters;
@@ -156,21 +154,7 @@ impl RoundsClock {
         reserve_fighters(&mut self.events, n)?;
         let mut last: Option<(ActorTiming, Declaration)> = None;
         for (timing, decl) in fighters {
-            // A group's fighters share their traits and declaration:
-            // checked once per run of equal ones.
-            if last != Some((timing, decl)) {
-                timing.validate().map_err(SimError::rules)?;
-                decl.validate().map_err(SimError::rules)?;
-                last = Some((timing, decl));
-            }
-            if self.init_add.len() >= MAX_ACTORS {
-                return Err(SimError::rules(skirmish_core::Error::out_of_range(
-                    "actors",
-                    self.init_add.len() as i64 + 1,
-                    1,
-                    MAX_ACTORS as i64,
-                )));
-            }
+            super::admit(&mut last, timing, decl, self.init_add.len())?;
             self.init_add
                 .push(5 + i64::from(decl.time_taken) + i64::from(decl.extra_preparation) - i64::from(decl.speed_bonus));
             self.reflexes.push((timing.reflexes, timing.combat_sense));

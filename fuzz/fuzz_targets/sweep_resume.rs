@@ -7,7 +7,11 @@
 //! - raw bytes (anything a file can hold), or
 //! - the sweep's own checkpoint with edits: a field changed (to any text
 //!   or a nearby number), a line removed, doubled or moved, the file cut
-//!   short, a BOM or CRLF line ends added, text appended.
+//!   short, a BOM or CRLF line ends added, text appended. The checkpoint is
+//!   the one a sweep leaves when stopped after `stop_after` cells (the rows
+//!   with their row checks, what a user resumes after Ctrl-C or a crash),
+//!   or, when `stop_after` is at least the cell count, the finished output
+//!   (no row checks: resume must refuse it untouched).
 //!
 //! Checked: no panic; `existing_work` answers; resume either refuses with
 //! a typed error and leaves the file as it was, or gives exactly the table
@@ -17,11 +21,13 @@
 
 use std::fs;
 use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use arbitrary::{Arbitrary, Unstructured};
 use libfuzzer_sys::fuzz_target;
 use skirmish_fuzz::{cheap_to_fight, small_builtin};
-use skirmish_sim::sweep::{Axis, SweepOptions, SweepSpec, existing_work, sweep};
+use skirmish_sim::sweep::{Axis, Progress, SweepError, SweepOptions, SweepSpec, existing_work, sweep};
 
 #[derive(Arbitrary, Debug)]
 struct SpecIn {
@@ -46,7 +52,7 @@ const PATHS: [&str; 8] = [
 #[derive(Arbitrary, Debug)]
 enum Checkpoint {
     Raw(Vec<u8>),
-    Edited(Vec<Edit>),
+    Edited { stop_after: u8, edits: Vec<Edit> },
 }
 
 #[derive(Arbitrary, Debug)]
@@ -176,15 +182,32 @@ fuzz_target!(|data: &[u8]| {
     let path = scratch();
     let bytes = match &checkpoint {
         Checkpoint::Raw(b) => b.clone(),
-        Checkpoint::Edited(edits) => {
+        Checkpoint::Edited { stop_after, edits } => {
             let _ = fs::remove_file(&path);
+            let stop_after = u64::from(*stop_after) % (cells + 1);
+            let cancel = Arc::new(AtomicBool::new(false));
+            let flag = Arc::clone(&cancel);
             let with_file = SweepOptions {
                 checkpoint: Some(path.clone()),
+                cancel: Some(Arc::clone(&cancel)),
+                // One thread: the callback after a finished cell stops the
+                // sweep before the next cell starts.
+                progress: Some(Arc::new(move |p: Progress| {
+                    if p.cells_done >= stop_after && p.cells_done < p.cells_total {
+                        flag.store(true, Ordering::Relaxed);
+                    }
+                })),
                 ..one_thread.clone()
             };
-            let table = sweep(&spec, &with_file).unwrap_or_else(|e| panic!("a checkpointed sweep failed: {e}"));
-            assert_eq!(table.to_csv(), fresh.to_csv(), "a checkpoint changed the results");
-            let own = fs::read_to_string(&path).expect("the checkpoint was written");
+            if stop_after == 0 {
+                cancel.store(true, Ordering::Relaxed);
+            }
+            match sweep(&spec, &with_file) {
+                Ok(table) => assert_eq!(table.to_csv(), fresh.to_csv(), "a checkpoint changed the results"),
+                Err(SweepError::Cancelled { .. }) => {}
+                Err(e) => panic!("a checkpointed sweep failed: {e}"),
+            }
+            let own = fs::read_to_string(&path).unwrap_or_default();
             edit(&own, edits)
         }
     };

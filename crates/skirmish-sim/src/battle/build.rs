@@ -85,21 +85,26 @@ impl Battle {
     }
 
     /// The fast path's plan, if this battle is one it fights: two sides,
-    /// Continuous timing, Full Contact striking, random targets, delays
-    /// that fit its ring and ticks that fit in 32 bits.
+    /// Full Contact striking, random targets, and either Continuous timing
+    /// with delays that fit its ring and ticks that fit in 32 bits, or a
+    /// timing system with a lean clock (`fast/moments.rs`).
     fn fast_plan(&self) -> Option<(FastPlan, FastPrep)> {
-        let (TimingSystem::Continuous(c), Striking::FullContact(r), Targeting::Random, 2) =
-            (&self.timing, self.striking, self.targeting, self.sides.len())
-        else {
+        let (Striking::FullContact(r), Targeting::Random, 2) = (self.striking, self.targeting, self.sides.len()) else {
             return None;
+        };
+        let lap = match &self.timing {
+            TimingSystem::Continuous(c) => Some(c.lap),
+            _ if self.use_lean_clock() => None,
+            _ => return None,
         };
         let mut groups = Vec::with_capacity(self.groups.len());
         for g in &self.groups {
             let side = g.side;
             let g = &g.fighter;
             let speed = i64::from(g.action.time_taken) - i64::from(g.action.speed_bonus);
-            // The longest delay: initiative, 4dF + 5 + TT - bonus.
-            if speed + 9 > fast::MAX_DELAY {
+            // The longest delay of the Continuous ring: initiative, 4dF + 5
+            // + TT - bonus.
+            if lap.is_some() && speed + 9 > fast::MAX_DELAY {
                 return None;
             }
             groups.push(FastGroup {
@@ -113,11 +118,11 @@ impl Battle {
                 hit_points: g.hit_points,
             });
         }
-        // Fighters numbered side by side (as `new` builds them), groups in
-        // 16 bits, ticks in 32 bits.
+        // Fighters numbered side by side (as `new` builds them); for the
+        // ring, groups in 16 bits and ticks in 32 bits.
         if !groups.windows(2).all(|w| w[0].side <= w[1].side)
-            || groups.len() > fast::MAX_GROUPS
-            || self.max_ticks >= u64::from(u32::MAX) - fast::MAX_DELAY as u64
+            || lap.is_some()
+                && (groups.len() > fast::MAX_GROUPS || self.max_ticks >= u64::from(u32::MAX) - fast::MAX_DELAY as u64)
         {
             return None;
         }
@@ -126,16 +131,20 @@ impl Battle {
             amazing: r.amazing,
             point_blank: false,
         };
+        // Under Continuous the rounds are the stopwatch's laps: a tick past
+        // `max_rounds` laps is past the cap.
+        let max_ticks = match lap {
+            Some(lap) => self
+                .max_ticks
+                .min(u64::from(self.max_rounds).saturating_mul(u64::from(lap.max(1)))),
+            None => self.max_ticks,
+        };
         let plan = FastPlan::new(
             groups,
             options,
             r.amazing_strike_damage,
-            c.lap,
-            // Under Continuous the rounds are the stopwatch's laps: a tick
-            // past `max_rounds` laps is past the cap.
-            self.max_ticks
-                .min(u64::from(self.max_rounds).saturating_mul(u64::from(c.lap.max(1)))),
-            self.max_actions,
+            lap,
+            (max_ticks, self.max_rounds, self.max_actions),
         )
         .ok()?;
         let prep = match &self.damage {

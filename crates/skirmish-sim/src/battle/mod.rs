@@ -454,15 +454,34 @@ impl Battle {
         casualties: Option<&mut Vec<Casualties>>,
     ) -> Result<FastEnd, SimError> {
         match (&self.damage, prep) {
-            (Damage::HitPoints(m), FastPrep::HitPoints(p)) => {
-                fast::fight(plan, m, p, &self.group_of, &mut ws.fast, rolls, casualties)
-            }
-            (Damage::FudgeWounds(m), FastPrep::Wounds) => {
-                fast::fight(plan, m, &(), &self.group_of, &mut ws.fast, rolls, casualties)
-            }
+            (Damage::HitPoints(m), FastPrep::HitPoints(p)) => self.run_fast_with(plan, m, p, ws, rolls, casualties),
+            (Damage::FudgeWounds(m), FastPrep::Wounds) => self.run_fast_with(plan, m, &(), ws, rolls, casualties),
             _ => Err(SimError::Scenario(
                 "the fast path's plan does not fit the damage model".into(),
             )),
+        }
+    }
+
+    /// The fast path with its damage model: the Continuous loop, or the
+    /// moments loop on the battle's lean clock (compiled per clock).
+    fn run_fast_with<M: fast::FastModel>(
+        &self,
+        plan: &FastPlan,
+        model: &M,
+        prep: &M::Prep,
+        ws: &mut Workspace,
+        rolls: &mut SeededRolls,
+        casualties: Option<&mut Vec<Casualties>>,
+    ) -> Result<FastEnd, SimError> {
+        if plan.is_continuous() {
+            return fast::fight(plan, model, prep, &self.group_of, &mut ws.fast, rolls, casualties);
+        }
+        let Workspace { lean, fast: fw, .. } = ws;
+        let g = &self.group_of;
+        match self.lean_clock(lean)? {
+            LeanClock::Rounds(c) => fast::fight_moments(plan, model, prep, g, c, fw, rolls, casualties),
+            LeanClock::Graduated(c) => fast::fight_moments(plan, model, prep, g, c, fw, rolls, casualties),
+            other => fast::fight_moments(plan, model, prep, g, other, fw, rolls, casualties),
         }
     }
 

@@ -253,11 +253,36 @@ fn the_fast_path_fights_exactly_like_the_general_loop() {
 
 use proptest::prelude::*;
 
-/// A random two-sided Continuous Full Contact scenario: ratings far apart
-/// (beyond the fast path's outcome table) or close, every option, both
-/// damage models, wound penalties, dead-at, disruption, caps.
+/// The timing systems the random scenarios draw from: every system, with
+/// options that change what its clock does.
+const TIMINGS: [&str; 12] = [
+    r#""continuous""#,
+    r#"{ system = "continuous", lap = 4 }"#,
+    r#""simultaneous""#,
+    r#""simple-rounds""#,
+    r#""graduated-rounds""#,
+    r#"{ system = "graduated_rounds", ticks_per_round = 4 }"#,
+    r#"{ system = "graduated_rounds", ticks_per_round = 6, past_end = "spill" }"#,
+    r#""action-blocks""#,
+    r#"{ system = "action_blocks", die = "3d6", divisor = 4 }"#,
+    r#""tick-system""#,
+    r#"{ system = "graduated_rounds", past_end = "lose" }"#,
+    r#"{ system = "action_blocks", die = "1d6", divisor = 2 }"#,
+];
+
+/// Whether the timing system runs on a lean clock (so a two-sided, Full
+/// Contact, random-target battle takes the fast path).
+fn lean(timing: &str) -> bool {
+    !timing.contains("spill") && !timing.contains("lose") && !timing.contains("tick")
+}
+
+/// A random two-sided Full Contact scenario under any timing system:
+/// ratings far apart (beyond the fast path's outcome table) or close, every
+/// option, both damage models, wound penalties, dead-at, disruption, Rate
+/// of Fire and extra attacks, caps.
 #[allow(clippy::too_many_arguments, reason = "proptest inputs")]
 fn random_scenario(
+    timing: &str,
     counts: (u8, u8, u8),
     ratings: [i16; 4],
     factors: [i8; 3],
@@ -265,8 +290,10 @@ fn random_scenario(
     options: (bool, bool, i8),
     hit_points: (bool, u8, i8, bool),
     disruptible: bool,
-    caps: (u16, u32),
+    caps: (u16, u32, u8),
+    shots: (bool, u8),
 ) -> Scenario {
+    let rate_of_fire = if shots.0 { r#", rate_of_fire = "3/2""# } else { "" };
     let damage = if hit_points.0 {
         let penalties = if hit_points.3 {
             ", penalties = [{ hp_at_most = 2, penalty = -1 }, { hp_at_most = 1, penalty = -3 }]"
@@ -284,16 +311,17 @@ fn random_scenario(
     let text = format!(
         r#"
         name = "random"
-        timing = "continuous"
+        timing = {timing}
         striking = {{ system = "full_contact", guaranteed = {}, amazing = {}, amazing_strike_damage = {} }}
         damage = {damage}
         [battle]
         max_actions = {}
         max_ticks = {}
+        max_rounds = {}
         [[sides]]
         name = "a"
         groups = [
-          {{ name = "a1", count = {}, strike_rating = {}, defense_rating = {}, offense = {}, toughness = {}, weapon = {{ time_taken = 3 }}, speed_bonus = {}, disruptible = {disruptible} }},
+          {{ name = "a1", count = {}, strike_rating = {}, defense_rating = {}, offense = {}, toughness = {}, weapon = {{ time_taken = 3{rate_of_fire} }}, speed_bonus = {}, disruptible = {disruptible}, extra_attacks = {} }},
           {{ name = "a2", count = {}, strike_rating = {}, defense_rating = 6, weapon = "Dagger", speed_bonus = {} }},
         ]
         [[sides]]
@@ -305,12 +333,14 @@ fn random_scenario(
         options.2,
         1 + u32::from(caps.0),
         1 + caps.1 % 400,
+        1 + caps.2 % 40,
         1 + counts.0 % 12,
         ratings[0],
         ratings[1],
         factors[0] % 4,
         factors[1] % 4,
         speeds[0] % 6,
+        shots.1 % 3,
         1 + counts.1 % 5,
         ratings[2],
         speeds[1] % 6,
@@ -325,10 +355,12 @@ fn random_scenario(
 proptest! {
     #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
 
-    /// Random scenarios: the fast path and the general loop agree report
+    /// Random scenarios under every timing system: the fast path and the
+    /// general loop (on the lean clock and on the Scheduler) agree report
     /// for report.
     #[test]
     fn the_fast_path_agrees_on_random_scenarios(
+        timing in 0..TIMINGS.len(),
         counts in any::<(u8, u8, u8)>(),
         ratings in prop::array::uniform4(prop_oneof![0i16..=14, -40i16..=60]),
         factors in any::<[i8; 3]>(),
@@ -336,18 +368,24 @@ proptest! {
         options in any::<(bool, bool, i8)>(),
         hit_points in any::<(bool, u8, i8, bool)>(),
         disruptible in any::<bool>(),
-        caps in any::<(u16, u32)>(),
+        caps in any::<(u16, u32, u8)>(),
+        shots in any::<(bool, u8)>(),
         seed in any::<u64>(),
     ) {
-        let s = random_scenario(counts, ratings, factors, speeds, options, hit_points, disruptible, caps);
+        let timing = TIMINGS[timing];
+        let s = random_scenario(timing, counts, ratings, factors, speeds, options, hit_points, disruptible, caps, shots);
         let b = Battle::new(&s).unwrap();
-        prop_assert!(b.has_fast_path());
+        if lean(timing) {
+            prop_assert!(b.has_fast_path(), "{} has no fast path", timing);
+        }
         let options = RunOptions { trace: false, casualties: true };
         let mut ws = Workspace::default();
         for i in 0..4 {
             let fast = b.run_in(&mut ws, seed, i, &options).unwrap();
-            let general = b.run_with(&mut ws, &mut SeededRolls::for_stream(seed, i), &options, true).unwrap();
-            prop_assert_eq!(fast, general, "battle {}", i);
+            for lean in [true, false] {
+                let general = b.run_with(&mut ws, &mut SeededRolls::for_stream(seed, i), &options, lean).unwrap();
+                prop_assert_eq!(&fast, &general, "{} battle {}, lean clock: {}", timing, i, lean);
+            }
         }
     }
 }

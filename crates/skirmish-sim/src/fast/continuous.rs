@@ -1,0 +1,449 @@
+//! The fast path under Continuous timing: the clock fused into the loop.
+//!
+//! - **One draw per action**: a strike's target, Strike roll and the Ready
+//!   Time roll of its follow-up come from one 64-bit word
+//!   (`SeededRolls::action_dice`; the general loop draws them the same
+//!   way and hands the Ready Time roll to its clock), so an actor's next
+//!   action is scheduled as it strikes, in the same pass that pops it.
+//! - **No event slab**: a ring of per-tick buckets of [`Entry`]
+//!   `(fighter, group, epoch)`. Acting, losing an action to a hit and
+//!   falling each bump the fighter's 16-bit epoch, and an entry is live iff
+//!   its epoch is the fighter's, so every standing fighter has exactly one
+//!   live entry (a fighter that acts and falls in the same tick leaves a
+//!   stale follow-up behind). Cancelling writes nothing into the ring, and
+//!   popping and scheduling never touch the actor's record (at 2x100,000
+//!   that record would be a cache miss per action): a 2-byte epoch is all
+//!   they read. (An entry goes stale at most 1,023 ticks before it comes
+//!   up, and an epoch moves at most twice a tick, so 16 bits cannot wrap
+//!   onto a stale entry.) Without disruption an entry only goes stale when
+//!   its fighter falls, so those battles check a bit per fighter instead
+//!   (at 2x100,000 the bits stay in cache, the epochs do not).
+
+use skirmish_core::dice::SeededRolls;
+use skirmish_core::timing::graduated::MIN_READY_TIME;
+use skirmish_core::timing::simple::MIN_INITIATIVE;
+
+use super::{
+    Common, FastEnd, FastModel, FastPlan, FastWorkspace, MAX_DELAY, RING, RING_MASK, ROLLS, Tally, decided, is_down,
+    remove_fallen, set_penalties,
+};
+use crate::error::SimError;
+use crate::report::{BattleSummary, Casualties};
+
+/// A ring entry: a fighter's next action, live while the fighter's epoch
+/// is still the entry's. Packed in one word (fighter in bits 0-31, group
+/// in 32-47, epoch in 48-63) so that it moves as one.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Entry(u64);
+
+impl Entry {
+    #[inline]
+    fn new(who: u32, group: u16, epoch: u16) -> Entry {
+        Entry(u64::from(who) | u64::from(group) << 32 | u64::from(epoch) << 48)
+    }
+
+    #[inline]
+    fn who(self) -> u32 {
+        self.0 as u32
+    }
+
+    #[inline]
+    fn group(self) -> usize {
+        usize::from((self.0 >> 32) as u16)
+    }
+
+    #[inline]
+    fn epoch(self) -> u16 {
+        (self.0 >> 48) as u16
+    }
+
+    /// An entry for battles that never read epochs (no disruption): the
+    /// top 16 bits hold the fighter's speed (Time Taken minus speed bonus)
+    /// instead, so that scheduling its next action needs no group record.
+    #[inline]
+    fn with_speed(who: u32, group: u16, speed: i16) -> Entry {
+        Entry::new(who, group, speed as u16)
+    }
+
+    /// The speed of an entry made by [`with_speed`](Self::with_speed).
+    #[inline]
+    fn speed(self) -> i64 {
+        (self.0 as i64) >> 48
+    }
+
+    /// The same entry with the next epoch.
+    #[inline]
+    fn bumped(self) -> Entry {
+        Entry(self.0.wrapping_add(1 << 48))
+    }
+}
+
+/// Per-tick buckets of pending actions, FIFO within a tick.
+pub(super) struct Ring {
+    buckets: Box<[Vec<Entry>; RING]>,
+    bits: [u64; RING / 64],
+    /// Emptied buckets' memory, for the next buckets to fill: a battle
+    /// moves through the ring, so without it every tick's bucket would grow
+    /// from nothing (copying as it doubles) while the memory of the ticks
+    /// just fought lay idle until the ring came round.
+    spares: Vec<Vec<Entry>>,
+}
+
+impl Default for Ring {
+    fn default() -> Self {
+        Ring {
+            buckets: Box::new(std::array::from_fn(|_| Vec::new())),
+            bits: [0; RING / 64],
+            spares: Vec::new(),
+        }
+    }
+}
+
+impl Ring {
+    /// Buckets of at least this capacity (32 KiB) lend their memory to
+    /// later ones when emptied; smaller ones keep it (small battles reuse
+    /// their buckets lap after lap, battle after battle).
+    const SPARE_AT_LEAST: usize = 4096;
+
+    fn clear(&mut self) {
+        for (w, word) in self.bits.iter_mut().enumerate() {
+            while *word != 0 {
+                let i = w * 64 + word.trailing_zeros() as usize;
+                *word &= *word - 1;
+                if let Some(b) = self.buckets.get_mut(i) {
+                    b.clear();
+                }
+            }
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, tick: u64, entry: Entry) {
+        let i = (tick & RING_MASK) as usize;
+        let bucket = &mut self.buckets[i];
+        if bucket.len() == bucket.capacity() {
+            self.make_room(i);
+        }
+        self.buckets[i].push(entry);
+        self.bits[i / 64] |= 1 << (i % 64);
+    }
+
+    /// Bucket `i` is full: an empty one takes a spare's memory if there is
+    /// a larger one, and grows as usual otherwise.
+    #[cold]
+    #[inline(never)]
+    fn make_room(&mut self, i: usize) {
+        let bucket = &mut self.buckets[i];
+        if bucket.is_empty()
+            && let Some(spare) = self.spares.pop()
+        {
+            if spare.capacity() > bucket.capacity() {
+                let old = std::mem::replace(bucket, spare);
+                self.give_back(old);
+            } else {
+                self.spares.push(spare);
+            }
+        }
+        let bucket = &mut self.buckets[i];
+        if bucket.len() == bucket.capacity() {
+            bucket.reserve(bucket.len().max(8));
+        }
+    }
+
+    /// Keeps an emptied bucket's memory for later buckets (a few of them:
+    /// about as many as the ticks a delay spans are in use at once).
+    fn give_back(&mut self, mut bucket: Vec<Entry>) {
+        if bucket.capacity() > 0 && self.spares.len() < 64 {
+            bucket.clear();
+            self.spares.push(bucket);
+        }
+    }
+
+    /// The first tick after `now` with a bucket; every entry is at most
+    /// [`MAX_DELAY`] ticks after the tick it was scheduled at, so one turn
+    /// of the ring finds it.
+    #[inline]
+    fn next(&self, now: u64) -> Option<u64> {
+        let mut d = 1;
+        while d <= RING as u64 {
+            let i = (now.wrapping_add(d) & RING_MASK) as usize;
+            let word = self.bits[i / 64] >> (i % 64);
+            if word != 0 {
+                return Some(now + d + u64::from(word.trailing_zeros()));
+            }
+            d += 64 - (i % 64) as u64;
+        }
+        None
+    }
+}
+
+/// Fights one battle on the fast path; `group_of[f]` is fighter `f`'s group.
+pub(crate) fn fight<M: FastModel>(
+    plan: &FastPlan,
+    model: &M,
+    prep: &M::Prep,
+    group_of: &[u32],
+    ws: &mut FastWorkspace,
+    rolls: &mut SeededRolls,
+    casualties: Option<&mut Vec<Casualties>>,
+) -> Result<FastEnd, SimError> {
+    // The generator in a local: its state can stay in registers.
+    let mut local = rolls.clone();
+    // The loop compiled twice: with the tick's hits kept for wound
+    // penalties and disruption, and without (most battles), where those
+    // branches and loads are gone.
+    let end = if M::penalizes(prep) || plan.any_disruptible {
+        fight_with::<M, true, false>(plan, model, prep, group_of, ws, &mut local, casualties)
+    } else if M::pair_table(prep).len() == plan.group_count() * plan.group_count() * ROLLS {
+        // And with whole strikes from the pair table.
+        fight_with::<M, false, true>(plan, model, prep, group_of, ws, &mut local, casualties)
+    } else {
+        fight_with::<M, false, false>(plan, model, prep, group_of, ws, &mut local, casualties)
+    };
+    *rolls = local;
+    end
+}
+
+#[expect(clippy::too_many_lines, reason = "the battle loop reads best in one piece")]
+#[inline]
+fn fight_with<M: FastModel, const KEEP_HITS: bool, const PAIRS: bool>(
+    plan: &FastPlan,
+    model: &M,
+    prep: &M::Prep,
+    group_of: &[u32],
+    ws: &mut FastWorkspace,
+    rolls: &mut SeededRolls,
+    mut casualties: Option<&mut Vec<Casualties>>,
+) -> Result<FastEnd, SimError> {
+    let groups = plan.groups.as_slice();
+    let (standing, c) = M::records(ws);
+    let first_b = c.muster::<M>(groups, prep, group_of, standing)?;
+    let fielded = [u64::from(first_b), (group_of.len() - first_b as usize) as u64];
+    let Common {
+        pos,
+        down,
+        epoch,
+        busy,
+        ring,
+        bucket,
+        fallen,
+        hits,
+        acting: _,
+    } = c;
+    let penalizes = KEEP_HITS && M::penalizes(prep);
+    let pairs = M::pair_table(prep);
+    let keep_hits = KEEP_HITS;
+    epoch.clear();
+    epoch.resize(group_of.len(), 0);
+    busy.clear();
+    if plan.any_disruptible {
+        busy.resize(group_of.len(), 0);
+    }
+    ring.clear();
+    bucket.clear();
+    let mut fell = 0usize;
+
+    // Initiative for everyone, in order: 4dF + 5 + TT - bonus, at least 1.
+    for (w, &g) in group_of.iter().enumerate() {
+        let speed = i64::from(groups[g as usize].speed);
+        let init = (i64::from(rolls.four_df()) + 5 + speed).max(MIN_INITIATIVE);
+        let entry = if PAIRS {
+            // Below -16 a speed gives the same delays as -16 (both clamp
+            // to 1 tick); every speed is at most MAX_DELAY - 9.
+            Entry::with_speed(w as u32, g as u16, speed.clamp(-16, MAX_DELAY) as i16)
+        } else {
+            Entry::new(w as u32, g as u16, 0)
+        };
+        ring.push(init as u64, entry);
+    }
+
+    let mut summary = BattleSummary {
+        rounds: 1,
+        ..BattleSummary::start()
+    };
+    // The first tick of the next round.
+    let lap = plan.lap.unwrap_or(1);
+    let mut next_round_at = lap + 1;
+    let mut now = 0u64;
+    // The next tick at which someone may act; none left means nobody can
+    // ever act again: a timeout, not a win.
+    while let Some(tick) = ring.next(now) {
+        if tick > plan.max_ticks {
+            break;
+        }
+        let i = (tick & RING_MASK) as usize;
+        // A tick is fought whole or not at all: one that would take the
+        // actions past the cap ends the battle before it, as a timeout.
+        let room = plan.max_actions - summary.actions;
+        if ring.buckets[i].len() as u64 > room {
+            let live = |e: &Entry| {
+                if KEEP_HITS {
+                    epoch.get(e.who() as usize) == Some(&e.epoch())
+                } else {
+                    !is_down(down, e.who())
+                }
+            };
+            if ring.buckets[i].iter().filter(|e| live(e)).count() as u64 > room {
+                break;
+            }
+        }
+        now = tick;
+        ring.bits[i / 64] &= !(1 << (i % 64));
+        std::mem::swap(bucket, &mut ring.buckets[i]);
+
+        // Every live entry acts, in the order scheduled: it strikes a random
+        // enemy standing at the start of the tick, its damage applied at once
+        // (see the module docs), and does the same again: its next action
+        // is scheduled with the Ready Time rolled with the strike.
+        let mut acted = 0u64;
+        for chunk in bucket.chunks(Tally::SPAN) {
+            let mut tally = Tally::default();
+            for &e in chunk {
+                let who = e.who();
+                if KEEP_HITS {
+                    let Some(ep) = epoch.get_mut(who as usize) else {
+                        continue;
+                    };
+                    if *ep != e.epoch() {
+                        continue; // it fell, or lost this action to a hit
+                    }
+                    *ep = ep.wrapping_add(1);
+                    if let Some(b) = busy.get_mut(who as usize) {
+                        *b = tick as u32;
+                    }
+                } else if is_down(down, who) {
+                    // Without disruption only falling makes an entry stale,
+                    // and a bit per fighter stays in cache where the epochs
+                    // (2 bytes each) do not.
+                    continue;
+                }
+                acted += 1;
+                // Whole-strike battles read neither the attacker's group
+                // record nor its penalty: its side is its number's, its
+                // speed is in the entry.
+                let (side, speed) = if PAIRS {
+                    (usize::from(who >= first_b), e.speed())
+                } else {
+                    let ga = &groups[e.group()];
+                    (usize::from(ga.side), i64::from(ga.speed))
+                };
+                let attack_penalty = if penalizes {
+                    let own = &standing[side];
+                    own.get(pos[who as usize] as usize).map_or(0, |f| f.penalty)
+                } else {
+                    0
+                };
+                let enemies = &mut standing[side ^ 1];
+                let dice = rolls.action_dice(enemies.len() as u32);
+                let Some(ft) = enemies.get_mut(dice.target as usize) else {
+                    continue;
+                };
+                let (t, tg) = (ft.who, ft.group);
+                if PAIRS {
+                    // A whole strike by table (no penalties, no disruption).
+                    let i = (e.group() * groups.len() + tg as usize) * ROLLS + (dice.strike + 4) as usize;
+                    let Some(pair) = pairs.get(i) else {
+                        continue;
+                    };
+                    tally.add(pair.counts);
+                    let downed = model.land_pair(prep, &mut ft.state, pair);
+                    if let Some(slot) = fallen.get_mut(fell) {
+                        *slot = t;
+                    }
+                    fell += usize::from(downed);
+                } else {
+                    let ga = &groups[e.group()];
+                    let gt = &groups[tg as usize];
+                    let (cell, damage) = plan.strike(
+                        ga.strike_rating + attack_penalty,
+                        gt.defense_rating + if penalizes { ft.penalty } else { 0 },
+                        dice.strike,
+                        ga.offense,
+                        gt.defense_factor,
+                    )?;
+                    tally.add(cell.counts);
+                    let (downed, penalty) = model.land(prep, &mut ft.state, cell.hit, damage);
+                    if let Some(slot) = fallen.get_mut(fell) {
+                        *slot = t;
+                    }
+                    fell += usize::from(downed);
+                    if keep_hits && cell.hit {
+                        hits.push((t, penalty, tg));
+                    }
+                }
+                let rt = (i64::from(dice.ready) + speed).max(MIN_READY_TIME);
+                ring.push(tick + rt as u64, if PAIRS { e } else { e.bumped() });
+            }
+            tally.drain(&mut summary);
+        }
+        // A large bucket's memory goes to the spares (the bucket in the ring
+        // keeps the empty one it was swapped for); a small one goes back.
+        if bucket.capacity() >= Ring::SPARE_AT_LEAST {
+            ring.give_back(std::mem::take(bucket));
+        } else {
+            bucket.clear();
+            std::mem::swap(bucket, &mut ring.buckets[i]);
+        }
+        if acted == 0 {
+            continue;
+        }
+        summary.actions += acted;
+        summary.ticks = tick;
+        if tick >= next_round_at {
+            let round = (tick - 1) / lap + 1;
+            summary.rounds = summary.rounds.max(round as u32);
+            next_round_at = round * lap + 1;
+        }
+
+        // The end of the tick: penalties (first, while every hit's record is
+        // where `pos` says), the fallen leave their lists, disruption.
+        if penalizes {
+            set_penalties(standing, pos, first_b, hits);
+        }
+        for &f in fallen.iter().take(fell) {
+            // Its pending action, if any, is no longer its.
+            epoch[f as usize] = epoch[f as usize].wrapping_add(1);
+        }
+        remove_fallen(standing, pos, down, first_b, &fallen[..fell]);
+        if keep_hits {
+            if plan.any_disruptible {
+                for &(t, _, g) in hits.iter() {
+                    if is_down(down, t) {
+                        continue;
+                    }
+                    // Acted or already disrupted this tick: no pending
+                    // action to lose.
+                    if groups[g as usize].disruptible && busy[t as usize] != tick as u32 {
+                        busy[t as usize] = tick as u32;
+                        let ep = &mut epoch[t as usize];
+                        *ep = ep.wrapping_add(1);
+                        // It goes again from now: Ready Time = 2dF + TT - bonus.
+                        let speed = groups[g as usize].speed;
+                        let rt = (i64::from(rolls.two_df()) + i64::from(speed)).max(MIN_READY_TIME);
+                        ring.push(tick + rt as u64, Entry::new(t, g as u16, *ep));
+                        summary.disruptions += 1;
+                    }
+                }
+            }
+            hits.clear();
+        }
+        if fell > 0 {
+            fell = 0;
+            if let Some(list) = casualties.as_mut() {
+                list.push(Casualties {
+                    tick,
+                    standing: standing.iter().map(|s| s.len() as u64).collect(),
+                });
+            }
+            if let Some(outcome) = decided(standing) {
+                summary.outcome = outcome;
+                break;
+            }
+        }
+    }
+    Ok(FastEnd {
+        summary,
+        fielded,
+        standing: standing.each_ref().map(|s| s.len() as u64),
+    })
+}

@@ -1,0 +1,628 @@
+//! The engine's fast paths: the common battle (two sides, Full Contact
+//! striking, uniformly random targets, no trace) fought on compact
+//! per-fighter records, with exactly the results, dice and dice order of
+//! the general loop in `battle/` (`tests/it/digest.rs` and
+//! `tests/it/systems.rs` pin digests of thousands of battles and compare
+//! the paths report by report, on the built-in scenarios and on random
+//! ones). `Battle::run_summary`, and `Battle::run_in` without a trace, take
+//! one whenever the battle qualifies (`Battle::has_fast_path`).
+//!
+//! Two loops share this module's records, tables and damage models:
+//!
+//! - `continuous.rs`: Continuous timing, its clock fused into the loop (a
+//!   ring of per-tick buckets, one draw per action, see there);
+//! - `moments.rs`: every other timing system with a lean clock
+//!   (Simultaneous, Simple Rounds, Action Blocks, Graduated Rounds, the
+//!   Tick System): the clock hands out each moment's actors as it does to
+//!   the general loop, and the moment is fought here.
+//!
+//! What makes them lean:
+//!
+//! - **One small record per fighter** ([`Fighter`]): its damage state,
+//!   group, wound penalty and number; everything constant (ratings, damage
+//!   factors, speed, side) is per group, in a table that stays in L1. The
+//!   records of each side are kept in the order of its list of standing
+//!   fighters (fallen ones swap-removed, as the general loop does with its
+//!   lists), so a random target is one access, not a list entry and then a
+//!   record.
+//! - **Damage lands as it is struck**: the hits of a tick are applied in
+//!   the order they were struck either way, and nothing during the tick
+//!   reads the state they change (targets are picked from the lists as they
+//!   stood at the start of the tick, penalties are kept until its end), so
+//!   the target's record is touched once. Only wound penalties and
+//!   disruption need the tick's hits again, and only when the battle has
+//!   them.
+//! - **Tables instead of branches**: the Full Contact decision depends only
+//!   on SR - DR and the roll (and the options), so it is a table of outcomes
+//!   per (SR - DR, roll) built with `full_contact::resolve` itself; hit
+//!   points lost per damage likewise come from `HitPoints::hp_lost`. A
+//!   strike is loads and arithmetic, with no branch on whether it hit.
+//!   Without wound penalties and with at most 16 groups, a whole strike
+//!   (outcome and hit points lost) is one entry per (attacker group, target
+//!   group, roll).
+//! - **The loop compiled per kind of battle** (const generics): with the
+//!   tick's hits kept for wound penalties and disruption, without them, and
+//!   without them on whole-strike tables.
+//! - Nothing that this kind of battle never reads (engagement, damage taken)
+//!   is kept: Full Contact has no reach and random targets read neither.
+
+use skirmish_core::damage::{DamageModel, FudgeWounds, HitPointState, HitPoints, WoundTrack};
+use skirmish_core::striking::full_contact::{self, StrikeOptions, StrikeOutcome};
+
+use crate::battle::reserve_fighters;
+use crate::error::SimError;
+use crate::report::{BattleSummary, Outcome};
+
+mod continuous;
+mod moments;
+
+pub(crate) use continuous::fight;
+use continuous::{Entry, Ring};
+pub(crate) use moments::fight_moments;
+
+/// Ticks in the ring: the longest delay (initiative or Ready Time) a
+/// battle may have to take the fast path is one less.
+const RING: usize = 1024;
+const RING_MASK: u64 = RING as u64 - 1;
+/// The longest delay the ring holds.
+pub(crate) const MAX_DELAY: i64 = RING as i64 - 1;
+
+/// The outcome table covers SR - DR in `-SPAN..=SPAN`; beyond, a strike
+/// calls `full_contact::resolve` (the same decision, slower).
+const SPAN: i64 = 16;
+const ROLLS: usize = 9;
+/// Hit points lost are tabled for damage `0..HP_TABLE`.
+const HP_TABLE: usize = 64;
+
+/// The fast path's bound on the amazing strike's extra damage and the
+/// damage factors, so that a tabled strike's damage needs no saturating
+/// arithmetic (the scenario checks keep factors within a few thousand).
+const LIMIT: i32 = 1_000_000;
+
+/// Groups the fast path can number in an [`Entry`].
+pub(crate) const MAX_GROUPS: usize = 1 << 16;
+
+/// A group's constants, as the fast path reads them.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct FastGroup {
+    /// 0 or 1.
+    pub(crate) side: u8,
+    pub(crate) disruptible: bool,
+    pub(crate) strike_rating: i32,
+    /// Armor included.
+    pub(crate) defense_rating: i32,
+    pub(crate) offense: i32,
+    pub(crate) defense_factor: i32,
+    /// Time Taken minus speed bonus.
+    pub(crate) speed: i32,
+    /// Hit points, if the group sets its own.
+    pub(crate) hit_points: Option<i32>,
+}
+
+/// What one strike did, for one SR - DR and one roll.
+#[derive(Debug, Clone, Copy, Default)]
+struct Cell {
+    /// The margin plus the amazing strike's extra damage (hits only).
+    base: i32,
+    /// Whether it hit.
+    hit: bool,
+    /// Hits, amazing strikes and amazing defenses (0 or 1 each), packed as
+    /// [`Tally`] counts them.
+    counts: u64,
+}
+
+impl Cell {
+    fn of(outcome: StrikeOutcome, amazing_strike_damage: i32) -> Cell {
+        let amazing_strike = matches!(outcome, StrikeOutcome::AmazingStrike { .. });
+        let amazing_defense = matches!(outcome, StrikeOutcome::AmazingDefense { .. });
+        let extra = if amazing_strike { amazing_strike_damage } else { 0 };
+        Cell {
+            base: skirmish_core::combat::damage_margin(outcome, extra),
+            hit: outcome.is_hit(),
+            counts: u64::from(outcome.is_hit())
+                | u64::from(amazing_strike) << Tally::SHIFT
+                | u64::from(amazing_defense) << (2 * Tally::SHIFT),
+        }
+    }
+}
+
+/// Groups up to which a battle without wound penalties or disruption gets a
+/// table of whole strikes per (attacker group, target group, roll).
+const PAIR_GROUPS: usize = 16;
+
+/// A whole strike of one group on another with one roll, as the damage
+/// model applies it (see [`FastModel::pair_value`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Pair {
+    /// As [`Cell::counts`].
+    counts: u64,
+    /// What the model applies.
+    value: i32,
+    /// Whether it hit.
+    hit: bool,
+}
+
+/// Hits, amazing strikes and amazing defenses counted together in one
+/// word: a field per count, each wide enough for [`Tally::SPAN`] strikes.
+#[derive(Debug, Clone, Copy, Default)]
+struct Tally(u64);
+
+impl Tally {
+    /// Strikes a tally can count before [`drain`](Self::drain).
+    const SPAN: usize = 1 << 20;
+    const SHIFT: u32 = 21;
+    const FIELD: u64 = (1 << Self::SHIFT) - 1;
+
+    #[inline]
+    fn add(&mut self, counts: u64) {
+        self.0 += counts;
+    }
+
+    fn drain(&mut self, summary: &mut BattleSummary) {
+        summary.hits += self.0 & Self::FIELD;
+        summary.amazing_strikes += self.0 >> Self::SHIFT & Self::FIELD;
+        summary.amazing_defenses += self.0 >> (2 * Self::SHIFT);
+        self.0 = 0;
+    }
+}
+
+/// A battle the fast path can fight, prepared once.
+#[derive(Debug, Clone)]
+pub(crate) struct FastPlan {
+    groups: Vec<FastGroup>,
+    options: StrikeOptions,
+    amazing_strike_damage: i32,
+    /// `cells[(SR - DR + SPAN) * 9 + roll + 4]`.
+    cells: Box<[Cell; (2 * SPAN as usize + 1) * ROLLS]>,
+    /// Continuous timing (the fused loop, `continuous.rs`): ticks per lap
+    /// of the stopwatch (rounds), at least 1. `None`: the battle's lean
+    /// clock hands out the moments (`moments.rs`).
+    lap: Option<u64>,
+    max_ticks: u64,
+    max_rounds: u32,
+    max_actions: u64,
+    any_disruptible: bool,
+}
+
+impl FastPlan {
+    /// The plan for these groups and rules.
+    pub(crate) fn new(
+        groups: Vec<FastGroup>,
+        options: StrikeOptions,
+        amazing_strike_damage: i32,
+        lap: Option<u32>,
+        (max_ticks, max_rounds, max_actions): (u64, u32, u64),
+    ) -> Result<FastPlan, SimError> {
+        let small = |v: i32| (-LIMIT..=LIMIT).contains(&v);
+        if !small(amazing_strike_damage) || !groups.iter().all(|g| small(g.offense) && small(g.defense_factor)) {
+            return Err(SimError::Scenario(
+                "the fast path's sums need damage terms within a million".into(),
+            ));
+        }
+        let mut cells = Box::new([Cell::default(); (2 * SPAN as usize + 1) * ROLLS]);
+        for (i, cell) in cells.iter_mut().enumerate() {
+            let d = (i / ROLLS) as i32 - SPAN as i32;
+            let roll = (i % ROLLS) as i32 - 4;
+            let outcome = full_contact::resolve(d, 0, roll, options).map_err(SimError::rules)?;
+            *cell = Cell::of(outcome, amazing_strike_damage);
+        }
+        Ok(FastPlan {
+            any_disruptible: groups.iter().any(|g| g.disruptible),
+            groups,
+            options,
+            amazing_strike_damage,
+            cells,
+            lap: lap.map(|l| u64::from(l.max(1))),
+            max_ticks,
+            max_rounds,
+            max_actions,
+        })
+    }
+
+    /// What a strike at `strike_rating` against `defense_rating` with
+    /// `roll` (a 4dF total, -4..=4) did, and its damage with the attacker's
+    /// `offense` and the defender's `defense_factor`: as the general loop
+    /// computes them with `full_contact::resolve`, by table.
+    #[inline]
+    fn strike(
+        &self,
+        strike_rating: i32,
+        defense_rating: i32,
+        roll: i32,
+        offense: i32,
+        defense_factor: i32,
+    ) -> Result<(Cell, i32), SimError> {
+        debug_assert!((-4..=4).contains(&roll));
+        // With the roll in -4..=4, the index is in the table exactly when
+        // SR - DR is in -SPAN..=SPAN.
+        let i = (i64::from(strike_rating) - i64::from(defense_rating) + SPAN) * ROLLS as i64 + i64::from(roll) + 4;
+        match usize::try_from(i).ok().and_then(|i| self.cells.get(i)) {
+            // No overflow: a tabled margin is within -SPAN - 4..=SPAN + 4 and
+            // the plan keeps the extra damage and the factors small.
+            Some(&cell) => Ok((cell, cell.base + offense - defense_factor)),
+            None => self.strike_beyond(strike_rating, defense_rating, roll, offense, defense_factor),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn strike_beyond(
+        &self,
+        strike_rating: i32,
+        defense_rating: i32,
+        roll: i32,
+        offense: i32,
+        defense_factor: i32,
+    ) -> Result<(Cell, i32), SimError> {
+        let outcome =
+            full_contact::resolve(strike_rating, defense_rating, roll, self.options).map_err(SimError::rules)?;
+        let cell = Cell::of(outcome, self.amazing_strike_damage);
+        Ok((cell, cell.base.saturating_add(offense).saturating_sub(defense_factor)))
+    }
+
+    /// Whether the battle is fought on the Continuous loop (else a lean
+    /// clock hands out its moments).
+    pub(crate) fn is_continuous(&self) -> bool {
+        self.lap.is_some()
+    }
+
+    /// Number of groups.
+    fn group_count(&self) -> usize {
+        self.groups.len()
+    }
+
+    /// Every whole strike `(attacker group, target group, roll)`, without
+    /// wound penalties, at `(a * G + t) * 9 + roll + 4`, with `value(hit,
+    /// damage)` what the model applies; empty beyond [`PAIR_GROUPS`]
+    /// groups, or if a strike cannot be resolved (the strike then reports
+    /// the error when it happens).
+    fn pairs(&self, mut value: impl FnMut(bool, i32) -> Option<i32>) -> Vec<Pair> {
+        let g = self.groups.len();
+        if g > PAIR_GROUPS {
+            return Vec::new();
+        }
+        let mut out = Vec::with_capacity(g * g * ROLLS);
+        for ga in &self.groups {
+            for gt in &self.groups {
+                for roll in -4..=4 {
+                    let Ok((cell, damage)) =
+                        self.strike(ga.strike_rating, gt.defense_rating, roll, ga.offense, gt.defense_factor)
+                    else {
+                        return Vec::new();
+                    };
+                    let Some(value) = value(cell.hit, damage) else {
+                        return Vec::new();
+                    };
+                    out.push(Pair {
+                        counts: cell.counts,
+                        value,
+                        hit: cell.hit,
+                    });
+                }
+            }
+        }
+        out
+    }
+}
+
+/// One fighter's changing state.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Fighter<S> {
+    state: S,
+    group: u32,
+    /// The wound penalty, as of the start of the tick.
+    penalty: i32,
+    /// Its number (index in the battle's roster).
+    who: u32,
+}
+
+/// The fast path's memory, reused from battle to battle.
+#[derive(Default)]
+pub(crate) struct FastWorkspace {
+    hit_points: [Vec<Fighter<HitPointState>>; 2],
+    wounds: [Vec<Fighter<WoundTrack>>; 2],
+    common: Common,
+}
+
+/// The fast path's arrays that do not depend on the damage model.
+#[derive(Default)]
+pub(crate) struct Common {
+    /// Each fighter's place in its side's list of standing records.
+    pos: Vec<u32>,
+    /// One bit per fighter: down.
+    down: Vec<u64>,
+    /// Per fighter: bumped when it acts or loses its action to a hit.
+    epoch: Vec<u16>,
+    /// Per fighter, only when some group is disruptible: the last tick it
+    /// acted or lost its action (then it has no pending action to lose).
+    busy: Vec<u32>,
+    ring: Ring,
+    /// The bucket being fought: it changes places with the ring's bucket
+    /// for the tick, so that strikes can schedule into the ring meanwhile.
+    bucket: Vec<Entry>,
+    /// Who fell this tick: the first `fell` entries. One more slot than
+    /// fighters (each falls once), so that a strike writes its target here
+    /// whether or not it fell and counts it only if it did: no branch to
+    /// mispredict.
+    fallen: Vec<u32>,
+    /// This tick's hits `(target, wound penalty after it, its group)`,
+    /// kept only when penalties or disruption need them.
+    hits: Vec<(u32, i32, u32)>,
+    /// The moment's actors, as a lean clock hands them out (`moments.rs`).
+    acting: Vec<u32>,
+}
+
+/// Whether fighter `who`'s bit in `down` is set.
+#[inline]
+fn is_down(down: &[u64], who: u32) -> bool {
+    down.get(who as usize / 64).is_some_and(|w| w & (1 << (who % 64)) != 0)
+}
+
+impl Common {
+    /// Room for `n` fighters in every per-fighter array both loops use,
+    /// and `records` for them, or [`SimError::OutOfMemory`] (a battle too
+    /// big for memory is an error naming its size, not an abort).
+    fn reserve<S>(&mut self, records: &mut [Vec<Fighter<S>>; 2], n: usize) -> Result<(), SimError> {
+        for side in records.iter_mut() {
+            reserve_fighters(side, n)?;
+        }
+        reserve_fighters(&mut self.pos, n)?;
+        reserve_fighters(&mut self.down, n.div_ceil(64))?;
+        reserve_fighters(&mut self.fallen, n + 1)?;
+        Ok(())
+    }
+
+    /// Musters the battle (`group_of[f]` is fighter `f`'s group) into
+    /// `standing`: every fighter fresh, standing, in number order. Returns
+    /// the first number of side 1 (the scenario lists side 0's groups
+    /// first, so each side's fighters are a run of numbers).
+    fn muster<M: FastModel>(
+        &mut self,
+        groups: &[FastGroup],
+        prep: &M::Prep,
+        group_of: &[u32],
+        standing: &mut [Vec<Fighter<M::State>>; 2],
+    ) -> Result<u32, SimError> {
+        let n = group_of.len();
+        self.reserve(standing, n)?;
+        let first_b = group_of.iter().position(|&g| groups[g as usize].side == 1).unwrap_or(n) as u32;
+        let n = n as u32;
+        for (side, range) in [(0, 0..first_b), (1, first_b..n)] {
+            let list: &mut Vec<Fighter<M::State>> = &mut standing[side];
+            list.clear();
+            list.extend(range.map(|who| {
+                let g = group_of[who as usize];
+                Fighter {
+                    state: M::fresh_state(prep, g as usize),
+                    group: g,
+                    penalty: 0,
+                    who,
+                }
+            }));
+        }
+        self.pos.clear();
+        self.pos.extend((0..first_b).chain(0..n - first_b));
+        self.down.clear();
+        self.down.resize(group_of.len().div_ceil(64), 0);
+        self.fallen.clear();
+        self.fallen.resize(group_of.len() + 1, 0);
+        self.hits.clear();
+        Ok(first_b)
+    }
+}
+
+/// The end of a moment, its first part: the wound penalties of the
+/// moment's `hits` take effect (first, while every hit's record is where
+/// `pos` says).
+#[inline]
+fn set_penalties<S>(standing: &mut [Vec<Fighter<S>>; 2], pos: &[u32], first_b: u32, hits: &[(u32, i32, u32)]) {
+    for &(t, penalty, _) in hits {
+        if let Some(ft) = standing[usize::from(t >= first_b)].get_mut(pos[t as usize] as usize) {
+            ft.penalty = penalty;
+        }
+    }
+}
+
+/// The end of a moment, its second part: the `fallen` are marked down and
+/// leave their side's list (swap-removed, as the general loop does).
+#[inline]
+fn remove_fallen<S>(
+    standing: &mut [Vec<Fighter<S>>; 2],
+    pos: &mut [u32],
+    down: &mut [u64],
+    first_b: u32,
+    fallen: &[u32],
+) {
+    for &f in fallen {
+        if let Some(w) = down.get_mut(f as usize / 64) {
+            *w |= 1 << (f % 64);
+        }
+        let list = &mut standing[usize::from(f >= first_b)];
+        let p = pos[f as usize] as usize;
+        list.swap_remove(p);
+        if let Some(moved) = list.get(p) {
+            pos[moved.who as usize] = p as u32;
+        }
+    }
+}
+
+/// The outcome once a side may have emptied, or `None` while both stand.
+#[inline]
+fn decided<S>(standing: &[Vec<Fighter<S>>; 2]) -> Option<Outcome> {
+    match (standing[0].is_empty(), standing[1].is_empty()) {
+        (false, false) => None,
+        (false, true) => Some(Outcome::Win { side: 0 }),
+        (true, false) => Some(Outcome::Win { side: 1 }),
+        (true, true) => Some(Outcome::Draw),
+    }
+}
+
+/// A damage model as the fast path applies it.
+pub(crate) trait FastModel: DamageModel {
+    /// Precomputed once per battle plan.
+    type Prep;
+    /// The preparation for this plan.
+    fn prep(&self, plan: &FastPlan) -> Self::Prep;
+    /// The plan's whole strikes (see [`FastPlan::pairs`]), if prepared:
+    /// never when the model has wound penalties.
+    fn pair_table(prep: &Self::Prep) -> &[Pair];
+    /// Applies a whole strike from [`pair_table`](Self::pair_table);
+    /// returns whether it took the fighter down just now.
+    fn land_pair(&self, prep: &Self::Prep, state: &mut Self::State, pair: &Pair) -> bool;
+    /// Group `g`'s fresh state.
+    fn fresh_state(prep: &Self::Prep, g: usize) -> Self::State;
+    /// Whether a hit can ever change a wound penalty.
+    fn penalizes(prep: &Self::Prep) -> bool;
+    /// Applies a strike's `damage` if it `hit` (as `DamageModel::apply`);
+    /// returns whether that took the fighter down just now, and its wound
+    /// penalty after.
+    fn land(&self, prep: &Self::Prep, state: &mut Self::State, hit: bool, damage: i32) -> (bool, i32);
+    /// The standing fighters' records per side, in the workspace.
+    fn records(ws: &mut FastWorkspace) -> (&mut [Vec<Fighter<Self::State>>; 2], &mut Common);
+}
+
+/// Hit points, prepared.
+#[derive(Debug, Clone)]
+pub(crate) struct HitPointsPrep {
+    fresh: Vec<HitPointState>,
+    /// `HitPoints::hp_lost(d)` for `d` in `0..HP_TABLE`.
+    lost: [i32; HP_TABLE],
+    /// Whether tabled losses can be subtracted without saturating.
+    exact: bool,
+    dead_at: i32,
+    penalizes: bool,
+    /// The plan's whole strikes as hit points lost, when it has no wound
+    /// penalties and few groups (see [`FastPlan::pairs`]).
+    pairs: Vec<Pair>,
+}
+
+impl FastModel for HitPoints {
+    type Prep = HitPointsPrep;
+
+    fn prep(&self, plan: &FastPlan) -> HitPointsPrep {
+        let lost: [i32; HP_TABLE] = std::array::from_fn(|d| self.hp_lost(d as i32));
+        let dead_at = self.config().dead_at;
+        let penalizes = !self.config().penalties.is_empty();
+        // Whole strikes as hit points lost (0 for a miss), when plain
+        // subtraction cannot overflow (as `exact` below).
+        let pairs = if penalizes || dead_at < -(1 << 30) {
+            Vec::new()
+        } else {
+            plan.pairs(|hit, damage| {
+                let lost = if hit { self.hp_lost(damage) } else { 0 };
+                (lost <= 1 << 30).then_some(lost)
+            })
+        };
+        HitPointsPrep {
+            fresh: plan
+                .groups
+                .iter()
+                .map(|g| HitPointState::new(g.hit_points.unwrap_or(self.config().max_hp)))
+                .collect(),
+            lost,
+            exact: lost.iter().all(|&l| l <= 1 << 30) && dead_at >= -(1 << 30),
+            dead_at,
+            penalizes,
+            pairs,
+        }
+    }
+
+    #[inline]
+    fn pair_table(prep: &HitPointsPrep) -> &[Pair] {
+        &prep.pairs
+    }
+
+    /// As [`land`](FastModel::land) on a tabled loss: `pair.value` hit
+    /// points, 0 for a miss, lost unless already dead.
+    #[inline]
+    fn land_pair(&self, prep: &HitPointsPrep, state: &mut HitPointState, pair: &Pair) -> bool {
+        let before = state.hp();
+        // No overflow: `before > dead_at >= -2^30` when it loses any, and a
+        // tabled loss is at most 2^30.
+        let after = before - std::hint::select_unpredictable(before > prep.dead_at, pair.value, 0);
+        *state = HitPointState::new(after);
+        (before > 0) & (after <= 0)
+    }
+
+    #[inline]
+    fn fresh_state(prep: &HitPointsPrep, g: usize) -> HitPointState {
+        prep.fresh[g]
+    }
+
+    #[inline]
+    fn penalizes(prep: &HitPointsPrep) -> bool {
+        prep.penalizes
+    }
+
+    /// `HitPoints::apply` without branching on the hit: down is 0 hit points
+    /// or fewer, dead (no more loss) `dead_at` or fewer, and `dead_at <= 0`.
+    #[inline]
+    fn land(&self, prep: &HitPointsPrep, state: &mut HitPointState, hit: bool, damage: i32) -> (bool, i32) {
+        let before = state.hp();
+        // Whether it hit is data, not a branch to mispredict.
+        let takes = hit & (before > prep.dead_at);
+        let after = match prep.lost.get(damage.max(0) as usize) {
+            // No overflow: `before > dead_at >= -2^30` when it loses any,
+            // and a tabled loss is at most 2^30.
+            Some(&lost) if prep.exact => before - std::hint::select_unpredictable(takes, lost, 0),
+            _ => before.saturating_sub(if takes { self.hp_lost(damage) } else { 0 }),
+        };
+        *state = HitPointState::new(after);
+        let penalty = if prep.penalizes { self.wound_penalty(state) } else { 0 };
+        (before > 0 && after <= 0, penalty)
+    }
+
+    fn records(ws: &mut FastWorkspace) -> (&mut [Vec<Fighter<HitPointState>>; 2], &mut Common) {
+        (&mut ws.hit_points, &mut ws.common)
+    }
+}
+
+impl FastModel for FudgeWounds {
+    type Prep = ();
+
+    fn prep(&self, _: &FastPlan) {}
+
+    /// None: wounds always carry penalties.
+    #[inline]
+    fn pair_table((): &()) -> &[Pair] {
+        &[]
+    }
+
+    /// Applies the damage in `pair.value` if it hit (never called: see
+    /// [`pair_table`](FastModel::pair_table)).
+    #[inline]
+    fn land_pair(&self, (): &(), state: &mut WoundTrack, pair: &Pair) -> bool {
+        pair.hit && self.apply(state, pair.value).newly_down()
+    }
+
+    #[inline]
+    fn fresh_state((): &(), _: usize) -> WoundTrack {
+        WoundTrack::new()
+    }
+
+    #[inline]
+    fn penalizes((): &()) -> bool {
+        true
+    }
+
+    #[inline]
+    fn land(&self, (): &(), state: &mut WoundTrack, hit: bool, damage: i32) -> (bool, i32) {
+        if hit {
+            let out = self.apply(state, damage);
+            (out.newly_down(), out.penalty)
+        } else {
+            (false, 0)
+        }
+    }
+
+    fn records(ws: &mut FastWorkspace) -> (&mut [Vec<Fighter<WoundTrack>>; 2], &mut Common) {
+        (&mut ws.wounds, &mut ws.common)
+    }
+}
+
+/// What a fast battle reports besides its summary.
+pub(crate) struct FastEnd {
+    pub(crate) summary: BattleSummary,
+    pub(crate) fielded: [u64; 2],
+    pub(crate) standing: [u64; 2],
+}

@@ -1,0 +1,216 @@
+//! The fast path under the timing systems with a lean clock but no fused
+//! loop (issue 13): Simultaneous Combat, Simple Rounds, Action Blocks,
+//! Graduated Rounds (and any lean clock added later).
+//!
+//! Profiled at 2x10 after the lean clocks (callgrind), about 500 of the
+//! 600 to 950 instructions per action of these systems were the general
+//! loop's (`battle/fight.rs`): targets picked into a list through the
+//! policy's general code, every strike through `combat::full_contact_blow`,
+//! hits landed on full per-fighter arrays (engagement, damage taken,
+//! standing lists and positions) that random targets under Full Contact
+//! never read. Here the clock still hands out each moment's actors (the
+//! same `Clock` the general loop drives, so the same steps, dice and
+//! order), and the moment is fought on the Continuous fast path's records
+//! and tables (see the module docs one level up): for each actor, one
+//! `action_dice` word (the same draw the general loop makes), a random
+//! enemy from its side's list as it stood at the start of the moment, the
+//! strike by table, its damage landed at once. At the end of the moment
+//! the wound penalties take effect, the fallen leave their lists and the
+//! clock, and each hit on a fighter still standing is offered to the clock
+//! as a disruption, in the order struck (as `Battle::land_hits`).
+//!
+//! The caps and counters are the general loop's: a round past
+//! `max_rounds` is not begun, a moment past the ticks or rounds or one
+//! that would take the actions past their cap is not fought (a moment is
+//! fought whole or not at all).
+
+use skirmish_core::dice::SeededRolls;
+
+use super::{
+    Common, FastEnd, FastModel, FastPlan, FastWorkspace, ROLLS, Tally, decided, is_down, remove_fallen, set_penalties,
+};
+use crate::clock::{Clock, Tick};
+use crate::error::SimError;
+use crate::report::{BattleSummary, Casualties};
+
+/// Fights one battle on the fast path with `clock` (readied for this
+/// battle's fighters) handing out the moments; `group_of[f]` is fighter
+/// `f`'s group.
+#[expect(clippy::too_many_arguments, reason = "the loop's inputs, each of its own kind")]
+pub(crate) fn fight_moments<C: Clock, M: FastModel>(
+    plan: &FastPlan,
+    model: &M,
+    prep: &M::Prep,
+    group_of: &[u32],
+    clock: &mut C,
+    ws: &mut FastWorkspace,
+    rolls: &mut SeededRolls,
+    casualties: Option<&mut Vec<Casualties>>,
+) -> Result<FastEnd, SimError> {
+    // The generator in a local: its state can stay in registers.
+    let mut local = rolls.clone();
+    // The loop compiled three times, as the Continuous one (see there).
+    let end = if M::penalizes(prep) || plan.any_disruptible {
+        fight_with::<C, M, true, false>(plan, model, prep, group_of, clock, ws, &mut local, casualties)
+    } else if M::pair_table(prep).len() == plan.group_count() * plan.group_count() * ROLLS {
+        fight_with::<C, M, false, true>(plan, model, prep, group_of, clock, ws, &mut local, casualties)
+    } else {
+        fight_with::<C, M, false, false>(plan, model, prep, group_of, clock, ws, &mut local, casualties)
+    };
+    *rolls = local;
+    end
+}
+
+#[expect(clippy::too_many_arguments, reason = "the loop's inputs, each of its own kind")]
+#[expect(clippy::too_many_lines, reason = "the battle loop reads best in one piece")]
+#[inline]
+fn fight_with<C: Clock, M: FastModel, const KEEP_HITS: bool, const PAIRS: bool>(
+    plan: &FastPlan,
+    model: &M,
+    prep: &M::Prep,
+    group_of: &[u32],
+    clock: &mut C,
+    ws: &mut FastWorkspace,
+    rolls: &mut SeededRolls,
+    mut casualties: Option<&mut Vec<Casualties>>,
+) -> Result<FastEnd, SimError> {
+    let groups = plan.groups.as_slice();
+    let (standing, c) = M::records(ws);
+    let first_b = c.muster::<M>(groups, prep, group_of, standing)?;
+    let fielded = [u64::from(first_b), (group_of.len() - first_b as usize) as u64];
+    let Common {
+        pos,
+        down,
+        fallen,
+        hits,
+        acting,
+        ..
+    } = c;
+    let penalizes = KEEP_HITS && M::penalizes(prep);
+    let pairs = M::pair_table(prep);
+    let mut fell = 0usize;
+
+    let mut summary = BattleSummary::start();
+    let mut round_starts = 0u32;
+    // Already decided before a blow (a side with nobody in it).
+    if let Some(outcome) = decided(standing) {
+        summary.outcome = outcome;
+    }
+    while summary.outcome == crate::report::Outcome::Timeout {
+        let Some(step) = clock.next(rolls, acting)? else {
+            break; // nobody can ever act again: a timeout, not a win
+        };
+        let (tick, round) = match step {
+            Tick::NewRound => {
+                round_starts += 1;
+                if round_starts > plan.max_rounds {
+                    break; // a round past the cap is not begun
+                }
+                summary.rounds = summary.rounds.max(round_starts);
+                continue;
+            }
+            Tick::Moment { tick, round, .. } => (tick, round),
+        };
+        if tick > plan.max_ticks
+            || round > plan.max_rounds
+            || summary.actions.saturating_add(acting.len() as u64) > plan.max_actions
+        {
+            break;
+        }
+        summary.ticks = tick;
+        summary.rounds = summary.rounds.max(round);
+        summary.actions += acting.len() as u64;
+
+        // Every actor strikes a random enemy standing at the start of the
+        // moment, its damage applied at once (see the module docs).
+        for chunk in acting.chunks(Tally::SPAN) {
+            let mut tally = Tally::default();
+            for &a in chunk {
+                let side = usize::from(a >= first_b);
+                let attack_penalty = if penalizes {
+                    standing[side].get(pos[a as usize] as usize).map_or(0, |f| f.penalty)
+                } else {
+                    0
+                };
+                let enemies = &mut standing[side ^ 1];
+                let dice = rolls.action_dice(enemies.len() as u32);
+                clock.ready_roll(a, dice.ready);
+                let Some(ft) = enemies.get_mut(dice.target as usize) else {
+                    continue;
+                };
+                let (t, tg) = (ft.who, ft.group);
+                let ag = group_of[a as usize] as usize;
+                if PAIRS {
+                    // A whole strike by table (no penalties, no disruption).
+                    let i = (ag * groups.len() + tg as usize) * ROLLS + (dice.strike + 4) as usize;
+                    let Some(pair) = pairs.get(i) else {
+                        continue;
+                    };
+                    tally.add(pair.counts);
+                    let downed = model.land_pair(prep, &mut ft.state, pair);
+                    if let Some(slot) = fallen.get_mut(fell) {
+                        *slot = t;
+                    }
+                    fell += usize::from(downed);
+                } else {
+                    let ga = &groups[ag];
+                    let gt = &groups[tg as usize];
+                    let (cell, damage) = plan.strike(
+                        ga.strike_rating + attack_penalty,
+                        gt.defense_rating + if penalizes { ft.penalty } else { 0 },
+                        dice.strike,
+                        ga.offense,
+                        gt.defense_factor,
+                    )?;
+                    tally.add(cell.counts);
+                    let (downed, penalty) = model.land(prep, &mut ft.state, cell.hit, damage);
+                    if let Some(slot) = fallen.get_mut(fell) {
+                        *slot = t;
+                    }
+                    fell += usize::from(downed);
+                    if KEEP_HITS && cell.hit {
+                        hits.push((t, penalty, tg));
+                    }
+                }
+            }
+            tally.drain(&mut summary);
+        }
+
+        // The end of the moment: penalties, the fallen leave their lists
+        // and the clock, then each hit on one still standing may disrupt.
+        if penalizes {
+            set_penalties(standing, pos, first_b, hits);
+        }
+        if fell > 0 {
+            remove_fallen(standing, pos, down, first_b, &fallen[..fell]);
+            clock.remove_fallen(&fallen[..fell]);
+        }
+        if KEEP_HITS {
+            if plan.any_disruptible {
+                for &(t, _, g) in hits.iter() {
+                    if !is_down(down, t) && clock.disrupt(t, groups[g as usize].disruptible) {
+                        summary.disruptions += 1;
+                    }
+                }
+            }
+            hits.clear();
+        }
+        if fell > 0 {
+            fell = 0;
+            if let Some(list) = casualties.as_mut() {
+                list.push(Casualties {
+                    tick,
+                    standing: standing.iter().map(|s| s.len() as u64).collect(),
+                });
+            }
+            if let Some(outcome) = decided(standing) {
+                summary.outcome = outcome;
+            }
+        }
+    }
+    Ok(FastEnd {
+        summary,
+        fielded,
+        standing: standing.each_ref().map(|s| s.len() as u64),
+    })
+}

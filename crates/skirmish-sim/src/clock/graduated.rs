@@ -180,8 +180,14 @@ impl GraduatedClock {
             let init = (i64::from(rolls.four_df()) + 5 + self.speed[w]).max(MIN_INITIATIVE);
             let (rof, extra) = self.shots[w];
             // `actions_in_round`: every fighter has been in the fight
-            // since round 1, so this is its round of use.
-            let allowed = rof.shots_in_round(round).saturating_add(extra).min(MAX_ACTIONS);
+            // since round 1, so this is its round of use; one shot a round
+            // or more is the same every round.
+            let shots = if rof.rounds() <= 1 {
+                rof.shots()
+            } else {
+                rof.shots_in_round(round)
+            };
+            let allowed = shots.saturating_add(extra).min(MAX_ACTIONS);
             self.allowed[w] = allowed;
             self.nth[w] = 0;
             if allowed > 0 {

@@ -42,7 +42,7 @@
 //!   Per fighter, `from` is the first pass still pending: an entry is live
 //!   iff its fighter stands and `from` is its pass.
 
-use skirmish_core::dice::{RollSource, SeededRolls};
+use skirmish_core::dice::{Dice, SeededRolls};
 use skirmish_core::tables::weapons::RateOfFire;
 use skirmish_core::timing::simple::MIN_INITIATIVE;
 use skirmish_core::timing::{ActionBlocksConfig, ActorTiming, Declaration, MAX_ACTIONS, MAX_TICK, TimingSystem};
@@ -103,6 +103,9 @@ pub(crate) struct RoundsClock {
     events: Vec<(u64, u32, u32)>,
     /// The next entry of `events`.
     cursor: usize,
+    /// The highest initiative anyone can roll (Simple Rounds): the
+    /// counting sort's buckets, sized once per battle.
+    init_cap: u64,
     round: u32,
     round_base: u64,
     span: u64,
@@ -160,6 +163,16 @@ impl RoundsClock {
             self.reflexes.push((timing.reflexes, timing.combat_sense));
             self.shots.push((decl.rate_of_fire, decl.extra_attacks));
             self.disruptible.push(decl.disruptible);
+        }
+        // 4dF shows at most +4; an initiative is at least MIN_INITIATIVE.
+        self.init_cap = self
+            .init_add
+            .iter()
+            .map(|&a| u64::try_from(a.saturating_add(4).max(MIN_INITIATIVE)).unwrap_or(u64::MAX))
+            .max()
+            .unwrap_or(0);
+        if let Kind::Blocks(c) = self.kind {
+            c.die.validate().map_err(SimError::rules)?;
         }
         let n = self.init_add.len();
         self.alive.clear();
@@ -228,6 +241,16 @@ impl RoundsClock {
                 }
             }
             Kind::Simple => {
+                // With at most one action each (the common round) and
+                // initiatives in a short range, the round is laid out in
+                // two passes: count initiatives as they are rolled, then
+                // place each fighter (a stable counting sort by initiative,
+                // as `sort_by_init` and `lay_out` give for one pass).
+                let fused = self.init_cap <= COUNTING_SORT_SPAN;
+                if fused {
+                    self.counts.clear();
+                    self.counts.resize(self.init_cap as usize + 2, 0);
+                }
                 // Initiative and actions, in fighter order (the dice's order).
                 let mut span = 0u64;
                 let mut passes = 0u32;
@@ -238,37 +261,69 @@ impl RoundsClock {
                     let init = u32::try_from(init).unwrap_or(u32::MAX);
                     let (rof, extra) = self.shots[i];
                     // `actions_in_round` (every fighter has been in the fight
-                    // since round 1, so this is its round of use).
-                    let allowed = rof.shots_in_round(round).saturating_add(extra).min(MAX_ACTIONS);
+                    // since round 1, so this is its round of use); one shot
+                    // a round or more is the same every round.
+                    let shots = if rof.rounds() <= 1 {
+                        rof.shots()
+                    } else {
+                        rof.shots_in_round(round)
+                    };
+                    let allowed = shots.saturating_add(extra).min(MAX_ACTIONS);
                     self.init[i] = init;
                     self.allowed[i] = allowed;
                     self.from[i] = 1;
                     if allowed > 0 {
                         span = span.max(u64::from(init));
                         passes = passes.max(allowed);
+                        if fused && let Some(c) = self.counts.get_mut(init as usize + 1) {
+                            *c += 1;
+                        }
                     }
                 }
                 let span = if passes == 0 { 1 } else { span };
                 self.span = span;
-                self.sort_by_init(span);
-                // Pass-major, by initiative within a pass: fighter `w`'s
-                // pass `p` goes to slot `p` (1-based) of `passes`.
-                let init = &self.init;
-                lay_out(
-                    &mut self.events,
-                    &mut self.counts,
-                    &self.by_init,
-                    &self.allowed,
-                    passes,
-                    |_, p| p,
-                    |w, p| base + u64::from(p - 1) * span + u64::from(init[w as usize]),
-                );
+                if fused && passes == 1 {
+                    let counts = &mut self.counts;
+                    for k in 1..counts.len() {
+                        counts[k] += counts[k - 1];
+                    }
+                    let total = counts.last().copied().unwrap_or(0) as usize;
+                    self.events.resize(total, (0, 0, 0));
+                    for &w in &self.active {
+                        let i = w as usize;
+                        if self.allowed[i] == 0 {
+                            continue;
+                        }
+                        let init = self.init[i];
+                        let at = &mut counts[init as usize];
+                        self.events[*at as usize] = (base + u64::from(init), w, 1);
+                        *at += 1;
+                    }
+                } else {
+                    self.sort_by_init(span);
+                    // Pass-major, by initiative within a pass: fighter `w`'s
+                    // pass `p` goes to slot `p` (1-based) of `passes`.
+                    let init = &self.init;
+                    lay_out(
+                        &mut self.events,
+                        &mut self.counts,
+                        &self.by_init,
+                        &self.allowed,
+                        passes,
+                        |_, p| p,
+                        |w, p| base + u64::from(p - 1) * span + u64::from(init[w as usize]),
+                    );
+                }
             }
             Kind::Blocks(c) => {
                 let mut n = 0u32;
                 for &w in &self.active {
                     let i = w as usize;
-                    let roll = rolls.roll(c.die).map_err(SimError::rules)?;
+                    // The die was checked at `reset`: rolled as `roll` would.
+                    let roll = match c.die {
+                        Dice::Fudge { count } => rolls.fudge(count),
+                        Dice::Standard { count, sides } => rolls.standard(count, sides),
+                    };
                     let (reflexes, combat_sense) = self.reflexes[i];
                     let allowed = c.actions(reflexes, combat_sense, roll).min(MAX_ACTIONS);
                     self.allowed[i] = allowed;

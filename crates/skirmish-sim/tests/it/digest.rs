@@ -291,9 +291,16 @@ fn random_scenario(
     hit_points: (bool, u8, i8, bool),
     disruptible: bool,
     caps: (u16, u32, u8),
-    shots: (bool, u8),
+    shots: (u8, u8),
 ) -> Scenario {
-    let rate_of_fire = if shots.0 { r#", rate_of_fire = "3/2""# } else { "" };
+    // None, several a round, several over rounds, one every other round
+    // (no action at all in some rounds).
+    let rate_of_fire = [
+        "",
+        r#", rate_of_fire = "2/1""#,
+        r#", rate_of_fire = "3/2""#,
+        r#", rate_of_fire = "1/2""#,
+    ][usize::from(shots.0 % 4)];
     let damage = if hit_points.0 {
         let penalties = if hit_points.3 {
             ", penalties = [{ hp_at_most = 2, penalty = -1 }, { hp_at_most = 1, penalty = -3 }]"
@@ -369,7 +376,7 @@ proptest! {
         hit_points in any::<(bool, u8, i8, bool)>(),
         disruptible in any::<bool>(),
         caps in any::<(u16, u32, u8)>(),
-        shots in any::<(bool, u8)>(),
+        shots in any::<(u8, u8)>(),
         seed in any::<u64>(),
     ) {
         let timing = TIMINGS[timing];

@@ -13,10 +13,15 @@
 //!   Simple Rounds and Action Blocks, and [`GraduatedClock`]
 //!   (`graduated.rs`) for Graduated Rounds that extend the round (issue 13;
 //!   tested: `tests/it/systems.rs`).
+//! - [`TickClock`] (`tick.rs`) is the same for the Tick System, every
+//!   option and declaration (a battle only repeats declarations, so none
+//!   of the table's operations is needed; tested: `tests/it/systems.rs`).
 //!
 //! [`LeanClock`] holds whichever lean clock the battle's system has, so a
-//! workspace keeps one from battle to battle; systems without one (and
-//! declarations with GM timing) run on the Scheduler.
+//! workspace keeps one from battle to battle; what none of them runs
+//! (Graduated Rounds that do not extend the round, GM timing under the
+//! round systems, extra preparation under Graduated Rounds: see each
+//! clock's `handles`) runs on the Scheduler.
 //!
 //! Fighters that act at a moment do "the same again": their next action is
 //! scheduled at the next call, after the battle has resolved the moment and
@@ -39,9 +44,11 @@ use crate::error::SimError;
 
 mod graduated;
 mod rounds;
+mod tick;
 
 pub(crate) use graduated::GraduatedClock;
 pub(crate) use rounds::RoundsClock;
+pub(crate) use tick::TickClock;
 
 /// What a clock hands the battle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -218,6 +225,8 @@ pub(crate) enum LeanClock {
     Rounds(RoundsClock),
     /// Graduated Rounds that extend the round.
     Graduated(GraduatedClock),
+    /// The Tick System.
+    Tick(TickClock),
 }
 
 impl LeanClock {
@@ -227,6 +236,7 @@ impl LeanClock {
         match system {
             TimingSystem::Continuous(_) => true,
             TimingSystem::GraduatedRounds(_) => GraduatedClock::handles(system, declarations),
+            TimingSystem::TickSystem(_) => TickClock::handles(system, declarations),
             _ => RoundsClock::handles(system, declarations),
         }
     }
@@ -265,7 +275,14 @@ impl LeanClock {
                     clock.reset(system, fighters)?;
                 }
             }
-            TimingSystem::TickSystem(_) => {}
+            TimingSystem::TickSystem(_) => {
+                if !matches!(slot, Some(LeanClock::Tick(_))) {
+                    *slot = Some(LeanClock::Tick(TickClock::default()));
+                }
+                if let Some(LeanClock::Tick(clock)) = slot {
+                    clock.reset(system, fighters)?;
+                }
+            }
         }
         slot.as_mut()
             .filter(|_| LeanClock::handles(system, std::iter::empty()))
@@ -280,6 +297,7 @@ impl Clock for LeanClock {
             LeanClock::Continuous(c) => c.next(rolls, acting),
             LeanClock::Rounds(c) => c.next(rolls, acting),
             LeanClock::Graduated(c) => c.next(rolls, acting),
+            LeanClock::Tick(c) => c.next(rolls, acting),
         }
     }
 
@@ -289,6 +307,7 @@ impl Clock for LeanClock {
             LeanClock::Continuous(c) => c.remove(who),
             LeanClock::Rounds(c) => c.remove(who),
             LeanClock::Graduated(c) => c.remove(who),
+            LeanClock::Tick(c) => c.remove(who),
         }
     }
 
@@ -298,6 +317,7 @@ impl Clock for LeanClock {
             LeanClock::Continuous(c) => c.disrupt(who, disruptible),
             LeanClock::Rounds(c) => c.disrupt(who, disruptible),
             LeanClock::Graduated(c) => c.disrupt(who, disruptible),
+            LeanClock::Tick(c) => c.disrupt(who, disruptible),
         }
     }
 
@@ -307,6 +327,7 @@ impl Clock for LeanClock {
             LeanClock::Continuous(c) => c.ready_roll(who, roll),
             LeanClock::Rounds(c) => c.ready_roll(who, roll),
             LeanClock::Graduated(c) => c.ready_roll(who, roll),
+            LeanClock::Tick(c) => c.ready_roll(who, roll),
         }
     }
 }

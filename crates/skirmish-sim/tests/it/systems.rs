@@ -247,3 +247,176 @@ fn lean_clocks_fight_exactly_like_the_scheduler() {
         }
     }
 }
+
+/// Tick System options the comparison fights under: the defaults, short
+/// and long actions, small dice (many fighters on one tick), Fudge dice
+/// (initiative of 0 or less), long rounds, and the options a battle never
+/// reads (free actions, Acquire, Prepare's bonus).
+const TICK_TIMINGS: &[&str] = &[
+    "tick-system",
+    r#"{"system": "tick_system", "action_ticks": 1}"#,
+    r#"{"system": "tick_system", "action_ticks": 5, "initiative_die": "2d6"}"#,
+    r#"{"system": "tick_system", "initiative_die": "4dF"}"#,
+    r#"{"system": "tick_system", "initiative_die": "1d4", "action_ticks": 1}"#,
+    r#"{"system": "tick_system", "initiative_die": "1d100", "action_ticks": 3, "free_action_ticks": 0, "acquire_ticks": 9, "prepare_defense_bonus": 1}"#,
+];
+
+/// Tick System variants of the parity battle: (name, edits, fighters per
+/// side, battles).
+const TICK_VARIANTS: &[(&str, Edits, u64, u64)] = &[
+    ("tick plain", &[], 5, 3),
+    (
+        "tick intervals, bonuses, disruption",
+        &[
+            ("sides.A.groups.0.interval", "3"),
+            ("sides.A.groups.0.initiative_bonus", "2"),
+            ("sides.B.groups.0.initiative_bonus", "-1"),
+            ("sides.A.groups.0.disruptible", "true"),
+            ("sides.B.groups.0.disruptible", "true"),
+        ],
+        7,
+        3,
+    ),
+    (
+        "tick initiative below 1, long intervals",
+        &[
+            ("sides.A.groups.0.interval", "7"),
+            ("sides.B.groups.0.interval", "2"),
+            ("sides.B.groups.0.initiative_bonus", "-30"),
+            ("sides.A.groups.0.disruptible", "true"),
+        ],
+        6,
+        3,
+    ),
+    (
+        "tick long rounds (past the fine ring)",
+        &[
+            ("sides.A.groups.0.initiative_bonus", "300"),
+            ("sides.B.groups.0.interval", "40"),
+            ("sides.B.groups.0.disruptible", "true"),
+        ],
+        4,
+        2,
+    ),
+    (
+        "tick very long rounds (the far heap)",
+        &[
+            ("sides.A.groups.0.initiative_bonus", "70000"),
+            ("sides.A.groups.0.interval", "20000"),
+            ("sides.B.groups.0.interval", "1"),
+            ("sides.A.groups.0.disruptible", "true"),
+        ],
+        3,
+        2,
+    ),
+    (
+        "tick speed, Time Taken, rate of fire and extra attacks (unread)",
+        &[
+            (
+                "sides.A.groups.0.weapon",
+                r#"{"name": "quick", "time_taken": 1, "rate_of_fire": "3/2"}"#,
+            ),
+            ("sides.A.groups.0.extra_attacks", "2"),
+            ("sides.A.groups.0.speed_bonus", "4"),
+            ("sides.B.groups.0.weapon", "Sword, Two-Handed"),
+            ("sides.B.groups.0.speed_bonus", "-3"),
+            ("sides.B.groups.0.disruptible", "true"),
+        ],
+        6,
+        3,
+    ),
+    (
+        "tick long battle",
+        &[
+            ("sides.A.groups.0.hit_points", "30"),
+            ("sides.B.groups.0.hit_points", "35"),
+            ("sides.A.groups.0.interval", "1"),
+            ("sides.A.groups.0.disruptible", "true"),
+            ("sides.B.groups.0.disruptible", "true"),
+        ],
+        8,
+        2,
+    ),
+    (
+        "tick caps",
+        &[
+            ("battle.max_rounds", "2"),
+            ("battle.max_ticks", "30"),
+            ("battle.max_actions", "17"),
+            ("sides.B.groups.0.disruptible", "true"),
+        ],
+        8,
+        3,
+    ),
+];
+
+/// The Tick System battles only the clock comparison fights: every option
+/// of [`TICK_TIMINGS`] x [`TICK_VARIANTS`] x policy x striking, the goblin
+/// ambush (groups with their own ratings, FUDGE wounds), and crowds where
+/// many fighters act on one tick.
+fn tick_battles() -> Vec<(String, Battle, u64)> {
+    let mut out = Vec::new();
+    for timing in TICK_TIMINGS {
+        let mut bases: Vec<(String, Scenario, u64)> = Vec::new();
+        for &(variant, edits, n, battles) in TICK_VARIANTS {
+            let mut base = parity(n);
+            for &(path, value) in edits {
+                base = base.with_field(path, value).unwrap();
+            }
+            bases.push((variant.to_string(), base, battles));
+        }
+        bases.push(("goblin ambush".into(), Scenario::builtin("goblin-ambush").unwrap(), 4));
+        for (variant, base, battles) in bases {
+            for policy in ["random", "most_wounded", "least_engaged"] {
+                for striking in ["full-contact", "fudge-opposed"] {
+                    let s = base
+                        .clone()
+                        .with_field("timing", timing)
+                        .unwrap()
+                        .with_field("battle.targeting", policy)
+                        .unwrap()
+                        .with_field("striking", striking)
+                        .unwrap();
+                    out.push((
+                        format!("{variant} [{timing}, {policy}, {striking}]"),
+                        Battle::new(&s).unwrap(),
+                        battles,
+                    ));
+                }
+            }
+        }
+    }
+    for (timing, n) in [
+        (
+            r#"{"system": "tick_system", "initiative_die": "1d4", "action_ticks": 1}"#,
+            150,
+        ),
+        ("tick-system", 120),
+    ] {
+        let s = parity(n)
+            .with_field("timing", timing)
+            .unwrap()
+            .with_field("sides.B.groups.0.disruptible", "true")
+            .unwrap();
+        out.push((format!("tick crowd {n} [{timing}]"), Battle::new(&s).unwrap(), 1));
+    }
+    out
+}
+
+/// The Tick System's lean clock against the core Scheduler's, report by
+/// report (errors included), over [`tick_battles`].
+#[test]
+fn tick_clock_fights_exactly_like_the_scheduler() {
+    let mut ws = Workspace::default();
+    let mut fought = 0;
+    for (label, battle, battles) in tick_battles() {
+        for i in 0..battles {
+            let lean = battle.run_with(&mut ws, &mut SeededRolls::for_stream(9, i), &RunOptions::FULL, true);
+            let scheduler = battle.run_with(&mut ws, &mut SeededRolls::for_stream(9, i), &RunOptions::FULL, false);
+            assert!(scheduler.is_ok(), "{label} #{i}: {scheduler:?}");
+            assert_eq!(lean, scheduler, "{label} #{i}");
+            fought += 1;
+        }
+    }
+    assert!(fought > 500, "{fought} battles");
+}

@@ -1,0 +1,736 @@
+//! A lean clock for the Tick System (tick-system.txt; RULES.md §1.5).
+//!
+//! The core [`Scheduler`](skirmish_core::timing::Scheduler) runs the Tick
+//! System for the live tracker, with everything a table needs (free
+//! actions, interrupts, held turns, Acquire, Prepare's defense bonus,
+//! entered initiative): per-actor state of ~200 bytes with a `Vec` of
+//! pending events, a plan built per follow-up and a layout per round.
+//! Profiled, a battle paid about 2,300 instructions per action and 540
+//! bytes per fighter for it. A battle uses none of that: its fighters only
+//! do "the same again", fall, or lose an action to a hit.
+//!
+//! This clock keeps plain per-fighter records and the core's
+//! [`EventQueue`], and makes exactly the queue calls the Scheduler makes
+//! (the same events on the same ticks, scheduled and cancelled in the same
+//! order), so every tick pops the same fighters in the same order. It draws
+//! the same dice in the same order (only initiative: at each round's start,
+//! one roll of the system's die per fighter still in the fight, in fighter
+//! order) and hands the battle the same steps, ticks, rounds and labels
+//! as [`SchedulerClock`](super::SchedulerClock) does, so a seeded battle
+//! is identical on either clock (`tests/it/systems.rs` pins the digests
+//! and compares the two report by report).
+//!
+//! The Scheduler's rules it keeps:
+//!
+//! - A round: initiative = die + initiative bonus; `h` = the highest (at
+//!   least 1) is the round's length. A fighter's first turn is on
+//!   countdown tick `clamp(initiative, 1, h)`, that is absolute tick
+//!   `base + h - clamp + 1`; turns are scheduled in fighter order.
+//! - At a turn (handed on at the next step, after the battle resolved the
+//!   moment: turns land nothing), the fighter starts its action: it is done
+//!   (and lands) `ticks` later (the declaration's action ticks, else the
+//!   system's), and the next turn is `interval` after that, if its
+//!   countdown is still at least 1. Action first, then the turn, for the
+//!   fighters whose turns began, in the order they began. A tick with only
+//!   turns is no moment: the clock goes on to the next.
+//! - "The same again" is the declaration repeated: Acquire's extra ticks
+//!   (a ranged attack on a new target) never apply, as a repeated
+//!   declaration has no new target; a Prepare declaration starts nothing
+//!   (the fighter only prepares, turn after turn).
+//! - The round ends when nothing is pending; the next begins at
+//!   `max(now, base + h)`.
+//! - A disruption (a disruptible fighter hit while its action is in
+//!   progress) loses the action and the coming turn; the next turn is
+//!   `interval` from now, if that is later than now and still in the
+//!   round. A fallen fighter's pending action and turn go.
+//!
+//! The Scheduler's table-only operations (free actions, interrupts, held
+//! turns, entered initiative, timers) are never used by a battle, so every
+//! Tick System option and declaration runs here
+//! ([`TickClock::handles`]).
+
+use skirmish_core::dice::{Dice, RollSource, SeededRolls};
+use skirmish_core::timing::queue::{EventId, EventQueue};
+use skirmish_core::timing::{ActionKind, ActorTiming, Declaration, MAX_TICK, TimingSystem};
+
+use super::{Clock, Tick};
+use crate::battle::reserve_fighters;
+use crate::error::SimError;
+
+/// An event's payload: the fighter shifted left once, the low bit set for
+/// a turn (clear: an action lands). Fighters are fewer than `MAX_ACTORS`
+/// (10,000,000), so it fits.
+const TURN: u32 = 1;
+
+/// One fighter's timing, 40 bytes.
+#[derive(Debug, Clone, Copy)]
+struct Fighter {
+    /// The action in progress: its landing event.
+    action: Option<EventId>,
+    /// The coming turn.
+    turn: Option<EventId>,
+    /// Ticks its action takes.
+    ticks: u32,
+    /// Ticks it waits after an action (the Interval).
+    interval: u32,
+    /// Added to the initiative die.
+    bonus: i32,
+    /// Still in the fight.
+    alive: bool,
+    /// Its declaration is Prepare: it starts no action.
+    prepare: bool,
+    /// Its declaration is disruptible (the Scheduler asks the declaration,
+    /// as well as the battle's flag).
+    disruptible: bool,
+}
+
+/// The Tick System on plain arrays (see the module docs).
+#[derive(Debug)]
+pub(crate) struct TickClock {
+    queue: EventQueue<u32>,
+    /// The initiative die.
+    die: Dice,
+    fighters: Vec<Fighter>,
+    /// Per fighter: this round's initiative (read while laying it out).
+    init: Vec<i64>,
+    /// Fighters whose turn began at the last tick, in the order they began.
+    /// The fallen stay on it and are skipped.
+    awaiting: Vec<u32>,
+    popped: Vec<(EventId, u32)>,
+    /// Fighters still in the fight.
+    standing: usize,
+    round: u32,
+    /// The absolute tick before the round's first.
+    round_base: u64,
+    /// The round's length in ticks (its highest initiative, at least 1).
+    span: u64,
+}
+
+impl Default for TickClock {
+    fn default() -> Self {
+        TickClock {
+            queue: EventQueue::new(),
+            die: Dice::D20,
+            fighters: Vec::new(),
+            init: Vec::new(),
+            awaiting: Vec::new(),
+            popped: Vec::new(),
+            standing: 0,
+            round: 0,
+            round_base: 0,
+            span: 0,
+        }
+    }
+}
+
+impl TickClock {
+    /// Whether this clock runs `system` for fighters with these
+    /// declarations: the Tick System, whatever its options and the
+    /// declarations (see the module docs: a battle only repeats them).
+    pub(crate) fn handles(system: &TimingSystem, _declarations: impl Iterator<Item = Declaration>) -> bool {
+        matches!(system, TimingSystem::TickSystem(_))
+    }
+
+    /// Readies the clock for a new battle, keeping its memory. Checks what
+    /// the Scheduler checks as fighters join (the system's options, each
+    /// fighter's traits and declaration, the number of fighters).
+    pub(crate) fn reset(
+        &mut self,
+        system: &TimingSystem,
+        fighters: impl Iterator<Item = (ActorTiming, Declaration)>,
+    ) -> Result<(), SimError> {
+        system.validate().map_err(SimError::rules)?;
+        let TimingSystem::TickSystem(c) = system else {
+            return Err(SimError::Scenario(format!(
+                "the Tick System's clock cannot run {}",
+                system.name()
+            )));
+        };
+        self.die = c.initiative_die;
+        self.queue.reset();
+        self.fighters.clear();
+        // Room for every fighter first: a battle too big for memory is an
+        // error naming its size, not an abort (as the battle's own arrays).
+        let n = fighters.size_hint().0;
+        reserve_fighters(&mut self.fighters, n)?;
+        reserve_fighters(&mut self.init, n)?;
+        reserve_fighters(&mut self.awaiting, n)?;
+        reserve_fighters(&mut self.popped, n)?;
+        let mut last: Option<(ActorTiming, Declaration)> = None;
+        for (timing, decl) in fighters {
+            super::admit(&mut last, timing, decl, self.fighters.len())?;
+            self.fighters.push(Fighter {
+                action: None,
+                turn: None,
+                ticks: decl.action_ticks.unwrap_or(c.action_ticks),
+                interval: timing.interval,
+                bonus: timing.initiative_bonus,
+                alive: true,
+                prepare: decl.kind == ActionKind::Prepare,
+                disruptible: decl.disruptible,
+            });
+        }
+        let n = self.fighters.len();
+        self.init.clear();
+        self.init.resize(n, 0);
+        self.awaiting.clear();
+        self.popped.clear();
+        self.standing = n;
+        self.round = 0;
+        self.round_base = 0;
+        self.span = 0;
+        Ok(())
+    }
+
+    /// The countdown tick of absolute tick `t` this round (the Scheduler's
+    /// `countdown`: `base + span + 1 - t`, saturating).
+    #[inline]
+    fn countdown(&self, t: u64) -> i64 {
+        let end = i64::try_from(self.span.saturating_add(self.round_base)).unwrap_or(i64::MAX);
+        end.saturating_add(1)
+            .saturating_sub(i64::try_from(t).unwrap_or(i64::MAX))
+    }
+
+    /// The tick declarations count from: the last moment, or the round's
+    /// start if it began since.
+    #[inline]
+    fn current_tick(&self) -> u64 {
+        self.queue.now().max(self.round_base)
+    }
+
+    /// The fighters whose turns began start their actions, in the order
+    /// the turns began: each lands when done, and the next turn follows
+    /// its interval later if the round still has it.
+    fn start_actions(&mut self) -> Result<(), SimError> {
+        let now = self.current_tick();
+        for i in 0..self.awaiting.len() {
+            let w = self.awaiting[i];
+            let Some(&f) = self.fighters.get(w as usize) else {
+                continue;
+            };
+            if !f.alive || f.prepare {
+                continue;
+            }
+            let done = match now.checked_add(u64::from(f.ticks)) {
+                Some(t) if t <= MAX_TICK => t,
+                _ => return Err(too_late(now, f.ticks)),
+            };
+            let next = done + u64::from(f.interval);
+            let action = self.queue.schedule(done, w << 1).map_err(SimError::rules)?;
+            let turn = if self.countdown(next) >= 1 {
+                Some(self.queue.schedule(next, w << 1 | TURN).map_err(SimError::rules)?)
+            } else {
+                None
+            };
+            let f = &mut self.fighters[w as usize];
+            f.action = Some(action);
+            f.turn = turn;
+        }
+        self.awaiting.clear();
+        Ok(())
+    }
+
+    /// Rolls and lays out the next round: everyone in the fight rolls
+    /// initiative in fighter order; the highest sets the round's length;
+    /// first turns in fighter order.
+    fn begin_round(&mut self, rolls: &mut SeededRolls) -> Result<(), SimError> {
+        let round = self
+            .round
+            .checked_add(1)
+            .ok_or_else(|| SimError::rules(skirmish_core::Error::overflow("round", "more than u32::MAX rounds")))?;
+        let mut highest: Option<i64> = None;
+        for w in 0..self.fighters.len() {
+            let f = self.fighters[w];
+            if !f.alive {
+                continue;
+            }
+            let init = i64::from(rolls.roll(self.die).map_err(SimError::rules)?) + i64::from(f.bonus);
+            self.init[w] = init;
+            highest = Some(highest.map_or(init, |h| h.max(init)));
+        }
+        let base = if self.round == 0 {
+            0
+        } else {
+            self.queue.now().max(self.round_base.saturating_add(self.span))
+        };
+        if base > MAX_TICK {
+            return Err(past_last_tick());
+        }
+        let h = highest.unwrap_or(1).max(1);
+        let span = h.unsigned_abs();
+        if base.saturating_add(span) > MAX_TICK {
+            return Err(past_last_tick());
+        }
+        self.round = round;
+        self.round_base = base;
+        self.span = span;
+        for w in 0..self.fighters.len() {
+            if !self.fighters[w].alive {
+                continue;
+            }
+            let d = self.init[w].clamp(1, h);
+            // `h - d` is in `0..h`: the turn is at most `base + span`.
+            let tick = base + (h - d).unsigned_abs() + 1;
+            let id = self
+                .queue
+                .schedule(tick, (w as u32) << 1 | TURN)
+                .map_err(SimError::rules)?;
+            self.fighters[w].turn = Some(id);
+        }
+        Ok(())
+    }
+}
+
+/// An action that would be done after the last tick (the Scheduler's own
+/// error, naming the declaration's action ticks).
+#[cold]
+fn too_late(now: u64, ticks: u32) -> SimError {
+    SimError::rules(skirmish_core::Error::out_of_range(
+        "declaration.action_ticks",
+        ticks,
+        0,
+        MAX_TICK.saturating_sub(now),
+    ))
+}
+
+/// A round that would land past the scheduler's last tick (the
+/// Scheduler's own error).
+#[cold]
+fn past_last_tick() -> SimError {
+    SimError::rules(skirmish_core::Error::overflow(
+        "round",
+        format!("it would land after the last tick {MAX_TICK}"),
+    ))
+}
+
+impl Clock for TickClock {
+    #[inline]
+    fn next(&mut self, rolls: &mut SeededRolls, acting: &mut Vec<u32>) -> Result<Option<Tick>, SimError> {
+        acting.clear();
+        loop {
+            self.start_actions()?;
+            if (self.round == 0 || self.queue.is_empty()) && self.standing > 0 {
+                self.begin_round(rolls)?;
+                return Ok(Some(Tick::NewRound));
+            }
+            let Some(tick) = self.queue.pop_tick(&mut self.popped) else {
+                return Ok(None);
+            };
+            for &(_, ev) in &self.popped {
+                let w = ev >> 1;
+                let Some(f) = self.fighters.get_mut(w as usize) else {
+                    continue;
+                };
+                if ev & TURN == TURN {
+                    f.turn = None;
+                    self.awaiting.push(w);
+                } else {
+                    f.action = None;
+                    acting.push(w);
+                }
+            }
+            // A tick of turns alone lands nothing: on to the next.
+            if acting.is_empty() {
+                continue;
+            }
+            return Ok(Some(Tick::Moment {
+                tick,
+                round: self.round,
+                display: self.countdown(tick),
+                pass: 0,
+            }));
+        }
+    }
+
+    #[inline]
+    fn remove(&mut self, who: u32) {
+        let Some(f) = self.fighters.get_mut(who as usize) else {
+            return;
+        };
+        if !f.alive {
+            return;
+        }
+        f.alive = false;
+        self.standing -= 1;
+        if let Some(id) = f.action.take() {
+            self.queue.cancel(id);
+        }
+        if let Some(id) = f.turn.take() {
+            self.queue.cancel(id);
+        }
+        // A fighter whose turn began stays on `awaiting`, skipped.
+    }
+
+    /// A disruptible fighter's action in progress is lost with its coming
+    /// turn; it waits its interval from now for the next, if the round
+    /// still has it.
+    #[inline]
+    fn disrupt(&mut self, who: u32, disruptible: bool) -> bool {
+        let now = self.queue.now();
+        let next_from = self.current_tick();
+        let Some(f) = self.fighters.get_mut(who as usize) else {
+            return false;
+        };
+        if !disruptible || !f.disruptible || !f.alive {
+            return false;
+        }
+        let Some(action) = f.action.take() else {
+            return false;
+        };
+        let interval = f.interval;
+        let turn = f.turn.take();
+        self.queue.cancel(action);
+        if let Some(id) = turn {
+            self.queue.cancel(id);
+        }
+        // Within the round, so at most `MAX_TICK`.
+        let next = next_from.saturating_add(u64::from(interval));
+        if self.countdown(next) >= 1 && next > now {
+            match self.queue.schedule(next, who << 1 | TURN) {
+                Ok(id) => self.fighters[who as usize].turn = Some(id),
+                // The Scheduler's `disrupt` errs, which its clock reads as
+                // no disruption (unreachable: the tick is in the round).
+                Err(_) => return false,
+            }
+        }
+        true
+    }
+
+    #[inline]
+    fn ready_roll(&mut self, _who: u32, _roll: i32) {}
+}
+
+#[cfg(test)]
+mod tests {
+    use skirmish_core::dice::{Dice, SeededRolls};
+    use skirmish_core::timing::{
+        ActionKind, ActorTiming, Declaration, GmTiming, MAX_TICK, TickSystemConfig, TimingSystem,
+    };
+
+    use super::TickClock;
+    use crate::clock::{Clock, LeanClock, SchedulerClock, Tick};
+
+    fn tick_system(die: Dice, action_ticks: u32) -> TimingSystem {
+        TimingSystem::TickSystem(TickSystemConfig {
+            initiative_die: die,
+            action_ticks,
+            ..TickSystemConfig::default()
+        })
+    }
+
+    fn lean(system: &TimingSystem, fighters: &[(ActorTiming, Declaration)]) -> TickClock {
+        let mut clock = TickClock::default();
+        clock.reset(system, fighters.iter().copied()).unwrap();
+        clock
+    }
+
+    fn scheduler(system: &TimingSystem, fighters: &[(ActorTiming, Declaration)]) -> SchedulerClock {
+        SchedulerClock::new(system, fighters.iter().copied()).unwrap()
+    }
+
+    /// A roll of `1..=n` (`n` at least 1).
+    fn pick(chaos: &mut SeededRolls, n: usize) -> usize {
+        chaos.standard(1, u32::try_from(n.max(1)).unwrap()) as usize
+    }
+
+    /// Drives `clock` as a battle does, with hits, falls and disruptions
+    /// drawn from a stream of their own (if `violent`), and logs everything
+    /// it hands out (the steps, who acts, what a disruption did, the dice
+    /// left).
+    fn script<C: Clock>(clock: &mut C, n: usize, seed: u64, steps: usize, violent: bool) -> Vec<String> {
+        let mut rolls = SeededRolls::for_stream(seed, 0);
+        let mut chaos = SeededRolls::for_stream(seed, 1);
+        let mut acting = Vec::new();
+        let mut down = vec![false; n];
+        let mut log = Vec::new();
+        for _ in 0..steps {
+            match clock.next(&mut rolls, &mut acting) {
+                Err(e) => {
+                    log.push(format!("error {e:?}"));
+                    break;
+                }
+                Ok(None) => {
+                    log.push("end".into());
+                    break;
+                }
+                Ok(Some(t)) => log.push(format!("{t:?} {acting:?}")),
+            }
+            // Each acting fighter may hit someone standing: a hit fells
+            // one time in five; the others hit may lose their action.
+            let mut hits = Vec::new();
+            for _ in 0..if violent { acting.len() } else { 0 } {
+                if pick(&mut chaos, 3) == 1 {
+                    let t = pick(&mut chaos, n) - 1;
+                    if !down[t] {
+                        hits.push(t as u32);
+                    }
+                }
+            }
+            let mut fallen = Vec::new();
+            for &t in &hits {
+                if !down[t as usize] && pick(&mut chaos, 5) == 1 {
+                    down[t as usize] = true;
+                    fallen.push(t);
+                }
+            }
+            clock.remove_fallen(&fallen);
+            for &t in &hits {
+                if !down[t as usize] {
+                    let flag = pick(&mut chaos, 4) != 1;
+                    log.push(format!("disrupt {t} {flag}: {}", clock.disrupt(t, flag)));
+                }
+            }
+        }
+        log.push(format!("dice left {}", rolls.next_u64()));
+        log
+    }
+
+    /// Random fighters with every kind of declaration, including what a
+    /// scenario cannot give (Prepare, Acquire, per-action ticks, GM timing).
+    fn fighters(seed: u64) -> Vec<(ActorTiming, Declaration)> {
+        let mut chaos = SeededRolls::for_stream(seed, 2);
+        let n = pick(&mut chaos, 14);
+        (0..n)
+            .map(|_| {
+                let timing = ActorTiming {
+                    initiative_bonus: match pick(&mut chaos, 10) {
+                        1 => -40,
+                        2 => 500,
+                        k => k as i32 - 5,
+                    },
+                    interval: match pick(&mut chaos, 8) {
+                        1 => 300,
+                        k => k as u32 - 2,
+                    },
+                    ..ActorTiming::default()
+                };
+                let decl = Declaration {
+                    time_taken: pick(&mut chaos, 6) as i32 - 1,
+                    speed_bonus: pick(&mut chaos, 3) as i32 - 2,
+                    kind: match pick(&mut chaos, 12) {
+                        1 => ActionKind::Prepare,
+                        2 | 3 => ActionKind::RangedAttack { new_target: true },
+                        4 => ActionKind::RangedAttack { new_target: false },
+                        5 => ActionKind::NonCombat,
+                        _ => ActionKind::Attack,
+                    },
+                    disruptible: pick(&mut chaos, 2) == 1,
+                    action_ticks: match pick(&mut chaos, 6) {
+                        1 => Some(1),
+                        2 => Some(4),
+                        3 => Some(40),
+                        _ => None,
+                    },
+                    extra_preparation: if pick(&mut chaos, 5) == 1 { 3 } else { 0 },
+                    gm: match pick(&mut chaos, 8) {
+                        1 => Some(GmTiming::ReadyTime(2)),
+                        2 => Some(GmTiming::LandingTick(5)),
+                        _ => None,
+                    },
+                    ..Declaration::default()
+                };
+                (timing, decl)
+            })
+            .collect()
+    }
+
+    fn systems() -> Vec<TimingSystem> {
+        vec![
+            TimingSystem::tick_system(),
+            tick_system(Dice::D20, 1),
+            tick_system(Dice::standard(2, 6).unwrap(), 3),
+            tick_system(Dice::standard(1, 4).unwrap(), 1),
+            tick_system(Dice::FOUR_DF, 2),
+            tick_system(Dice::standard(1, 100).unwrap(), 5),
+        ]
+    }
+
+    #[test]
+    fn every_tick_system_option_runs_lean() {
+        for system in systems() {
+            let decls = fighters(3).into_iter().map(|(_, d)| d);
+            assert!(LeanClock::handles(&system, decls), "{system:?}");
+        }
+        assert!(!TickClock::handles(&TimingSystem::SimpleRounds, std::iter::empty()));
+    }
+
+    /// Step for step, the same as the Scheduler's clock, whatever the
+    /// declarations, falls and disruptions.
+    #[test]
+    fn steps_exactly_like_the_scheduler() {
+        for system in systems() {
+            for seed in 0..60 {
+                let f = fighters(seed);
+                let want = script(&mut scheduler(&system, &f), f.len(), seed, 600, true);
+                let got = script(&mut lean(&system, &f), f.len(), seed, 600, true);
+                assert_eq!(got, want, "{system:?} seed {seed}");
+            }
+        }
+    }
+
+    /// Reused from battle to battle (also after a battle of another size),
+    /// it starts afresh.
+    #[test]
+    fn a_reset_clock_is_a_new_clock() {
+        let system = TimingSystem::tick_system();
+        let mut clock = TickClock::default();
+        for seed in [5, 6, 5, 7] {
+            let f = fighters(seed);
+            clock.reset(&system, f.iter().copied()).unwrap();
+            let want = script(&mut scheduler(&system, &f), f.len(), seed, 300, true);
+            assert_eq!(script(&mut clock, f.len(), seed, 300, true), want, "seed {seed}");
+        }
+    }
+
+    /// Nobody: nothing ever happens. Everyone preparing: rounds begin and
+    /// nothing lands, as on the Scheduler.
+    #[test]
+    fn nobody_and_only_preparing() {
+        let system = TimingSystem::tick_system();
+        let mut rolls = SeededRolls::new(1);
+        let mut acting = vec![7];
+        assert_eq!(lean(&system, &[]).next(&mut rolls, &mut acting).unwrap(), None);
+        assert!(acting.is_empty());
+        let prepare = Declaration {
+            kind: ActionKind::Prepare,
+            ..Declaration::default()
+        };
+        let f = vec![(ActorTiming::default(), prepare); 3];
+        let want = script(&mut scheduler(&system, &f), 3, 1, 40, true);
+        assert_eq!(script(&mut lean(&system, &f), 3, 1, 40, true), want);
+        assert!(want.iter().filter(|l| l.starts_with("NewRound")).count() > 10);
+    }
+
+    /// The worked example's arithmetic: an action on countdown tick 20
+    /// that takes 2 ticks is done on 18; with an Interval of 6 the next
+    /// turn is on 12 (it lands there 2 ticks later, on 10).
+    #[test]
+    fn the_tick_system_example() {
+        let system = tick_system(Dice::standard(1, 1).unwrap(), 2);
+        let f = [(
+            ActorTiming {
+                initiative_bonus: 19,
+                interval: 6,
+                ..ActorTiming::default()
+            },
+            Declaration::default(),
+        )];
+        let mut clock = lean(&system, &f);
+        let mut rolls = SeededRolls::new(1);
+        let mut acting = Vec::new();
+        assert_eq!(clock.next(&mut rolls, &mut acting).unwrap(), Some(Tick::NewRound));
+        let mut displays = Vec::new();
+        while let Some(Tick::Moment { display, round: 1, .. }) = clock.next(&mut rolls, &mut acting).unwrap() {
+            assert_eq!(acting, [0]);
+            displays.push(display);
+        }
+        assert_eq!(displays, [18, 10, 2]);
+    }
+
+    /// A disruption loses the action in progress and the coming turn; the
+    /// next turn is an Interval from now, if the round has it and it is
+    /// later than now. Twice in a moment is once.
+    #[test]
+    fn disruption_waits_the_interval() {
+        let system = tick_system(Dice::standard(1, 1).unwrap(), 4);
+        let timing = |interval| ActorTiming {
+            initiative_bonus: 29,
+            interval,
+            ..ActorTiming::default()
+        };
+        let spell = Declaration {
+            disruptible: true,
+            ..Declaration::default()
+        };
+        // Fighter 0 acts on countdown 30 (done on 26); fighter 1's turn is
+        // on 30 too, but with a 2-tick action, done on 28.
+        let fast = Declaration {
+            action_ticks: Some(2),
+            ..Declaration::default()
+        };
+        for interval in [0, 3, 40] {
+            let f = [(timing(interval), spell), (timing(0), fast)];
+            let mut clock = lean(&system, &f);
+            let mut rolls = SeededRolls::new(1);
+            let mut acting = Vec::new();
+            assert_eq!(clock.next(&mut rolls, &mut acting).unwrap(), Some(Tick::NewRound));
+            let step = clock.next(&mut rolls, &mut acting).unwrap();
+            assert!(matches!(step, Some(Tick::Moment { display: 28, .. })), "{step:?}");
+            assert_eq!(acting, [1]);
+            assert!(!clock.disrupt(0, false), "the battle's flag");
+            assert!(!clock.disrupt(1, true), "not disruptible");
+            assert!(clock.disrupt(0, true));
+            assert!(!clock.disrupt(0, true), "nothing left in progress");
+            let step = clock.next(&mut rolls, &mut acting).unwrap();
+            match interval {
+                // No later turn (interval 0), or past the round (40): only
+                // fighter 1 acts again, on 26 (turn on 28, 2 ticks).
+                0 | 40 => assert!(matches!(step, Some(Tick::Moment { display: 26, .. })) && acting == [1]),
+                // A turn on 25, done on 21; fighter 1 lands on 26 first.
+                _ => {
+                    assert!(matches!(step, Some(Tick::Moment { display: 26, .. })) && acting == [1]);
+                    let mut at = None;
+                    while let Some(Tick::Moment { display, .. }) = clock.next(&mut rolls, &mut acting).unwrap() {
+                        if acting.contains(&0) {
+                            at = Some(display);
+                            break;
+                        }
+                    }
+                    assert_eq!(at, Some(21));
+                }
+            }
+        }
+    }
+
+    /// Bad options and fighters are refused as the Scheduler refuses them.
+    #[test]
+    fn refuses_what_the_scheduler_refuses() {
+        let bad_system = tick_system(Dice::D20, 0);
+        let f = fighters(1);
+        let want = SchedulerClock::new(&bad_system, f.iter().copied()).err();
+        assert!(want.is_some());
+        assert_eq!(TickClock::default().reset(&bad_system, f.iter().copied()).err(), want);
+        let mut bad = f.clone();
+        bad.push((
+            ActorTiming {
+                interval: 2_000_000,
+                ..ActorTiming::default()
+            },
+            Declaration::default(),
+        ));
+        let system = TimingSystem::tick_system();
+        let want = SchedulerClock::new(&system, bad.iter().copied()).err();
+        assert!(want.is_some());
+        assert_eq!(TickClock::default().reset(&system, bad.iter().copied()).err(), want);
+        assert!(
+            TickClock::default()
+                .reset(&TimingSystem::SimpleRounds, f.into_iter())
+                .is_err()
+        );
+    }
+
+    /// Rounds of a million ticks run into the last tick: the same error as
+    /// the Scheduler's, never an overflow.
+    #[test]
+    fn the_last_tick_is_an_error() {
+        let system = tick_system(Dice::D20, 10_000);
+        let slow = ActorTiming {
+            initiative_bonus: 1_000_000,
+            interval: 1_000_000,
+            ..ActorTiming::default()
+        };
+        let f = [(slow, Declaration::default()), (slow, Declaration::default())];
+        let want = script(&mut scheduler(&system, &f), 2, 0, 100_000, false);
+        let got = script(&mut lean(&system, &f), 2, 0, 100_000, false);
+        assert_eq!(got, want);
+        let last = &want[want.len() - 2];
+        assert!(last.starts_with("error"), "{last}");
+        // It got there: the last moment is within a round of the last tick.
+        let moment = want.iter().rev().find_map(|l| {
+            l.strip_prefix("Moment { tick: ")
+                .and_then(|r| r.split(',').next())
+                .and_then(|t| t.parse::<u64>().ok())
+        });
+        assert!(moment.is_some_and(|t| t > MAX_TICK - 2_100_000), "{moment:?}");
+    }
+}

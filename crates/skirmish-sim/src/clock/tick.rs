@@ -9,10 +9,13 @@
 //! bytes per fighter for it. A battle uses none of that: its fighters only
 //! do "the same again", fall, or lose an action to a hit.
 //!
-//! This clock keeps plain per-fighter records and the core's
-//! [`EventQueue`], and makes exactly the queue calls the Scheduler makes
-//! (the same events on the same ticks, scheduled and cancelled in the same
-//! order), so every tick pops the same fighters in the same order. It draws
+//! This clock keeps plain per-fighter records (40 bytes) and the core's
+//! [`EventQueue`], and schedules and cancels the events the Scheduler
+//! does, on the same ticks and in the same order, so every tick pops the
+//! same fighters in the same order (FIFO within a tick). One saving: an
+//! action and the turn the Scheduler schedules right after it on the same
+//! tick (an Interval of 0) are one event, as nothing can come between
+//! them. It draws
 //! the same dice in the same order (only initiative: at each round's start,
 //! one roll of the system's die per fighter still in the fight, in fighter
 //! order) and hands the battle the same steps, ticks, rounds and labels
@@ -49,7 +52,7 @@
 //! Tick System option and declaration runs here
 //! ([`TickClock::handles`]).
 
-use skirmish_core::dice::{Dice, RollSource, SeededRolls};
+use skirmish_core::dice::{Dice, SeededRolls};
 use skirmish_core::timing::queue::{EventId, EventQueue};
 use skirmish_core::timing::{ActionKind, ActorTiming, Declaration, MAX_TICK, TimingSystem};
 
@@ -57,17 +60,35 @@ use super::{Clock, Tick};
 use crate::battle::reserve_fighters;
 use crate::error::SimError;
 
-/// An event's payload: the fighter shifted left once, the low bit set for
-/// a turn (clear: an action lands). Fighters are fewer than `MAX_ACTORS`
-/// (10,000,000), so it fits.
+/// An event's payload: the fighter shifted left by [`KIND_BITS`], and
+/// what happens: [`ACTION`], [`TURN`] or [`ACTION_TURN`]. Fighters are
+/// fewer than `MAX_ACTORS` (10,000,000), so it fits.
+const KIND_BITS: u32 = 2;
+/// The fighter's action lands.
+const ACTION: u32 = 0;
+/// The fighter's turn begins.
 const TURN: u32 = 1;
+/// Both, the action first: an action followed by the next turn on the
+/// same tick (an Interval of 0). The Scheduler schedules the two one
+/// after the other, so nothing can come between them on that tick: one
+/// event stands for both, and the queue does half the work.
+const ACTION_TURN: u32 = 2;
+/// The bits of the kind.
+const KIND_MASK: u32 = (1 << KIND_BITS) - 1;
+
+/// The payload of `kind` for fighter `w`.
+#[inline]
+const fn payload(w: u32, kind: u32) -> u32 {
+    w << KIND_BITS | kind
+}
 
 /// One fighter's timing, 40 bytes.
 #[derive(Debug, Clone, Copy)]
 struct Fighter {
     /// The action in progress: its landing event.
     action: Option<EventId>,
-    /// The coming turn.
+    /// The coming turn (the same event as `action` for an
+    /// [`ACTION_TURN`]).
     turn: Option<EventId>,
     /// Ticks its action takes.
     ticks: u32,
@@ -216,11 +237,23 @@ impl TickClock {
                 _ => return Err(too_late(now, f.ticks)),
             };
             let next = done + u64::from(f.interval);
-            let action = self.queue.schedule(done, w << 1).map_err(SimError::rules)?;
-            let turn = if self.countdown(next) >= 1 {
-                Some(self.queue.schedule(next, w << 1 | TURN).map_err(SimError::rules)?)
-            } else {
-                None
+            let (action, turn) = match (self.countdown(next) >= 1, f.interval) {
+                (true, 0) => {
+                    let id = self
+                        .queue
+                        .schedule(done, payload(w, ACTION_TURN))
+                        .map_err(SimError::rules)?;
+                    (id, Some(id))
+                }
+                (has_turn, _) => {
+                    let action = self.queue.schedule(done, payload(w, ACTION)).map_err(SimError::rules)?;
+                    let turn = if has_turn {
+                        Some(self.queue.schedule(next, payload(w, TURN)).map_err(SimError::rules)?)
+                    } else {
+                        None
+                    };
+                    (action, turn)
+                }
             };
             let f = &mut self.fighters[w as usize];
             f.action = Some(action);
@@ -244,7 +277,12 @@ impl TickClock {
             if !f.alive {
                 continue;
             }
-            let init = i64::from(rolls.roll(self.die).map_err(SimError::rules)?) + i64::from(f.bonus);
+            // The die was checked with the options: rolled as `roll` would.
+            let roll = match self.die {
+                Dice::Fudge { count } => rolls.fudge(count),
+                Dice::Standard { count, sides } => rolls.standard(count, sides),
+            };
+            let init = i64::from(roll) + i64::from(f.bonus);
             self.init[w] = init;
             highest = Some(highest.map_or(init, |h| h.max(init)));
         }
@@ -273,7 +311,7 @@ impl TickClock {
             let tick = base + (h - d).unsigned_abs() + 1;
             let id = self
                 .queue
-                .schedule(tick, (w as u32) << 1 | TURN)
+                .schedule(tick, payload(w as u32, TURN))
                 .map_err(SimError::rules)?;
             self.fighters[w].turn = Some(id);
         }
@@ -317,16 +355,25 @@ impl Clock for TickClock {
                 return Ok(None);
             };
             for &(_, ev) in &self.popped {
-                let w = ev >> 1;
+                let w = ev >> KIND_BITS;
                 let Some(f) = self.fighters.get_mut(w as usize) else {
                     continue;
                 };
-                if ev & TURN == TURN {
-                    f.turn = None;
-                    self.awaiting.push(w);
-                } else {
-                    f.action = None;
-                    acting.push(w);
+                match ev & KIND_MASK {
+                    ACTION => {
+                        f.action = None;
+                        acting.push(w);
+                    }
+                    TURN => {
+                        f.turn = None;
+                        self.awaiting.push(w);
+                    }
+                    _ => {
+                        f.action = None;
+                        f.turn = None;
+                        acting.push(w);
+                        self.awaiting.push(w);
+                    }
                 }
             }
             // A tick of turns alone lands nothing: on to the next.
@@ -355,6 +402,7 @@ impl Clock for TickClock {
         if let Some(id) = f.action.take() {
             self.queue.cancel(id);
         }
+        // (Already gone if it was the same event.)
         if let Some(id) = f.turn.take() {
             self.queue.cancel(id);
         }
@@ -380,13 +428,14 @@ impl Clock for TickClock {
         let interval = f.interval;
         let turn = f.turn.take();
         self.queue.cancel(action);
+        // (Already gone if it was the same event.)
         if let Some(id) = turn {
             self.queue.cancel(id);
         }
         // Within the round, so at most `MAX_TICK`.
         let next = next_from.saturating_add(u64::from(interval));
         if self.countdown(next) >= 1 && next > now {
-            match self.queue.schedule(next, who << 1 | TURN) {
+            match self.queue.schedule(next, payload(who, TURN)) {
                 Ok(id) => self.fighters[who as usize].turn = Some(id),
                 // The Scheduler's `disrupt` errs, which its clock reads as
                 // no disruption (unreachable: the tick is in the round).

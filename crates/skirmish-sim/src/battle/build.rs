@@ -85,15 +85,18 @@ impl Battle {
     }
 
     /// The fast path's plan, if this battle is one it fights: two sides,
-    /// Full Contact striking, random targets, and either Continuous timing
-    /// with delays that fit its ring and ticks that fit in 32 bits, or a
-    /// timing system with a lean clock (`fast/moments.rs`).
+    /// Full Contact striking, and either Continuous timing with random
+    /// targets, delays that fit its ring and ticks that fit in 32 bits, or
+    /// any targeting policy under a timing system with a lean clock
+    /// (`fast/moments.rs`).
     fn fast_plan(&self) -> Option<(FastPlan, FastPrep)> {
-        let (Striking::FullContact(r), Targeting::Random, 2) = (self.striking, self.targeting, self.sides.len()) else {
+        let (Striking::FullContact(r), 2) = (self.striking, self.sides.len()) else {
             return None;
         };
         let lap = match &self.timing {
-            TimingSystem::Continuous(c) => Some(c.lap),
+            // The ring loop picks random targets; the ranked policies take
+            // the moments loop on the lean Continuous clock.
+            TimingSystem::Continuous(c) if self.targeting == Targeting::Random => Some(c.lap),
             _ if self.use_lean_clock() => None,
             _ => return None,
         };
@@ -145,6 +148,7 @@ impl Battle {
             r.amazing_strike_damage,
             lap,
             (max_ticks, self.max_rounds, self.max_actions),
+            self.targeting,
         )
         .ok()?;
         let prep = match &self.damage {

@@ -98,6 +98,7 @@ use crate::report::{BattleReport, BattleSummary, Casualties, TraceLine};
 use crate::scenario::{Scenario, Striking, Targeting};
 
 use targeting::Arrays;
+pub(crate) use targeting::own_key;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -279,7 +280,8 @@ pub(crate) struct Start {
 /// The Time Taken of a group with no weapon given.
 pub use skirmish_core::fighter::DEFAULT_TIME_TAKEN;
 
-const NONE: u32 = u32::MAX;
+/// No fighter (no target yet).
+pub(crate) const NONE: u32 = u32::MAX;
 
 /// A group, ready to fight: the core's resolved [`Fighter`], where its
 /// fighters stand in the roster.
@@ -479,6 +481,7 @@ impl Battle {
         let Workspace { lean, fast: fw, .. } = ws;
         let g = &self.group_of;
         match self.lean_clock(lean)? {
+            LeanClock::Continuous(c) => fast::fight_moments(plan, model, prep, g, c, fw, rolls, casualties),
             LeanClock::Rounds(c) => fast::fight_moments(plan, model, prep, g, c, fw, rolls, casualties),
             LeanClock::Graduated(c) => fast::fight_moments(plan, model, prep, g, c, fw, rolls, casualties),
             other => fast::fight_moments(plan, model, prep, g, other, fw, rolls, casualties),

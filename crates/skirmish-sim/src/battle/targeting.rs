@@ -158,7 +158,7 @@ pub(super) fn rank_key(
 /// Fighter `c`'s key under `policy` whatever its engagements: the most
 /// wounded first, or the least engaged, ties to the lowest index.
 #[inline]
-fn own_key(policy: Targeting, c: u32, taken: &[i64], engaged_by: &[u32]) -> Key {
+pub(crate) fn own_key(policy: Targeting, c: u32, taken: &[i64], engaged_by: &[u32]) -> Key {
     let i = c as usize;
     match policy {
         Targeting::MostWounded => (0i64.saturating_sub(taken.get(i).copied().unwrap_or(0)), c),

@@ -229,6 +229,7 @@ fn fight_with<M: FastModel, const KEEP_HITS: bool, const PAIRS: bool>(
         fallen,
         hits,
         acting: _,
+        ranked: _,
     } = c;
     let penalizes = KEEP_HITS && M::penalizes(prep);
     let pairs = M::pair_table(prep);

@@ -52,9 +52,11 @@ use skirmish_core::striking::full_contact::{self, StrikeOptions, StrikeOutcome};
 use crate::battle::reserve_fighters;
 use crate::error::SimError;
 use crate::report::{BattleSummary, Outcome};
+use crate::scenario::Targeting;
 
 mod continuous;
 mod moments;
+mod ranked;
 
 pub(crate) use continuous::fight;
 use continuous::{Entry, Ring};
@@ -182,6 +184,9 @@ pub(crate) struct FastPlan {
     max_rounds: u32,
     max_actions: u64,
     any_disruptible: bool,
+    /// How targets are picked: `Random` on either loop; the ranked
+    /// policies on the moments loop only.
+    targeting: Targeting,
 }
 
 impl FastPlan {
@@ -192,7 +197,13 @@ impl FastPlan {
         amazing_strike_damage: i32,
         lap: Option<u32>,
         (max_ticks, max_rounds, max_actions): (u64, u32, u64),
+        targeting: Targeting,
     ) -> Result<FastPlan, SimError> {
+        if lap.is_some() && targeting != Targeting::Random {
+            return Err(SimError::Scenario(
+                "the Continuous fast loop picks random targets only".into(),
+            ));
+        }
         let small = |v: i32| (-LIMIT..=LIMIT).contains(&v);
         if !small(amazing_strike_damage) || !groups.iter().all(|g| small(g.offense) && small(g.defense_factor)) {
             return Err(SimError::Scenario(
@@ -216,6 +227,7 @@ impl FastPlan {
             max_ticks,
             max_rounds,
             max_actions,
+            targeting,
         })
     }
 
@@ -350,6 +362,8 @@ pub(crate) struct Common {
     hits: Vec<(u32, i32, u32)>,
     /// The moment's actors, as a lean clock hands them out (`moments.rs`).
     acting: Vec<u32>,
+    /// The ranked policies' state (`ranked.rs`).
+    ranked: ranked::RankedArrays,
 }
 
 /// Whether fighter `who`'s bit in `down` is set.

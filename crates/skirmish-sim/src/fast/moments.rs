@@ -32,6 +32,7 @@ use super::{
 use crate::clock::{Clock, Tick};
 use crate::error::SimError;
 use crate::report::{BattleSummary, Casualties};
+use crate::scenario::Targeting;
 
 /// Fights one battle on the fast path with `clock` (readied for this
 /// battle's fighters) handing out the moments; `group_of[f]` is fighter
@@ -49,13 +50,16 @@ pub(crate) fn fight_moments<C: Clock, M: FastModel>(
 ) -> Result<FastEnd, SimError> {
     // The generator in a local: its state can stay in registers.
     let mut local = rolls.clone();
-    // The loop compiled three times, as the Continuous one (see there).
-    let end = if M::penalizes(prep) || plan.any_disruptible {
-        fight_with::<C, M, true, false>(plan, model, prep, group_of, clock, ws, &mut local, casualties)
+    // The loop compiled three times, as the Continuous one (see there),
+    // and once more for the ranked policies (which keep the moment's hits).
+    let end = if plan.targeting != Targeting::Random {
+        fight_with::<C, M, true, false, true>(plan, model, prep, group_of, clock, ws, &mut local, casualties)
+    } else if M::penalizes(prep) || plan.any_disruptible {
+        fight_with::<C, M, true, false, false>(plan, model, prep, group_of, clock, ws, &mut local, casualties)
     } else if M::pair_table(prep).len() == plan.group_count() * plan.group_count() * ROLLS {
-        fight_with::<C, M, false, true>(plan, model, prep, group_of, clock, ws, &mut local, casualties)
+        fight_with::<C, M, false, true, false>(plan, model, prep, group_of, clock, ws, &mut local, casualties)
     } else {
-        fight_with::<C, M, false, false>(plan, model, prep, group_of, clock, ws, &mut local, casualties)
+        fight_with::<C, M, false, false, false>(plan, model, prep, group_of, clock, ws, &mut local, casualties)
     };
     *rolls = local;
     end
@@ -64,7 +68,7 @@ pub(crate) fn fight_moments<C: Clock, M: FastModel>(
 #[expect(clippy::too_many_arguments, reason = "the loop's inputs, each of its own kind")]
 #[expect(clippy::too_many_lines, reason = "the battle loop reads best in one piece")]
 #[inline]
-fn fight_with<C: Clock, M: FastModel, const KEEP_HITS: bool, const PAIRS: bool>(
+fn fight_with<C: Clock, M: FastModel, const KEEP_HITS: bool, const PAIRS: bool, const RANKED: bool>(
     plan: &FastPlan,
     model: &M,
     prep: &M::Prep,
@@ -84,8 +88,13 @@ fn fight_with<C: Clock, M: FastModel, const KEEP_HITS: bool, const PAIRS: bool>(
         fallen,
         hits,
         acting,
+        ranked,
         ..
     } = c;
+    let policy = plan.targeting;
+    if RANKED {
+        ranked.reset(policy, group_of.len(), first_b)?;
+    }
     let penalizes = KEEP_HITS && M::penalizes(prep);
     let pairs = M::pair_table(prep);
     let mut fell = 0usize;
@@ -133,9 +142,19 @@ fn fight_with<C: Clock, M: FastModel, const KEEP_HITS: bool, const PAIRS: bool>(
                     0
                 };
                 let enemies = &mut standing[side ^ 1];
-                let dice = rolls.action_dice(enemies.len() as u32);
+                // A random target is drawn with the action's dice; a ranked
+                // policy's pick draws none (the dice are asked for 1).
+                let dice = rolls.action_dice(if RANKED { 1 } else { enemies.len() as u32 });
                 clock.ready_roll(a, dice.ready);
-                let Some(ft) = enemies.get_mut(dice.target as usize) else {
+                let at = if RANKED {
+                    match ranked.pick(policy, a, side as u8, down) {
+                        Some(t) => pos[t as usize] as usize,
+                        None => continue, // no enemy to pick: the action is spent
+                    }
+                } else {
+                    dice.target as usize
+                };
+                let Some(ft) = enemies.get_mut(at) else {
                     continue;
                 };
                 let (t, tg) = (ft.who, ft.group);
@@ -170,6 +189,9 @@ fn fight_with<C: Clock, M: FastModel, const KEEP_HITS: bool, const PAIRS: bool>(
                     fell += usize::from(downed);
                     if KEEP_HITS && cell.hit {
                         hits.push((t, penalty, tg));
+                        if RANKED {
+                            ranked.struck.push((t, damage));
+                        }
                     }
                 }
             }
@@ -184,6 +206,9 @@ fn fight_with<C: Clock, M: FastModel, const KEEP_HITS: bool, const PAIRS: bool>(
         if fell > 0 {
             remove_fallen(standing, pos, down, first_b, &fallen[..fell]);
             clock.remove_fallen(&fallen[..fell]);
+        }
+        if RANKED {
+            ranked.end_moment(policy, down, &fallen[..fell]);
         }
         if KEEP_HITS {
             if plan.any_disruptible {

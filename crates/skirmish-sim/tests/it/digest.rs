@@ -276,13 +276,15 @@ fn lean(timing: &str) -> bool {
     !timing.contains("spill") && !timing.contains("lose") && !timing.contains("tick")
 }
 
-/// A random two-sided Full Contact scenario under any timing system:
+/// A random two-sided Full Contact scenario under any timing system and
+/// targeting policy:
 /// ratings far apart (beyond the fast path's outcome table) or close, every
 /// option, both damage models, wound penalties, dead-at, disruption, Rate
 /// of Fire and extra attacks, caps.
 #[allow(clippy::too_many_arguments, reason = "proptest inputs")]
 fn random_scenario(
     timing: &str,
+    policy: &str,
     counts: (u8, u8, u8),
     ratings: [i16; 4],
     factors: [i8; 3],
@@ -322,6 +324,7 @@ fn random_scenario(
         striking = {{ system = "full_contact", guaranteed = {}, amazing = {}, amazing_strike_damage = {} }}
         damage = {damage}
         [battle]
+        targeting = "{policy}"
         max_actions = {}
         max_ticks = {}
         max_rounds = {}
@@ -368,6 +371,7 @@ proptest! {
     #[test]
     fn the_fast_path_agrees_on_random_scenarios(
         timing in 0..TIMINGS.len(),
+        policy in prop::sample::select(&["random", "most_wounded", "least_engaged"][..]),
         counts in any::<(u8, u8, u8)>(),
         ratings in prop::array::uniform4(prop_oneof![0i16..=14, -40i16..=60]),
         factors in any::<[i8; 3]>(),
@@ -380,10 +384,10 @@ proptest! {
         seed in any::<u64>(),
     ) {
         let timing = TIMINGS[timing];
-        let s = random_scenario(timing, counts, ratings, factors, speeds, options, hit_points, disruptible, caps, shots);
+        let s = random_scenario(timing, policy, counts, ratings, factors, speeds, options, hit_points, disruptible, caps, shots);
         let b = Battle::new(&s).unwrap();
         if lean(timing) {
-            prop_assert!(b.has_fast_path(), "{} has no fast path", timing);
+            prop_assert!(b.has_fast_path(), "{} {} has no fast path", timing, policy);
         }
         let options = RunOptions { trace: false, casualties: true };
         let mut ws = Workspace::default();
@@ -391,7 +395,7 @@ proptest! {
             let fast = b.run_in(&mut ws, seed, i, &options).unwrap();
             for lean in [true, false] {
                 let general = b.run_with(&mut ws, &mut SeededRolls::for_stream(seed, i), &options, lean).unwrap();
-                prop_assert_eq!(&fast, &general, "{} battle {}, lean clock: {}", timing, i, lean);
+                prop_assert_eq!(&fast, &general, "{} {} battle {}, lean clock: {}", timing, policy, i, lean);
             }
         }
     }

@@ -10,7 +10,7 @@ use skirmish_core::timing::TimingSystem;
 use super::{Battle, FastPrep, GroupRt, reserve_fighters};
 use crate::error::SimError;
 use crate::fast::{self, FastGroup, FastPlan};
-use crate::scenario::{BattleRules, Scenario, Striking, Targeting};
+use crate::scenario::{BattleRules, Scenario, Striking};
 
 impl Battle {
     /// Resolves `scenario` for fighting: weapons and armor from the tables,
@@ -85,18 +85,16 @@ impl Battle {
     }
 
     /// The fast path's plan, if this battle is one it fights: two sides,
-    /// Full Contact striking, and either Continuous timing with random
-    /// targets, delays that fit its ring and ticks that fit in 32 bits, or
-    /// any targeting policy under a timing system with a lean clock
+    /// Full Contact striking, any targeting policy, and either Continuous
+    /// timing with delays that fit its ring and ticks that fit in 32 bits
+    /// (`fast/continuous.rs`), or a timing system with a lean clock
     /// (`fast/moments.rs`).
     fn fast_plan(&self) -> Option<(FastPlan, FastPrep)> {
         let (Striking::FullContact(r), 2) = (self.striking, self.sides.len()) else {
             return None;
         };
         let lap = match &self.timing {
-            // The ring loop picks random targets; the ranked policies take
-            // the moments loop on the lean Continuous clock.
-            TimingSystem::Continuous(c) if self.targeting == Targeting::Random => Some(c.lap),
+            TimingSystem::Continuous(c) => Some(c.lap),
             _ if self.use_lean_clock() => None,
             _ => return None,
         };

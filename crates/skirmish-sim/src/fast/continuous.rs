@@ -29,6 +29,7 @@ use super::{
 };
 use crate::error::SimError;
 use crate::report::{BattleSummary, Casualties};
+use crate::scenario::Targeting;
 
 /// A ring entry: a fighter's next action, live while the fighter's epoch
 /// is still the entry's. Packed in one word (fighter in bits 0-31, group
@@ -192,13 +193,17 @@ pub(crate) fn fight<M: FastModel>(
     // The loop compiled twice: with the tick's hits kept for wound
     // penalties and disruption, and without (most battles), where those
     // branches and loads are gone.
-    let end = if M::penalizes(prep) || plan.any_disruptible {
-        fight_with::<M, true, false>(plan, model, prep, group_of, ws, &mut local, casualties)
+    // And once more for the ranked policies (`ranked.rs`), which keep the
+    // tick's hits.
+    let end = if plan.targeting != Targeting::Random {
+        fight_with::<M, true, false, true>(plan, model, prep, group_of, ws, &mut local, casualties)
+    } else if M::penalizes(prep) || plan.any_disruptible {
+        fight_with::<M, true, false, false>(plan, model, prep, group_of, ws, &mut local, casualties)
     } else if M::pair_table(prep).len() == plan.group_count() * plan.group_count() * ROLLS {
         // And with whole strikes from the pair table.
-        fight_with::<M, false, true>(plan, model, prep, group_of, ws, &mut local, casualties)
+        fight_with::<M, false, true, false>(plan, model, prep, group_of, ws, &mut local, casualties)
     } else {
-        fight_with::<M, false, false>(plan, model, prep, group_of, ws, &mut local, casualties)
+        fight_with::<M, false, false, false>(plan, model, prep, group_of, ws, &mut local, casualties)
     };
     *rolls = local;
     end
@@ -206,7 +211,7 @@ pub(crate) fn fight<M: FastModel>(
 
 #[expect(clippy::too_many_lines, reason = "the battle loop reads best in one piece")]
 #[inline]
-fn fight_with<M: FastModel, const KEEP_HITS: bool, const PAIRS: bool>(
+fn fight_with<M: FastModel, const KEEP_HITS: bool, const PAIRS: bool, const RANKED: bool>(
     plan: &FastPlan,
     model: &M,
     prep: &M::Prep,
@@ -229,8 +234,12 @@ fn fight_with<M: FastModel, const KEEP_HITS: bool, const PAIRS: bool>(
         fallen,
         hits,
         acting: _,
-        ranked: _,
+        ranked,
     } = c;
+    let policy = plan.targeting;
+    if RANKED {
+        ranked.reset(policy, group_of.len(), first_b)?;
+    }
     let penalizes = KEEP_HITS && M::penalizes(prep);
     let pairs = M::pair_table(prep);
     let keep_hits = KEEP_HITS;
@@ -335,8 +344,24 @@ fn fight_with<M: FastModel, const KEEP_HITS: bool, const PAIRS: bool>(
                     0
                 };
                 let enemies = &mut standing[side ^ 1];
-                let dice = rolls.action_dice(enemies.len() as u32);
-                let Some(ft) = enemies.get_mut(dice.target as usize) else {
+                // A ranked policy's pick draws no target (the dice are
+                // asked for 1).
+                let dice = rolls.action_dice(if RANKED { 1 } else { enemies.len() as u32 });
+                let at = if RANKED {
+                    match ranked.pick(policy, who, side as u8, down) {
+                        Some(t) => pos[t as usize] as usize,
+                        None => {
+                            // No enemy to pick: the action is spent, the
+                            // next one scheduled as after a strike.
+                            let rt = (i64::from(dice.ready) + speed).max(MIN_READY_TIME);
+                            ring.push(tick + rt as u64, e.bumped());
+                            continue;
+                        }
+                    }
+                } else {
+                    dice.target as usize
+                };
+                let Some(ft) = enemies.get_mut(at) else {
                     continue;
                 };
                 let (t, tg) = (ft.who, ft.group);
@@ -370,6 +395,9 @@ fn fight_with<M: FastModel, const KEEP_HITS: bool, const PAIRS: bool>(
                     fell += usize::from(downed);
                     if keep_hits && cell.hit {
                         hits.push((t, penalty, tg));
+                        if RANKED {
+                            ranked.struck.push((t, damage));
+                        }
                     }
                 }
                 let rt = (i64::from(dice.ready) + speed).max(MIN_READY_TIME);
@@ -406,6 +434,9 @@ fn fight_with<M: FastModel, const KEEP_HITS: bool, const PAIRS: bool>(
             epoch[f as usize] = epoch[f as usize].wrapping_add(1);
         }
         remove_fallen(standing, pos, down, first_b, &fallen[..fell]);
+        if RANKED {
+            ranked.end_moment(policy, down, &fallen[..fell]);
+        }
         if keep_hits {
             if plan.any_disruptible {
                 for &(t, _, g) in hits.iter() {

@@ -184,8 +184,7 @@ pub(crate) struct FastPlan {
     max_rounds: u32,
     max_actions: u64,
     any_disruptible: bool,
-    /// How targets are picked: `Random` on either loop; the ranked
-    /// policies on the moments loop only.
+    /// How targets are picked.
     targeting: Targeting,
 }
 
@@ -199,11 +198,6 @@ impl FastPlan {
         (max_ticks, max_rounds, max_actions): (u64, u32, u64),
         targeting: Targeting,
     ) -> Result<FastPlan, SimError> {
-        if lap.is_some() && targeting != Targeting::Random {
-            return Err(SimError::Scenario(
-                "the Continuous fast loop picks random targets only".into(),
-            ));
-        }
         let small = |v: i32| (-LIMIT..=LIMIT).contains(&v);
         if !small(amazing_strike_damage) || !groups.iter().all(|g| small(g.offense) && small(g.defense_factor)) {
             return Err(SimError::Scenario(

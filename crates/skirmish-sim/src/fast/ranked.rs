@@ -1,7 +1,7 @@
 //! The ranked targeting policies on the fast path (issue 13): "attack the
-//! most wounded foe" and "attack the least engaged foe", on the moments
-//! loop (`moments.rs`) under every timing system with a lean clock,
-//! Continuous included.
+//! most wounded foe" and "attack the least engaged foe", on both loops
+//! (`continuous.rs`, `moments.rs`), so under every timing system with a
+//! lean clock.
 //!
 //! The general loop (`battle/fight.rs`, `battle/targeting.rs`) keeps, for
 //! every fighter, its damage taken, its target and the attackers engaged
@@ -87,7 +87,7 @@ impl RankedArrays {
     /// engaged from now on. `None`: no enemy can be picked.
     #[inline]
     pub(super) fn pick(&mut self, policy: Targeting, a: u32, side: u8, down: &[u64]) -> Option<u32> {
-        let best = self.ranking.best_enemy(side);
+        let best = self.ranking.best_of(side ^ 1);
         if best == ABSENT {
             return None;
         }

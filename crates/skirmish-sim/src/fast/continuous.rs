@@ -395,7 +395,7 @@ fn fight_with<M: FastModel, const KEEP_HITS: bool, const PAIRS: bool, const RANK
                     fell += usize::from(downed);
                     if keep_hits && cell.hit {
                         hits.push((t, penalty, tg));
-                        if RANKED {
+                        if RANKED && policy == Targeting::MostWounded {
                             ranked.struck.push((t, damage));
                         }
                     }

@@ -189,7 +189,7 @@ fn fight_with<C: Clock, M: FastModel, const KEEP_HITS: bool, const PAIRS: bool, 
                     fell += usize::from(downed);
                     if KEEP_HITS && cell.hit {
                         hits.push((t, penalty, tg));
-                        if RANKED {
+                        if RANKED && policy == Targeting::MostWounded {
                             ranked.struck.push((t, damage));
                         }
                     }

@@ -36,7 +36,8 @@ pub(crate) struct RankedArrays {
     engaged_by: Vec<u32>,
     /// Per fighter, `least_engaged` only: its target, or [`NONE`].
     target_of: Vec<u32>,
-    /// This moment's hits `(target, damage)`, in the order struck.
+    /// This moment's hits `(target, damage)`, in the order struck
+    /// (`most_wounded` only).
     pub(super) struck: Vec<(u32, i32)>,
 }
 
@@ -113,14 +114,16 @@ impl RankedArrays {
     /// the moment's damage counts, the hit and the fallen take their new
     /// places, and the fallen's own targets lose an attacker.
     pub(super) fn end_moment(&mut self, policy: Targeting, down: &[u64], fallen: &[u32]) {
+        // Damage moves only `most_wounded`'s keys (a fallen fighter's key
+        // goes below, under either policy).
         if policy == Targeting::MostWounded {
             for &(t, damage) in &self.struck {
                 self.taken[t as usize] += i64::from(damage.max(0));
             }
-        }
-        for i in 0..self.struck.len() {
-            let t = self.struck[i].0;
-            self.ranking.set(t, self.key(policy, t, down));
+            for i in 0..self.struck.len() {
+                let t = self.struck[i].0;
+                self.ranking.set(t, self.key(policy, t, down));
+            }
         }
         self.struck.clear();
         for &f in fallen {

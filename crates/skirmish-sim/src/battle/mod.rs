@@ -484,7 +484,7 @@ impl Battle {
             LeanClock::Continuous(c) => fast::fight_moments(plan, model, prep, g, c, fw, rolls, casualties),
             LeanClock::Rounds(c) => fast::fight_moments(plan, model, prep, g, c, fw, rolls, casualties),
             LeanClock::Graduated(c) => fast::fight_moments(plan, model, prep, g, c, fw, rolls, casualties),
-            other => fast::fight_moments(plan, model, prep, g, other, fw, rolls, casualties),
+            LeanClock::Tick(c) => fast::fight_moments(plan, model, prep, g, c, fw, rolls, casualties),
         }
     }
 

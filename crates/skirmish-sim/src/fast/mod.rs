@@ -1,5 +1,5 @@
 //! The engine's fast paths: the common battle (two sides, Full Contact
-//! striking, uniformly random targets, no trace) fought on compact
+//! striking, no trace) fought on compact
 //! per-fighter records, with exactly the results, dice and dice order of
 //! the general loop in `battle/` (`tests/it/digest.rs` and
 //! `tests/it/systems.rs` pin digests of thousands of battles and compare
@@ -14,7 +14,8 @@
 //! - `moments.rs`: every other timing system with a lean clock
 //!   (Simultaneous, Simple Rounds, Action Blocks, Graduated Rounds, the
 //!   Tick System): the clock hands out each moment's actors as it does to
-//!   the general loop, and the moment is fought here.
+//!   the general loop, and the moment is fought here;
+//! - `ranked.rs`: the `most_wounded` and `least_engaged` picks, for both.
 //!
 //! What makes them lean:
 //!
@@ -43,8 +44,9 @@
 //! - **The loop compiled per kind of battle** (const generics): with the
 //!   tick's hits kept for wound penalties and disruption, without them, and
 //!   without them on whole-strike tables.
-//! - Nothing that this kind of battle never reads (engagement, damage taken)
-//!   is kept: Full Contact has no reach and random targets read neither.
+//! - Nothing that this kind of battle never reads is kept: Full Contact
+//!   has no reach, random targets read neither engagements nor damage
+//!   taken, and each ranked policy keeps only the one its key reads.
 
 use skirmish_core::damage::{DamageModel, FudgeWounds, HitPointState, HitPoints, WoundTrack};
 use skirmish_core::striking::full_contact::{self, StrikeOptions, StrikeOutcome};

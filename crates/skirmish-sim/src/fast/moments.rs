@@ -1,6 +1,6 @@
 //! The fast path under the timing systems with a lean clock but no fused
 //! loop (issue 13): Simultaneous Combat, Simple Rounds, Action Blocks,
-//! Graduated Rounds (and any lean clock added later).
+//! Graduated Rounds and the Tick System.
 //!
 //! Profiled at 2x10 after the lean clocks (callgrind), about 500 of the
 //! 600 to 950 instructions per action of these systems were the general

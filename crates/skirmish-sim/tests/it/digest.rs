@@ -255,7 +255,7 @@ use proptest::prelude::*;
 
 /// The timing systems the random scenarios draw from: every system, with
 /// options that change what its clock does.
-const TIMINGS: [&str; 12] = [
+const TIMINGS: [&str; 13] = [
     r#""continuous""#,
     r#"{ system = "continuous", lap = 4 }"#,
     r#""simultaneous""#,
@@ -266,6 +266,7 @@ const TIMINGS: [&str; 12] = [
     r#""action-blocks""#,
     r#"{ system = "action_blocks", die = "3d6", divisor = 4 }"#,
     r#""tick-system""#,
+    r#"{ system = "tick_system", initiative_die = "1d6", action_ticks = 3 }"#,
     r#"{ system = "graduated_rounds", past_end = "lose" }"#,
     r#"{ system = "action_blocks", die = "1d6", divisor = 2 }"#,
 ];
@@ -273,7 +274,7 @@ const TIMINGS: [&str; 12] = [
 /// Whether the timing system runs on a lean clock (so a two-sided, Full
 /// Contact, random-target battle takes the fast path).
 fn lean(timing: &str) -> bool {
-    !timing.contains("spill") && !timing.contains("lose") && !timing.contains("tick")
+    !timing.contains("spill") && !timing.contains("lose")
 }
 
 /// A random two-sided Full Contact scenario under any timing system and

@@ -10,7 +10,10 @@
 //!
 //! `lean_clocks_fight_exactly_like_the_scheduler` fights every one of these
 //! battles with the battle's own clock (a lean one where its system has
-//! one) and with the core Scheduler's, report by report.
+//! one) and with the core Scheduler's, report by report;
+//! `tick_clock_fights_exactly_like_the_scheduler` does the same over the
+//! Tick System's own options and variants (its lean clock, `clock/tick.rs`,
+//! runs them all).
 //!
 //! `SKIRMISH_PRINT_SYSTEMS_DIGESTS=1 cargo test -p skirmish-sim --test it
 //! systems -- --nocapture` prints the table.

@@ -202,12 +202,26 @@ fuzz_target!(|data: &[u8]| {
             if stop_after == 0 {
                 cancel.store(true, Ordering::Relaxed);
             }
+            // Stopped after `stop_after` cells (none: the flag was set before
+            // the first), or finished when that is every cell.
             match sweep(&spec, &with_file) {
-                Ok(table) => assert_eq!(table.to_csv(), fresh.to_csv(), "a checkpoint changed the results"),
-                Err(SweepError::Cancelled { .. }) => {}
+                Ok(table) => {
+                    assert_eq!(
+                        stop_after, cells,
+                        "a sweep asked to stop after {stop_after} cells finished"
+                    );
+                    assert_eq!(table.to_csv(), fresh.to_csv(), "a checkpoint changed the results");
+                }
+                Err(SweepError::Cancelled { cells_done, .. }) => {
+                    assert_eq!(cells_done, stop_after, "a sweep stopped after the wrong cell");
+                }
                 Err(e) => panic!("a checkpointed sweep failed: {e}"),
             }
-            let own = fs::read_to_string(&path).unwrap_or_default();
+            let own = if stop_after == 0 {
+                fs::read_to_string(&path).unwrap_or_default()
+            } else {
+                fs::read_to_string(&path).expect("a sweep that fought a cell wrote its checkpoint")
+            };
             edit(&own, edits)
         }
     };

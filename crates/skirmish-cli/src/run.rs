@@ -6,9 +6,11 @@
 //! (memory bounded whatever its length), a progress line shows on a
 //! terminal's standard error, and Ctrl-C stops the battle at the next
 //! moment, says where it was and exits 1 (a second Ctrl-C ends the program
-//! at once, exit 130). A battle the fast path fights (Continuous, Full
-//! Contact, random targets, no trace: seconds even at the fighter cap) runs
-//! unwatched on it, and Ctrl-C ends it as any program.
+//! at once, exit 130). A battle the Continuous fast path fights
+//! (Continuous timing, Full Contact, two sides, no trace: seconds even at
+//! the fighter cap) runs unwatched on it, and Ctrl-C ends it as any
+//! program; the other systems' fast paths are watched like the general
+//! loop.
 //!
 //! With `--json --trace` the report is one JSON object whose `"trace"`
 //! array comes first (it is written as it happens), then the other fields
@@ -113,11 +115,11 @@ pub(crate) fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
         scenario = scenario.with_field(path.trim(), value.trim())?;
     }
     let battle = Battle::new(&scenario)?;
-    // A battle on the fast path (Continuous, Full Contact, random targets,
-    // no trace) is over in seconds even at the fighter cap, and that path
+    // A battle on the Continuous fast path (Full Contact, two sides, no
+    // trace) is over in seconds even at the fighter cap, and that path
     // checks no flag: it runs as is, and Ctrl-C ends the program as usual.
     // Every other battle is watched: Ctrl-C stops it, progress shows.
-    let watched = args.trace || !battle.has_fast_path();
+    let watched = args.trace || !battle.has_unwatched_fast_path();
     if watched {
         catch_ctrl_c();
     }

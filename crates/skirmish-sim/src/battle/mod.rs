@@ -3,9 +3,11 @@
 //!
 //! # How a battle runs
 //!
-//! 1. The clock (one for any timing system; lean ones for Continuous,
-//!    Simultaneous, Simple Rounds and Action Blocks) hands out the fighters
-//!    acting at the next moment, all together.
+//! 1. The clock (one for any timing system; lean ones for every system,
+//!    the core Scheduler for Graduated Rounds' other past-the-end policies,
+//!    extra preparation and GM timing) hands out the fighters acting at
+//!    the next moment, all together. Two-sided Full Contact battles without
+//!    a trace take a fast path with the same results (`fast/`).
 //! 2. Each picks a target by the scenario's targeting policy among the
 //!    enemies standing **at the start of the moment**, and strikes: Full
 //!    Contact (SR + 4dF against DR) or FUDGE opposed (skill + 4dF against
@@ -160,9 +162,9 @@ pub struct Progress {
 /// ```
 #[derive(Default)]
 pub struct Control<'a> {
-    cancel: Option<&'a AtomicBool>,
-    trace: Option<&'a mut dyn FnMut(&TraceLine)>,
-    progress: Option<&'a mut dyn FnMut(&Progress)>,
+    pub(crate) cancel: Option<&'a AtomicBool>,
+    pub(crate) trace: Option<&'a mut dyn FnMut(&TraceLine)>,
+    pub(crate) progress: Option<&'a mut dyn FnMut(&Progress)>,
 }
 
 impl std::fmt::Debug for Control<'_> {
@@ -409,14 +411,22 @@ impl Battle {
         control: &mut Control<'_>,
     ) -> Result<BattleReport, SimError> {
         let mut rolls = SeededRolls::for_stream(seed, index);
-        // The fast path neither traces nor checks a flag: a battle someone
-        // watches or may stop takes the general one (the same results).
+        // The fast paths never trace; the Continuous one checks no flag
+        // either (seconds even at the fighter cap): a battle someone traces,
+        // or watches on that path, takes the general loop (the same results).
         if !options.trace
-            && !control.is_set()
+            && control.trace.is_none()
             && let Some(fast) = &self.fast
+            && (fast.0.is_moments() || !control.is_set())
         {
             let mut casualties = Vec::new();
-            let end = self.run_fast(fast, ws, &mut rolls, options.casualties.then_some(&mut casualties))?;
+            let end = self.run_fast(
+                fast,
+                ws,
+                &mut rolls,
+                options.casualties.then_some(&mut casualties),
+                control,
+            )?;
             return Ok(BattleReport {
                 summary: end.summary,
                 sides: self.sides.clone(),
@@ -434,7 +444,9 @@ impl Battle {
     pub fn run_summary(&self, ws: &mut Workspace, seed: u64, index: u64) -> Result<BattleSummary, SimError> {
         let mut rolls = SeededRolls::for_stream(seed, index);
         match &self.fast {
-            Some(fast) => Ok(self.run_fast(fast, ws, &mut rolls, None)?.summary),
+            Some(fast) => Ok(self
+                .run_fast(fast, ws, &mut rolls, None, &mut Control::default())?
+                .summary),
             None => Ok(self
                 .run_with(ws, &mut rolls, &RunOptions::default(), self.use_lean_clock())?
                 .summary),
@@ -443,9 +455,19 @@ impl Battle {
 
     /// Whether [`run_summary`](Self::run_summary), and
     /// [`run_in`](Self::run_in) without a trace, take the fast path
-    /// (the same results, fewer instructions; see the crate's `fast.rs`).
+    /// (the same results, fewer instructions; see the crate's `fast/`).
     pub fn has_fast_path(&self) -> bool {
         self.fast.is_some()
+    }
+
+    /// Whether the battle's fast path is the Continuous one, which checks
+    /// no flag and reports no progress (seconds even at the fighter cap):
+    /// under a [`Control`] with a flag or a progress callback this battle
+    /// takes the general loop instead (the same results, slower). The
+    /// fast path of every other timing system honours a `Control`'s flag
+    /// and progress callback (not a trace sink).
+    pub fn has_unwatched_fast_path(&self) -> bool {
+        self.fast.as_ref().is_some_and(|(plan, _)| !plan.is_moments())
     }
 
     fn run_fast(
@@ -454,10 +476,15 @@ impl Battle {
         ws: &mut Workspace,
         rolls: &mut SeededRolls,
         casualties: Option<&mut Vec<Casualties>>,
+        control: &mut Control<'_>,
     ) -> Result<FastEnd, SimError> {
         match (&self.damage, prep) {
-            (Damage::HitPoints(m), FastPrep::HitPoints(p)) => self.run_fast_with(plan, m, p, ws, rolls, casualties),
-            (Damage::FudgeWounds(m), FastPrep::Wounds) => self.run_fast_with(plan, m, &(), ws, rolls, casualties),
+            (Damage::HitPoints(m), FastPrep::HitPoints(p)) => {
+                self.run_fast_with(plan, m, p, ws, rolls, casualties, control)
+            }
+            (Damage::FudgeWounds(m), FastPrep::Wounds) => {
+                self.run_fast_with(plan, m, &(), ws, rolls, casualties, control)
+            }
             _ => Err(SimError::Scenario(
                 "the fast path's plan does not fit the damage model".into(),
             )),
@@ -465,7 +492,9 @@ impl Battle {
     }
 
     /// The fast path with its damage model: the Continuous loop, or the
-    /// moments loop on the battle's lean clock (compiled per clock).
+    /// moments loop on the battle's lean clock (compiled per clock), which
+    /// honours `control`'s flag and progress callback.
+    #[expect(clippy::too_many_arguments, reason = "the fast path's inputs, each of its own kind")]
     fn run_fast_with<M: fast::FastModel>(
         &self,
         plan: &FastPlan,
@@ -474,17 +503,19 @@ impl Battle {
         ws: &mut Workspace,
         rolls: &mut SeededRolls,
         casualties: Option<&mut Vec<Casualties>>,
+        control: &mut Control<'_>,
     ) -> Result<FastEnd, SimError> {
         if plan.is_continuous() {
             return fast::fight(plan, model, prep, &self.group_of, &mut ws.fast, rolls, casualties);
         }
         let Workspace { lean, fast: fw, .. } = ws;
         let g = &self.group_of;
+        let out = (fw, rolls, casualties, control);
         match self.lean_clock(lean)? {
-            LeanClock::Continuous(c) => fast::fight_moments(plan, model, prep, g, c, fw, rolls, casualties),
-            LeanClock::Rounds(c) => fast::fight_moments(plan, model, prep, g, c, fw, rolls, casualties),
-            LeanClock::Graduated(c) => fast::fight_moments(plan, model, prep, g, c, fw, rolls, casualties),
-            LeanClock::Tick(c) => fast::fight_moments(plan, model, prep, g, c, fw, rolls, casualties),
+            LeanClock::Continuous(c) => fast::fight_moments(plan, model, prep, g, c, out),
+            LeanClock::Rounds(c) => fast::fight_moments(plan, model, prep, g, c, out),
+            LeanClock::Graduated(c) => fast::fight_moments(plan, model, prep, g, c, out),
+            LeanClock::Tick(c) => fast::fight_moments(plan, model, prep, g, c, out),
         }
     }
 

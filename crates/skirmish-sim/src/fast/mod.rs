@@ -1,10 +1,10 @@
 //! The engine's fast paths: the common battle (two sides, Full Contact
 //! striking, no trace) fought on compact
 //! per-fighter records, with exactly the results, dice and dice order of
-//! the general loop in `battle/` (`tests/it/digest.rs` and
-//! `tests/it/systems.rs` pin digests of thousands of battles and compare
-//! the paths report by report, on the built-in scenarios and on random
-//! ones). `Battle::run_summary`, and `Battle::run_in` without a trace, take
+//! the general loop in `battle/` (`tests/it/digest.rs` pins digests of
+//! thousands of battles and compares the paths report by report, on the
+//! built-in scenarios and on random ones under every timing system and
+//! policy; `tests/it/control.rs` a watched battle). `Battle::run_summary`, and `Battle::run_in` without a trace, take
 //! one whenever the battle qualifies (`Battle::has_fast_path`).
 //!
 //! Two loops share this module's records, tables and damage models:
@@ -274,6 +274,11 @@ impl FastPlan {
         self.lap.is_some()
     }
 
+    /// Whether a lean clock hands out the battle's moments (`moments.rs`).
+    pub(crate) fn is_moments(&self) -> bool {
+        self.lap.is_none()
+    }
+
     /// Number of groups.
     fn group_count(&self) -> usize {
         self.groups.len()
@@ -369,21 +374,37 @@ fn is_down(down: &[u64], who: u32) -> bool {
 }
 
 impl Common {
-    /// Room for `n` fighters in every per-fighter array both loops use,
-    /// and `records` for them, or [`SimError::OutOfMemory`] (a battle too
-    /// big for memory is an error naming its size, not an abort).
-    fn reserve<S>(&mut self, records: &mut [Vec<Fighter<S>>; 2], n: usize) -> Result<(), SimError> {
-        for side in records.iter_mut() {
-            reserve_fighters(side, n)?;
-        }
+    /// Room for a battle of `n` fighters, `first_b` of them on side 0, in
+    /// every per-fighter array both loops use and in `records`, or
+    /// [`SimError::OutOfMemory`] naming the battle's size (a battle too big
+    /// for memory is an error, not an abort).
+    /// `keep_hits`: the loop keeps each moment's hits; `moments`: a lean
+    /// clock hands out the actors (into `acting`).
+    fn reserve<S>(
+        &mut self,
+        records: &mut [Vec<Fighter<S>>; 2],
+        (n, first_b): (usize, usize),
+        (keep_hits, moments): (bool, bool),
+    ) -> Result<(), SimError> {
+        let oom = |_| SimError::OutOfMemory { fighters: n as u64 };
+        reserve_fighters(&mut records[0], first_b).map_err(oom)?;
+        reserve_fighters(&mut records[1], n - first_b).map_err(oom)?;
         reserve_fighters(&mut self.pos, n)?;
-        reserve_fighters(&mut self.down, n.div_ceil(64))?;
-        reserve_fighters(&mut self.fallen, n + 1)?;
+        reserve_fighters(&mut self.down, n.div_ceil(64)).map_err(oom)?;
+        reserve_fighters(&mut self.fallen, n + 1).map_err(oom)?;
+        // Every fighter may act, and be hit, at one moment.
+        if moments {
+            reserve_fighters(&mut self.acting, n)?;
+        }
+        if keep_hits {
+            reserve_fighters(&mut self.hits, n)?;
+        }
         Ok(())
     }
 
     /// Musters the battle (`group_of[f]` is fighter `f`'s group) into
-    /// `standing`: every fighter fresh, standing, in number order. Returns
+    /// `standing`: every fighter fresh, standing, in number order, with
+    /// room as [`reserve`](Self::reserve) for `needs`. Returns
     /// the first number of side 1 (the scenario lists side 0's groups
     /// first, so each side's fighters are a run of numbers).
     fn muster<M: FastModel>(
@@ -392,10 +413,12 @@ impl Common {
         prep: &M::Prep,
         group_of: &[u32],
         standing: &mut [Vec<Fighter<M::State>>; 2],
+        needs: (bool, bool),
     ) -> Result<u32, SimError> {
         let n = group_of.len();
-        self.reserve(standing, n)?;
-        let first_b = group_of.iter().position(|&g| groups[g as usize].side == 1).unwrap_or(n) as u32;
+        let first_b = group_of.iter().position(|&g| groups[g as usize].side == 1).unwrap_or(n);
+        self.reserve(standing, (n, first_b), needs)?;
+        let first_b = first_b as u32;
         let n = n as u32;
         for (side, range) in [(0, 0..first_b), (1, first_b..n)] {
             let list: &mut Vec<Fighter<M::State>> = &mut standing[side];

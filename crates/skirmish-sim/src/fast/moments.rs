@@ -29,43 +29,78 @@ use skirmish_core::dice::SeededRolls;
 use super::{
     Common, FastEnd, FastModel, FastPlan, FastWorkspace, ROLLS, Tally, decided, is_down, remove_fallen, set_penalties,
 };
+use crate::battle::{Control, PROGRESS_EVERY, Progress};
 use crate::clock::{Clock, Tick};
 use crate::error::SimError;
 use crate::report::{BattleSummary, Casualties};
 use crate::scenario::Targeting;
 
+/// Where a fast battle's results go and how it is watched: the workspace,
+/// the dice, the casualties list if kept, and the control (flag and
+/// progress callback; never a trace sink).
+pub(crate) type Out<'a, 'c> = (
+    &'a mut FastWorkspace,
+    &'a mut SeededRolls,
+    Option<&'a mut Vec<Casualties>>,
+    &'a mut Control<'c>,
+);
+
 /// Fights one battle on the fast path with `clock` (readied for this
 /// battle's fighters) handing out the moments; `group_of[f]` is fighter
 /// `f`'s group.
-#[expect(clippy::too_many_arguments, reason = "the loop's inputs, each of its own kind")]
 pub(crate) fn fight_moments<C: Clock, M: FastModel>(
     plan: &FastPlan,
     model: &M,
     prep: &M::Prep,
     group_of: &[u32],
     clock: &mut C,
-    ws: &mut FastWorkspace,
-    rolls: &mut SeededRolls,
-    casualties: Option<&mut Vec<Casualties>>,
+    (ws, rolls, casualties, control): Out<'_, '_>,
 ) -> Result<FastEnd, SimError> {
     // The generator in a local: its state can stay in registers.
     let mut local = rolls.clone();
     // The loop compiled three times, as the Continuous one (see there),
     // and once more for the ranked policies (which keep the moment's hits).
     let end = if plan.targeting != Targeting::Random {
-        fight_with::<C, M, true, false, true>(plan, model, prep, group_of, clock, ws, &mut local, casualties)
+        fight_with::<C, M, true, false, true>(
+            plan,
+            model,
+            prep,
+            group_of,
+            clock,
+            (ws, &mut local, casualties, control),
+        )
     } else if M::penalizes(prep) || plan.any_disruptible {
-        fight_with::<C, M, true, false, false>(plan, model, prep, group_of, clock, ws, &mut local, casualties)
+        fight_with::<C, M, true, false, false>(
+            plan,
+            model,
+            prep,
+            group_of,
+            clock,
+            (ws, &mut local, casualties, control),
+        )
     } else if M::pair_table(prep).len() == plan.group_count() * plan.group_count() * ROLLS {
-        fight_with::<C, M, false, true, false>(plan, model, prep, group_of, clock, ws, &mut local, casualties)
+        fight_with::<C, M, false, true, false>(
+            plan,
+            model,
+            prep,
+            group_of,
+            clock,
+            (ws, &mut local, casualties, control),
+        )
     } else {
-        fight_with::<C, M, false, false, false>(plan, model, prep, group_of, clock, ws, &mut local, casualties)
+        fight_with::<C, M, false, false, false>(
+            plan,
+            model,
+            prep,
+            group_of,
+            clock,
+            (ws, &mut local, casualties, control),
+        )
     };
     *rolls = local;
     end
 }
 
-#[expect(clippy::too_many_arguments, reason = "the loop's inputs, each of its own kind")]
 #[expect(clippy::too_many_lines, reason = "the battle loop reads best in one piece")]
 #[inline]
 fn fight_with<C: Clock, M: FastModel, const KEEP_HITS: bool, const PAIRS: bool, const RANKED: bool>(
@@ -74,13 +109,11 @@ fn fight_with<C: Clock, M: FastModel, const KEEP_HITS: bool, const PAIRS: bool, 
     prep: &M::Prep,
     group_of: &[u32],
     clock: &mut C,
-    ws: &mut FastWorkspace,
-    rolls: &mut SeededRolls,
-    mut casualties: Option<&mut Vec<Casualties>>,
+    (ws, rolls, mut casualties, control): Out<'_, '_>,
 ) -> Result<FastEnd, SimError> {
     let groups = plan.groups.as_slice();
     let (standing, c) = M::records(ws);
-    let first_b = c.muster::<M>(groups, prep, group_of, standing)?;
+    let first_b = c.muster::<M>(groups, prep, group_of, standing, (KEEP_HITS, true))?;
     let fielded = [u64::from(first_b), (group_of.len() - first_b as usize) as u64];
     let Common {
         pos,
@@ -101,6 +134,7 @@ fn fight_with<C: Clock, M: FastModel, const KEEP_HITS: bool, const PAIRS: bool, 
 
     let mut summary = BattleSummary::start();
     let mut round_starts = 0u32;
+    let mut next_progress = if control.progress.is_some() { 0 } else { u64::MAX };
     // Already decided before a blow (a side with nobody in it).
     if let Some(outcome) = decided(standing) {
         summary.outcome = outcome;
@@ -125,6 +159,27 @@ fn fight_with<C: Clock, M: FastModel, const KEEP_HITS: bool, const PAIRS: bool, 
             || summary.actions.saturating_add(acting.len() as u64) > plan.max_actions
         {
             break;
+        }
+        // Watched as the general loop is: progress every so many actions,
+        // the flag before each moment.
+        if summary.actions >= next_progress
+            && let Some(progress) = control.progress.as_mut()
+        {
+            next_progress = summary.actions.saturating_add(PROGRESS_EVERY);
+            progress(&Progress {
+                tick,
+                round,
+                actions: summary.actions,
+                standing: standing.iter().map(|s| s.len() as u64).sum(),
+                fielded: group_of.len() as u64,
+            });
+        }
+        if control.cancelled() {
+            return Err(SimError::Interrupted {
+                tick: summary.ticks,
+                round: summary.rounds,
+                actions: summary.actions,
+            });
         }
         summary.ticks = tick;
         summary.rounds = summary.rounds.max(round);

@@ -333,7 +333,7 @@ fn random_scenario(
         name = "a"
         groups = [
           {{ name = "a1", count = {}, strike_rating = {}, defense_rating = {}, offense = {}, toughness = {}, weapon = {{ time_taken = 3{rate_of_fire} }}, speed_bonus = {}, disruptible = {disruptible}, extra_attacks = {} }},
-          {{ name = "a2", count = {}, strike_rating = {}, defense_rating = 6, weapon = "Dagger", speed_bonus = {} }},
+          {{ name = "a2", count = {}, strike_rating = {}, defense_rating = 6, weapon = {}, speed_bonus = {} }},
         ]
         [[sides]]
         name = "b"
@@ -354,6 +354,8 @@ fn random_scenario(
         shots.1 % 3,
         1 + counts.1 % 5,
         ratings[2],
+        // Two shots a round, one, one slow one.
+        [r#""Dagger""#, r#""Sword, Two-Handed""#, "{ time_taken = 7 }"][usize::from(shots.1 / 3 % 3)],
         speeds[1] % 6,
         1 + counts.2 % 15,
         ratings[3],

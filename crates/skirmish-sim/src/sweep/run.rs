@@ -515,28 +515,59 @@ impl Reporter {
 thread_local! {
     /// Each worker thread keeps the last cell's prepared battle and its
     /// workspace, so a cell's battles neither re-resolve the scenario nor
-    /// allocate.
-    static PREPARED: std::cell::RefCell<Option<(Scenario, crate::battle::Battle, crate::battle::Workspace)>> =
-        const { std::cell::RefCell::new(None) };
+    /// allocate; with the sweep and the cell it was prepared for, when a
+    /// sweep ([`sweep`]) asked.
+    static PREPARED: std::cell::RefCell<Option<Box<Prepared>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// A thread's prepared battle (see `PREPARED`), boxed: it is taken out
+/// and put back around every battle, a move of a pointer rather than of
+/// the scenario, battle and workspace (kilobytes).
+struct Prepared {
+    /// `(sweep, address of the cell's scenario)`: within one [`sweep`] call
+    /// the grid holds every cell's scenario at one address for the whole
+    /// call, so the same pair is the same scenario, without comparing it
+    /// (a deep comparison cost about as much as a small battle).
+    cell: Option<(u64, usize)>,
+    scenario: Scenario,
+    battle: crate::battle::Battle,
+    ws: crate::battle::Workspace,
 }
 
 /// One battle of `scenario` with the engine, reusing this thread's
 /// prepared battle when the scenario is the same as last time.
 pub fn engine_battle(scenario: &Scenario, seed: u64, index: u64) -> Result<BattleSummary, crate::SimError> {
-    PREPARED.with(|cell| {
+    prepared_battle(None, scenario, seed, index)
+}
+
+/// [`engine_battle`], told which sweep call it serves (`sweep`: a number
+/// no other call has) so that the cell is known by its address.
+fn prepared_battle(
+    sweep: Option<u64>,
+    scenario: &Scenario,
+    seed: u64,
+    index: u64,
+) -> Result<BattleSummary, crate::SimError> {
+    let cell = sweep.map(|id| (id, std::ptr::from_ref(scenario) as usize));
+    PREPARED.with(|slot| {
         // Taken out while the battle runs: a battle that panics leaves no
         // half-updated workspace behind for the next one on this thread.
-        let taken = cell.borrow_mut().take();
-        let (prepared_for, battle, mut ws) = match taken {
-            Some((s, battle, ws)) if s == *scenario => (s, battle, ws),
-            _ => (
-                scenario.clone(),
-                crate::battle::Battle::new(scenario)?,
-                crate::battle::Workspace::default(),
-            ),
+        let taken = slot.borrow_mut().take();
+        let mut prepared = match taken {
+            Some(p) if cell.is_some() && p.cell == cell => p,
+            Some(mut p) if p.scenario == *scenario => {
+                p.cell = cell;
+                p
+            }
+            _ => Box::new(Prepared {
+                cell,
+                scenario: scenario.clone(),
+                battle: crate::battle::Battle::new(scenario)?,
+                ws: crate::battle::Workspace::default(),
+            }),
         };
-        let summary = battle.run_summary(&mut ws, seed, index);
-        *cell.borrow_mut() = Some((prepared_for, battle, ws));
+        let summary = prepared.battle.run_summary(&mut prepared.ws, seed, index);
+        *slot.borrow_mut() = Some(prepared);
         summary
     })
 }
@@ -561,10 +592,12 @@ pub fn engine_battle(scenario: &Scenario, seed: u64, index: u64) -> Result<Battl
 /// assert!(table.to_csv().starts_with("sides.A.groups.0.count,battles,win_rate_a,"));
 /// ```
 pub fn sweep(spec: &SweepSpec, options: &SweepOptions) -> Result<SweepTable, SweepError> {
+    static SWEEPS: AtomicU64 = AtomicU64::new(0);
+    let id = SWEEPS.fetch_add(1, Ordering::Relaxed);
     run_sweep(
         spec,
         |s: &Scenario, path: &str, value: &str| s.with_field(path, value),
-        engine_battle,
+        |s: &Scenario, seed: u64, index: u64| prepared_battle(Some(id), s, seed, index),
         options,
     )
 }

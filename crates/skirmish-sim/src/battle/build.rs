@@ -67,6 +67,7 @@ impl Battle {
             ));
         }
         let mut battle = Battle {
+            id: super::next_battle_id(),
             timing: scenario.timing.clone(),
             striking: scenario.striking,
             damage,
@@ -204,6 +205,7 @@ impl Battle {
             ));
         }
         Ok(Battle {
+            id: super::next_battle_id(),
             timing,
             striking,
             damage,

@@ -229,6 +229,8 @@ pub(crate) fn reserve_fighters<T>(v: &mut Vec<T>, n: usize) -> Result<(), SimErr
 #[derive(Default)]
 pub struct Workspace {
     lean: Option<LeanClock>,
+    /// The battle (its [`Battle::id`]) `lean` was last readied for.
+    lean_for: Option<u64>,
     hp: Vec<HitPointState>,
     wounds: Vec<WoundTrack>,
     arrays: Arrays,
@@ -319,6 +321,10 @@ struct GroupRt {
 /// ```
 #[derive(Debug, Clone)]
 pub struct Battle {
+    /// This battle's number, unique in the process (a clone keeps it: it
+    /// is the same battle): a workspace's lean clock readied for it is
+    /// only restarted for its next battle.
+    id: u64,
     timing: TimingSystem,
     striking: Striking,
     damage: Damage,
@@ -333,6 +339,15 @@ pub struct Battle {
     group_of: Vec<u32>,
     /// Set when the battle can take the fast path (`fast.rs`).
     fast: Option<(FastPlan, FastPrep)>,
+}
+
+/// A workspace's lean clock and the battle it was last readied for.
+type LeanSlot<'w> = (&'w mut Option<LeanClock>, &'w mut Option<u64>);
+
+/// A new battle's [`Battle::id`].
+fn next_battle_id() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
 /// The damage model's part of the fast path's plan.
@@ -508,10 +523,15 @@ impl Battle {
         if plan.is_continuous() {
             return fast::fight(plan, model, prep, &self.group_of, &mut ws.fast, rolls, casualties);
         }
-        let Workspace { lean, fast: fw, .. } = ws;
+        let Workspace {
+            lean,
+            lean_for,
+            fast: fw,
+            ..
+        } = ws;
         let g = &self.group_of;
         let out = (fw, rolls, casualties, control);
-        match self.lean_clock(lean)? {
+        match self.lean_clock((lean, lean_for))? {
             LeanClock::Continuous(c) => fast::fight_moments(plan, model, prep, g, c, out),
             LeanClock::Rounds(c) => fast::fight_moments(plan, model, prep, g, c, out),
             LeanClock::Graduated(c) => fast::fight_moments(plan, model, prep, g, c, out),
@@ -551,6 +571,7 @@ impl Battle {
         ws.arrays.reset(self);
         let Workspace {
             lean: lean_clock,
+            lean_for,
             hp,
             wounds,
             arrays,
@@ -563,7 +584,7 @@ impl Battle {
                     HitPointState::new(self.groups[g as usize].fighter.hit_points.unwrap_or(m.config().max_hp))
                 }));
                 if lean {
-                    let clock = self.lean_clock(lean_clock)?;
+                    let clock = self.lean_clock((lean_clock, lean_for))?;
                     self.fight(clock, m, hp, arrays, rolls, options, Resume::default(), control)
                 } else {
                     self.fight(
@@ -582,7 +603,7 @@ impl Battle {
                 wounds.clear();
                 wounds.resize(self.group_of.len(), m.fresh());
                 if lean {
-                    let clock = self.lean_clock(lean_clock)?;
+                    let clock = self.lean_clock((lean_clock, lean_for))?;
                     self.fight(clock, m, wounds, arrays, rolls, options, Resume::default(), control)
                 } else {
                     self.fight(
@@ -600,15 +621,27 @@ impl Battle {
         }
     }
 
-    fn lean_clock<'w>(&self, slot: &'w mut Option<LeanClock>) -> Result<&'w mut LeanClock, SimError> {
-        LeanClock::ready(
+    /// The workspace's lean clock readied for this battle: restarted when it
+    /// was last readied for this very battle (its fighters read and checked
+    /// once, not per battle), readied afresh otherwise.
+    fn lean_clock<'w>(&self, (slot, readied_for): LeanSlot<'w>) -> Result<&'w mut LeanClock, SimError> {
+        if *readied_for == Some(self.id)
+            && let Some(clock) = slot
+        {
+            clock.restart();
+            return Ok(clock);
+        }
+        *readied_for = None;
+        let clock = LeanClock::ready(
             slot,
             &self.timing,
             self.group_of.iter().map(|&g| {
                 let g = &self.groups[g as usize].fighter;
                 (g.timing, g.action)
             }),
-        )
+        )?;
+        *readied_for = Some(self.id);
+        Ok(clock)
     }
 
     fn scheduler_clock(&self) -> Result<SchedulerClock, SimError> {

@@ -103,7 +103,6 @@ impl GraduatedClock {
         if let TimingSystem::GraduatedRounds(c) = system {
             self.ticks_per_round = u64::from(c.ticks_per_round);
         }
-        self.queue.reset();
         self.speed.clear();
         self.shots.clear();
         self.disruptible.clear();
@@ -127,6 +126,15 @@ impl GraduatedClock {
             self.shots.push((decl.rate_of_fire, decl.extra_attacks));
             self.disruptible.push(decl.disruptible);
         }
+        self.restart();
+        Ok(())
+    }
+
+    /// Readies the clock for another battle of the same fighters (as
+    /// [`reset`](Self::reset) left them): everyone standing, nothing
+    /// pending, before the first round.
+    pub(crate) fn restart(&mut self) {
+        self.queue.reset();
         let n = self.speed.len();
         self.alive.clear();
         self.alive.resize(n, true);
@@ -141,7 +149,6 @@ impl GraduatedClock {
         self.live = 0;
         self.round = 0;
         self.round_base = 0;
-        Ok(())
     }
 
     /// Schedules `w`'s `nth` action of the round at `tick`.

@@ -290,6 +290,20 @@ impl LeanClock {
     }
 }
 
+impl LeanClock {
+    /// Readies the clock for another battle of the fighters it was last
+    /// readied for ([`ready`](Self::ready)), without reading or checking
+    /// them again.
+    pub(crate) fn restart(&mut self) {
+        match self {
+            LeanClock::Continuous(c) => c.restart(),
+            LeanClock::Rounds(c) => c.restart(),
+            LeanClock::Graduated(c) => c.restart(),
+            LeanClock::Tick(c) => c.restart(),
+        }
+    }
+}
+
 impl Clock for LeanClock {
     #[inline]
     fn next(&mut self, rolls: &mut SeededRolls, acting: &mut Vec<u32>) -> Result<Option<Tick>, SimError> {
@@ -381,6 +395,22 @@ impl ContinuousClock {
         self.awaiting.clear();
         self.popped.clear();
         self.lap = u64::from(lap.max(1));
+        self.started = false;
+    }
+
+    /// Readies the clock for another battle of the same fighters (as
+    /// [`reset`](Self::reset) left them).
+    pub(crate) fn restart(&mut self) {
+        self.queue.reset();
+        let n = self.speed.len();
+        self.pending.clear();
+        self.pending.resize(n, None);
+        self.alive.clear();
+        self.alive.resize(n, true);
+        self.ready.clear();
+        self.ready.resize(n, None);
+        self.awaiting.clear();
+        self.popped.clear();
         self.started = false;
     }
 }

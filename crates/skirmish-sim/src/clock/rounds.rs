@@ -96,6 +96,9 @@ pub(crate) struct RoundsClock {
     /// This round's fighters with an action, by initiative (stable); under
     /// Action Blocks, everyone by REF, highest first (stable).
     by_init: Vec<u32>,
+    /// Action Blocks: every fighter by REF, highest first, fighter order
+    /// within one (the battle's first `by_init`); empty otherwise.
+    blocks_order: Vec<u32>,
     /// Counting sort buckets.
     counts: Vec<u32>,
     /// This round's actions in the order they land: `(tick, fighter,
@@ -174,6 +177,25 @@ impl RoundsClock {
         if let Kind::Blocks(c) = self.kind {
             c.die.validate().map_err(SimError::rules)?;
         }
+        self.blocks_order.clear();
+        if let Kind::Blocks(_) = self.kind {
+            // Action Blocks declare by REF, highest first, in fighter order
+            // within one, every round: sorted once (stable).
+            let n = self.init_add.len();
+            reserve_fighters(&mut self.blocks_order, n)?;
+            self.blocks_order.extend(0..n as u32);
+            let reflexes = &self.reflexes;
+            self.blocks_order
+                .sort_by_key(|&w| std::cmp::Reverse(reflexes[w as usize].0));
+        }
+        self.restart();
+        Ok(())
+    }
+
+    /// Readies the clock for another battle of the same fighters (as
+    /// [`reset`](Self::reset) left them): everyone standing, nothing
+    /// pending, before the first round.
+    pub(crate) fn restart(&mut self) {
         let n = self.init_add.len();
         self.alive.clear();
         self.alive.resize(n, true);
@@ -186,20 +208,13 @@ impl RoundsClock {
         self.active.clear();
         self.active.extend(0..n as u32);
         self.by_init.clear();
-        if let Kind::Blocks(_) = self.kind {
-            // Action Blocks declare by REF, highest first, in fighter order
-            // within one, every round: sorted once (stable).
-            self.by_init.extend(0..n as u32);
-            let reflexes = &self.reflexes;
-            self.by_init.sort_by_key(|&w| std::cmp::Reverse(reflexes[w as usize].0));
-        }
+        self.by_init.extend_from_slice(&self.blocks_order);
         self.events.clear();
         self.cursor = 0;
         self.round = 0;
         self.round_base = 0;
         self.span = 0;
         self.now = 0;
-        Ok(())
     }
 
     /// Whether `(_, w, pass)` is still to land.

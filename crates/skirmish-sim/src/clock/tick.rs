@@ -170,7 +170,6 @@ impl TickClock {
             )));
         };
         self.die = c.initiative_die;
-        self.queue.reset();
         self.fighters.clear();
         // Room for every fighter first: a battle too big for memory is an
         // error naming its size, not an abort (as the battle's own arrays).
@@ -193,6 +192,20 @@ impl TickClock {
                 disruptible: decl.disruptible,
             });
         }
+        self.restart();
+        Ok(())
+    }
+
+    /// Readies the clock for another battle of the same fighters (as
+    /// [`reset`](Self::reset) left them): everyone standing, nothing
+    /// pending, before the first round.
+    pub(crate) fn restart(&mut self) {
+        self.queue.reset();
+        for f in &mut self.fighters {
+            f.action = None;
+            f.turn = None;
+            f.alive = true;
+        }
         let n = self.fighters.len();
         self.init.clear();
         self.init.resize(n, 0);
@@ -202,7 +215,6 @@ impl TickClock {
         self.round = 0;
         self.round_base = 0;
         self.span = 0;
-        Ok(())
     }
 
     /// The countdown tick of absolute tick `t` this round (the Scheduler's

@@ -403,3 +403,46 @@ proptest! {
         }
     }
 }
+
+/// A workspace keeps the lean clock readied for the last battle and only
+/// restarts it for that battle's next fight: a reused workspace, switched
+/// between battles (and the general loop, and back), fights every battle
+/// exactly as a fresh one.
+#[test]
+fn a_reused_workspace_fights_as_a_fresh_one() {
+    for timing in TIMINGS {
+        // The TOML value as the JSON `--set` takes.
+        let t: toml::Table = toml::from_str(&format!("t = {timing}")).unwrap();
+        let timing = serde_json::to_string(&t["t"]).unwrap();
+        let scenario = |n: u64, policy: &str| {
+            let s = parity(n)
+                .with_field("timing", &timing)
+                .unwrap()
+                .with_field("battle.targeting", policy)
+                .unwrap()
+                .with_field("sides.B.groups.0.disruptible", "true")
+                .unwrap();
+            Battle::new(&s).unwrap()
+        };
+        let (a, b) = (scenario(6, "random"), scenario(9, "least_engaged"));
+        let options = RunOptions {
+            trace: false,
+            casualties: true,
+        };
+        let mut shared = Workspace::default();
+        for i in 0..6 {
+            for battle in [&a, &b, &a] {
+                let fresh = battle.run_in(&mut Workspace::default(), 3, i, &options).unwrap();
+                assert_eq!(
+                    battle.run_in(&mut shared, 3, i, &options).unwrap(),
+                    fresh,
+                    "{timing} #{i}"
+                );
+                let general = battle
+                    .run_with(&mut shared, &mut SeededRolls::for_stream(3, i), &options, true)
+                    .unwrap();
+                assert_eq!(general, fresh, "{timing} #{i}, general loop");
+            }
+        }
+    }
+}

@@ -66,35 +66,53 @@ enum Kind {
     Blocks(ActionBlocksConfig),
 }
 
+/// What a run of fighters with the same traits and declaration share (a
+/// group's fighters: read once per battle, not kept per fighter).
+#[derive(Debug, Clone, Copy)]
+struct Profile {
+    /// 5 + Time Taken + extra preparation - speed bonus (Simple Rounds).
+    init_add: i64,
+    /// REF (also Action Blocks' order within a block) and Combat Sense.
+    reflexes: (i32, i32),
+    /// The declaration's Rate of Fire and extra attacks.
+    rate_of_fire: RateOfFire,
+    extra_attacks: u32,
+    /// The declaration is disruptible (the Scheduler asks the declaration,
+    /// as well as the battle's flag).
+    disruptible: bool,
+}
+
+/// One fighter: its profile and its state this round, together (what a
+/// round's layout and each moment read of it, in one place).
+#[derive(Debug, Clone, Copy, Default)]
+struct Slot {
+    /// Index in `profiles`.
+    profile: u32,
+    /// Its initiative this round (a tick offset, at least 1).
+    init: u32,
+    /// Actions allowed this round.
+    allowed: u32,
+    /// The first pass of this round still pending.
+    from: u32,
+    /// Still in the fight.
+    alive: bool,
+}
+
 /// Simultaneous Combat, Simple Rounds or Action Blocks on flat arrays (see
 /// the module docs).
 #[derive(Debug, Default)]
 pub(crate) struct RoundsClock {
     kind: Kind,
-    /// Per fighter: 5 + Time Taken + extra preparation - speed bonus
-    /// (Simple Rounds).
-    init_add: Vec<i64>,
-    /// Per fighter: REF (also Action Blocks' order within a block) and
-    /// Combat Sense.
-    reflexes: Vec<(i32, i32)>,
-    /// Per fighter: its declaration's Rate of Fire and extra attacks.
-    shots: Vec<(RateOfFire, u32)>,
-    /// Per fighter: its declaration is disruptible (the Scheduler asks the
-    /// declaration, as well as the battle's flag).
-    disruptible: Vec<bool>,
-    /// Per fighter: still in the fight.
-    alive: Vec<bool>,
-    /// Per fighter: its initiative this round (a tick offset, at least 1).
-    init: Vec<u32>,
-    /// Per fighter: actions allowed this round.
-    allowed: Vec<u32>,
-    /// Per fighter: the first pass of this round still pending.
-    from: Vec<u32>,
+    /// The fighters' profiles, one per run of equal ones.
+    profiles: Vec<Profile>,
+    /// Per fighter.
+    fighters: Vec<Slot>,
     /// Fighters in the fight, in fighter order (the fallen are dropped at
     /// the next round).
     active: Vec<u32>,
     /// This round's fighters with an action, by initiative (stable); under
-    /// Action Blocks, everyone by REF, highest first (stable).
+    /// Action Blocks, everyone by REF, highest first (stable). Unused by a
+    /// Simple Rounds round laid out in two passes.
     by_init: Vec<u32>,
     /// Action Blocks: every fighter by REF, highest first, fighter order
     /// within one (the battle's first `by_init`); empty otherwise.
@@ -140,53 +158,52 @@ impl RoundsClock {
             TimingSystem::ActionBlocks(c) => Kind::Blocks(*c),
             _ => Kind::Simultaneous,
         };
-        self.init_add.clear();
-        self.reflexes.clear();
-        self.shots.clear();
-        self.disruptible.clear();
+        self.profiles.clear();
+        self.fighters.clear();
         // Room for every fighter first: a battle too big for memory is an
         // error naming its size, not an abort (as the battle's own arrays).
         let n = fighters.size_hint().0;
-        reserve_fighters(&mut self.init_add, n)?;
-        reserve_fighters(&mut self.reflexes, n)?;
-        reserve_fighters(&mut self.shots, n)?;
-        reserve_fighters(&mut self.disruptible, n)?;
-        reserve_fighters(&mut self.alive, n)?;
-        reserve_fighters(&mut self.init, n)?;
-        reserve_fighters(&mut self.allowed, n)?;
-        reserve_fighters(&mut self.from, n)?;
+        reserve_fighters(&mut self.fighters, n)?;
         reserve_fighters(&mut self.active, n)?;
-        reserve_fighters(&mut self.by_init, n)?;
         reserve_fighters(&mut self.events, n)?;
         let mut last: Option<(ActorTiming, Declaration)> = None;
         for (timing, decl) in fighters {
-            super::admit(&mut last, timing, decl, self.init_add.len())?;
-            self.init_add
-                .push(5 + i64::from(decl.time_taken) + i64::from(decl.extra_preparation) - i64::from(decl.speed_bonus));
-            self.reflexes.push((timing.reflexes, timing.combat_sense));
-            self.shots.push((decl.rate_of_fire, decl.extra_attacks));
-            self.disruptible.push(decl.disruptible);
+            let new_run = last != Some((timing, decl));
+            super::admit(&mut last, timing, decl, self.fighters.len())?;
+            if new_run || self.profiles.is_empty() {
+                self.profiles.push(Profile {
+                    init_add: 5 + i64::from(decl.time_taken) + i64::from(decl.extra_preparation)
+                        - i64::from(decl.speed_bonus),
+                    reflexes: (timing.reflexes, timing.combat_sense),
+                    rate_of_fire: decl.rate_of_fire,
+                    extra_attacks: decl.extra_attacks,
+                    disruptible: decl.disruptible,
+                });
+            }
+            self.fighters.push(Slot {
+                profile: (self.profiles.len() - 1) as u32,
+                ..Slot::default()
+            });
         }
         // 4dF shows at most +4; an initiative is at least MIN_INITIATIVE.
         self.init_cap = self
-            .init_add
+            .profiles
             .iter()
-            .map(|&a| u64::try_from(a.saturating_add(4).max(MIN_INITIATIVE)).unwrap_or(u64::MAX))
+            .map(|p| u64::try_from(p.init_add.saturating_add(4).max(MIN_INITIATIVE)).unwrap_or(u64::MAX))
             .max()
             .unwrap_or(0);
+        self.blocks_order.clear();
         if let Kind::Blocks(c) = self.kind {
             c.die.validate().map_err(SimError::rules)?;
-        }
-        self.blocks_order.clear();
-        if let Kind::Blocks(_) = self.kind {
             // Action Blocks declare by REF, highest first, in fighter order
             // within one, every round: sorted once (stable).
-            let n = self.init_add.len();
+            let n = self.fighters.len();
             reserve_fighters(&mut self.blocks_order, n)?;
+            reserve_fighters(&mut self.by_init, n)?;
             self.blocks_order.extend(0..n as u32);
-            let reflexes = &self.reflexes;
+            let (fighters, profiles) = (&self.fighters, &self.profiles);
             self.blocks_order
-                .sort_by_key(|&w| std::cmp::Reverse(reflexes[w as usize].0));
+                .sort_by_key(|&w| std::cmp::Reverse(profiles[fighters[w as usize].profile as usize].reflexes.0));
         }
         self.restart();
         Ok(())
@@ -196,17 +213,16 @@ impl RoundsClock {
     /// [`reset`](Self::reset) left them): everyone standing, nothing
     /// pending, before the first round.
     pub(crate) fn restart(&mut self) {
-        let n = self.init_add.len();
-        self.alive.clear();
-        self.alive.resize(n, true);
-        self.init.clear();
-        self.init.resize(n, 0);
-        self.allowed.clear();
-        self.allowed.resize(n, 0);
-        self.from.clear();
-        self.from.resize(n, 1);
+        for f in &mut self.fighters {
+            *f = Slot {
+                profile: f.profile,
+                from: 1,
+                alive: true,
+                ..Slot::default()
+            };
+        }
         self.active.clear();
-        self.active.extend(0..n as u32);
+        self.active.extend(0..self.fighters.len() as u32);
         self.by_init.clear();
         self.by_init.extend_from_slice(&self.blocks_order);
         self.events.clear();
@@ -220,7 +236,7 @@ impl RoundsClock {
     /// Whether `(_, w, pass)` is still to land.
     #[inline]
     fn live(&self, (_, w, pass): (u64, u32, u32)) -> bool {
-        self.alive[w as usize] && self.from[w as usize] == pass
+        self.fighters.get(w as usize).is_some_and(|f| f.alive && f.from == pass)
     }
 
     /// Rolls and lays out the next round (the Scheduler's `prepare_round`,
@@ -243,15 +259,17 @@ impl RoundsClock {
             return Err(past_last_tick());
         }
         // The fallen leave the lists of those in the fight.
-        let alive = &self.alive;
-        self.active.retain(|&w| alive[w as usize]);
+        let fighters = &mut self.fighters;
+        self.active.retain(|&w| fighters[w as usize].alive);
         self.events.clear();
         self.cursor = 0;
+        let profiles = &self.profiles;
         match self.kind {
             Kind::Simultaneous => {
                 for &w in &self.active {
-                    self.from[w as usize] = 1;
-                    self.allowed[w as usize] = 1;
+                    let f = &mut fighters[w as usize];
+                    f.from = 1;
+                    f.allowed = 1;
                     self.events.push((base + 1, w, 1));
                 }
             }
@@ -270,23 +288,24 @@ impl RoundsClock {
                 let mut span = 0u64;
                 let mut passes = 0u32;
                 for &w in &self.active {
-                    let i = w as usize;
-                    let init = (i64::from(rolls.four_df()) + self.init_add[i]).max(MIN_INITIATIVE);
+                    let f = &mut fighters[w as usize];
+                    let p = &profiles[f.profile as usize];
+                    let init = (i64::from(rolls.four_df()) + p.init_add).max(MIN_INITIATIVE);
                     // At most 4 + 5 + 2 x MAX_DURATION + MAX_BONUS: a u32.
                     let init = u32::try_from(init).unwrap_or(u32::MAX);
-                    let (rof, extra) = self.shots[i];
                     // `actions_in_round` (every fighter has been in the fight
                     // since round 1, so this is its round of use); one shot
                     // a round or more is the same every round.
+                    let rof = p.rate_of_fire;
                     let shots = if rof.rounds() <= 1 {
                         rof.shots()
                     } else {
                         rof.shots_in_round(round)
                     };
-                    let allowed = shots.saturating_add(extra).min(MAX_ACTIONS);
-                    self.init[i] = init;
-                    self.allowed[i] = allowed;
-                    self.from[i] = 1;
+                    let allowed = shots.saturating_add(p.extra_attacks).min(MAX_ACTIONS);
+                    f.init = init;
+                    f.allowed = allowed;
+                    f.from = 1;
                     if allowed > 0 {
                         span = span.max(u64::from(init));
                         passes = passes.max(allowed);
@@ -305,62 +324,60 @@ impl RoundsClock {
                     let total = counts.last().copied().unwrap_or(0) as usize;
                     self.events.resize(total, (0, 0, 0));
                     for &w in &self.active {
-                        let i = w as usize;
-                        if self.allowed[i] == 0 {
+                        let f = &fighters[w as usize];
+                        if f.allowed == 0 {
                             continue;
                         }
-                        let init = self.init[i];
-                        let at = &mut counts[init as usize];
-                        self.events[*at as usize] = (base + u64::from(init), w, 1);
+                        let at = &mut counts[f.init as usize];
+                        self.events[*at as usize] = (base + u64::from(f.init), w, 1);
                         *at += 1;
                     }
                 } else {
-                    self.sort_by_init(span);
+                    self.sort_by_init(span)?;
                     // Pass-major, by initiative within a pass: fighter `w`'s
                     // pass `p` goes to slot `p` (1-based) of `passes`.
-                    let init = &self.init;
+                    let fighters = &self.fighters;
                     lay_out(
                         &mut self.events,
                         &mut self.counts,
                         &self.by_init,
-                        &self.allowed,
+                        |w| fighters[w as usize].allowed,
                         passes,
                         |_, p| p,
-                        |w, p| base + u64::from(p - 1) * span + u64::from(init[w as usize]),
+                        |w, p| base + u64::from(p - 1) * span + u64::from(fighters[w as usize].init),
                     );
                 }
             }
             Kind::Blocks(c) => {
                 let mut n = 0u32;
                 for &w in &self.active {
-                    let i = w as usize;
+                    let f = &mut fighters[w as usize];
+                    let (reflexes, combat_sense) = profiles[f.profile as usize].reflexes;
                     // The die was checked at `reset`: rolled as `roll` would.
                     let roll = match c.die {
                         Dice::Fudge { count } => rolls.fudge(count),
                         Dice::Standard { count, sides } => rolls.standard(count, sides),
                     };
-                    let (reflexes, combat_sense) = self.reflexes[i];
                     let allowed = c.actions(reflexes, combat_sense, roll).min(MAX_ACTIONS);
-                    self.allowed[i] = allowed;
-                    self.from[i] = 1;
+                    f.allowed = allowed;
+                    f.from = 1;
                     n = n.max(allowed);
                 }
                 self.span = u64::from(n);
                 // By REF, highest first: the order fixed at the start, less the fallen.
-                let alive = &self.alive;
-                self.by_init.retain(|&w| alive[w as usize]);
+                let fighters = &self.fighters;
+                self.by_init.retain(|&w| fighters[w as usize].alive);
                 // Block b is tick base + n - b + 1; a fighter with `a`
                 // actions acts in blocks a..=1, its nth action in block
                 // a - nth + 1: slot (tick) n - a + nth.
-                let allowed = &self.allowed;
                 lay_out(
                     &mut self.events,
                     &mut self.counts,
                     &self.by_init,
-                    &self.allowed,
+                    |w| fighters[w as usize].allowed,
                     n,
-                    |w, nth| n - allowed[w as usize] + nth,
-                    |w, nth| base + u64::from(n - allowed[w as usize] + nth),
+                    |w, nth| n - fighters[w as usize].allowed + nth,
+                    |w, nth| base + u64::from(n - fighters[w as usize].allowed + nth),
                 );
             }
         }
@@ -377,16 +394,21 @@ impl RoundsClock {
 
     /// `by_init`: this round's fighters with an action, by initiative,
     /// fighter order within one (a stable sort).
-    fn sort_by_init(&mut self, span: u64) {
+    fn sort_by_init(&mut self, span: u64) -> Result<(), SimError> {
+        reserve_fighters(&mut self.by_init, self.fighters.len())?;
         self.by_init.clear();
-        let (init, allowed) = (&self.init, &self.allowed);
-        let with_actions = self.active.iter().copied().filter(|&w| allowed[w as usize] > 0);
+        let fighters = &self.fighters;
+        let with_actions = self
+            .active
+            .iter()
+            .copied()
+            .filter(|&w| fighters[w as usize].allowed > 0);
         if span <= COUNTING_SORT_SPAN {
             let span = span as usize;
             self.counts.clear();
             self.counts.resize(span + 2, 0);
             for w in with_actions.clone() {
-                self.counts[init[w as usize] as usize + 1] += 1;
+                self.counts[fighters[w as usize].init as usize + 1] += 1;
             }
             for k in 1..self.counts.len() {
                 self.counts[k] += self.counts[k - 1];
@@ -394,14 +416,15 @@ impl RoundsClock {
             let total = self.counts[span + 1] as usize;
             self.by_init.resize(total, 0);
             for w in with_actions {
-                let slot = &mut self.counts[init[w as usize] as usize];
+                let slot = &mut self.counts[fighters[w as usize].init as usize];
                 self.by_init[*slot as usize] = w;
                 *slot += 1;
             }
         } else {
             self.by_init.extend(with_actions);
-            self.by_init.sort_by_key(|&w| init[w as usize]);
+            self.by_init.sort_by_key(|&w| fighters[w as usize].init);
         }
+        Ok(())
     }
 }
 
@@ -414,7 +437,7 @@ fn lay_out(
     events: &mut Vec<(u64, u32, u32)>,
     counts: &mut Vec<u32>,
     order: &[u32],
-    allowed: &[u32],
+    allowed: impl Fn(u32) -> u32,
     slots: u32,
     slot: impl Fn(u32, u32) -> u32,
     tick: impl Fn(u32, u32) -> u64,
@@ -423,7 +446,7 @@ fn lay_out(
     counts.clear();
     counts.resize(slots + 2, 0);
     for &w in order {
-        for nth in 1..=allowed[w as usize] {
+        for nth in 1..=allowed(w) {
             counts[slot(w, nth) as usize + 1] += 1;
         }
     }
@@ -433,7 +456,7 @@ fn lay_out(
     events.clear();
     events.resize(counts[slots + 1] as usize, (0, 0, 0));
     for &w in order {
-        for nth in 1..=allowed[w as usize] {
+        for nth in 1..=allowed(w) {
             let at = &mut counts[slot(w, nth) as usize];
             events[*at as usize] = (tick(w, nth), w, nth);
             *at += 1;
@@ -470,7 +493,7 @@ impl Clock for RoundsClock {
             }
             if self.live(e) {
                 acting.push(e.1);
-                self.from[e.1 as usize] = e.2 + 1;
+                self.fighters[e.1 as usize].from = e.2 + 1;
             }
             self.cursor += 1;
         }
@@ -500,20 +523,23 @@ impl Clock for RoundsClock {
 
     #[inline]
     fn remove(&mut self, who: u32) {
-        if let Some(a) = self.alive.get_mut(who as usize) {
-            *a = false;
+        if let Some(f) = self.fighters.get_mut(who as usize) {
+            f.alive = false;
         }
     }
 
     /// The fighter's earliest pending action of the round is lost.
     #[inline]
     fn disrupt(&mut self, who: u32, disruptible: bool) -> bool {
-        let w = who as usize;
-        if !disruptible || !self.disruptible.get(w).copied().unwrap_or(false) || !self.alive[w] {
+        let Some(f) = self.fighters.get_mut(who as usize) else {
+            return false;
+        };
+        let own = self.profiles.get(f.profile as usize).is_some_and(|p| p.disruptible);
+        if !disruptible || !own || !f.alive {
             return false;
         }
-        if self.from[w] <= self.allowed[w] {
-            self.from[w] += 1;
+        if f.from <= f.allowed {
+            f.from += 1;
             true
         } else {
             false

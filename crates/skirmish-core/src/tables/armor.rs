@@ -134,8 +134,9 @@ pub fn armor(name: &str) -> Result<&'static Armor> {
     if !wanted.is_empty() {
         let found = ARMOR
             .iter()
-            .find(|a| normalize(a.name) == wanted || a.aliases.iter().any(|alias| normalize(alias) == wanted));
-        if let Some(found) = found {
+            .zip(normalized_names())
+            .find(|(_, names)| names.contains(&wanted));
+        if let Some((found, _)) = found {
             return Ok(found);
         }
     }
@@ -159,6 +160,24 @@ pub fn armor(name: &str) -> Result<&'static Armor> {
         kind: "armor".to_owned(),
         name: name.to_owned(),
         suggestions,
+    })
+}
+
+/// Every row's name and aliases normalized (index as [`ARMOR`]), once: a
+/// lookup used to normalize them all again, allocating, for every row it
+/// compared.
+fn normalized_names() -> &'static [Vec<String>] {
+    static NAMES: std::sync::OnceLock<Vec<Vec<String>>> = std::sync::OnceLock::new();
+    NAMES.get_or_init(|| {
+        ARMOR
+            .iter()
+            .map(|a| {
+                std::iter::once(a.name)
+                    .chain(a.aliases.iter().copied())
+                    .map(normalize)
+                    .collect()
+            })
+            .collect()
     })
 }
 

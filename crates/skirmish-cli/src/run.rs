@@ -6,11 +6,8 @@
 //! (memory bounded whatever its length), a progress line shows on a
 //! terminal's standard error, and Ctrl-C stops the battle at the next
 //! moment, says where it was and exits 1 (a second Ctrl-C ends the program
-//! at once, exit 130). A battle the Continuous fast path fights
-//! (Continuous timing, Full Contact, two sides, no trace: seconds even at
-//! the fighter cap) runs unwatched on it, and Ctrl-C ends it as any
-//! program; the other systems' fast paths are watched like the general
-//! loop.
+//! at once, exit 130). The engine's fast paths are watched like its
+//! general loop.
 //!
 //! With `--json --trace` the report is one JSON object whose `"trace"`
 //! array comes first (it is written as it happens), then the other fields
@@ -115,14 +112,7 @@ pub(crate) fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
         scenario = scenario.with_field(path.trim(), value.trim())?;
     }
     let battle = Battle::new(&scenario)?;
-    // A battle on the Continuous fast path (Full Contact, two sides, no
-    // trace) is over in seconds even at the fighter cap, and that path
-    // checks no flag: it runs as is, and Ctrl-C ends the program as usual.
-    // Every other battle is watched: Ctrl-C stops it, progress shows.
-    let watched = args.trace || !battle.has_unwatched_fast_path();
-    if watched {
-        catch_ctrl_c();
-    }
+    catch_ctrl_c();
     let header = format!(
         "{} — {} timing, {} striking, {} damage; seed {} battle {}\n",
         scenario.name,
@@ -152,7 +142,7 @@ pub(crate) fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
             return Err(io_error(e));
         }
     }
-    let bar = if watched { progress_bar() } else { ProgressBar::hidden() };
+    let bar = progress_bar();
     let shown = bar.clone();
     let mut progress = move |p: &Progress| {
         shown.set_length(p.fielded);
@@ -168,10 +158,7 @@ pub(crate) fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
                 INTERRUPTED.store(true, Ordering::Relaxed);
             }
         };
-        let mut control = Control::new();
-        if watched {
-            control = control.cancel(&INTERRUPTED).progress(&mut progress);
-        }
+        let mut control = Control::new().cancel(&INTERRUPTED).progress(&mut progress);
         if args.trace {
             control = control.trace(&mut sink);
         }

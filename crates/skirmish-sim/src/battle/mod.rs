@@ -205,11 +205,6 @@ impl<'a> Control<'a> {
         self
     }
 
-    /// Whether anything watches or can stop the battle.
-    fn is_set(&self) -> bool {
-        self.cancel.is_some() || self.trace.is_some() || self.progress.is_some()
-    }
-
     /// Whether the battle was asked to stop.
     #[inline]
     pub(crate) fn cancelled(&self) -> bool {
@@ -426,13 +421,12 @@ impl Battle {
         control: &mut Control<'_>,
     ) -> Result<BattleReport, SimError> {
         let mut rolls = SeededRolls::for_stream(seed, index);
-        // The fast paths never trace; the Continuous one checks no flag
-        // either (seconds even at the fighter cap): a battle someone traces,
-        // or watches on that path, takes the general loop (the same results).
+        // The fast paths honour a control's flag and progress callback but
+        // never trace: a battle someone traces takes the general loop (the
+        // same results).
         if !options.trace
             && control.trace.is_none()
             && let Some(fast) = &self.fast
-            && (fast.0.is_moments() || !control.is_set())
         {
             let mut casualties = Vec::new();
             let end = self.run_fast(
@@ -475,16 +469,6 @@ impl Battle {
         self.fast.is_some()
     }
 
-    /// Whether the battle's fast path is the Continuous one, which checks
-    /// no flag and reports no progress (seconds even at the fighter cap):
-    /// under a [`Control`] with a flag or a progress callback this battle
-    /// takes the general loop instead (the same results, slower). The
-    /// fast path of every other timing system honours a `Control`'s flag
-    /// and progress callback (not a trace sink).
-    pub fn has_unwatched_fast_path(&self) -> bool {
-        self.fast.as_ref().is_some_and(|(plan, _)| !plan.is_moments())
-    }
-
     fn run_fast(
         &self,
         (plan, prep): &(FastPlan, FastPrep),
@@ -507,7 +491,7 @@ impl Battle {
     }
 
     /// The fast path with its damage model: the Continuous loop, or the
-    /// moments loop on the battle's lean clock (compiled per clock), which
+    /// moments loop on the battle's lean clock (compiled per clock); either
     /// honours `control`'s flag and progress callback.
     #[expect(clippy::too_many_arguments, reason = "the fast path's inputs, each of its own kind")]
     fn run_fast_with<M: fast::FastModel>(
@@ -521,7 +505,13 @@ impl Battle {
         control: &mut Control<'_>,
     ) -> Result<FastEnd, SimError> {
         if plan.is_continuous() {
-            return fast::fight(plan, model, prep, &self.group_of, &mut ws.fast, rolls, casualties);
+            return fast::fight(
+                plan,
+                model,
+                prep,
+                &self.group_of,
+                (&mut ws.fast, rolls, casualties, control),
+            );
         }
         let Workspace {
             lean,

@@ -19,14 +19,14 @@
 //!   its fighter falls, so those battles check a bit per fighter instead
 //!   (at 2x100,000 the bits stay in cache, the epochs do not).
 
-use skirmish_core::dice::SeededRolls;
 use skirmish_core::timing::graduated::MIN_READY_TIME;
 use skirmish_core::timing::simple::MIN_INITIATIVE;
 
 use super::{
-    Common, FastEnd, FastModel, FastPlan, FastWorkspace, MAX_DELAY, RING, RING_MASK, ROLLS, Tally, decided, is_down,
+    Common, FastEnd, FastModel, FastPlan, MAX_DELAY, Out, RING, RING_MASK, ROLLS, Tally, decided, is_down,
     remove_fallen, set_penalties,
 };
+use crate::battle::{PROGRESS_EVERY, Progress};
 use crate::error::SimError;
 use crate::report::{BattleSummary, Casualties};
 use crate::scenario::Targeting;
@@ -184,9 +184,7 @@ pub(crate) fn fight<M: FastModel>(
     model: &M,
     prep: &M::Prep,
     group_of: &[u32],
-    ws: &mut FastWorkspace,
-    rolls: &mut SeededRolls,
-    casualties: Option<&mut Vec<Casualties>>,
+    (ws, rolls, casualties, control): Out<'_, '_>,
 ) -> Result<FastEnd, SimError> {
     // The generator in a local: its state can stay in registers.
     let mut local = rolls.clone();
@@ -196,14 +194,14 @@ pub(crate) fn fight<M: FastModel>(
     // And once more for the ranked policies (`ranked.rs`), which keep the
     // tick's hits.
     let end = if plan.targeting != Targeting::Random {
-        fight_with::<M, true, false, true>(plan, model, prep, group_of, ws, &mut local, casualties)
+        fight_with::<M, true, false, true>(plan, model, prep, group_of, (ws, &mut local, casualties, control))
     } else if M::penalizes(prep) || plan.any_disruptible {
-        fight_with::<M, true, false, false>(plan, model, prep, group_of, ws, &mut local, casualties)
+        fight_with::<M, true, false, false>(plan, model, prep, group_of, (ws, &mut local, casualties, control))
     } else if M::pair_table(prep).len() == plan.group_count() * plan.group_count() * ROLLS {
         // And with whole strikes from the pair table.
-        fight_with::<M, false, true, false>(plan, model, prep, group_of, ws, &mut local, casualties)
+        fight_with::<M, false, true, false>(plan, model, prep, group_of, (ws, &mut local, casualties, control))
     } else {
-        fight_with::<M, false, false, false>(plan, model, prep, group_of, ws, &mut local, casualties)
+        fight_with::<M, false, false, false>(plan, model, prep, group_of, (ws, &mut local, casualties, control))
     };
     *rolls = local;
     end
@@ -216,9 +214,7 @@ fn fight_with<M: FastModel, const KEEP_HITS: bool, const PAIRS: bool, const RANK
     model: &M,
     prep: &M::Prep,
     group_of: &[u32],
-    ws: &mut FastWorkspace,
-    rolls: &mut SeededRolls,
-    mut casualties: Option<&mut Vec<Casualties>>,
+    (ws, rolls, mut casualties, control): Out<'_, '_>,
 ) -> Result<FastEnd, SimError> {
     let groups = plan.groups.as_slice();
     let (standing, c) = M::records(ws);
@@ -275,6 +271,7 @@ fn fight_with<M: FastModel, const KEEP_HITS: bool, const PAIRS: bool, const RANK
     let lap = plan.lap.unwrap_or(1);
     let mut next_round_at = lap + 1;
     let mut now = 0u64;
+    let mut next_progress = if control.progress.is_some() { 0 } else { u64::MAX };
     // The next tick at which someone may act; none left means nobody can
     // ever act again: a timeout, not a win.
     while let Some(tick) = ring.next(now) {
@@ -296,6 +293,27 @@ fn fight_with<M: FastModel, const KEEP_HITS: bool, const PAIRS: bool, const RANK
             if ring.buckets[i].iter().filter(|e| live(e)).count() as u64 > room {
                 break;
             }
+        }
+        // Watched as the general loop is: progress every so many actions,
+        // the flag before each tick (two compares when nobody watches).
+        if summary.actions >= next_progress
+            && let Some(progress) = control.progress.as_mut()
+        {
+            next_progress = summary.actions.saturating_add(PROGRESS_EVERY);
+            progress(&Progress {
+                tick,
+                round: summary.rounds,
+                actions: summary.actions,
+                standing: standing.iter().map(|s| s.len() as u64).sum(),
+                fielded: group_of.len() as u64,
+            });
+        }
+        if control.cancelled() {
+            return Err(SimError::Interrupted {
+                tick: summary.ticks,
+                round: summary.rounds,
+                actions: summary.actions,
+            });
         }
         now = tick;
         ring.bits[i / 64] &= !(1 << (i % 64));

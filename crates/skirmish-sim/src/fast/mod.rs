@@ -49,11 +49,12 @@
 //!   taken, and each ranked policy keeps only the one its key reads.
 
 use skirmish_core::damage::{DamageModel, FudgeWounds, HitPointState, HitPoints, WoundTrack};
+use skirmish_core::dice::SeededRolls;
 use skirmish_core::striking::full_contact::{self, StrikeOptions, StrikeOutcome};
 
-use crate::battle::reserve_fighters;
+use crate::battle::{Control, reserve_fighters};
 use crate::error::SimError;
-use crate::report::{BattleSummary, Outcome};
+use crate::report::{BattleSummary, Casualties, Outcome};
 use crate::scenario::Targeting;
 
 mod continuous;
@@ -272,11 +273,6 @@ impl FastPlan {
     /// clock hands out its moments).
     pub(crate) fn is_continuous(&self) -> bool {
         self.lap.is_some()
-    }
-
-    /// Whether a lean clock hands out the battle's moments (`moments.rs`).
-    pub(crate) fn is_moments(&self) -> bool {
-        self.lap.is_none()
     }
 
     /// Number of groups.
@@ -652,6 +648,16 @@ impl FastModel for FudgeWounds {
         (&mut ws.wounds, &mut ws.common)
     }
 }
+
+/// Where a fast battle's results go and how it is watched: the workspace,
+/// the dice, the casualties list if kept, and the control (flag and
+/// progress callback; never a trace sink).
+pub(crate) type Out<'a, 'c> = (
+    &'a mut FastWorkspace,
+    &'a mut SeededRolls,
+    Option<&'a mut Vec<Casualties>>,
+    &'a mut Control<'c>,
+);
 
 /// What a fast battle reports besides its summary.
 pub(crate) struct FastEnd {

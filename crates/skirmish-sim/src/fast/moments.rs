@@ -24,26 +24,12 @@
 //! that would take the actions past their cap is not fought (a moment is
 //! fought whole or not at all).
 
-use skirmish_core::dice::SeededRolls;
-
-use super::{
-    Common, FastEnd, FastModel, FastPlan, FastWorkspace, ROLLS, Tally, decided, is_down, remove_fallen, set_penalties,
-};
-use crate::battle::{Control, PROGRESS_EVERY, Progress};
+use super::{Common, FastEnd, FastModel, FastPlan, Out, ROLLS, Tally, decided, is_down, remove_fallen, set_penalties};
+use crate::battle::{PROGRESS_EVERY, Progress};
 use crate::clock::{Clock, Tick};
 use crate::error::SimError;
 use crate::report::{BattleSummary, Casualties};
 use crate::scenario::Targeting;
-
-/// Where a fast battle's results go and how it is watched: the workspace,
-/// the dice, the casualties list if kept, and the control (flag and
-/// progress callback; never a trace sink).
-pub(crate) type Out<'a, 'c> = (
-    &'a mut FastWorkspace,
-    &'a mut SeededRolls,
-    Option<&'a mut Vec<Casualties>>,
-    &'a mut Control<'c>,
-);
 
 /// Fights one battle on the fast path with `clock` (readied for this
 /// battle's fighters) handing out the moments; `group_of[f]` is fighter

@@ -143,65 +143,58 @@ fn a_battle_under_a_control_that_never_fires_is_the_fast_paths_battle() {
     assert_eq!(reports, 1, "one report at the start of a short battle");
 }
 
-/// The timing systems whose fast path is the moments loop: it honours a
-/// control's flag and progress callback, as the general loop does.
-const WATCHED_FAST: [&str; 5] = [
-    "simultaneous",
-    "simple-rounds",
-    "graduated-rounds",
-    "action-blocks",
-    "tick-system",
-];
-
+/// Every timing system's fast path (the Continuous ring and the moments
+/// loop) honours a control's flag and progress callback, as the general
+/// loop does, under every targeting policy.
 #[test]
-fn only_the_continuous_fast_path_runs_unwatched() {
-    let continuous = Battle::new(&parity(10)).unwrap();
-    assert!(continuous.has_fast_path() && continuous.has_unwatched_fast_path());
-    for timing in WATCHED_FAST {
-        let b = Battle::new(&parity(10).with_field("timing", timing).unwrap()).unwrap();
-        assert!(b.has_fast_path() && !b.has_unwatched_fast_path(), "{timing}");
-    }
-}
-
-#[test]
-fn a_watched_battle_on_a_moments_fast_path_is_the_same_battle_and_reports_the_same_progress() {
-    for timing in WATCHED_FAST {
-        let battle = Battle::new(&parity(40).with_field("timing", timing).unwrap()).unwrap();
-        let never = AtomicBool::new(false);
-        let watch = |options: &RunOptions| {
-            let mut seen: Vec<Progress> = Vec::new();
-            let mut progress = |p: &Progress| seen.push(*p);
-            let report = battle
-                .run_controlled(
-                    9,
-                    2,
-                    options,
-                    &mut Control::new().cancel(&never).progress(&mut progress),
-                )
+fn a_watched_battle_on_a_fast_path_is_the_same_battle_and_reports_the_same_progress() {
+    for timing in skirmish_core::timing::TimingSystem::NAMES {
+        for policy in ["random", "least_engaged"] {
+            let scenario = parity(40)
+                .with_field("timing", timing)
+                .unwrap()
+                .with_field("battle.targeting", policy)
                 .unwrap();
-            (report, seen)
-        };
-        // Without a trace the moments fast path fights it; with one, the
-        // general loop.
-        let (fast, fast_seen) = watch(&RunOptions::default());
-        let (general, general_seen) = watch(&RunOptions::FULL);
-        assert_eq!(fast, battle.run(9, 2, &RunOptions::default()).unwrap(), "{timing}");
-        assert_eq!(fast.summary, general.summary, "{timing}");
-        assert_eq!(fast_seen, general_seen, "{timing}");
-        assert_eq!(
-            fast_seen.first().map(|p| (p.actions, p.fielded)),
-            Some((0, 80)),
-            "{timing}"
-        );
+            let battle = Battle::new(&scenario).unwrap();
+            assert!(battle.has_fast_path(), "{timing} {policy}");
+            let never = AtomicBool::new(false);
+            let watch = |options: &RunOptions| {
+                let mut seen: Vec<Progress> = Vec::new();
+                let mut progress = |p: &Progress| seen.push(*p);
+                let report = battle
+                    .run_controlled(
+                        9,
+                        2,
+                        options,
+                        &mut Control::new().cancel(&never).progress(&mut progress),
+                    )
+                    .unwrap();
+                (report, seen)
+            };
+            // Without a trace a fast path fights it; with one, the general
+            // loop.
+            let (fast, fast_seen) = watch(&RunOptions::default());
+            let (general, general_seen) = watch(&RunOptions::FULL);
+            assert_eq!(
+                fast,
+                battle.run(9, 2, &RunOptions::default()).unwrap(),
+                "{timing} {policy}"
+            );
+            assert_eq!(fast.summary, general.summary, "{timing} {policy}");
+            assert_eq!(fast_seen.len(), general_seen.len(), "{timing} {policy}");
+            assert_eq!(
+                fast_seen.first().map(|p| (p.actions, p.fielded, p.standing)),
+                Some((0, 80, 80)),
+                "{timing} {policy}"
+            );
 
-        // A flag set from the start stops either before a blow, alike.
-        let stop = AtomicBool::new(true);
-        let stopped = |options: &RunOptions| battle.run_controlled(9, 2, options, &mut Control::new().cancel(&stop));
-        let fast = stopped(&RunOptions::default());
-        assert!(
-            matches!(fast, Err(SimError::Interrupted { actions: 0, .. })),
-            "{timing}: {fast:?}"
-        );
-        assert_eq!(fast, stopped(&RunOptions::FULL), "{timing}");
+            // A flag set from the start stops it before a blow.
+            let stop = AtomicBool::new(true);
+            let fast = battle.run_controlled(9, 2, &RunOptions::default(), &mut Control::new().cancel(&stop));
+            assert!(
+                matches!(fast, Err(SimError::Interrupted { actions: 0, .. })),
+                "{timing} {policy}: {fast:?}"
+            );
+        }
     }
 }

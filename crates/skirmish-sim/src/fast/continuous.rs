@@ -23,10 +23,10 @@ use skirmish_core::timing::graduated::MIN_READY_TIME;
 use skirmish_core::timing::simple::MIN_INITIATIVE;
 
 use super::{
-    Common, FastEnd, FastModel, FastPlan, MAX_DELAY, Out, RING, RING_MASK, ROLLS, Tally, decided, is_down,
-    remove_fallen, set_penalties,
+    Common, FastEnd, FastModel, FastPlan, Landing, MAX_DELAY, Out, RING, RING_MASK, ROLLS, Tally, decided, is_down,
+    remove_fallen, set_penalties, strike,
 };
-use crate::battle::{PROGRESS_EVERY, Progress};
+use crate::battle::{PROGRESS_EVERY, Progress, reserve_fighters};
 use crate::error::SimError;
 use crate::report::{BattleSummary, Casualties};
 use crate::scenario::Targeting;
@@ -231,10 +231,13 @@ fn fight_with<M: FastModel, const KEEP_HITS: bool, const PAIRS: bool, const RANK
         hits,
         acting: _,
         ranked,
+        struck,
     } = c;
     let policy = plan.targeting;
     if RANKED {
         ranked.reset(policy, group_of.len(), first_b)?;
+        reserve_fighters(struck, group_of.len())?;
+        struck.clear();
     }
     let penalizes = KEEP_HITS && M::penalizes(prep);
     let pairs = M::pair_table(prep);
@@ -247,7 +250,6 @@ fn fight_with<M: FastModel, const KEEP_HITS: bool, const PAIRS: bool, const RANK
     }
     ring.clear();
     bucket.clear();
-    let mut fell = 0usize;
 
     // Initiative for everyone, in order: 4dF + 5 + TT - bonus, at least 1.
     for (w, &g) in group_of.iter().enumerate() {
@@ -324,8 +326,14 @@ fn fight_with<M: FastModel, const KEEP_HITS: bool, const PAIRS: bool, const RANK
         // (see the module docs), and does the same again: its next action
         // is scheduled with the Ready Time rolled with the strike.
         let mut acted = 0u64;
+        let mut landing = Landing {
+            fallen: &mut fallen[..],
+            fell: 0,
+            hits,
+            struck: (RANKED && policy == Targeting::MostWounded).then_some(&mut *struck),
+            tally: Tally::default(),
+        };
         for chunk in bucket.chunks(Tally::SPAN) {
-            let mut tally = Tally::default();
             for &e in chunk {
                 let who = e.who();
                 if KEEP_HITS {
@@ -382,47 +390,22 @@ fn fight_with<M: FastModel, const KEEP_HITS: bool, const PAIRS: bool, const RANK
                 let Some(ft) = enemies.get_mut(at) else {
                     continue;
                 };
-                let (t, tg) = (ft.who, ft.group);
-                if PAIRS {
-                    // A whole strike by table (no penalties, no disruption).
-                    let i = (e.group() * groups.len() + tg as usize) * ROLLS + (dice.strike + 4) as usize;
-                    let Some(pair) = pairs.get(i) else {
-                        continue;
-                    };
-                    tally.add(pair.counts);
-                    let downed = model.land_pair(prep, &mut ft.state, pair);
-                    if let Some(slot) = fallen.get_mut(fell) {
-                        *slot = t;
-                    }
-                    fell += usize::from(downed);
-                } else {
-                    let ga = &groups[e.group()];
-                    let gt = &groups[tg as usize];
-                    let (cell, damage) = plan.strike(
-                        ga.strike_rating + attack_penalty,
-                        gt.defense_rating + if penalizes { ft.penalty } else { 0 },
-                        dice.strike,
-                        ga.offense,
-                        gt.defense_factor,
-                    )?;
-                    tally.add(cell.counts);
-                    let (downed, penalty) = model.land(prep, &mut ft.state, cell.hit, damage);
-                    if let Some(slot) = fallen.get_mut(fell) {
-                        *slot = t;
-                    }
-                    fell += usize::from(downed);
-                    if keep_hits && cell.hit {
-                        hits.push((t, penalty, tg));
-                        if RANKED && policy == Targeting::MostWounded {
-                            ranked.struck.push((t, damage));
-                        }
-                    }
-                }
+                strike::<M, KEEP_HITS, PAIRS>(
+                    plan,
+                    model,
+                    prep,
+                    pairs,
+                    (e.group(), attack_penalty),
+                    ft,
+                    dice.strike,
+                    &mut landing,
+                )?;
                 let rt = (i64::from(dice.ready) + speed).max(MIN_READY_TIME);
                 ring.push(tick + rt as u64, if PAIRS { e } else { e.bumped() });
             }
-            tally.drain(&mut summary);
+            landing.tally.drain(&mut summary);
         }
+        let fell = landing.fell;
         // A large bucket's memory goes to the spares (the bucket in the ring
         // keeps the empty one it was swapped for); a small one goes back.
         if bucket.capacity() >= Ring::SPARE_AT_LEAST {
@@ -453,7 +436,7 @@ fn fight_with<M: FastModel, const KEEP_HITS: bool, const PAIRS: bool, const RANK
         }
         remove_fallen(standing, pos, down, first_b, &fallen[..fell]);
         if RANKED {
-            ranked.end_moment(policy, down, &fallen[..fell]);
+            ranked.end_moment(policy, down, &fallen[..fell], struck);
         }
         if keep_hits {
             if plan.any_disruptible {
@@ -478,7 +461,6 @@ fn fight_with<M: FastModel, const KEEP_HITS: bool, const PAIRS: bool, const RANK
             hits.clear();
         }
         if fell > 0 {
-            fell = 0;
             if let Some(list) = casualties.as_mut() {
                 list.push(Casualties {
                     tick,

@@ -361,6 +361,76 @@ pub(crate) struct Common {
     acting: Vec<u32>,
     /// The ranked policies' state (`ranked.rs`).
     ranked: ranked::RankedArrays,
+    /// This moment's hits `(target, damage)`, in the order struck
+    /// (`most_wounded` only).
+    struck: Vec<(u32, i32)>,
+}
+
+/// Where a moment's strikes land: who fell (the first `fell` entries of
+/// `fallen`), the hits kept for the end of the moment, `most_wounded`'s
+/// damage, and the tally of hits and amazing outcomes.
+pub(super) struct Landing<'a> {
+    fallen: &'a mut [u32],
+    fell: usize,
+    hits: &'a mut Vec<(u32, i32, u32)>,
+    /// `most_wounded`'s `(target, damage)`, when the battle ranks by it.
+    struck: Option<&'a mut Vec<(u32, i32)>>,
+    tally: Tally,
+}
+
+/// One strike of attacker group `ag` (its wound penalty `attack_penalty`)
+/// on the record `ft` with Strike roll `roll`, its damage applied at once
+/// (see the module docs): by the whole-strike table (`PAIRS`), or by the
+/// outcome table and the damage model, keeping the hit when the battle
+/// needs the moment's hits (`KEEP_HITS`). Both loops strike through here.
+#[inline(always)]
+#[expect(clippy::too_many_arguments, reason = "a strike's inputs, each of its own kind")]
+fn strike<M: FastModel, const KEEP_HITS: bool, const PAIRS: bool>(
+    plan: &FastPlan,
+    model: &M,
+    prep: &M::Prep,
+    pairs: &[Pair],
+    (ag, attack_penalty): (usize, i32),
+    ft: &mut Fighter<M::State>,
+    roll: i32,
+    landing: &mut Landing<'_>,
+) -> Result<(), SimError> {
+    let (t, tg) = (ft.who, ft.group);
+    let groups = plan.groups.as_slice();
+    let downed = if PAIRS {
+        // A whole strike by table (no penalties, no disruption).
+        let i = (ag * groups.len() + tg as usize) * ROLLS + (roll + 4) as usize;
+        let Some(pair) = pairs.get(i) else {
+            return Ok(());
+        };
+        landing.tally.add(pair.counts);
+        model.land_pair(prep, &mut ft.state, pair)
+    } else {
+        let ga = &groups[ag];
+        let gt = &groups[tg as usize];
+        let (cell, damage) = plan.strike(
+            ga.strike_rating + attack_penalty,
+            gt.defense_rating + if KEEP_HITS { ft.penalty } else { 0 },
+            roll,
+            ga.offense,
+            gt.defense_factor,
+        )?;
+        landing.tally.add(cell.counts);
+        let (downed, penalty) = model.land(prep, &mut ft.state, cell.hit, damage);
+        if KEEP_HITS && cell.hit {
+            landing.hits.push((t, penalty, tg));
+            if let Some(struck) = landing.struck.as_mut() {
+                struck.push((t, damage));
+            }
+        }
+        downed
+    };
+    // Written whether or not it fell, counted only if it did: no branch.
+    if let Some(slot) = landing.fallen.get_mut(landing.fell) {
+        *slot = t;
+    }
+    landing.fell += usize::from(downed);
+    Ok(())
 }
 
 /// Whether fighter `who`'s bit in `down` is set.

@@ -24,8 +24,11 @@
 //! that would take the actions past their cap is not fought (a moment is
 //! fought whole or not at all).
 
-use super::{Common, FastEnd, FastModel, FastPlan, Out, ROLLS, Tally, decided, is_down, remove_fallen, set_penalties};
-use crate::battle::{PROGRESS_EVERY, Progress};
+use super::{
+    Common, FastEnd, FastModel, FastPlan, Landing, Out, ROLLS, Tally, decided, is_down, remove_fallen, set_penalties,
+    strike,
+};
+use crate::battle::{PROGRESS_EVERY, Progress, reserve_fighters};
 use crate::clock::{Clock, Tick};
 use crate::error::SimError;
 use crate::report::{BattleSummary, Casualties};
@@ -108,15 +111,17 @@ fn fight_with<C: Clock, M: FastModel, const KEEP_HITS: bool, const PAIRS: bool, 
         hits,
         acting,
         ranked,
+        struck,
         ..
     } = c;
     let policy = plan.targeting;
     if RANKED {
         ranked.reset(policy, group_of.len(), first_b)?;
+        reserve_fighters(struck, group_of.len())?;
+        struck.clear();
     }
     let penalizes = KEEP_HITS && M::penalizes(prep);
     let pairs = M::pair_table(prep);
-    let mut fell = 0usize;
 
     let mut summary = BattleSummary::start();
     let mut round_starts = 0u32;
@@ -173,8 +178,14 @@ fn fight_with<C: Clock, M: FastModel, const KEEP_HITS: bool, const PAIRS: bool, 
 
         // Every actor strikes a random enemy standing at the start of the
         // moment, its damage applied at once (see the module docs).
+        let mut landing = Landing {
+            fallen: &mut fallen[..],
+            fell: 0,
+            hits,
+            struck: (RANKED && policy == Targeting::MostWounded).then_some(&mut *struck),
+            tally: Tally::default(),
+        };
         for chunk in acting.chunks(Tally::SPAN) {
-            let mut tally = Tally::default();
             for &a in chunk {
                 let side = usize::from(a >= first_b);
                 let attack_penalty = if penalizes {
@@ -198,46 +209,21 @@ fn fight_with<C: Clock, M: FastModel, const KEEP_HITS: bool, const PAIRS: bool, 
                 let Some(ft) = enemies.get_mut(at) else {
                     continue;
                 };
-                let (t, tg) = (ft.who, ft.group);
                 let ag = group_of[a as usize] as usize;
-                if PAIRS {
-                    // A whole strike by table (no penalties, no disruption).
-                    let i = (ag * groups.len() + tg as usize) * ROLLS + (dice.strike + 4) as usize;
-                    let Some(pair) = pairs.get(i) else {
-                        continue;
-                    };
-                    tally.add(pair.counts);
-                    let downed = model.land_pair(prep, &mut ft.state, pair);
-                    if let Some(slot) = fallen.get_mut(fell) {
-                        *slot = t;
-                    }
-                    fell += usize::from(downed);
-                } else {
-                    let ga = &groups[ag];
-                    let gt = &groups[tg as usize];
-                    let (cell, damage) = plan.strike(
-                        ga.strike_rating + attack_penalty,
-                        gt.defense_rating + if penalizes { ft.penalty } else { 0 },
-                        dice.strike,
-                        ga.offense,
-                        gt.defense_factor,
-                    )?;
-                    tally.add(cell.counts);
-                    let (downed, penalty) = model.land(prep, &mut ft.state, cell.hit, damage);
-                    if let Some(slot) = fallen.get_mut(fell) {
-                        *slot = t;
-                    }
-                    fell += usize::from(downed);
-                    if KEEP_HITS && cell.hit {
-                        hits.push((t, penalty, tg));
-                        if RANKED && policy == Targeting::MostWounded {
-                            ranked.struck.push((t, damage));
-                        }
-                    }
-                }
+                strike::<M, KEEP_HITS, PAIRS>(
+                    plan,
+                    model,
+                    prep,
+                    pairs,
+                    (ag, attack_penalty),
+                    ft,
+                    dice.strike,
+                    &mut landing,
+                )?;
             }
-            tally.drain(&mut summary);
+            landing.tally.drain(&mut summary);
         }
+        let fell = landing.fell;
 
         // The end of the moment: penalties, the fallen leave their lists
         // and the clock, then each hit on one still standing may disrupt.
@@ -249,7 +235,7 @@ fn fight_with<C: Clock, M: FastModel, const KEEP_HITS: bool, const PAIRS: bool, 
             clock.remove_fallen(&fallen[..fell]);
         }
         if RANKED {
-            ranked.end_moment(policy, down, &fallen[..fell]);
+            ranked.end_moment(policy, down, &fallen[..fell], struck);
         }
         if KEEP_HITS {
             if plan.any_disruptible {
@@ -262,7 +248,6 @@ fn fight_with<C: Clock, M: FastModel, const KEEP_HITS: bool, const PAIRS: bool, 
             hits.clear();
         }
         if fell > 0 {
-            fell = 0;
             if let Some(list) = casualties.as_mut() {
                 list.push(Casualties {
                     tick,

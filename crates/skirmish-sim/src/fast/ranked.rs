@@ -36,9 +36,6 @@ pub(crate) struct RankedArrays {
     engaged_by: Vec<u32>,
     /// Per fighter, `least_engaged` only: its target, or [`NONE`].
     target_of: Vec<u32>,
-    /// This moment's hits `(target, damage)`, in the order struck
-    /// (`most_wounded` only).
-    pub(super) struck: Vec<(u32, i32)>,
 }
 
 impl RankedArrays {
@@ -64,8 +61,6 @@ impl RankedArrays {
             }
             Targeting::Random => {}
         }
-        reserve_fighters(&mut self.struck, n)?;
-        self.struck.clear();
         let (taken, engaged_by) = (&self.taken, &self.engaged_by);
         self.ranking
             .reset(2, (0..n as u32).map(|f| u8::from(f >= first_b)), |c| {
@@ -111,21 +106,21 @@ impl RankedArrays {
     }
 
     /// The end of a moment, after the fallen are marked down in `down`:
-    /// the moment's damage counts, the hit and the fallen take their new
-    /// places, and the fallen's own targets lose an attacker.
-    pub(super) fn end_moment(&mut self, policy: Targeting, down: &[u64], fallen: &[u32]) {
+    /// the moment's damage (`struck`, emptied) counts, the hit and the
+    /// fallen take their new places, and the fallen's own targets lose an
+    /// attacker.
+    pub(super) fn end_moment(&mut self, policy: Targeting, down: &[u64], fallen: &[u32], struck: &mut Vec<(u32, i32)>) {
         // Damage moves only `most_wounded`'s keys (a fallen fighter's key
         // goes below, under either policy).
         if policy == Targeting::MostWounded {
-            for &(t, damage) in &self.struck {
+            for &(t, damage) in struck.iter() {
                 self.taken[t as usize] += i64::from(damage.max(0));
             }
-            for i in 0..self.struck.len() {
-                let t = self.struck[i].0;
+            for &(t, _) in struck.iter() {
                 self.ranking.set(t, self.key(policy, t, down));
             }
         }
-        self.struck.clear();
+        struck.clear();
         for &f in fallen {
             self.ranking.set(f, ABSENT);
             if policy == Targeting::LeastEngaged {

@@ -382,20 +382,10 @@ impl ContinuousClock {
 
     /// Readies the clock for a new battle, keeping its memory.
     pub(crate) fn reset(&mut self, lap: u32, fighters: impl Iterator<Item = Declaration>) {
-        self.queue.reset();
         self.speed.clear();
         self.speed.extend(fighters.map(|d| (d.time_taken, d.speed_bonus)));
-        let n = self.speed.len();
-        self.pending.clear();
-        self.pending.resize(n, None);
-        self.alive.clear();
-        self.alive.resize(n, true);
-        self.ready.clear();
-        self.ready.resize(n, None);
-        self.awaiting.clear();
-        self.popped.clear();
         self.lap = u64::from(lap.max(1));
-        self.started = false;
+        self.restart();
     }
 
     /// Readies the clock for another battle of the same fighters (as

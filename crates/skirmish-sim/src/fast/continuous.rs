@@ -23,12 +23,12 @@ use skirmish_core::timing::graduated::MIN_READY_TIME;
 use skirmish_core::timing::simple::MIN_INITIATIVE;
 
 use super::{
-    Common, FastEnd, FastModel, FastPlan, Landing, MAX_DELAY, Out, RING, RING_MASK, ROLLS, Tally, decided, is_down,
-    remove_fallen, set_penalties, strike,
+    Common, FastEnd, FastModel, FastPlan, Landing, MAX_DELAY, Out, RING, RING_MASK, ROLLS, Tally, Watch, after_falls,
+    is_down, remove_fallen, set_penalties, strike,
 };
-use crate::battle::{PROGRESS_EVERY, Progress, reserve_fighters};
+use crate::battle::reserve_fighters;
 use crate::error::SimError;
-use crate::report::{BattleSummary, Casualties};
+use crate::report::BattleSummary;
 use crate::scenario::Targeting;
 
 /// A ring entry: a fighter's next action, live while the fighter's epoch
@@ -273,7 +273,7 @@ fn fight_with<M: FastModel, const KEEP_HITS: bool, const PAIRS: bool, const RANK
     let lap = plan.lap.unwrap_or(1);
     let mut next_round_at = lap + 1;
     let mut now = 0u64;
-    let mut next_progress = if control.progress.is_some() { 0 } else { u64::MAX };
+    let mut watch = Watch::new(control);
     // The next tick at which someone may act; none left means nobody can
     // ever act again: a timeout, not a win.
     while let Some(tick) = ring.next(now) {
@@ -296,27 +296,12 @@ fn fight_with<M: FastModel, const KEEP_HITS: bool, const PAIRS: bool, const RANK
                 break;
             }
         }
-        // Watched as the general loop is: progress every so many actions,
-        // the flag before each tick (two compares when nobody watches).
-        if summary.actions >= next_progress
-            && let Some(progress) = control.progress.as_mut()
-        {
-            next_progress = summary.actions.saturating_add(PROGRESS_EVERY);
-            progress(&Progress {
-                tick,
-                round: summary.rounds,
-                actions: summary.actions,
-                standing: standing.iter().map(|s| s.len() as u64).sum(),
-                fielded: group_of.len() as u64,
-            });
-        }
-        if control.cancelled() {
-            return Err(SimError::Interrupted {
-                tick: summary.ticks,
-                round: summary.rounds,
-                actions: summary.actions,
-            });
-        }
+        watch.before(
+            (tick, summary.rounds),
+            &summary,
+            || standing.iter().map(|s| s.len() as u64).sum(),
+            group_of.len(),
+        )?;
         now = tick;
         ring.bits[i / 64] &= !(1 << (i % 64));
         std::mem::swap(bucket, &mut ring.buckets[i]);
@@ -460,17 +445,11 @@ fn fight_with<M: FastModel, const KEEP_HITS: bool, const PAIRS: bool, const RANK
             }
             hits.clear();
         }
-        if fell > 0 {
-            if let Some(list) = casualties.as_mut() {
-                list.push(Casualties {
-                    tick,
-                    standing: standing.iter().map(|s| s.len() as u64).collect(),
-                });
-            }
-            if let Some(outcome) = decided(standing) {
-                summary.outcome = outcome;
-                break;
-            }
+        if fell > 0
+            && let Some(outcome) = after_falls(standing, &mut casualties, tick)
+        {
+            summary.outcome = outcome;
+            break;
         }
     }
     Ok(FastEnd {

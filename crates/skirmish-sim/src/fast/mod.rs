@@ -52,7 +52,7 @@ use skirmish_core::damage::{DamageModel, FudgeWounds, HitPointState, HitPoints, 
 use skirmish_core::dice::SeededRolls;
 use skirmish_core::striking::full_contact::{self, StrikeOptions, StrikeOutcome};
 
-use crate::battle::{Control, reserve_fighters};
+use crate::battle::{Control, PROGRESS_EVERY, Progress, reserve_fighters};
 use crate::error::SimError;
 use crate::report::{BattleSummary, Casualties, Outcome};
 use crate::scenario::Targeting;
@@ -431,6 +431,73 @@ fn strike<M: FastModel, const KEEP_HITS: bool, const PAIRS: bool>(
     }
     landing.fell += usize::from(downed);
     Ok(())
+}
+
+/// How a fast battle is watched, as the general loop is: a progress report
+/// every [`PROGRESS_EVERY`] actions or so and the flag before each moment
+/// (two compares when nobody watches).
+pub(super) struct Watch<'c, 'a> {
+    control: &'c mut Control<'a>,
+    /// The action count of the next progress report (never, without a
+    /// callback).
+    next: u64,
+}
+
+impl<'c, 'a> Watch<'c, 'a> {
+    pub(super) fn new(control: &'c mut Control<'a>) -> Self {
+        let next = if control.progress.is_some() { 0 } else { u64::MAX };
+        Watch { control, next }
+    }
+
+    /// Before the moment at `tick` of `round`: reports progress when due,
+    /// and stops the battle ([`SimError::Interrupted`], where it was) once
+    /// the flag is set.
+    #[inline]
+    pub(super) fn before(
+        &mut self,
+        (tick, round): (u64, u32),
+        summary: &BattleSummary,
+        standing: impl FnOnce() -> u64,
+        fielded: usize,
+    ) -> Result<(), SimError> {
+        if summary.actions >= self.next
+            && let Some(progress) = self.control.progress.as_mut()
+        {
+            self.next = summary.actions.saturating_add(PROGRESS_EVERY);
+            progress(&Progress {
+                tick,
+                round,
+                actions: summary.actions,
+                standing: standing(),
+                fielded: fielded as u64,
+            });
+        }
+        if self.control.cancelled() {
+            return Err(SimError::Interrupted {
+                tick: summary.ticks,
+                round: summary.rounds,
+                actions: summary.actions,
+            });
+        }
+        Ok(())
+    }
+}
+
+/// The end of a moment at which someone fell: the casualties (if kept)
+/// record the sides' standing, and the outcome if a side is left empty.
+#[inline]
+fn after_falls<S>(
+    standing: &[Vec<Fighter<S>>; 2],
+    casualties: &mut Option<&mut Vec<Casualties>>,
+    tick: u64,
+) -> Option<Outcome> {
+    if let Some(list) = casualties.as_mut() {
+        list.push(Casualties {
+            tick,
+            standing: standing.iter().map(|s| s.len() as u64).collect(),
+        });
+    }
+    decided(standing)
 }
 
 /// Whether fighter `who`'s bit in `down` is set.

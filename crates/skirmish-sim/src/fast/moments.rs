@@ -25,13 +25,13 @@
 //! fought whole or not at all).
 
 use super::{
-    Common, FastEnd, FastModel, FastPlan, Landing, Out, ROLLS, Tally, decided, is_down, remove_fallen, set_penalties,
-    strike,
+    Common, FastEnd, FastModel, FastPlan, Landing, Out, ROLLS, Tally, Watch, after_falls, decided, is_down,
+    remove_fallen, set_penalties, strike,
 };
-use crate::battle::{PROGRESS_EVERY, Progress, reserve_fighters};
+use crate::battle::reserve_fighters;
 use crate::clock::{Clock, Tick};
 use crate::error::SimError;
-use crate::report::{BattleSummary, Casualties};
+use crate::report::BattleSummary;
 use crate::scenario::Targeting;
 
 /// Fights one battle on the fast path with `clock` (readied for this
@@ -125,7 +125,7 @@ fn fight_with<C: Clock, M: FastModel, const KEEP_HITS: bool, const PAIRS: bool, 
 
     let mut summary = BattleSummary::start();
     let mut round_starts = 0u32;
-    let mut next_progress = if control.progress.is_some() { 0 } else { u64::MAX };
+    let mut watch = Watch::new(control);
     // Already decided before a blow (a side with nobody in it).
     if let Some(outcome) = decided(standing) {
         summary.outcome = outcome;
@@ -151,27 +151,12 @@ fn fight_with<C: Clock, M: FastModel, const KEEP_HITS: bool, const PAIRS: bool, 
         {
             break;
         }
-        // Watched as the general loop is: progress every so many actions,
-        // the flag before each moment.
-        if summary.actions >= next_progress
-            && let Some(progress) = control.progress.as_mut()
-        {
-            next_progress = summary.actions.saturating_add(PROGRESS_EVERY);
-            progress(&Progress {
-                tick,
-                round,
-                actions: summary.actions,
-                standing: standing.iter().map(|s| s.len() as u64).sum(),
-                fielded: group_of.len() as u64,
-            });
-        }
-        if control.cancelled() {
-            return Err(SimError::Interrupted {
-                tick: summary.ticks,
-                round: summary.rounds,
-                actions: summary.actions,
-            });
-        }
+        watch.before(
+            (tick, round),
+            &summary,
+            || standing.iter().map(|s| s.len() as u64).sum(),
+            group_of.len(),
+        )?;
         summary.ticks = tick;
         summary.rounds = summary.rounds.max(round);
         summary.actions += acting.len() as u64;
@@ -247,16 +232,10 @@ fn fight_with<C: Clock, M: FastModel, const KEEP_HITS: bool, const PAIRS: bool, 
             }
             hits.clear();
         }
-        if fell > 0 {
-            if let Some(list) = casualties.as_mut() {
-                list.push(Casualties {
-                    tick,
-                    standing: standing.iter().map(|s| s.len() as u64).collect(),
-                });
-            }
-            if let Some(outcome) = decided(standing) {
-                summary.outcome = outcome;
-            }
+        if fell > 0
+            && let Some(outcome) = after_falls(standing, &mut casualties, tick)
+        {
+            summary.outcome = outcome;
         }
     }
     Ok(FastEnd {

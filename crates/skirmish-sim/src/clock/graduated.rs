@@ -164,10 +164,7 @@ impl GraduatedClock {
     /// initiative in fighter order; those with an action this round act
     /// first on it.
     fn begin_round(&mut self, rolls: &mut SeededRolls) -> Result<(), SimError> {
-        let round = self
-            .round
-            .checked_add(1)
-            .ok_or_else(|| SimError::rules(skirmish_core::Error::overflow("round", "more than u32::MAX rounds")))?;
+        let round = super::next_round(self.round)?;
         let base = if self.round == 0 {
             0
         } else {
@@ -176,7 +173,7 @@ impl GraduatedClock {
                 .max(self.round_base.saturating_add(self.ticks_per_round))
         };
         if base > MAX_TICK {
-            return Err(past_last_tick());
+            return Err(super::past_last_tick());
         }
         self.round = round;
         self.round_base = base;
@@ -200,23 +197,13 @@ impl GraduatedClock {
             if allowed > 0 {
                 let tick = base.saturating_add(init.unsigned_abs());
                 if tick > MAX_TICK {
-                    return Err(past_last_tick());
+                    return Err(super::past_last_tick());
                 }
                 self.schedule(w as u32, 1, tick)?;
             }
         }
         Ok(())
     }
-}
-
-/// A round that would land past the scheduler's last tick (the
-/// Scheduler's own error).
-#[cold]
-fn past_last_tick() -> SimError {
-    SimError::rules(skirmish_core::Error::overflow(
-        "round",
-        format!("it would land after the last tick {MAX_TICK}"),
-    ))
 }
 
 impl Clock for GraduatedClock {

@@ -38,7 +38,9 @@ use skirmish_core::dice::{Dice, RollSource, SeededRolls};
 use skirmish_core::timing::graduated::MIN_READY_TIME;
 use skirmish_core::timing::queue::{EventId, EventQueue};
 use skirmish_core::timing::simple::MIN_INITIATIVE;
-use skirmish_core::timing::{Act, ActorId, ActorTiming, Declaration, MAX_ACTORS, Scheduler, Step, TimingSystem};
+use skirmish_core::timing::{
+    Act, ActorId, ActorTiming, Declaration, MAX_ACTORS, MAX_TICK, Scheduler, Step, TimingSystem,
+};
 
 use crate::error::SimError;
 
@@ -719,6 +721,24 @@ impl Clock for LineClock<'_> {
             self.ready.push((line, roll));
         }
     }
+}
+
+/// A round that would land past the scheduler's last tick (the
+/// Scheduler's own error), for the lean round clocks.
+#[cold]
+pub(crate) fn past_last_tick() -> SimError {
+    SimError::rules(skirmish_core::Error::overflow(
+        "round",
+        format!("it would land after the last tick {MAX_TICK}"),
+    ))
+}
+
+/// The round after `round`, or the Scheduler's error past `u32::MAX`.
+#[inline]
+pub(crate) fn next_round(round: u32) -> Result<u32, SimError> {
+    round
+        .checked_add(1)
+        .ok_or_else(|| SimError::rules(skirmish_core::Error::overflow("round", "more than u32::MAX rounds")))
 }
 
 /// What the Scheduler's `add` checks, for a lean clock taking one more

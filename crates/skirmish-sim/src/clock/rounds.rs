@@ -242,10 +242,7 @@ impl RoundsClock {
     /// Rolls and lays out the next round (the Scheduler's `prepare_round`,
     /// `layout` and `commit_round` for these systems).
     fn begin_round(&mut self, rolls: &mut SeededRolls) -> Result<(), SimError> {
-        let round = self
-            .round
-            .checked_add(1)
-            .ok_or_else(|| SimError::rules(skirmish_core::Error::overflow("round", "more than u32::MAX rounds")))?;
+        let round = super::next_round(self.round)?;
         let base = if self.round == 0 {
             0
         } else {
@@ -256,7 +253,7 @@ impl RoundsClock {
             self.now.max(self.round_base.saturating_add(length))
         };
         if base > MAX_TICK {
-            return Err(past_last_tick());
+            return Err(super::past_last_tick());
         }
         // The fallen leave the lists of those in the fight.
         let fighters = &mut self.fighters;
@@ -385,7 +382,7 @@ impl RoundsClock {
         // scheduler's last one (u64 cannot overflow: base fits a u32,
         // passes and blocks <= 1,000, initiatives a u32).
         if self.events.last().is_some_and(|&(t, ..)| t > MAX_TICK) {
-            return Err(past_last_tick());
+            return Err(super::past_last_tick());
         }
         self.round = round;
         self.round_base = base;
@@ -462,16 +459,6 @@ fn lay_out(
             *at += 1;
         }
     }
-}
-
-/// A round that would land past the scheduler's last tick (the
-/// Scheduler's own error).
-#[cold]
-fn past_last_tick() -> SimError {
-    SimError::rules(skirmish_core::Error::overflow(
-        "round",
-        format!("it would land after the last tick {MAX_TICK}"),
-    ))
 }
 
 impl Clock for RoundsClock {

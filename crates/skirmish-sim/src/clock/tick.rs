@@ -281,10 +281,7 @@ impl TickClock {
     /// initiative in fighter order; the highest sets the round's length;
     /// first turns in fighter order.
     fn begin_round(&mut self, rolls: &mut SeededRolls) -> Result<(), SimError> {
-        let round = self
-            .round
-            .checked_add(1)
-            .ok_or_else(|| SimError::rules(skirmish_core::Error::overflow("round", "more than u32::MAX rounds")))?;
+        let round = super::next_round(self.round)?;
         let mut highest: Option<i64> = None;
         for w in 0..self.fighters.len() {
             let f = self.fighters[w];
@@ -306,12 +303,12 @@ impl TickClock {
             self.queue.now().max(self.round_base.saturating_add(self.span))
         };
         if base > MAX_TICK {
-            return Err(past_last_tick());
+            return Err(super::past_last_tick());
         }
         let h = highest.unwrap_or(1).max(1);
         let span = h.unsigned_abs();
         if base.saturating_add(span) > MAX_TICK {
-            return Err(past_last_tick());
+            return Err(super::past_last_tick());
         }
         self.round = round;
         self.round_base = base;
@@ -342,16 +339,6 @@ fn too_late(now: u64, ticks: u32) -> SimError {
         ticks,
         0,
         MAX_TICK.saturating_sub(now),
-    ))
-}
-
-/// A round that would land past the scheduler's last tick (the
-/// Scheduler's own error).
-#[cold]
-fn past_last_tick() -> SimError {
-    SimError::rules(skirmish_core::Error::overflow(
-        "round",
-        format!("it would land after the last tick {MAX_TICK}"),
     ))
 }
 

@@ -79,6 +79,18 @@ impl Entry {
     }
 }
 
+/// Whether entry `e` is still its fighter's next action: its epoch is the
+/// fighter's (`KEEP_HITS`: acting, a hit and falling move epochs), or,
+/// without disruption, its fighter stands.
+#[inline(always)]
+fn live<const KEEP_HITS: bool>(epoch: &[u16], down: &[u64], e: &Entry) -> bool {
+    if KEEP_HITS {
+        epoch.get(e.who() as usize) == Some(&e.epoch())
+    } else {
+        !is_down(down, e.who())
+    }
+}
+
 /// Per-tick buckets of pending actions, FIFO within a tick.
 pub(super) struct Ring {
     buckets: Box<[Vec<Entry>; RING]>,
@@ -242,10 +254,12 @@ fn fight_with<M: FastModel, const KEEP_HITS: bool, const PAIRS: bool, const RANK
     let penalizes = KEEP_HITS && M::penalizes(prep);
     let pairs = M::pair_table(prep);
     let keep_hits = KEEP_HITS;
+    reserve_fighters(epoch, group_of.len())?;
     epoch.clear();
     epoch.resize(group_of.len(), 0);
     busy.clear();
     if plan.any_disruptible {
+        reserve_fighters(busy, group_of.len())?;
         busy.resize(group_of.len(), 0);
     }
     ring.clear();
@@ -284,24 +298,26 @@ fn fight_with<M: FastModel, const KEEP_HITS: bool, const PAIRS: bool, const RANK
         // A tick is fought whole or not at all: one that would take the
         // actions past the cap ends the battle before it, as a timeout.
         let room = plan.max_actions - summary.actions;
-        if ring.buckets[i].len() as u64 > room {
-            let live = |e: &Entry| {
-                if KEEP_HITS {
-                    epoch.get(e.who() as usize) == Some(&e.epoch())
-                } else {
-                    !is_down(down, e.who())
-                }
-            };
-            if ring.buckets[i].iter().filter(|e| live(e)).count() as u64 > room {
-                break;
-            }
+        if ring.buckets[i].len() as u64 > room
+            && ring.buckets[i]
+                .iter()
+                .filter(|e| live::<KEEP_HITS>(epoch, down, e))
+                .count() as u64
+                > room
+        {
+            break;
         }
-        watch.before(
-            (tick, summary.rounds),
-            &summary,
-            || standing.iter().map(|s| s.len() as u64).sum(),
-            group_of.len(),
-        )?;
+        // Watched as the general loop is, at the moments someone acts: a
+        // tick of stale entries only (the fallen's, the disrupted's) is none
+        // there, its events cancelled. The round is the moment's lap.
+        if watch.wants(&summary) && ring.buckets[i].iter().any(|e| live::<KEEP_HITS>(epoch, down, e)) {
+            watch.before(
+                (tick, u32::try_from((tick - 1) / lap + 1).unwrap_or(u32::MAX)),
+                &summary,
+                || standing.iter().map(|s| s.len() as u64).sum(),
+                group_of.len(),
+            )?;
+        }
         now = tick;
         ring.bits[i / 64] &= !(1 << (i % 64));
         std::mem::swap(bucket, &mut ring.buckets[i]);

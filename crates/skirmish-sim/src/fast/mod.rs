@@ -449,6 +449,13 @@ impl<'c, 'a> Watch<'c, 'a> {
         Watch { control, next }
     }
 
+    /// Whether [`before`](Self::before) would do anything now: a progress
+    /// report is due or the flag is set.
+    #[inline]
+    pub(super) fn wants(&self, summary: &BattleSummary) -> bool {
+        summary.actions >= self.next || self.control.cancelled()
+    }
+
     /// Before the moment at `tick` of `round`: reports progress when due,
     /// and stops the battle ([`SimError::Interrupted`], where it was) once
     /// the flag is set.

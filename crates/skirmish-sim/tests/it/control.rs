@@ -198,3 +198,61 @@ fn a_watched_battle_on_a_fast_path_is_the_same_battle_and_reports_the_same_progr
         }
     }
 }
+
+/// The Continuous fast path reports progress exactly where the general
+/// loop does, over a long battle: at moments someone acts (not at a tick
+/// of stale entries, left by the fallen and the disrupted), with the
+/// moment's lap as its round (a lap of one tick makes every tick a round).
+#[test]
+fn the_continuous_fast_path_reports_progress_where_the_general_loop_does() {
+    // A long, disruptible duel: two fighters of 40,000 hit points.
+    let duel = |timing: &str| {
+        let mut s = parity(1);
+        for (path, value) in [
+            ("timing", timing),
+            ("damage.max_hp", "40000"),
+            ("sides.A.groups.0.hit_points", "40000"),
+            ("sides.B.groups.0.hit_points", "40000"),
+            ("sides.A.groups.0.disruptible", "true"),
+            ("sides.B.groups.0.disruptible", "true"),
+            ("battle.max_actions", "1000000"),
+            ("battle.max_ticks", "100000000"),
+            ("battle.max_rounds", "10000000"),
+        ] {
+            s = s.with_field(path, value).unwrap();
+        }
+        Battle::new(&s).unwrap()
+    };
+    for timing in ["continuous", r#"{"system": "continuous", "lap": 1}"#] {
+        let battle = duel(timing);
+        assert!(battle.has_fast_path());
+        for seed in [7, 22] {
+            let never = AtomicBool::new(false);
+            let watch = |traced: bool| {
+                let mut seen: Vec<Progress> = Vec::new();
+                let mut progress = |p: &Progress| seen.push(*p);
+                // A trace sink (discarding its lines) sends the battle to
+                // the general loop.
+                let mut sink = |_: &TraceLine| {};
+                let mut control = Control::new().cancel(&never).progress(&mut progress);
+                if traced {
+                    control = control.trace(&mut sink);
+                }
+                let report = battle
+                    .run_controlled(seed, 0, &RunOptions::default(), &mut control)
+                    .unwrap();
+
+                (report.summary, seen)
+            };
+            let (fast, fast_seen) = watch(false);
+            let (general, general_seen) = watch(true);
+            assert_eq!(fast, general, "{timing} seed {seed}");
+            assert!(
+                fast_seen.len() >= 2,
+                "{timing} seed {seed}: {} reports",
+                fast_seen.len()
+            );
+            assert_eq!(fast_seen, general_seen, "{timing} seed {seed}");
+        }
+    }
+}

@@ -104,13 +104,17 @@ impl<W: std::io::Write> TraceWriter<W> {
 }
 
 pub(crate) fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
-    let mut scenario = scenario_arg::load(args.scenario.as_deref())?;
+    let loaded = scenario_arg::load(args.scenario.as_deref())?;
+    let mut scenario = loaded.clone();
     for s in &args.set {
         let (path, value) = s
             .split_once('=')
             .ok_or_else(|| format!("--set {s:?}: expected PATH=VALUE"))?;
         scenario = scenario.with_field(path.trim(), value.trim())?;
     }
+    // Warned about as fought: `--set timing=...` may make a setting matter,
+    // or not.
+    scenario_arg::warn(args.scenario.as_deref(), &loaded, &scenario);
     let battle = Battle::new(&scenario)?;
     catch_ctrl_c();
     let header = format!(

@@ -1,6 +1,7 @@
 //! A scenario named on the command line: a file, or a built-in by name.
-//! A file's settings that its rules ignore are warned about on standard
-//! error (not refused: one file may carry every system's numbers).
+//! Settings the rules fought ignore are warned about on standard error
+//! (not refused: one file may carry every system's numbers), once the
+//! command's own changes (`run --set`) are made: [`warn`].
 
 use std::path::Path;
 
@@ -14,12 +15,22 @@ pub(crate) fn load(arg: Option<&str>) -> Result<Scenario, Box<dyn std::error::Er
     let path = Path::new(name);
     // `exists` follows links and does not open: a FIFO is only looked at.
     if path.exists() || name.ends_with(".toml") || name.ends_with(".json") {
-        let scenario = Scenario::load(path)?;
-        for warning in scenario.warnings() {
+        return Ok(Scenario::load(path)?);
+    }
+    Ok(Scenario::builtin(name)?)
+}
+
+/// Warns, on standard error, about the settings `fought` (the scenario
+/// `arg` named, `loaded`, with the command's changes made) gives that its
+/// rules ignore. A built-in carries every system's numbers on purpose, so
+/// for one only the warnings the changes brought are said.
+pub(crate) fn warn(arg: Option<&str>, loaded: &Scenario, fought: &Scenario) {
+    let name = arg.unwrap_or(BUILTIN[0]);
+    let builtin = Scenario::builtin(name).is_ok() && !Path::new(name).exists();
+    let known = if builtin { loaded.warnings() } else { Vec::new() };
+    for warning in fought.warnings() {
+        if !known.contains(&warning) {
             eprintln!("warning: {name}: {warning}");
         }
-        return Ok(scenario);
     }
-    // The built-ins carry every system's numbers on purpose: no warnings.
-    Ok(Scenario::builtin(name)?)
 }

@@ -55,6 +55,9 @@ pub(crate) struct Args {
 
 pub(crate) fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
     let scenario = scenario_arg::load(args.scenario.as_deref())?;
+    // The base scenario's warnings (each cell's `--vary` values are the
+    // sweep's to choose, and may differ in what the rules read).
+    scenario_arg::warn(args.scenario.as_deref(), &scenario, &scenario);
     let mut axes = Vec::new();
     for v in &args.vary {
         let (path, values) = v

@@ -256,6 +256,31 @@ fn settings_without_effect_are_warned_about_not_refused() {
     assert_eq!(String::from_utf8(out.stderr).unwrap(), "");
 }
 
+#[test]
+fn settings_without_effect_are_judged_after_set() {
+    let dir = TempDir::new("warn-set");
+    let src = parity_with("timing", "\"continuous\"").replacen("count = 10\n", "count = 10\ninterval = 4\n", 1);
+    let path = dir.write("p.toml", &src);
+    // The file's interval matters once `--set` picks the Tick System.
+    let out = skirmish(&["run", path.to_str().unwrap(), "--set", "timing=tick-system"]);
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8(out.stderr).unwrap(), "");
+    // A built-in's own numbers are never warned about, a `--set` that
+    // writes one the rules ignore is.
+    let out = skirmish(&["run", "goblin-ambush"]);
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8(out.stderr).unwrap(), "");
+    let out = skirmish(&["run", "parity", "--set", "sides.A.groups.0.interval=3"]);
+    assert!(out.status.success());
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap().lines().next(),
+        Some(
+            "warning: parity: sides[0].groups[0].interval: 3 has no effect under continuous timing (only the Tick \
+             System reads it)"
+        )
+    );
+}
+
 #[cfg(unix)]
 #[test]
 fn a_fifo_scenario_is_refused_at_once() {

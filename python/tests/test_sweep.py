@@ -210,10 +210,18 @@ def test_the_gil_is_released_during_a_sweep() -> None:
     t = threading.Thread(target=count)
     t.start()
     try:
-        start = time.perf_counter()
-        skirmish.sweep(axes={"timing": ["continuous", "tick-system", "simple-rounds"]}, battles=60000,
-                       seed=1, progress=False)
-        end = time.perf_counter()
+        # A sweep long enough to tell (over 0.4 s): the engine's speed
+        # differs from machine to machine and release to release, so the
+        # battles grow until one is.
+        battles = 60000
+        while True:
+            start = time.perf_counter()
+            skirmish.sweep(axes={"timing": ["continuous", "tick-system", "simple-rounds"]}, battles=battles,
+                           seed=1, progress=False)
+            end = time.perf_counter()
+            if end - start > 0.4 or battles >= 60000 * 256:
+                break
+            battles *= 4
     finally:
         stop.set()
         t.join()

@@ -12,12 +12,16 @@ use skirmish_sim::scenario::{BUILTIN, Scenario};
 /// Errors are [`skirmish_sim::scenario::ScenarioError`]s (usage errors).
 pub(crate) fn load(arg: Option<&str>) -> Result<Scenario, Box<dyn std::error::Error>> {
     let name = arg.unwrap_or(BUILTIN[0]);
-    let path = Path::new(name);
-    // `exists` follows links and does not open: a FIFO is only looked at.
-    if path.exists() || name.ends_with(".toml") || name.ends_with(".json") {
-        return Ok(Scenario::load(path)?);
+    if names_a_file(name) {
+        return Ok(Scenario::load(Path::new(name))?);
     }
     Ok(Scenario::builtin(name)?)
+}
+
+/// Whether `name` is read as a file (else as a built-in's name).
+fn names_a_file(name: &str) -> bool {
+    // `exists` follows links and does not open: a FIFO is only looked at.
+    Path::new(name).exists() || name.ends_with(".toml") || name.ends_with(".json")
 }
 
 /// Warns, on standard error, about the settings `fought` (the scenario
@@ -26,8 +30,11 @@ pub(crate) fn load(arg: Option<&str>) -> Result<Scenario, Box<dyn std::error::Er
 /// for one only the warnings the changes brought are said.
 pub(crate) fn warn(arg: Option<&str>, loaded: &Scenario, fought: &Scenario) {
     let name = arg.unwrap_or(BUILTIN[0]);
-    let builtin = Scenario::builtin(name).is_ok() && !Path::new(name).exists();
-    let known = if builtin { loaded.warnings() } else { Vec::new() };
+    let known = if names_a_file(name) {
+        Vec::new()
+    } else {
+        loaded.warnings()
+    };
     for warning in fought.warnings() {
         if !known.contains(&warning) {
             eprintln!("warning: {name}: {warning}");

@@ -230,8 +230,7 @@ fn fight_with<M: FastModel, const KEEP_HITS: bool, const PAIRS: bool, const RANK
 ) -> Result<FastEnd, SimError> {
     let groups = plan.groups.as_slice();
     let (standing, c) = M::records(ws);
-    let first_b = c.muster::<M>(groups, prep, group_of, standing, (KEEP_HITS, false))?;
-    let fielded = [u64::from(first_b), (group_of.len() - first_b as usize) as u64];
+    let (first_b, fielded) = c.muster::<M>(groups, prep, group_of, standing, (KEEP_HITS, false))?;
     let Common {
         pos,
         down,

@@ -544,9 +544,10 @@ impl Common {
 
     /// Musters the battle (`group_of[f]` is fighter `f`'s group) into
     /// `standing`: every fighter fresh, standing, in number order, with
-    /// room as [`reserve`](Self::reserve) for `needs`. Returns
-    /// the first number of side 1 (the scenario lists side 0's groups
-    /// first, so each side's fighters are a run of numbers).
+    /// room as [`reserve`](Self::reserve) for `needs`. Returns the first
+    /// number of side 1 (the scenario lists side 0's groups first, so each
+    /// side's fighters are a run of numbers) and the fighters fielded per
+    /// side.
     fn muster<M: FastModel>(
         &mut self,
         groups: &[FastGroup],
@@ -554,7 +555,7 @@ impl Common {
         group_of: &[u32],
         standing: &mut [Vec<Fighter<M::State>>; 2],
         needs: (bool, bool),
-    ) -> Result<u32, SimError> {
+    ) -> Result<(u32, [u64; 2]), SimError> {
         let n = group_of.len();
         let first_b = group_of.iter().position(|&g| groups[g as usize].side == 1).unwrap_or(n);
         self.reserve(standing, (n, first_b), needs)?;
@@ -580,7 +581,7 @@ impl Common {
         self.fallen.clear();
         self.fallen.resize(group_of.len() + 1, 0);
         self.hits.clear();
-        Ok(first_b)
+        Ok((first_b, [u64::from(first_b), u64::from(n - first_b)]))
     }
 }
 

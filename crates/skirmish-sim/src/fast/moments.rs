@@ -102,8 +102,7 @@ fn fight_with<C: Clock, M: FastModel, const KEEP_HITS: bool, const PAIRS: bool, 
 ) -> Result<FastEnd, SimError> {
     let groups = plan.groups.as_slice();
     let (standing, c) = M::records(ws);
-    let first_b = c.muster::<M>(groups, prep, group_of, standing, (KEEP_HITS, true))?;
-    let fielded = [u64::from(first_b), (group_of.len() - first_b as usize) as u64];
+    let (first_b, fielded) = c.muster::<M>(groups, prep, group_of, standing, (KEEP_HITS, true))?;
     let Common {
         pos,
         down,

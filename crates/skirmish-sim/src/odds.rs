@@ -76,7 +76,7 @@ use skirmish_core::tracker::{Continuation, Encounter, EncounterRules};
 use crate::battle::{Battle, Resume, Start, Workspace};
 use crate::clock::{LineClock, Lines};
 use crate::error::SimError;
-use crate::report::Outcome;
+use crate::report::{BattleSummary, Outcome};
 use crate::scenario::{BattleRules, Scenario};
 use crate::stats;
 
@@ -171,6 +171,27 @@ pub fn odds_from_continuation(continuation: &Continuation, battles: u64, seed: u
     check_battles(battles)?;
     let plan = Plan::new(continuation)?;
     plan.odds(battles, seed)
+}
+
+/// The summaries of [`odds_from_continuation`]'s battles, one by one, and
+/// whether they were fought on the fast path (`fast`: when the
+/// continuation qualifies: two sides numbered side by side, Full Contact)
+/// or on the general loop (`fast` false): tests compare the two.
+#[doc(hidden)]
+pub fn continuation_summaries(
+    continuation: &Continuation,
+    battles: u64,
+    seed: u64,
+    fast: bool,
+) -> Result<(bool, Vec<BattleSummary>), SimError> {
+    check_battles(battles)?;
+    let mut plan = Plan::new(continuation)?;
+    if !fast {
+        plan.battle = plan.battle.without_fast_path();
+    }
+    let mut out = Vec::new();
+    plan.fight_each(battles, seed, |s| out.push(s))?;
+    Ok((plan.battle.has_fast_path(), out))
 }
 
 /// Starts a live encounter from `scenario`: its timing system, striking
@@ -313,17 +334,25 @@ impl Plan {
         })
     }
 
-    fn odds(&self, battles: u64, seed: u64) -> Result<OddsFromHere, SimError> {
+    /// Fights battles `0..battles` of `seed` from the start, handing each
+    /// one's summary to `each`.
+    fn fight_each(&self, battles: u64, seed: u64, mut each: impl FnMut(BattleSummary)) -> Result<(), SimError> {
         let mut ws = Workspace::default();
         let mut clock = LineClock::new(&self.lines);
+        for i in 0..battles {
+            clock.reset();
+            let mut rolls = SeededRolls::for_stream(seed, i);
+            each(self.battle.fight_from(&mut ws, &mut clock, &self.start, &mut rolls)?);
+        }
+        Ok(())
+    }
+
+    fn odds(&self, battles: u64, seed: u64) -> Result<OddsFromHere, SimError> {
         let mut wins = vec![0u64; self.sides.len()];
         let (mut draws, mut timeouts) = (0u64, 0u64);
         let (mut ticks, mut rounds) = (0u128, 0u128);
         let resume = self.start.resume;
-        for i in 0..battles {
-            clock.reset();
-            let mut rolls = SeededRolls::for_stream(seed, i);
-            let s = self.battle.fight_from(&mut ws, &mut clock, &self.start, &mut rolls)?;
+        self.fight_each(battles, seed, |s| {
             match s.outcome {
                 Outcome::Win { side } => {
                     if let Some(w) = wins.get_mut(side) {
@@ -335,7 +364,7 @@ impl Plan {
             }
             ticks += u128::from(s.ticks.saturating_sub(resume.tick));
             rounds += u128::from(s.rounds.saturating_sub(resume.rounds));
-        }
+        })?;
         let rate = |k: u64| k as f64 / battles as f64;
         Ok(OddsFromHere {
             battles,

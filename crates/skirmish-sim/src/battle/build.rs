@@ -10,7 +10,7 @@ use skirmish_core::timing::TimingSystem;
 use super::{Battle, FastPrep, GroupRt, reserve_fighters};
 use crate::error::SimError;
 use crate::fast::{self, FastGroup, FastPlan};
-use crate::scenario::{BattleRules, Scenario, Striking};
+use crate::scenario::{BattleRules, Scenario, Striking, Targeting};
 
 impl Battle {
     /// Resolves `scenario` for fighting: weapons and armor from the tables,
@@ -91,13 +91,25 @@ impl Battle {
     /// (`fast/continuous.rs`), or a timing system with a lean clock
     /// (`fast/moments.rs`).
     fn fast_plan(&self) -> Option<(FastPlan, FastPrep)> {
-        let (Striking::FullContact(r), 2) = (self.striking, self.sides.len()) else {
-            return None;
-        };
         let lap = match &self.timing {
             TimingSystem::Continuous(c) => Some(c.lap),
             _ if self.use_lean_clock() => None,
             _ => return None,
+        };
+        self.fast_plan_with(lap, false)
+    }
+
+    /// The fast path's plan for a battle fought on the Continuous loop
+    /// (`lap`: its stopwatch) or, with `None`, on the moments loop with a
+    /// clock that hands out the moments (the battle's lean clock, or a
+    /// continuation's [`LineClock`](crate::clock::LineClock)).
+    /// `every_hit_offered`: the clock, not the fighters' stats, decides
+    /// which hits disrupt (a continuation's lines by their declarations),
+    /// so every hit on one standing is offered to it, as the general loop
+    /// does.
+    fn fast_plan_with(&self, lap: Option<u32>, every_hit_offered: bool) -> Option<(FastPlan, FastPrep)> {
+        let (Striking::FullContact(r), 2) = (self.striking, self.sides.len()) else {
+            return None;
         };
         let mut groups = Vec::with_capacity(self.groups.len());
         for g in &self.groups {
@@ -111,7 +123,7 @@ impl Battle {
             }
             groups.push(FastGroup {
                 side,
-                disruptible: g.disruptible,
+                disruptible: g.disruptible || every_hit_offered,
                 strike_rating: g.strike_rating,
                 defense_rating: g.defense_rating,
                 offense: g.offense,
@@ -161,7 +173,9 @@ impl Battle {
     /// each `(side, fighter)` its own group, under `rules`' targeting and
     /// reach and the given absolute caps `(max_ticks, max_rounds,
     /// max_actions)`. The clock comes from the caller
-    /// ([`fight_from`](Self::fight_from)), so this battle has no fast path.
+    /// ([`fight_from`](Self::fight_from)), so a battle that qualifies (two
+    /// sides, numbered side by side, Full Contact, random targets: what the
+    /// odds from here fight) takes the moments loop with that clock.
     pub(crate) fn of_fighters(
         timing: TimingSystem,
         striking: Striking,
@@ -204,7 +218,7 @@ impl Battle {
                 "battle limits and max_attackers_per_target must be at least 1".into(),
             ));
         }
-        Ok(Battle {
+        let mut battle = Battle {
             id: super::next_battle_id(),
             timing,
             striking,
@@ -218,6 +232,12 @@ impl Battle {
             groups,
             group_of,
             fast: None,
-        })
+        };
+        // The ranked policies' keys would need the start's engagements and
+        // damage taken: those continuations stay on the general loop.
+        if battle.targeting == Targeting::Random {
+            battle.fast = battle.fast_plan_with(None, true);
+        }
+        Ok(battle)
     }
 }

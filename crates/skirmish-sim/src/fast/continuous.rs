@@ -230,7 +230,7 @@ fn fight_with<M: FastModel, const KEEP_HITS: bool, const PAIRS: bool, const RANK
 ) -> Result<FastEnd, SimError> {
     let groups = plan.groups.as_slice();
     let (standing, c) = M::records(ws);
-    let (first_b, fielded) = c.muster::<M>(groups, prep, group_of, standing, (KEEP_HITS, false))?;
+    let (first_b, fielded) = c.muster((model, groups, prep), group_of, None, standing, (KEEP_HITS, false))?;
     let Common {
         pos,
         down,

@@ -48,11 +48,11 @@
 //!   has no reach, random targets read neither engagements nor damage
 //!   taken, and each ranked policy keeps only the one its key reads.
 
-use skirmish_core::damage::{DamageModel, FudgeWounds, HitPointState, HitPoints, WoundTrack};
+use skirmish_core::damage::{DamageModel, DamageState, FudgeWounds, HitPointState, HitPoints, WoundTrack};
 use skirmish_core::dice::SeededRolls;
 use skirmish_core::striking::full_contact::{self, StrikeOptions, StrikeOutcome};
 
-use crate::battle::{Control, PROGRESS_EVERY, Progress, reserve_fighters};
+use crate::battle::{Control, PROGRESS_EVERY, Progress, Start, reserve_fighters};
 use crate::error::SimError;
 use crate::report::{BattleSummary, Casualties, Outcome};
 use crate::scenario::Targeting;
@@ -544,15 +544,17 @@ impl Common {
 
     /// Musters the battle (`group_of[f]` is fighter `f`'s group) into
     /// `standing`: every fighter fresh, standing, in number order, with
-    /// room as [`reserve`](Self::reserve) for `needs`. Returns the first
-    /// number of side 1 (the scenario lists side 0's groups first, so each
-    /// side's fighters are a run of numbers) and the fighters fielded per
-    /// side.
+    /// room as [`reserve`](Self::reserve) for `needs`; or, from a
+    /// continuation's `start`, those standing with their damage and its
+    /// wound penalty (the others down), in number order as the general
+    /// loop lists them. Returns the first number of side 1 (the scenario
+    /// lists side 0's groups first, so each side's fighters are a run of
+    /// numbers) and the fighters fielded per side.
     fn muster<M: FastModel>(
         &mut self,
-        groups: &[FastGroup],
-        prep: &M::Prep,
+        (model, groups, prep): (&M, &[FastGroup], &M::Prep),
         group_of: &[u32],
+        start: Option<&Start>,
         standing: &mut [Vec<Fighter<M::State>>; 2],
         needs: (bool, bool),
     ) -> Result<(u32, [u64; 2]), SimError> {
@@ -561,27 +563,66 @@ impl Common {
         self.reserve(standing, (n, first_b), needs)?;
         let first_b = first_b as u32;
         let n = n as u32;
-        for (side, range) in [(0, 0..first_b), (1, first_b..n)] {
-            let list: &mut Vec<Fighter<M::State>> = &mut standing[side];
-            list.clear();
-            list.extend(range.map(|who| {
-                let g = group_of[who as usize];
-                Fighter {
-                    state: M::fresh_state(prep, g as usize),
-                    group: g,
-                    penalty: 0,
-                    who,
-                }
-            }));
-        }
-        self.pos.clear();
-        self.pos.extend((0..first_b).chain(0..n - first_b));
         self.down.clear();
         self.down.resize(group_of.len().div_ceil(64), 0);
         self.fallen.clear();
         self.fallen.resize(group_of.len() + 1, 0);
         self.hits.clear();
-        Ok((first_b, [u64::from(first_b), u64::from(n - first_b)]))
+        self.pos.clear();
+        let Some(start) = start else {
+            for (side, range) in [(0, 0..first_b), (1, first_b..n)] {
+                let list: &mut Vec<Fighter<M::State>> = &mut standing[side];
+                list.clear();
+                list.extend(range.map(|who| {
+                    let g = group_of[who as usize];
+                    Fighter {
+                        state: M::fresh_state(prep, g as usize),
+                        group: g,
+                        penalty: 0,
+                        who,
+                    }
+                }));
+            }
+            self.pos.extend((0..first_b).chain(0..n - first_b));
+            return Ok((first_b, [u64::from(first_b), u64::from(n - first_b)]));
+        };
+        if start.damage.len() != group_of.len() || start.standing.len() != group_of.len() {
+            return Err(SimError::Scenario(format!(
+                "a continuation of {n} fighters needs {n} damage states and standing flags"
+            )));
+        }
+        for list in standing.iter_mut() {
+            list.clear();
+        }
+        for (who, (&g, (d, &up))) in group_of
+            .iter()
+            .zip(start.damage.iter().zip(&start.standing))
+            .enumerate()
+        {
+            let who = who as u32;
+            let list = &mut standing[usize::from(who >= first_b)];
+            if !up {
+                if let Some(w) = self.down.get_mut(who as usize / 64) {
+                    *w |= 1 << (who % 64);
+                }
+                // Never read: a fighter down neither acts nor is picked.
+                self.pos.push(u32::MAX);
+                continue;
+            }
+            let Some(state) = M::state_of(d) else {
+                return Err(SimError::Scenario(
+                    "a damage state is not of the battle's damage model".into(),
+                ));
+            };
+            self.pos.push(list.len() as u32);
+            list.push(Fighter {
+                state,
+                group: g,
+                penalty: model.wound_penalty(&state),
+                who,
+            });
+        }
+        Ok((first_b, standing.each_ref().map(|s| s.len() as u64)))
     }
 }
 
@@ -645,6 +686,8 @@ pub(crate) trait FastModel: DamageModel {
     fn land_pair(&self, prep: &Self::Prep, state: &mut Self::State, pair: &Pair) -> bool;
     /// Group `g`'s fresh state.
     fn fresh_state(prep: &Self::Prep, g: usize) -> Self::State;
+    /// A continuation's state `d`, if it is of this model.
+    fn state_of(d: &DamageState) -> Option<Self::State>;
     /// Whether a hit can ever change a wound penalty.
     fn penalizes(prep: &Self::Prep) -> bool;
     /// Applies a strike's `damage` if it `hit` (as `DamageModel::apply`);
@@ -723,6 +766,13 @@ impl FastModel for HitPoints {
         prep.fresh[g]
     }
 
+    fn state_of(d: &DamageState) -> Option<HitPointState> {
+        match d {
+            DamageState::HitPoints(s) => Some(*s),
+            DamageState::FudgeWounds(_) => None,
+        }
+    }
+
     #[inline]
     fn penalizes(prep: &HitPointsPrep) -> bool {
         prep.penalizes
@@ -772,6 +822,13 @@ impl FastModel for FudgeWounds {
     #[inline]
     fn fresh_state((): &(), _: usize) -> WoundTrack {
         WoundTrack::new()
+    }
+
+    fn state_of(d: &DamageState) -> Option<WoundTrack> {
+        match d {
+            DamageState::FudgeWounds(s) => Some(*s),
+            DamageState::HitPoints(_) => None,
+        }
     }
 
     #[inline]

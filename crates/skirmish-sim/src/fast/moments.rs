@@ -28,7 +28,7 @@ use super::{
     Common, FastEnd, FastModel, FastPlan, Landing, Out, ROLLS, Tally, Watch, after_falls, decided, is_down,
     remove_fallen, set_penalties, strike,
 };
-use crate::battle::reserve_fighters;
+use crate::battle::{Start, reserve_fighters};
 use crate::clock::{Clock, Tick};
 use crate::error::SimError;
 use crate::report::BattleSummary;
@@ -36,13 +36,16 @@ use crate::scenario::Targeting;
 
 /// Fights one battle on the fast path with `clock` (readied for this
 /// battle's fighters) handing out the moments; `group_of[f]` is fighter
-/// `f`'s group.
+/// `f`'s group. With `start`, a continuation's: the battle fights on from
+/// its fighters' damage and standing and its counters, as
+/// `Battle::fight_from` does on the general loop.
 pub(crate) fn fight_moments<C: Clock, M: FastModel>(
     plan: &FastPlan,
     model: &M,
     prep: &M::Prep,
     group_of: &[u32],
     clock: &mut C,
+    start: Option<&Start>,
     (ws, rolls, casualties, control): Out<'_, '_>,
 ) -> Result<FastEnd, SimError> {
     // The generator in a local: its state can stay in registers.
@@ -56,6 +59,7 @@ pub(crate) fn fight_moments<C: Clock, M: FastModel>(
             prep,
             group_of,
             clock,
+            start,
             (ws, &mut local, casualties, control),
         )
     } else if M::penalizes(prep) || plan.any_disruptible {
@@ -65,6 +69,7 @@ pub(crate) fn fight_moments<C: Clock, M: FastModel>(
             prep,
             group_of,
             clock,
+            start,
             (ws, &mut local, casualties, control),
         )
     } else if M::pair_table(prep).len() == plan.group_count() * plan.group_count() * ROLLS {
@@ -74,6 +79,7 @@ pub(crate) fn fight_moments<C: Clock, M: FastModel>(
             prep,
             group_of,
             clock,
+            start,
             (ws, &mut local, casualties, control),
         )
     } else {
@@ -83,6 +89,7 @@ pub(crate) fn fight_moments<C: Clock, M: FastModel>(
             prep,
             group_of,
             clock,
+            start,
             (ws, &mut local, casualties, control),
         )
     };
@@ -98,11 +105,12 @@ fn fight_with<C: Clock, M: FastModel, const KEEP_HITS: bool, const PAIRS: bool, 
     prep: &M::Prep,
     group_of: &[u32],
     clock: &mut C,
+    start: Option<&Start>,
     (ws, rolls, mut casualties, control): Out<'_, '_>,
 ) -> Result<FastEnd, SimError> {
     let groups = plan.groups.as_slice();
     let (standing, c) = M::records(ws);
-    let (first_b, fielded) = c.muster::<M>(groups, prep, group_of, standing, (KEEP_HITS, true))?;
+    let (first_b, fielded) = c.muster((model, groups, prep), group_of, start, standing, (KEEP_HITS, true))?;
     let Common {
         pos,
         down,
@@ -124,6 +132,11 @@ fn fight_with<C: Clock, M: FastModel, const KEEP_HITS: bool, const PAIRS: bool, 
 
     let mut summary = BattleSummary::start();
     let mut round_starts = 0u32;
+    if let Some(start) = start {
+        summary.rounds = start.resume.rounds;
+        summary.ticks = start.resume.tick;
+        round_starts = start.resume.round_starts;
+    }
     let mut watch = Watch::new(control);
     // Already decided before a blow (a side with nobody in it).
     if let Some(outcome) = decided(standing) {

@@ -10,7 +10,9 @@ use skirmish_core::tracker::{
 };
 use skirmish_sim::SimError;
 use skirmish_sim::battle::{Battle, Workspace};
-use skirmish_sim::odds::{MAX_BATTLES, OddsFromHere, encounter_from_scenario, odds_from_continuation, odds_from_here};
+use skirmish_sim::odds::{
+    MAX_BATTLES, OddsFromHere, continuation_summaries, encounter_from_scenario, odds_from_continuation, odds_from_here,
+};
 use skirmish_sim::report::Outcome;
 use skirmish_sim::scenario::Scenario;
 
@@ -469,7 +471,56 @@ fn a_continuation_that_does_not_hang_together_is_refused() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 40, ..ProptestConfig::default() })]
+
+    /// Issue 13: odds from here fight on the fast path's moments loop,
+    /// with the encounter's own clock, whenever the continuation qualifies
+    /// (two sides, Full Contact): battle for battle the general loop's
+    /// summaries, under every timing system, both damage models (the
+    /// ambush's wounds carry penalties, its spells are disruptible), group
+    /// lines, any moment of the fight, and a disruptible action declared
+    /// at the table where no group's own is (the declaration decides).
+    #[test]
+    fn a_continuation_fights_on_the_fast_path_as_on_the_general_loop(
+        timing in 0..TimingSystem::NAMES.len(),
+        striking in 0..Striking::NAMES.len(),
+        hit_points in any::<bool>(),
+        which in 0..3,
+        moments in 0usize..12,
+        dice in proptest::collection::vec(-4i32..=4, 1..8),
+        spells in proptest::collection::vec((0u32..8, 0i32..6), 0..4),
+        seed in any::<u64>(),
+    ) {
+        let scenario = match which {
+            0 => ambush(),
+            1 => ambush_with_groups(),
+            // No group's action is disruptible here.
+            _ => ambush()
+                .with_field("sides.party.groups.Madoc.disruptible", "false").unwrap()
+                .with_field("sides.goblinoids.groups.Shaman.disruptible", "false").unwrap(),
+        };
+        let mut scenario = scenario
+            .with_field("timing", TimingSystem::NAMES[timing]).unwrap()
+            .with_field("striking", Striking::NAMES[striking]).unwrap();
+        if hit_points {
+            scenario = scenario.with_field("damage", "hit_points").unwrap();
+        }
+        let mut e = encounter_from_scenario(&scenario, seed).unwrap();
+        play(&mut e, moments, &dice);
+        // Spells declared at the table (refused ones are fine: not now).
+        for (who, time_taken) in spells {
+            let id = CombatantId(who % e.combatants().len() as u32);
+            let _ = e.declare(id, "spell", Declaration::new(time_taken, 0).disruptible(), None);
+        }
+        let Ok(c) = e.continuation() else {
+            return Ok(()); // decided at the table
+        };
+        let (fast, on_fast) = continuation_summaries(&c, 60, seed, true).unwrap();
+        let (general, on_general) = continuation_summaries(&c, 60, seed, false).unwrap();
+        prop_assert_eq!(fast, Striking::NAMES[striking] == "full-contact");
+        prop_assert!(!general);
+        prop_assert_eq!(on_fast, on_general);
+    }
 
     /// Any timing and striking system, any dice at the table, any moment:
     /// the odds come back consistent, or the tracker says the fight is decided.

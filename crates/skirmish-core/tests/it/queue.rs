@@ -118,6 +118,58 @@ proptest! {
         prop_assert_eq!(fired.len() as u32, scheduled - cancelled);
     }
 
+    /// `clone_from` into a queue that has been used (rings allocated,
+    /// events pending at other ticks) gives the copy `clone` gives: the
+    /// same pops with the same ids, the same ids for new events, the same
+    /// order after more scheduling and cancelling.
+    #[test]
+    fn clone_from_a_used_queue_is_a_clone(
+        source_ops in prop::collection::vec(op(), 1..200),
+        other_ops in prop::collection::vec(op(), 0..200),
+        after in prop::collection::vec(op(), 0..200),
+    ) {
+        let run = |q: &mut EventQueue<u32>, ops: &[Op], ids: &mut Vec<EventId>, log: &mut Vec<String>| {
+            let mut out = Vec::new();
+            for (k, op) in ops.iter().enumerate() {
+                match op {
+                    Op::Schedule(delay) => {
+                        let id = q.schedule(q.now() + delay, k as u32).unwrap();
+                        log.push(format!("{id:?}"));
+                        ids.push(id);
+                    }
+                    Op::Cancel(i) if !ids.is_empty() => log.push(format!("{:?}", q.cancel(ids[i % ids.len()]))),
+                    Op::Cancel(_) => {}
+                    Op::Pop => {
+                        let t = q.pop_tick(&mut out);
+                        log.push(format!("{t:?} {out:?}"));
+                    }
+                }
+            }
+        };
+        let (mut ids, mut ignored) = (Vec::new(), Vec::new());
+        let mut source = EventQueue::new();
+        run(&mut source, &source_ops, &mut ids, &mut ignored);
+        let mut reused = EventQueue::new();
+        run(&mut reused, &other_ops, &mut Vec::new(), &mut ignored);
+        // Twice: the second time over a queue that was itself a copy.
+        for _ in 0..2 {
+            reused.clone_from(&source);
+            let mut fresh = source.clone();
+            prop_assert!(reused == fresh);
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            run(&mut fresh, &after, &mut ids.clone(), &mut a);
+            run(&mut reused, &after, &mut ids.clone(), &mut b);
+            let mut out = Vec::new();
+            while let Some(t) = fresh.pop_tick(&mut out) {
+                a.push(format!("{t} {out:?}"));
+            }
+            while let Some(t) = reused.pop_tick(&mut out) {
+                b.push(format!("{t} {out:?}"));
+            }
+            prop_assert_eq!(a, b);
+        }
+    }
+
     /// Serializing mid-stream and continuing equals continuing.
     #[test]
     fn snapshot_then_continue_equals_continue(delays in prop::collection::vec(1u64..600, 1..80), pops in 0usize..20) {

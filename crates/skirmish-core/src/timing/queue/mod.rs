@@ -124,6 +124,15 @@ type CoarseRing = [Vec<BlockEntry>; WINDOW as usize];
 /// A far-heap entry: `(tick, seq, slot, generation)`.
 type FarEntry = (u64, u64, u32, u32);
 
+/// Every pending event of a slab as a far-heap entry (a packed queue's).
+fn pending_of<T>(slots: &[Slot<T>]) -> impl Iterator<Item = Reverse<FarEntry>> + '_ {
+    slots
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.event.is_some())
+        .map(|(i, s)| Reverse((s.tick, s.seq, i as u32, s.generation)))
+}
+
 /// A bucket queue of events of type `T` keyed by tick (see the module docs).
 #[derive(Debug)]
 pub struct EventQueue<T> {
@@ -366,12 +375,7 @@ impl<T> EventQueue<T> {
     /// A packed queue over a slab: every pending event goes to the far
     /// heap; the rings stay unallocated until the queue is used.
     fn packed_from(now: u64, next_seq: u64, slots: Vec<Slot<T>>, free: Vec<Entry>) -> Self {
-        let far: Vec<Reverse<FarEntry>> = slots
-            .iter()
-            .enumerate()
-            .filter(|(_, s)| s.event.is_some())
-            .map(|(i, s)| Reverse((s.tick, s.seq, i as u32, s.generation)))
-            .collect();
+        let far: Vec<Reverse<FarEntry>> = pending_of(&slots).collect();
         EventQueue {
             now,
             fine_block: (now >> SHIFT) + 2,

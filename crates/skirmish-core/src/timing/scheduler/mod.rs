@@ -191,7 +191,7 @@ struct ActorState {
 /// [`snapshot`](Self::snapshot) gives the documented, versioned form
 /// ([`SchedulerSnapshot`]); the serde impls of `Scheduler` itself write its
 /// private layout and are kept for the tracker's existing files.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
 pub struct Scheduler {
     system: TimingSystem,
     queue: EventQueue<Ev>,
@@ -218,6 +218,78 @@ pub struct Scheduler {
     popped: Vec<(EventId, Ev)>,
     #[serde(skip)]
     plans: Vec<(u32, Declaration, Plan, i64)>,
+}
+
+impl Clone for Scheduler {
+    fn clone(&self) -> Self {
+        let Scheduler {
+            system,
+            queue,
+            actors,
+            round,
+            round_base,
+            span,
+            actor_events,
+            moments_in_round,
+            last,
+            awaiting,
+            joining,
+            popped,
+            plans,
+        } = self;
+        Scheduler {
+            system: system.clone(),
+            queue: queue.clone(),
+            actors: actors.clone(),
+            round: *round,
+            round_base: *round_base,
+            span: *span,
+            actor_events: *actor_events,
+            moments_in_round: *moments_in_round,
+            last: *last,
+            awaiting: awaiting.clone(),
+            joining: joining.clone(),
+            popped: popped.clone(),
+            plans: plans.clone(),
+        }
+    }
+
+    /// The same copy in this scheduler's memory: the queue's rings and
+    /// every vector are reused (see [`EventQueue`]'s `clone_from`), so a
+    /// scheduler restored from the same one again and again (odds from
+    /// here: every battle from the encounter's) allocates nothing once
+    /// warm. The fields are named one by one: a new field is a compile
+    /// error here until it is copied.
+    fn clone_from(&mut self, source: &Self) {
+        let Scheduler {
+            system,
+            queue,
+            actors,
+            round,
+            round_base,
+            span,
+            actor_events,
+            moments_in_round,
+            last,
+            awaiting,
+            joining,
+            popped,
+            plans,
+        } = self;
+        system.clone_from(&source.system);
+        queue.clone_from(&source.queue);
+        actors.clone_from(&source.actors);
+        *round = source.round;
+        *round_base = source.round_base;
+        *span = source.span;
+        *actor_events = source.actor_events;
+        *moments_in_round = source.moments_in_round;
+        *last = source.last;
+        awaiting.clone_from(&source.awaiting);
+        joining.clone_from(&source.joining);
+        popped.clone_from(&source.popped);
+        plans.clone_from(&source.plans);
+    }
 }
 
 impl Scheduler {

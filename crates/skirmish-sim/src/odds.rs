@@ -30,6 +30,12 @@
 //!   [`BattleRules::default`]'s limits *from here*: a million more ticks,
 //!   100,000 more rounds, a billion more actions.
 //!
+//! - **Engine**: a continuation of two sides numbered side by side (as
+//!   [`encounter_from_scenario`] adds them) under Full Contact fights on
+//!   the fast path's moments loop with the encounter's clock; any other on
+//!   the general loop. The results are the same either way (a test
+//!   compares them battle by battle).
+//!
 //! The continuation begins at the end of the current moment: strikes of
 //! the current moment the GM has not resolved yet are not fought.
 //!

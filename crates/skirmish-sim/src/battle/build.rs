@@ -132,11 +132,14 @@ impl Battle {
                 hit_points: g.hit_points,
             });
         }
-        // Fighters numbered side by side (as `new` builds them); for the
-        // ring, groups in 16 bits and ticks in 32 bits.
+        // Fighters numbered side by side (as `new` builds them); groups and
+        // wound penalties in 16 bits (a fighter's record); for the ring,
+        // ticks in 32 bits.
         if !groups.windows(2).all(|w| w[0].side <= w[1].side)
-            || lap.is_some()
-                && (groups.len() > fast::MAX_GROUPS || self.max_ticks >= u64::from(u32::MAX) - fast::MAX_DELAY as u64)
+            || groups.len() > fast::MAX_GROUPS
+            || matches!(&self.damage, Damage::HitPoints(m)
+                if m.config().penalties.iter().any(|row| row.penalty < fast::PENALTY_FLOOR))
+            || lap.is_some() && self.max_ticks >= u64::from(u32::MAX) - fast::MAX_DELAY as u64
         {
             return None;
         }

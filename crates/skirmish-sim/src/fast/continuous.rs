@@ -365,7 +365,7 @@ fn fight_with<M: FastModel, const KEEP_HITS: bool, const PAIRS: bool, const RANK
                 };
                 let attack_penalty = if penalizes {
                     let own = &standing[side];
-                    own.get(pos[who as usize] as usize).map_or(0, |f| f.penalty)
+                    own.get(pos[who as usize] as usize).map_or(0, |f| i32::from(f.penalty))
                 } else {
                     0
                 };

@@ -84,7 +84,7 @@ const HP_TABLE: usize = 64;
 /// arithmetic (the scenario checks keep factors within a few thousand).
 const LIMIT: i32 = 1_000_000;
 
-/// Groups the fast path can number in an [`Entry`].
+/// Groups the fast path can number in an [`Entry`] and a [`Fighter`].
 pub(crate) const MAX_GROUPS: usize = 1 << 16;
 
 /// A group's constants, as the fast path reads them.
@@ -314,15 +314,28 @@ impl FastPlan {
     }
 }
 
-/// One fighter's changing state.
+/// One fighter's changing state: 12 bytes with hit points. The plan takes
+/// only battles whose groups fit 16 bits ([`MAX_GROUPS`]) and whose wound
+/// penalties fit 16 bits ([`PENALTY_FLOOR`]).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Fighter<S> {
     state: S,
-    group: u32,
+    group: u16,
     /// The wound penalty, as of the start of the tick.
-    penalty: i32,
+    penalty: i16,
     /// Its number (index in the battle's roster).
     who: u32,
+}
+
+/// The most severe wound penalty a fast battle's damage model may give (a
+/// record keeps it in 16 bits).
+pub(crate) const PENALTY_FLOOR: i32 = i16::MIN as i32;
+
+/// A wound penalty as a record keeps it: the plan admits only models whose
+/// penalties are within 16 bits, so this never clamps.
+#[inline]
+fn narrow_penalty(penalty: i32) -> i16 {
+    i16::try_from(penalty).unwrap_or(i16::MIN)
 }
 
 /// The fast path's memory, reused from battle to battle.
@@ -395,7 +408,7 @@ fn strike<M: FastModel, const KEEP_HITS: bool, const PAIRS: bool>(
     roll: i32,
     landing: &mut Landing<'_>,
 ) -> Result<(), SimError> {
-    let (t, tg) = (ft.who, ft.group);
+    let (t, tg) = (ft.who, u32::from(ft.group));
     let groups = plan.groups.as_slice();
     let downed = if PAIRS {
         // A whole strike by table (no penalties, no disruption).
@@ -410,7 +423,7 @@ fn strike<M: FastModel, const KEEP_HITS: bool, const PAIRS: bool>(
         let gt = &groups[tg as usize];
         let (cell, damage) = plan.strike(
             ga.strike_rating + attack_penalty,
-            gt.defense_rating + if KEEP_HITS { ft.penalty } else { 0 },
+            gt.defense_rating + if KEEP_HITS { i32::from(ft.penalty) } else { 0 },
             roll,
             ga.offense,
             gt.defense_factor,
@@ -558,6 +571,10 @@ impl Common {
         standing: &mut [Vec<Fighter<M::State>>; 2],
         needs: (bool, bool),
     ) -> Result<(u32, [u64; 2]), SimError> {
+        if groups.len() > MAX_GROUPS {
+            // The plan refuses these first: a record numbers its group in 16 bits.
+            return Err(SimError::Scenario("the fast path numbers at most 65,536 groups".into()));
+        }
         let n = group_of.len();
         let first_b = group_of.iter().position(|&g| groups[g as usize].side == 1).unwrap_or(n);
         self.reserve(standing, (n, first_b), needs)?;
@@ -577,7 +594,8 @@ impl Common {
                     let g = group_of[who as usize];
                     Fighter {
                         state: M::fresh_state(prep, g as usize),
-                        group: g,
+                        // Lossless: at most MAX_GROUPS groups (checked above).
+                        group: g as u16,
                         penalty: 0,
                         who,
                     }
@@ -617,8 +635,8 @@ impl Common {
             self.pos.push(list.len() as u32);
             list.push(Fighter {
                 state,
-                group: g,
-                penalty: model.wound_penalty(&state),
+                group: g as u16,
+                penalty: narrow_penalty(model.wound_penalty(&state)),
                 who,
             });
         }
@@ -633,7 +651,7 @@ impl Common {
 fn set_penalties<S>(standing: &mut [Vec<Fighter<S>>; 2], pos: &[u32], first_b: u32, hits: &[(u32, i32, u32)]) {
     for &(t, penalty, _) in hits {
         if let Some(ft) = standing[usize::from(t >= first_b)].get_mut(pos[t as usize] as usize) {
-            ft.penalty = penalty;
+            ft.penalty = narrow_penalty(penalty);
         }
     }
 }

@@ -186,7 +186,9 @@ fn fight_with<C: Clock, M: FastModel, const KEEP_HITS: bool, const PAIRS: bool, 
             for &a in chunk {
                 let side = usize::from(a >= first_b);
                 let attack_penalty = if penalizes {
-                    standing[side].get(pos[a as usize] as usize).map_or(0, |f| f.penalty)
+                    standing[side]
+                        .get(pos[a as usize] as usize)
+                        .map_or(0, |f| i32::from(f.penalty))
                 } else {
                     0
                 };

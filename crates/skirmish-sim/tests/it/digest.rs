@@ -141,6 +141,33 @@ fn many_groups_take_the_fast_path() {
     assert!(Battle::new(&many_groups()).unwrap().has_fast_path());
 }
 
+/// A fighter's record keeps its wound penalty in 16 bits: a model whose
+/// penalties go below that keeps the general loop; one at the floor takes
+/// the fast path and fights exactly as the general loop does.
+#[test]
+fn wound_penalties_beyond_16_bits_keep_the_general_loop() {
+    let at = |penalty: i32| {
+        let s: Scenario = toml::from_str(&WOUNDED.replace("penalty = -2", &format!("penalty = {penalty}"))).unwrap();
+        Battle::new(&s).unwrap()
+    };
+    assert!(!at(-32_769).has_fast_path());
+    assert!(!at(i32::MIN).has_fast_path());
+    let b = at(-32_768);
+    assert!(b.has_fast_path());
+    let options = RunOptions {
+        trace: false,
+        casualties: true,
+    };
+    let mut ws = Workspace::default();
+    for i in 0..40 {
+        let fast = b.run_in(&mut ws, 3, i, &options).unwrap();
+        let general = b
+            .run_with(&mut ws, &mut SeededRolls::for_stream(3, i), &options, true)
+            .unwrap();
+        assert_eq!(fast, general, "battle {i}");
+    }
+}
+
 /// Nine groups a side, more than the fast path tables whole strikes for:
 /// its plain path without penalties.
 fn many_groups() -> Scenario {

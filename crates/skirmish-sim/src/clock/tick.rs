@@ -283,6 +283,7 @@ impl TickClock {
             return Ok(());
         }
         let now = self.current_tick();
+        let n = self.fighters.len();
         for i in 0..self.awaiting.len() {
             let w = self.awaiting[i];
             let Some(&f) = self.fighters.get(w as usize) else {
@@ -305,13 +306,16 @@ impl TickClock {
             // A turn only while its countdown is at least 1.
             let (action, turn) = match (next <= self.round_end, p.interval) {
                 (true, 0) => {
-                    let id = self.ring.schedule(done, payload(w, ACTION_TURN))?;
+                    let id = self
+                        .ring
+                        .schedule(done, payload(w, ACTION_TURN))
+                        .map_err(|r| r.error(n))?;
                     (id, id)
                 }
                 (has_turn, _) => {
-                    let action = self.ring.schedule(done, payload(w, ACTION))?;
+                    let action = self.ring.schedule(done, payload(w, ACTION)).map_err(|r| r.error(n))?;
                     let turn = if has_turn {
-                        self.ring.schedule(next, payload(w, TURN))?
+                        self.ring.schedule(next, payload(w, TURN)).map_err(|r| r.error(n))?
                     } else {
                         NONE
                     };
@@ -390,7 +394,10 @@ impl TickClock {
             let d = (i64::from(roll) + i64::from(bonus)).clamp(1, h);
             // `h - d` is in `0..h`: the turn is at most `base + span`.
             let tick = base + (h - d).unsigned_abs() + 1;
-            let id = self.ring.schedule(tick, payload(w as u32, TURN))?;
+            let id = self
+                .ring
+                .schedule(tick, payload(w as u32, TURN))
+                .map_err(|r| r.error(self.fighters.len()))?;
             self.fighters[w].action = NONE;
             self.fighters[w].turn = id;
         }

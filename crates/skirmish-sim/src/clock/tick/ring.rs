@@ -135,8 +135,17 @@ impl TickRing {
             self.far_used = false;
         }
         self.far_min = u64::MAX;
-        self.nodes.clear();
-        self.free = NONE;
+        // Every node free, in order: the last battle's nodes are reused
+        // without growing the array again.
+        let mut next = 0;
+        for n in &mut self.nodes {
+            next += 1;
+            n.next = next;
+        }
+        if let Some(last) = self.nodes.last_mut() {
+            last.next = NONE;
+        }
+        self.free = if self.nodes.is_empty() { NONE } else { 0 };
         self.now = 0;
         self.live = 0;
         crate::battle::reserve_fighters(&mut self.nodes, events)
@@ -156,10 +165,10 @@ impl TickRing {
 
     /// Schedules `event` at `tick` (after [`now`](Self::now)), after every
     /// event already scheduled for that tick; returns its node.
-    #[inline]
-    pub(super) fn schedule(&mut self, tick: u64, event: u32) -> Result<u32, SimError> {
+    #[inline(always)]
+    pub(super) fn schedule(&mut self, tick: u64, event: u32) -> Result<u32, Refused> {
         if tick <= self.now {
-            return Err(in_the_past(tick, self.now));
+            return Err(Refused::Past);
         }
         let node = match self.nodes.get_mut(self.free as usize) {
             Some(n) => {
@@ -181,16 +190,14 @@ impl TickRing {
 
     /// A new node, when no freed one is left.
     #[inline(never)]
-    fn new_node(&mut self, event: u32) -> Result<u32, SimError> {
+    fn new_node(&mut self, event: u32) -> Result<u32, Refused> {
         let node = u32::try_from(self.nodes.len())
             .ok()
             .filter(|&n| n != NONE)
-            .ok_or_else(|| SimError::rules(skirmish_core::Error::overflow("event_queue", "more than 2^32 events")))?;
+            .ok_or(Refused::Overflow)?;
         if self.nodes.len() == self.nodes.capacity() {
             let more = self.nodes.len().max(64);
-            self.nodes
-                .try_reserve(more)
-                .map_err(|_| SimError::OutOfMemory { fighters: more as u64 })?;
+            self.nodes.try_reserve(more).map_err(|_| Refused::OutOfMemory)?;
         }
         self.nodes.push(Node { event, next: NONE });
         Ok(node)
@@ -199,15 +206,16 @@ impl TickRing {
     /// Puts a far event in the far queue.
     #[cold]
     #[inline(never)]
-    fn far_node(&mut self, tick: u64, node: u32) -> Result<(), SimError> {
+    fn far_node(&mut self, tick: u64, node: u32) -> Result<(), Refused> {
         self.far_used = true;
-        self.far.schedule(tick, node).map_err(SimError::rules)?;
+        // Only the order's exhaustion can fail: the tick is after now.
+        self.far.schedule(tick, node).map_err(|_| Refused::Overflow)?;
         self.far_min = self.far_min.min(tick);
         Ok(())
     }
 
     /// Appends `node` to tick `tick`'s bucket (within `RING` ticks of now).
-    #[inline]
+    #[inline(always)]
     fn link(&mut self, tick: u64, node: u32) {
         let i = (tick & MASK) as usize;
         let b = &mut self.buckets[i];
@@ -354,11 +362,36 @@ impl TickRing {
     }
 }
 
-/// A tick at or before now (the core queue's own error).
-#[cold]
-fn in_the_past(tick: u64, now: u64) -> SimError {
-    SimError::rules(skirmish_core::Error::invalid(
-        "tick",
-        format!("{tick} is not after the current tick {now}; nothing can be scheduled in the past"),
-    ))
+/// Why the ring refused an event. Small, so the hot path returns it in a
+/// register; [`error`](Self::error) makes it the battle's error.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Refused {
+    /// A tick at or before now (the clock never asks for one).
+    Past,
+    /// No memory for another node.
+    OutOfMemory,
+    /// More than `u32::MAX - 1` nodes, or the far queue's scheduling order
+    /// exhausted.
+    Overflow,
+}
+
+impl Refused {
+    /// The error of a battle of `fighters` fighters.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn error(self, fighters: usize) -> SimError {
+        match self {
+            Refused::Past => SimError::rules(skirmish_core::Error::invalid(
+                "tick",
+                "nothing can be scheduled at or before the current tick",
+            )),
+            Refused::OutOfMemory => SimError::OutOfMemory {
+                fighters: fighters as u64,
+            },
+            Refused::Overflow => SimError::rules(skirmish_core::Error::overflow(
+                "event_queue",
+                "more than 2^32 pending events",
+            )),
+        }
+    }
 }

@@ -284,48 +284,51 @@ impl TickClock {
         }
         let now = self.current_tick();
         let n = self.fighters.len();
-        for i in 0..self.awaiting.len() {
-            let w = self.awaiting[i];
-            let Some(&f) = self.fighters.get(w as usize) else {
+        let round_end = self.round_end;
+        let TickClock {
+            ring,
+            fighters,
+            profiles,
+            awaiting,
+            ..
+        } = self;
+        for &w in awaiting.iter() {
+            let Some(f) = fighters.get_mut(w as usize) else {
                 continue;
             };
             if f.profile & ALIVE == 0 {
                 continue;
             }
-            let Some(&p) = self.profiles.get((f.profile & !ALIVE) as usize) else {
+            let Some(p) = profiles.get((f.profile & !ALIVE) as usize) else {
                 continue;
             };
             if p.prepare {
                 continue;
             }
-            let done = match now.checked_add(u64::from(p.ticks)) {
-                Some(t) if t <= MAX_TICK => t,
-                _ => return Err(too_late(now, p.ticks)),
-            };
+            // `now` is at most `MAX_TICK`: no overflow.
+            let done = now.saturating_add(u64::from(p.ticks));
+            if done > MAX_TICK {
+                return Err(too_late(now, p.ticks));
+            }
             let next = done + u64::from(p.interval);
             // A turn only while its countdown is at least 1.
-            let (action, turn) = match (next <= self.round_end, p.interval) {
+            let (action, turn) = match (next <= round_end, p.interval) {
                 (true, 0) => {
-                    let id = self
-                        .ring
-                        .schedule(done, payload(w, ACTION_TURN))
-                        .map_err(|r| r.error(n))?;
+                    let id = ring.schedule(done, payload(w, ACTION_TURN)).map_err(|r| r.error(n))?;
                     (id, id)
                 }
                 (has_turn, _) => {
-                    let action = self.ring.schedule(done, payload(w, ACTION)).map_err(|r| r.error(n))?;
+                    let action = ring.schedule(done, payload(w, ACTION)).map_err(|r| r.error(n))?;
                     let turn = if has_turn {
-                        self.ring.schedule(next, payload(w, TURN)).map_err(|r| r.error(n))?
+                        ring.schedule(next, payload(w, TURN)).map_err(|r| r.error(n))?
                     } else {
                         NONE
                     };
                     (action, turn)
                 }
             };
-            if let Some(f) = self.fighters.get_mut(w as usize) {
-                f.action = action;
-                f.turn = turn;
-            }
+            f.action = action;
+            f.turn = turn;
         }
         self.awaiting.clear();
         Ok(())
@@ -384,22 +387,26 @@ impl TickClock {
         self.round_base = base;
         self.span = span;
         self.round_end = base + span;
-        for w in 0..self.fighters.len() {
-            let f = self.fighters[w];
+        let n = self.fighters.len();
+        let TickClock {
+            ring,
+            fighters,
+            profiles,
+            ..
+        } = self;
+        for (w, f) in fighters.iter_mut().enumerate() {
             if f.profile & ALIVE == 0 {
                 continue;
             }
             let roll = i32::from_ne_bytes(f.action.to_ne_bytes());
-            let bonus = self.profiles.get((f.profile & !ALIVE) as usize).map_or(0, |p| p.bonus);
+            let bonus = profiles.get((f.profile & !ALIVE) as usize).map_or(0, |p| p.bonus);
             let d = (i64::from(roll) + i64::from(bonus)).clamp(1, h);
             // `h - d` is in `0..h`: the turn is at most `base + span`.
             let tick = base + (h - d).unsigned_abs() + 1;
-            let id = self
-                .ring
-                .schedule(tick, payload(w as u32, TURN))
-                .map_err(|r| r.error(self.fighters.len()))?;
-            self.fighters[w].action = NONE;
-            self.fighters[w].turn = id;
+            // Fewer than `MAX_ACTORS` fighters: `w` fits.
+            let id = ring.schedule(tick, payload(w as u32, TURN)).map_err(|r| r.error(n))?;
+            f.action = NONE;
+            f.turn = id;
         }
         Ok(())
     }

@@ -219,12 +219,14 @@ impl TickRing {
     fn link(&mut self, tick: u64, node: u32) {
         let i = (tick & MASK) as usize;
         let b = &mut self.buckets[i];
-        match self.nodes.get_mut(b.tail as usize) {
-            Some(t) if b.head != NONE => t.next = node,
-            _ => b.head = node,
+        // A bucket's bit is set exactly while it has a node.
+        if b.head == NONE {
+            b.head = node;
+            self.bits[i / 64] |= 1 << (i % 64);
+        } else if let Some(t) = self.nodes.get_mut(b.tail as usize) {
+            t.next = node;
         }
         b.tail = node;
-        self.bits[i / 64] |= 1 << (i % 64);
     }
 
     /// Cancels the pending event of `node` (a node [`schedule`](Self::schedule)

@@ -104,7 +104,7 @@ const ALIVE: u32 = 1 << 31;
 struct Fighter {
     /// The action in progress: its landing event's node ([`NONE`]: none).
     /// At a round's start, while the round is laid out, its initiative
-    /// roll instead (see [`TickClock::begin_round`]).
+    /// instead (see [`TickClock::begin_round`]).
     action: u32,
     /// The coming turn's node ([`NONE`]: none; the same node as `action`
     /// for an [`ACTION_TURN`]).
@@ -337,10 +337,11 @@ impl TickClock {
     /// Rolls and lays out the next round: everyone in the fight rolls
     /// initiative in fighter order; the highest sets the round's length;
     /// first turns in fighter order. Nothing is pending (the last round
-    /// is over), so each fighter's `action` holds its roll meanwhile.
+    /// is over), so each fighter's `action` holds its initiative meanwhile.
     fn begin_round(&mut self, rolls: &mut SeededRolls) -> Result<(), SimError> {
         let round = super::next_round(self.round)?;
-        let mut highest: Option<i64> = None;
+        // Below any initiative: with nobody rolling, the round is 1 tick.
+        let mut highest = i64::MIN;
         for f in &mut self.fighters {
             if f.profile & ALIVE == 0 {
                 continue;
@@ -351,13 +352,16 @@ impl TickClock {
                 Dice::Standard { count, sides } => rolls.standard(count, sides),
             };
             let bonus = self.profiles.get((f.profile & !ALIVE) as usize).map_or(0, |p| p.bonus);
-            f.action = u32::from_ne_bytes(roll.to_ne_bytes());
-            let init = i64::from(roll) + i64::from(bonus);
-            highest = Some(highest.map_or(init, |h| h.max(init)));
+            // At most 40 dice of 1,000,000 sides and a bonus of at most
+            // 1,000,000 either way (checked with the options and traits):
+            // exact in an `i32`.
+            let init = roll.saturating_add(bonus);
+            f.action = u32::from_ne_bytes(init.to_ne_bytes());
+            highest = highest.max(i64::from(init));
         }
         let laid = self.lay_out(round, highest);
         if laid.is_err() {
-            // The rolls are no events.
+            // The initiatives are no events.
             for f in &mut self.fighters {
                 if f.profile & ALIVE != 0 && f.turn == NONE {
                     f.action = NONE;
@@ -368,8 +372,9 @@ impl TickClock {
     }
 
     /// [`begin_round`](Self::begin_round)'s second half: the round's ticks
-    /// and every first turn, from the rolls in the fighters' `action`.
-    fn lay_out(&mut self, round: u32, highest: Option<i64>) -> Result<(), SimError> {
+    /// and every first turn, from the initiatives in the fighters' `action`
+    /// and the `highest` of them (`i64::MIN` if nobody rolled).
+    fn lay_out(&mut self, round: u32, highest: i64) -> Result<(), SimError> {
         let base = if self.round == 0 {
             0
         } else {
@@ -378,7 +383,7 @@ impl TickClock {
         if base > MAX_TICK {
             return Err(super::past_last_tick());
         }
-        let h = highest.unwrap_or(1).max(1);
+        let h = highest.max(1);
         let span = h.unsigned_abs();
         if base.saturating_add(span) > MAX_TICK {
             return Err(super::past_last_tick());
@@ -388,19 +393,13 @@ impl TickClock {
         self.span = span;
         self.round_end = base + span;
         let n = self.fighters.len();
-        let TickClock {
-            ring,
-            fighters,
-            profiles,
-            ..
-        } = self;
+        let TickClock { ring, fighters, .. } = self;
         for (w, f) in fighters.iter_mut().enumerate() {
             if f.profile & ALIVE == 0 {
                 continue;
             }
-            let roll = i32::from_ne_bytes(f.action.to_ne_bytes());
-            let bonus = profiles.get((f.profile & !ALIVE) as usize).map_or(0, |p| p.bonus);
-            let d = (i64::from(roll) + i64::from(bonus)).clamp(1, h);
+            let init = i32::from_ne_bytes(f.action.to_ne_bytes());
+            let d = i64::from(init).clamp(1, h);
             // `h - d` is in `0..h`: the turn is at most `base + span`.
             let tick = base + (h - d).unsigned_abs() + 1;
             // Fewer than `MAX_ACTORS` fighters: `w` fits.

@@ -9,21 +9,30 @@
 //! bytes per fighter for it. A battle uses none of that: its fighters only
 //! do "the same again", fall, or lose an action to a hit.
 //!
-//! This clock keeps plain per-fighter records (40 bytes) and the core's
-//! [`EventQueue`], and schedules and cancels the events the Scheduler
-//! does, on the same ticks and in the same order, so every tick pops the
-//! same fighters in the same order (FIFO within a tick). One saving: an
-//! action and the turn the Scheduler schedules right after it on the same
-//! tick (an Interval of 0) are one event, as nothing can come between
-//! them. It draws the same dice in the same order (only initiative: at
-//! each round's start, one roll of the system's die per fighter still in
-//! the fight, in fighter order) and hands the battle the same steps,
-//! ticks, rounds and labels as [`SchedulerClock`](super::SchedulerClock)
-//! does, so a seeded battle is identical on either clock
-//! (`tests/it/systems.rs` pins the digests and compares the two report by
-//! report; the unit tests below drive both step for step). Measured
-//! (callgrind, 2x10 parity battles): 2,334 instructions per action on the
-//! Scheduler, 540 here; peak memory at 2x1,000,000, 1.08 GB -> 379 MB.
+//! This clock keeps a 12-byte record per fighter (the handles of its
+//! pending action and turn, and its profile: what its group's fighters
+//! share, their action ticks, Interval, initiative bonus and declaration's
+//! flags, kept once per run of equal fighters) and its own queue, a ring
+//! of tick buckets (`tick/ring.rs`: 8 bytes per pending event, where the
+//! core [`EventQueue`](skirmish_core::timing::queue::EventQueue) kept
+//! about 48, and a fraction of its work). It schedules and cancels the
+//! events the Scheduler does, on the same ticks and in the same order, and
+//! the ring pops a tick's events in the order they were scheduled, as the
+//! core queue does, so every tick pops the same fighters in the same order.
+//! One saving: an action and the turn the Scheduler schedules right after
+//! it on the same tick (an Interval of 0) are one event, as nothing can
+//! come between them. It draws the same dice in the same order (only
+//! initiative: at each round's start, one roll of the system's die per
+//! fighter still in the fight, in fighter order) and hands the battle the
+//! same steps, ticks, rounds and labels as
+//! [`SchedulerClock`](super::SchedulerClock) does, so a seeded battle is
+//! identical on either clock (`tests/it/systems.rs` pins the digests and
+//! compares the two report by report; the unit tests below drive both step
+//! for step). Measured (callgrind, parity battles, random targets):
+//! 2,334 instructions per action at 2x10 on the Scheduler, 503 on plain
+//! 40-byte records and the core queue, 328 here (2x100,000: 472 -> 309);
+//! peak memory at 2x1,000,000, 1.08 GB -> 379 MB -> 109 MB (54 bytes per
+//! fighter, the whole process).
 //!
 //! The Scheduler's rules it keeps:
 //!
@@ -54,17 +63,20 @@
 //! Tick System option and declaration runs here
 //! ([`TickClock::handles`]).
 
+mod ring;
+
 use skirmish_core::dice::{Dice, SeededRolls};
-use skirmish_core::timing::queue::{EventId, EventQueue};
 use skirmish_core::timing::{ActionKind, ActorTiming, Declaration, MAX_TICK, TimingSystem};
 
+use self::ring::{NONE, TickRing};
 use super::{Clock, Tick};
 use crate::battle::reserve_fighters;
 use crate::error::SimError;
 
 /// An event's payload: the fighter shifted left by [`KIND_BITS`], and
 /// what happens: [`ACTION`], [`TURN`] or [`ACTION_TURN`]. Fighters are
-/// fewer than `MAX_ACTORS` (10,000,000), so it fits.
+/// fewer than `MAX_ACTORS` (10,000,000), so it fits (and is never the
+/// ring's dead mark, `u32::MAX`).
 const KIND_BITS: u32 = 2;
 /// The fighter's action lands.
 const ACTION: u32 = 0;
@@ -84,22 +96,33 @@ const fn payload(w: u32, kind: u32) -> u32 {
     w << KIND_BITS | kind
 }
 
-/// One fighter's timing, 40 bytes.
+/// [`Fighter::profile`]'s bit for a fighter still in the fight; the bits
+/// below it are the profile's index (fewer than `MAX_ACTORS`).
+const ALIVE: u32 = 1 << 31;
+
+/// One fighter's timing, 12 bytes.
 #[derive(Debug, Clone, Copy)]
 struct Fighter {
-    /// The action in progress: its landing event.
-    action: Option<EventId>,
-    /// The coming turn (the same event as `action` for an
-    /// [`ACTION_TURN`]).
-    turn: Option<EventId>,
+    /// The action in progress: its landing event's node ([`NONE`]: none).
+    /// At a round's start, while the round is laid out, its initiative
+    /// instead (see [`TickClock::begin_round`]).
+    action: u32,
+    /// The coming turn's node ([`NONE`]: none; the same node as `action`
+    /// for an [`ACTION_TURN`]).
+    turn: u32,
+    /// Its profile's index in [`TickClock::profiles`], with [`ALIVE`].
+    profile: u32,
+}
+
+/// What a run of fighters with the same traits and declaration share.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Profile {
     /// Ticks its action takes.
     ticks: u32,
     /// Ticks it waits after an action (the Interval).
     interval: u32,
     /// Added to the initiative die.
     bonus: i32,
-    /// Still in the fight.
-    alive: bool,
     /// Its declaration is Prepare: it starts no action.
     prepare: bool,
     /// Its declaration is disruptible (the Scheduler asks the declaration,
@@ -110,16 +133,14 @@ struct Fighter {
 /// The Tick System on plain arrays (see the module docs).
 #[derive(Debug)]
 pub(crate) struct TickClock {
-    queue: EventQueue<u32>,
+    ring: TickRing,
     /// The initiative die.
     die: Dice,
     fighters: Vec<Fighter>,
-    /// Per fighter: this round's initiative (read while laying it out).
-    init: Vec<i64>,
+    profiles: Vec<Profile>,
     /// Fighters whose turn began at the last tick, in the order they began.
     /// The fallen stay on it and are skipped.
     awaiting: Vec<u32>,
-    popped: Vec<(EventId, u32)>,
     /// Fighters still in the fight.
     standing: usize,
     round: u32,
@@ -127,21 +148,24 @@ pub(crate) struct TickClock {
     round_base: u64,
     /// The round's length in ticks (its highest initiative, at least 1).
     span: u64,
+    /// The round's last tick, `round_base + span` (at most `MAX_TICK`): a
+    /// turn is scheduled only up to it (its countdown at least 1).
+    round_end: u64,
 }
 
 impl Default for TickClock {
     fn default() -> Self {
         TickClock {
-            queue: EventQueue::new(),
+            ring: TickRing::default(),
             die: Dice::D20,
             fighters: Vec::new(),
-            init: Vec::new(),
+            profiles: Vec::new(),
             awaiting: Vec::new(),
-            popped: Vec::new(),
             standing: 0,
             round: 0,
             round_base: 0,
             span: 0,
+            round_end: 0,
         }
     }
 }
@@ -171,57 +195,75 @@ impl TickClock {
         };
         self.die = c.initiative_die;
         self.fighters.clear();
+        self.profiles.clear();
         // Room for every fighter first: a battle too big for memory is an
         // error naming its size, not an abort (as the battle's own arrays).
         let n = fighters.size_hint().0;
         reserve_fighters(&mut self.fighters, n)?;
-        reserve_fighters(&mut self.init, n)?;
         reserve_fighters(&mut self.awaiting, n)?;
-        reserve_fighters(&mut self.popped, n)?;
         let mut last: Option<(ActorTiming, Declaration)> = None;
         for (timing, decl) in fighters {
             super::admit(&mut last, timing, decl, self.fighters.len())?;
-            self.fighters.push(Fighter {
-                action: None,
-                turn: None,
+            let profile = Profile {
                 ticks: decl.action_ticks.unwrap_or(c.action_ticks),
                 interval: timing.interval,
                 bonus: timing.initiative_bonus,
-                alive: true,
                 prepare: decl.kind == ActionKind::Prepare,
                 disruptible: decl.disruptible,
+            };
+            if self.profiles.last() != Some(&profile) {
+                if self.profiles.len() == self.profiles.capacity() {
+                    let more = self.profiles.len().max(4) * 2;
+                    reserve_fighters(&mut self.profiles, more)?;
+                }
+                self.profiles.push(profile);
+            }
+            if self.fighters.len() == self.fighters.capacity() {
+                let more = self.fighters.len().max(4) * 2;
+                reserve_fighters(&mut self.fighters, more)?;
+            }
+            // Fewer than `MAX_ACTORS` profiles (`admit` counts): below `ALIVE`.
+            let index = u32::try_from(self.profiles.len() - 1).unwrap_or(0);
+            self.fighters.push(Fighter {
+                action: NONE,
+                turn: NONE,
+                profile: index | ALIVE,
             });
         }
-        self.restart();
-        Ok(())
+        reserve_fighters(&mut self.awaiting, self.fighters.len())?;
+        self.restart_with(2 * self.fighters.len())
     }
 
     /// Readies the clock for another battle of the same fighters (as
     /// [`reset`](Self::reset) left them): everyone standing, nothing
     /// pending, before the first round.
     pub(crate) fn restart(&mut self) {
-        self.queue.reset();
+        // The room was reserved by `reset`, which this follows.
+        let _ = self.restart_with(0);
+    }
+
+    /// [`restart`](Self::restart), with room for `events` pending events.
+    fn restart_with(&mut self, events: usize) -> Result<(), SimError> {
+        let reserved = self.ring.reset(events);
         for f in &mut self.fighters {
-            f.action = None;
-            f.turn = None;
-            f.alive = true;
+            f.action = NONE;
+            f.turn = NONE;
+            f.profile |= ALIVE;
         }
-        let n = self.fighters.len();
-        self.init.clear();
-        self.init.resize(n, 0);
         self.awaiting.clear();
-        self.popped.clear();
-        self.standing = n;
+        self.standing = self.fighters.len();
         self.round = 0;
         self.round_base = 0;
         self.span = 0;
+        self.round_end = 0;
+        reserved
     }
 
     /// The countdown tick of absolute tick `t` this round (the Scheduler's
     /// `countdown`: `base + span + 1 - t`, saturating).
     #[inline]
     fn countdown(&self, t: u64) -> i64 {
-        let end = i64::try_from(self.span.saturating_add(self.round_base)).unwrap_or(i64::MAX);
+        let end = i64::try_from(self.round_end).unwrap_or(i64::MAX);
         end.saturating_add(1)
             .saturating_sub(i64::try_from(t).unwrap_or(i64::MAX))
     }
@@ -230,47 +272,63 @@ impl TickClock {
     /// start if it began since.
     #[inline]
     fn current_tick(&self) -> u64 {
-        self.queue.now().max(self.round_base)
+        self.ring.now().max(self.round_base)
     }
 
     /// The fighters whose turns began start their actions, in the order
     /// the turns began: each lands when done, and the next turn follows
     /// its interval later if the round still has it.
+    #[inline]
     fn start_actions(&mut self) -> Result<(), SimError> {
+        if self.awaiting.is_empty() {
+            return Ok(());
+        }
         let now = self.current_tick();
-        for i in 0..self.awaiting.len() {
-            let w = self.awaiting[i];
-            let Some(&f) = self.fighters.get(w as usize) else {
+        let n = self.fighters.len();
+        let round_end = self.round_end;
+        let TickClock {
+            ring,
+            fighters,
+            profiles,
+            awaiting,
+            ..
+        } = self;
+        for &w in awaiting.iter() {
+            let Some(f) = fighters.get_mut(w as usize) else {
                 continue;
             };
-            if !f.alive || f.prepare {
+            if f.profile & ALIVE == 0 {
                 continue;
             }
-            let done = match now.checked_add(u64::from(f.ticks)) {
-                Some(t) if t <= MAX_TICK => t,
-                _ => return Err(too_late(now, f.ticks)),
+            let Some(p) = profiles.get((f.profile & !ALIVE) as usize) else {
+                continue;
             };
-            let next = done + u64::from(f.interval);
-            let (action, turn) = match (self.countdown(next) >= 1, f.interval) {
+            if p.prepare {
+                continue;
+            }
+            // `now` is at most `MAX_TICK`: no overflow.
+            let done = now.saturating_add(u64::from(p.ticks));
+            if done > MAX_TICK {
+                return Err(too_late(now, p.ticks));
+            }
+            let next = done + u64::from(p.interval);
+            // A turn only while its countdown is at least 1.
+            let (action, turn) = match (next <= round_end, p.interval) {
                 (true, 0) => {
-                    let id = self
-                        .queue
-                        .schedule(done, payload(w, ACTION_TURN))
-                        .map_err(SimError::rules)?;
-                    (id, Some(id))
+                    let id = ring.schedule(done, payload(w, ACTION_TURN)).map_err(|r| r.error(n))?;
+                    (id, id)
                 }
                 (has_turn, _) => {
-                    let action = self.queue.schedule(done, payload(w, ACTION)).map_err(SimError::rules)?;
+                    let action = ring.schedule(done, payload(w, ACTION)).map_err(|r| r.error(n))?;
                     let turn = if has_turn {
-                        Some(self.queue.schedule(next, payload(w, TURN)).map_err(SimError::rules)?)
+                        ring.schedule(next, payload(w, TURN)).map_err(|r| r.error(n))?
                     } else {
-                        None
+                        NONE
                     };
                     (action, turn)
                 }
             };
-            let f = &mut self.fighters[w as usize];
-            f.action = Some(action);
+            f.action = action;
             f.turn = turn;
         }
         self.awaiting.clear();
@@ -279,13 +337,14 @@ impl TickClock {
 
     /// Rolls and lays out the next round: everyone in the fight rolls
     /// initiative in fighter order; the highest sets the round's length;
-    /// first turns in fighter order.
+    /// first turns in fighter order. Nothing is pending (the last round
+    /// is over), so each fighter's `action` holds its initiative meanwhile.
     fn begin_round(&mut self, rolls: &mut SeededRolls) -> Result<(), SimError> {
         let round = super::next_round(self.round)?;
-        let mut highest: Option<i64> = None;
-        for w in 0..self.fighters.len() {
-            let f = self.fighters[w];
-            if !f.alive {
+        // Below any initiative: with nobody rolling, the round is 1 tick.
+        let mut highest = i64::MIN;
+        for f in &mut self.fighters {
+            if f.profile & ALIVE == 0 {
                 continue;
             }
             // The die was checked with the options: rolled as `roll` would.
@@ -293,19 +352,39 @@ impl TickClock {
                 Dice::Fudge { count } => rolls.fudge(count),
                 Dice::Standard { count, sides } => rolls.standard(count, sides),
             };
-            let init = i64::from(roll) + i64::from(f.bonus);
-            self.init[w] = init;
-            highest = Some(highest.map_or(init, |h| h.max(init)));
+            let bonus = self.profiles.get((f.profile & !ALIVE) as usize).map_or(0, |p| p.bonus);
+            // At most 40 dice of 1,000,000 sides and a bonus of at most
+            // 1,000,000 either way (checked with the options and traits):
+            // exact in an `i32`.
+            let init = roll.saturating_add(bonus);
+            f.action = u32::from_ne_bytes(init.to_ne_bytes());
+            highest = highest.max(i64::from(init));
         }
+        let laid = self.lay_out(round, highest);
+        if laid.is_err() {
+            // The initiatives are no events.
+            for f in &mut self.fighters {
+                if f.profile & ALIVE != 0 && f.turn == NONE {
+                    f.action = NONE;
+                }
+            }
+        }
+        laid
+    }
+
+    /// [`begin_round`](Self::begin_round)'s second half: the round's ticks
+    /// and every first turn, from the initiatives in the fighters' `action`
+    /// and the `highest` of them (`i64::MIN` if nobody rolled).
+    fn lay_out(&mut self, round: u32, highest: i64) -> Result<(), SimError> {
         let base = if self.round == 0 {
             0
         } else {
-            self.queue.now().max(self.round_base.saturating_add(self.span))
+            self.ring.now().max(self.round_end)
         };
         if base > MAX_TICK {
             return Err(super::past_last_tick());
         }
-        let h = highest.unwrap_or(1).max(1);
+        let h = highest.max(1);
         let span = h.unsigned_abs();
         if base.saturating_add(span) > MAX_TICK {
             return Err(super::past_last_tick());
@@ -313,18 +392,21 @@ impl TickClock {
         self.round = round;
         self.round_base = base;
         self.span = span;
-        for w in 0..self.fighters.len() {
-            if !self.fighters[w].alive {
+        self.round_end = base + span;
+        let n = self.fighters.len();
+        let TickClock { ring, fighters, .. } = self;
+        for (w, f) in fighters.iter_mut().enumerate() {
+            if f.profile & ALIVE == 0 {
                 continue;
             }
-            let d = self.init[w].clamp(1, h);
+            let init = i32::from_ne_bytes(f.action.to_ne_bytes());
+            let d = i64::from(init).clamp(1, h);
             // `h - d` is in `0..h`: the turn is at most `base + span`.
             let tick = base + (h - d).unsigned_abs() + 1;
-            let id = self
-                .queue
-                .schedule(tick, payload(w as u32, TURN))
-                .map_err(SimError::rules)?;
-            self.fighters[w].turn = Some(id);
+            // Fewer than `MAX_ACTORS` fighters: `w` fits.
+            let id = ring.schedule(tick, payload(w as u32, TURN)).map_err(|r| r.error(n))?;
+            f.action = NONE;
+            f.turn = id;
         }
         Ok(())
     }
@@ -348,35 +430,37 @@ impl Clock for TickClock {
         acting.clear();
         loop {
             self.start_actions()?;
-            if (self.round == 0 || self.queue.is_empty()) && self.standing > 0 {
+            if (self.round == 0 || self.ring.is_empty()) && self.standing > 0 {
                 self.begin_round(rolls)?;
                 return Ok(Some(Tick::NewRound));
             }
-            let Some(tick) = self.queue.pop_tick(&mut self.popped) else {
-                return Ok(None);
-            };
-            for &(_, ev) in &self.popped {
+            let fighters = &mut self.fighters;
+            let awaiting = &mut self.awaiting;
+            let popped = self.ring.pop_tick(|ev| {
                 let w = ev >> KIND_BITS;
-                let Some(f) = self.fighters.get_mut(w as usize) else {
-                    continue;
+                let Some(f) = fighters.get_mut(w as usize) else {
+                    return;
                 };
                 match ev & KIND_MASK {
                     ACTION => {
-                        f.action = None;
+                        f.action = NONE;
                         acting.push(w);
                     }
                     TURN => {
-                        f.turn = None;
-                        self.awaiting.push(w);
+                        f.turn = NONE;
+                        awaiting.push(w);
                     }
                     _ => {
-                        f.action = None;
-                        f.turn = None;
+                        f.action = NONE;
+                        f.turn = NONE;
                         acting.push(w);
-                        self.awaiting.push(w);
+                        awaiting.push(w);
                     }
                 }
-            }
+            });
+            let Some(tick) = popped else {
+                return Ok(None);
+            };
             // A tick of turns alone lands nothing: on to the next.
             if acting.is_empty() {
                 continue;
@@ -395,17 +479,20 @@ impl Clock for TickClock {
         let Some(f) = self.fighters.get_mut(who as usize) else {
             return;
         };
-        if !f.alive {
+        if f.profile & ALIVE == 0 {
             return;
         }
-        f.alive = false;
+        f.profile &= !ALIVE;
         self.standing -= 1;
-        if let Some(id) = f.action.take() {
-            self.queue.cancel(id);
+        let (action, turn) = (f.action, f.turn);
+        f.action = NONE;
+        f.turn = NONE;
+        if action != NONE {
+            self.ring.cancel(action);
         }
         // (Already gone if it was the same event.)
-        if let Some(id) = f.turn.take() {
-            self.queue.cancel(id);
+        if turn != NONE && turn != action {
+            self.ring.cancel(turn);
         }
         // A fighter whose turn began stays on `awaiting`, skipped.
     }
@@ -415,29 +502,30 @@ impl Clock for TickClock {
     /// still has it.
     #[inline]
     fn disrupt(&mut self, who: u32, disruptible: bool) -> bool {
-        let now = self.queue.now();
+        let now = self.ring.now();
         let next_from = self.current_tick();
         let Some(f) = self.fighters.get_mut(who as usize) else {
             return false;
         };
-        if !disruptible || !f.disruptible || !f.alive {
-            return false;
-        }
-        let Some(action) = f.action.take() else {
+        let Some(&p) = self.profiles.get((f.profile & !ALIVE) as usize) else {
             return false;
         };
-        let interval = f.interval;
-        let turn = f.turn.take();
-        self.queue.cancel(action);
+        if !disruptible || !p.disruptible || f.profile & ALIVE == 0 || f.action == NONE {
+            return false;
+        }
+        let (action, turn) = (f.action, f.turn);
+        f.action = NONE;
+        f.turn = NONE;
+        self.ring.cancel(action);
         // (Already gone if it was the same event.)
-        if let Some(id) = turn {
-            self.queue.cancel(id);
+        if turn != NONE && turn != action {
+            self.ring.cancel(turn);
         }
         // Within the round, so at most `MAX_TICK`.
-        let next = next_from.saturating_add(u64::from(interval));
-        if self.countdown(next) >= 1 && next > now {
-            match self.queue.schedule(next, payload(who, TURN)) {
-                Ok(id) => self.fighters[who as usize].turn = Some(id),
+        let next = next_from.saturating_add(u64::from(p.interval));
+        if next <= self.round_end && next > now {
+            match self.ring.schedule(next, payload(who, TURN)) {
+                Ok(id) => self.fighters[who as usize].turn = id,
                 // The Scheduler's `disrupt` errs, which its clock reads as
                 // no disruption (unreachable: the tick is in the round).
                 Err(_) => return false,
@@ -614,6 +702,42 @@ mod tests {
                 let want = script(&mut scheduler(&system, &f), f.len(), seed, 600, true);
                 let got = script(&mut lean(&system, &f), f.len(), seed, 600, true);
                 assert_eq!(got, want, "{system:?} seed {seed}");
+            }
+        }
+    }
+
+    /// Delays on both sides of the ring's reach (`ring::RING` ticks):
+    /// rounds, actions and Intervals of a few ticks to a few thousand, so
+    /// events wait in the far queue and move into the ring as it reaches
+    /// them, still popped in scheduling order among the near ones.
+    #[test]
+    fn delays_past_the_ring_keep_the_order() {
+        let mut reused = TickClock::default();
+        for ticks in [700, 1100] {
+            let system = tick_system(Dice::standard(1, 100).unwrap(), ticks);
+            for seed in 0..60 {
+                let f: Vec<_> = fighters(seed)
+                    .into_iter()
+                    .map(|(t, d)| {
+                        let timing = ActorTiming {
+                            initiative_bonus: t.initiative_bonus * 5,
+                            interval: t.interval * 5 % 2_600,
+                            ..t
+                        };
+                        let decl = Declaration {
+                            action_ticks: d.action_ticks.map(|k| k * 30),
+                            ..d
+                        };
+                        (timing, decl)
+                    })
+                    .collect();
+                let want = script(&mut scheduler(&system, &f), f.len(), seed, 600, true);
+                let got = script(&mut lean(&system, &f), f.len(), seed, 600, true);
+                assert_eq!(got, want, "ticks {ticks} seed {seed}");
+                // The far queue starts afresh too.
+                reused.reset(&system, f.iter().copied()).unwrap();
+                let again = script(&mut reused, f.len(), seed, 600, true);
+                assert_eq!(again, want, "reused, ticks {ticks} seed {seed}");
             }
         }
     }

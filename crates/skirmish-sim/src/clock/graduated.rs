@@ -288,8 +288,13 @@ impl GraduatedClock {
         }
         let fused = self.init_cap <= COUNTING_SORT_SPAN;
         if fused {
-            self.counts.clear();
-            self.counts.resize(self.init_cap as usize + 2, 0);
+            let len = self.init_cap as usize + 2;
+            if self.counts.len() == len {
+                self.counts.fill(0);
+            } else {
+                self.counts.clear();
+                self.counts.resize(len, 0);
+            }
         }
         // Initiative and actions, in fighter order (the dice's order); the
         // fallen leave the list as it is walked.
@@ -331,7 +336,6 @@ impl GraduatedClock {
         if base.saturating_add(top.unsigned_abs()) > MAX_TICK {
             return Err(super::past_last_tick());
         }
-        self.order.clear();
         let fighters = &self.fighters;
         let with_actions = self
             .active
@@ -343,6 +347,8 @@ impl GraduatedClock {
             for k in 1..counts.len() {
                 counts[k] += counts[k - 1];
             }
+            // Every entry is written below: the last round's are not
+            // cleared first.
             self.order.resize(listed, 0);
             for w in with_actions {
                 let Some(f) = fighters.get(w as usize) else {
@@ -356,6 +362,7 @@ impl GraduatedClock {
                 }
             }
         } else {
+            self.order.clear();
             self.order.extend(with_actions);
             self.order
                 .sort_by_key(|&w| fighters.get(w as usize).map_or(0, |f| f.init));

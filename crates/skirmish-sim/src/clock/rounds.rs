@@ -39,8 +39,8 @@
 //!   `max(now, base + span)` (`base + 1` for Simultaneous).
 //! - A disruption (a disruptible fighter hit) drops the fighter's earliest
 //!   pending action of the round; a fallen fighter's pending actions go.
-//!   Per fighter, `from` is the first pass still pending: an entry is live
-//!   iff its fighter stands and `from` is its pass.
+//!   Per fighter, `from` is the first pass still pending (a mark no pass
+//!   has once it falls): an entry is live iff `from` is its pass.
 
 use skirmish_core::dice::{Dice, SeededRolls};
 use skirmish_core::tables::weapons::RateOfFire;
@@ -84,6 +84,8 @@ struct Profile {
     /// The declaration is disruptible (the Scheduler asks the declaration,
     /// as well as the battle's flag).
     disruptible: bool,
+    /// Its first fighter (the run ends at the next profile's).
+    first: u32,
 }
 
 impl Profile {
@@ -111,10 +113,20 @@ struct Slot {
     init: u32,
     /// Actions allowed this round (at most `MAX_ACTIONS`, 1,000).
     allowed: u16,
-    /// The first pass of this round still pending.
+    /// The first pass of this round still pending; [`FALLEN`] once out of
+    /// the fight (never a pass: at most `MAX_ACTIONS + 1`).
     from: u16,
+}
+
+/// `Slot::from` of a fighter out of the fight.
+const FALLEN: u16 = u16::MAX;
+
+impl Slot {
     /// Still in the fight.
-    alive: bool,
+    #[inline]
+    fn alive(&self) -> bool {
+        self.from != FALLEN
+    }
 }
 
 /// Simultaneous Combat, Simple Rounds or Action Blocks on flat arrays (see
@@ -133,9 +145,11 @@ pub(crate) struct RoundsClock {
     /// Action Blocks, everyone by REF, highest first (stable). Unused by a
     /// Simple Rounds round laid out in two passes.
     by_init: Vec<u32>,
-    /// Action Blocks: every fighter by REF, highest first, fighter order
-    /// within one (the battle's first `by_init`); empty otherwise.
-    blocks_order: Vec<u32>,
+    /// Action Blocks: the profiles (runs of fighters) by REF, highest
+    /// first, in fighter order within one: their fighters in this order are
+    /// the battle's first `by_init` (every fighter by REF, a stable sort);
+    /// empty otherwise.
+    blocks_runs: Vec<u32>,
     /// Counting sort buckets.
     counts: Vec<u32>,
     /// This round's actions in the order they land: `(tick, fighter,
@@ -203,6 +217,7 @@ impl RoundsClock {
                     extra_attacks: decl.extra_attacks,
                     allowed: 0,
                     disruptible: decl.disruptible,
+                    first: u32::try_from(self.fighters.len()).unwrap_or(u32::MAX),
                 });
             }
             self.fighters.push(Slot {
@@ -221,18 +236,18 @@ impl RoundsClock {
             .map(|p| u64::try_from(p.init_add.saturating_add(4).max(MIN_INITIATIVE)).unwrap_or(u64::MAX))
             .max()
             .unwrap_or(0);
-        self.blocks_order.clear();
+        self.blocks_runs.clear();
         if let Kind::Blocks(c) = self.kind {
             c.die.validate().map_err(SimError::rules)?;
             // Action Blocks declare by REF, highest first, in fighter order
-            // within one, every round: sorted once (stable).
-            let n = self.fighters.len();
-            reserve_fighters(&mut self.blocks_order, n)?;
-            reserve_fighters(&mut self.by_init, n)?;
-            self.blocks_order.extend(0..n as u32);
-            let (fighters, profiles) = (&self.fighters, &self.profiles);
-            self.blocks_order
-                .sort_by_key(|&w| std::cmp::Reverse(profiles[fighters[w as usize].profile as usize].reflexes.0));
+            // within one, every round: the runs sorted once (stable; a
+            // run's fighters share their REF and are in fighter order).
+            reserve_fighters(&mut self.by_init, self.fighters.len())?;
+            self.blocks_runs
+                .extend(0..u32::try_from(self.profiles.len()).unwrap_or(u32::MAX));
+            let profiles = &self.profiles;
+            self.blocks_runs
+                .sort_by_key(|&p| std::cmp::Reverse(profiles.get(p as usize).map_or(0, |p| p.reflexes.0)));
         }
         self.restart();
         Ok(())
@@ -246,14 +261,18 @@ impl RoundsClock {
             *f = Slot {
                 profile: f.profile,
                 from: 1,
-                alive: true,
                 ..Slot::default()
             };
         }
         self.active.clear();
         self.active.extend(0..self.fighters.len() as u32);
         self.by_init.clear();
-        self.by_init.extend_from_slice(&self.blocks_order);
+        let n = u32::try_from(self.fighters.len()).unwrap_or(u32::MAX);
+        for &p in &self.blocks_runs {
+            let first = |p: usize| self.profiles.get(p).map_or(n, |p| p.first);
+            let p = p as usize;
+            self.by_init.extend(first(p)..first(p + 1));
+        }
         self.events.clear();
         self.cursor = 0;
         self.round = 0;
@@ -265,7 +284,7 @@ impl RoundsClock {
     /// Whether `(_, w, pass)` is still to land.
     #[inline]
     fn live(&self, (_, w, pass): (u32, u32, u16)) -> bool {
-        self.fighters.get(w as usize).is_some_and(|f| f.alive && f.from == pass)
+        self.fighters.get(w as usize).is_some_and(|f| f.from == pass)
     }
 
     /// Rolls and lays out the next round (the Scheduler's `prepare_round`,
@@ -288,7 +307,7 @@ impl RoundsClock {
         // Rounds' fighters roll).
         let fighters = &mut self.fighters;
         if !matches!(self.kind, Kind::Simple) {
-            self.active.retain(|&w| fighters[w as usize].alive);
+            self.active.retain(|&w| fighters[w as usize].alive());
         }
         self.cursor = 0;
         let profiles = &self.profiles;
@@ -332,7 +351,7 @@ impl RoundsClock {
                 for i in 0..self.active.len() {
                     let w = self.active[i];
                     let f = &mut fighters[w as usize];
-                    if !f.alive {
+                    if !f.alive() {
                         continue;
                     }
                     self.active[kept] = w;
@@ -425,7 +444,7 @@ impl RoundsClock {
                     let mut kept = 0;
                     for i in 0..self.by_init.len() {
                         let w = self.by_init[i];
-                        if fighters[w as usize].alive {
+                        if fighters[w as usize].alive() {
                             self.by_init[kept] = w;
                             kept += 1;
                             self.events.push((tick, w, 1));
@@ -436,7 +455,7 @@ impl RoundsClock {
                         last = base + 1;
                     }
                 } else {
-                    self.by_init.retain(|&w| fighters[w as usize].alive);
+                    self.by_init.retain(|&w| fighters[w as usize].alive());
                     // Block b is tick base + n - b + 1; a fighter with `a`
                     // actions acts in blocks a..=1, its nth action in block
                     // a - nth + 1: slot (tick) n - a + nth.
@@ -612,7 +631,7 @@ impl Clock for RoundsClock {
     #[inline]
     fn remove(&mut self, who: u32) {
         if let Some(f) = self.fighters.get_mut(who as usize) {
-            f.alive = false;
+            f.from = FALLEN;
         }
     }
 
@@ -623,7 +642,7 @@ impl Clock for RoundsClock {
             return false;
         };
         let own = self.profiles.get(f.profile as usize).is_some_and(|p| p.disruptible);
-        if !disruptible || !own || !f.alive {
+        if !disruptible || !own || !f.alive() {
             return false;
         }
         if f.from <= f.allowed {

@@ -157,6 +157,11 @@ pub(crate) struct RoundsClock {
     /// `MAX_ACTIONS`).
     /// The tick fits a `u32` (no round lands past `MAX_TICK`).
     events: Vec<(u32, u32, u16)>,
+    /// This round is one moment, on its first tick, of everyone in
+    /// `active` (Simultaneous) or `by_init` (Action Blocks, one action
+    /// each), not yet fought: `events` is empty (not written: a fighter's
+    /// 12 bytes fewer).
+    single: bool,
     /// The next entry of `events`.
     cursor: usize,
     /// Some profile's actions change from round to round (a Rate of Fire
@@ -274,6 +279,7 @@ impl RoundsClock {
             self.by_init.extend(first(p)..first(p + 1));
         }
         self.events.clear();
+        self.single = false;
         self.cursor = 0;
         self.round = 0;
         self.round_base = 0;
@@ -313,19 +319,20 @@ impl RoundsClock {
         let profiles = &self.profiles;
         // The round's last tick (its last entry's; 0 for none).
         let mut last = 0u64;
+        self.single = false;
         match self.kind {
             Kind::Simultaneous => {
                 if !self.active.is_empty() {
                     last = base + 1;
                 }
-                let tick = narrow(base + 1);
+                // One moment: everyone in the fight, in fighter order.
                 self.events.clear();
                 for &w in &self.active {
                     let f = &mut fighters[w as usize];
                     f.from = 1;
                     f.allowed = 1;
-                    self.events.push((tick, w, 1));
                 }
+                self.single = true;
             }
             Kind::Simple => {
                 // With at most one action each (the common round) and
@@ -437,20 +444,12 @@ impl RoundsClock {
                 // By REF, highest first: the order fixed at the start, less the fallen.
                 let fighters = &self.fighters;
                 if n == 1 {
-                    // One action each (the common round): everyone acts in
-                    // the one block, by REF.
-                    let tick = narrow(base + 1);
+                    // One action each (the common round): one moment,
+                    // everyone in the one block, by REF.
                     self.events.clear();
-                    let mut kept = 0;
-                    for i in 0..self.by_init.len() {
-                        let w = self.by_init[i];
-                        if fighters[w as usize].alive() {
-                            self.by_init[kept] = w;
-                            kept += 1;
-                            self.events.push((tick, w, 1));
-                        }
-                    }
-                    self.by_init.truncate(kept);
+                    self.by_init.retain(|&w| fighters[w as usize].alive());
+                    let kept = self.by_init.len();
+                    self.single = true;
                     if kept > 0 {
                         last = base + 1;
                     }
@@ -581,10 +580,57 @@ fn allowed16(allowed: u32) -> u16 {
     u16::try_from(allowed).unwrap_or(u16::MAX)
 }
 
+impl RoundsClock {
+    /// The moment at `tick`, with the Scheduler's labels (`moment_at`).
+    #[inline]
+    fn moment(&mut self, tick: u64) -> Tick {
+        self.now = tick;
+        let rel = tick - self.round_base;
+        let display = match self.kind {
+            Kind::Simultaneous => i64::from(self.round),
+            Kind::Simple => i64::try_from((rel.saturating_sub(1)) % self.span.max(1) + 1).unwrap_or(i64::MAX),
+            Kind::Blocks(_) => {
+                let signed = |x: u64| i64::try_from(x).unwrap_or(i64::MAX);
+                signed(self.span).saturating_sub(signed(rel)).saturating_add(1)
+            }
+        };
+        let pass = match self.kind {
+            Kind::Simultaneous => 0,
+            Kind::Simple => u32::try_from(rel.saturating_sub(1) / self.span.max(1) + 1).unwrap_or(u32::MAX),
+            Kind::Blocks(_) => u32::try_from(display).unwrap_or(0),
+        };
+        Tick::Moment {
+            tick,
+            round: self.round,
+            display,
+            pass,
+        }
+    }
+}
+
 impl Clock for RoundsClock {
     #[inline]
     fn next(&mut self, rolls: &mut SeededRolls, acting: &mut Vec<u32>) -> Result<Option<Tick>, SimError> {
         acting.clear();
+        if self.single {
+            // The round's one moment: whoever still has its action.
+            self.single = false;
+            let list = match self.kind {
+                Kind::Blocks(_) => &self.by_init,
+                _ => &self.active,
+            };
+            for &w in list {
+                if let Some(f) = self.fighters.get_mut(w as usize)
+                    && f.from == 1
+                {
+                    f.from = 2;
+                    acting.push(w);
+                }
+            }
+            if !acting.is_empty() {
+                return Ok(Some(self.moment(self.round_base + 1)));
+            }
+        }
         // Past what no longer lands (fallen, disrupted).
         while self.cursor < self.events.len() && !self.live(self.events[self.cursor]) {
             self.cursor += 1;
@@ -604,30 +650,8 @@ impl Clock for RoundsClock {
             }
             self.cursor += 1;
         }
-        self.now = tick;
-        // The Scheduler's labels (`moment_at`).
-        let rel = tick - self.round_base;
-        let display = match self.kind {
-            Kind::Simultaneous => i64::from(self.round),
-            Kind::Simple => i64::try_from((rel.saturating_sub(1)) % self.span.max(1) + 1).unwrap_or(i64::MAX),
-            Kind::Blocks(_) => {
-                let signed = |x: u64| i64::try_from(x).unwrap_or(i64::MAX);
-                signed(self.span).saturating_sub(signed(rel)).saturating_add(1)
-            }
-        };
-        let pass = match self.kind {
-            Kind::Simultaneous => 0,
-            Kind::Simple => u32::try_from(rel.saturating_sub(1) / self.span.max(1) + 1).unwrap_or(u32::MAX),
-            Kind::Blocks(_) => u32::try_from(display).unwrap_or(0),
-        };
-        Ok(Some(Tick::Moment {
-            tick,
-            round: self.round,
-            display,
-            pass,
-        }))
+        Ok(Some(self.moment(tick)))
     }
-
     #[inline]
     fn remove(&mut self, who: u32) {
         if let Some(f) = self.fighters.get_mut(who as usize) {

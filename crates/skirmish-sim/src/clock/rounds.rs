@@ -13,13 +13,21 @@
 //! This clock lays a round out as one flat list of `(tick, fighter, pass)`
 //! in the order the Scheduler would pop them (tick, then scheduling order),
 //! and walks it with a cursor: a moment is the run of entries on one tick.
-//! It draws the same dice in the same order (each round, one initiative
-//! roll per fighter still in the fight, in fighter order: `4dF` under
-//! Simple Rounds, the system's die under Action Blocks, none under
-//! Simultaneous) and hands the battle the same steps, ticks, rounds and
-//! labels, so a seeded battle is identical on either clock
-//! (`tests/it/systems.rs` pins the digests, and compares the two report by
-//! report).
+//! A round that is one moment (Simultaneous; Action Blocks when everyone
+//! has one action) writes no list: its moment is everyone still holding
+//! their action, in the order of those in the fight (fighter order, or by
+//! REF). What a fighter costs the clock (issue 13's 64 bytes a fighter): a
+//! 12-byte record (its group's data is in a profile per run of equal
+//! fighters), its place in the fight's list (4; under Action Blocks also in
+//! the REF order, 4), and under Simple Rounds and a many-block round its
+//! round entries (12 bytes each: the tick is a `u32`, every round being
+//! checked against the last tick). It draws the same dice in the same order
+//! (each round, one initiative roll per fighter still in the fight, in
+//! fighter order: `4dF` under Simple Rounds, the system's die under Action
+//! Blocks, none under Simultaneous) and hands the battle the same steps,
+//! ticks, rounds and labels, so a seeded battle is identical on either
+//! clock (`tests/it/systems.rs` pins the digests, and compares the two
+//! report by report).
 //!
 //! The Scheduler's rules it keeps:
 //!

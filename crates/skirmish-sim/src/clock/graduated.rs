@@ -7,19 +7,31 @@
 //! one a Ready Time (2dF + Time Taken - speed bonus, at least 1) after the
 //! last, up to its actions for the round (Rate of Fire and extra attacks);
 //! the round ends when no action of it is pending, and the next begins at
-//! `max(now, start + ticks per round)`. Like [`ContinuousClock`], this
-//! clock keeps one queue event per fighter and plain per-fighter arrays,
-//! and draws the dice exactly when and in the order the core Scheduler
-//! does (follow-ups' Ready Times at the next step, in the order the
-//! fighters landed, then disrupted; a new round's initiatives in fighter
-//! order once nothing is pending), so a seeded battle is identical on
-//! either clock (`tests/it/systems.rs`).
+//! `max(now, start + ticks per round)`. The clock draws the dice exactly
+//! when and in the order the core Scheduler does (follow-ups' Ready Times
+//! at the next step, in the order the fighters landed, then disrupted; a
+//! new round's initiatives in fighter order once nothing is pending), so a
+//! seeded battle is identical on either clock (`tests/it/systems.rs`).
+//!
+//! **Why a round is laid out, and only follow-ups queued.** The Scheduler
+//! (and this clock's first version) schedules every action through the
+//! core [`EventQueue`]: a slab slot, a bucket entry and a pop per action,
+//! about a fifth of a battle's instructions at 2x10. But every first action
+//! of a round is scheduled at the round's start, in fighter order, before
+//! any follow-up of it; the queue pops a tick's events in scheduling order.
+//! So the round's first actions land in (tick, fighter) order, ahead of any
+//! follow-up on the same tick: they are laid out as one list, sorted by
+//! initiative (a stable counting sort, as Simple Rounds' round of single
+//! actions in `rounds.rs`), and walked with a cursor. Only follow-ups (a
+//! second action of the round, a disrupted fighter's new one) go through
+//! the queue, merged with the list by tick, the list's first on a tied
+//! tick. A battle of one action a round and no disruptible declaration
+//! (the parity battle) never touches the queue, and keeps per fighter a
+//! 16-byte record, its place in the fight's list and in the round's.
 //!
 //! The other past-the-end policies (spill, end of round, lose) and
 //! declarations with extra preparation or GM timing stay with the
 //! Scheduler ([`GraduatedClock::handles`]).
-//!
-//! [`ContinuousClock`]: super::ContinuousClock
 
 use skirmish_core::dice::SeededRolls;
 use skirmish_core::tables::weapons::RateOfFire;
@@ -32,50 +44,134 @@ use super::{Clock, Tick};
 use crate::battle::reserve_fighters;
 use crate::error::SimError;
 
-/// Graduated Rounds (extend the round) on plain arrays.
+/// Initiatives up to this many ticks are sorted by counting; beyond, by a
+/// (stable) sort.
+const COUNTING_SORT_SPAN: u64 = 4096;
+
+/// What a run of fighters with the same declaration share (a group's
+/// fighters: read once per battle, not kept per fighter).
+#[derive(Debug, Clone, Copy)]
+struct Profile {
+    /// Time Taken - speed bonus.
+    speed: i64,
+    /// The declaration's Rate of Fire and extra attacks.
+    rate_of_fire: RateOfFire,
+    extra_attacks: u32,
+    /// Actions allowed this round (`actions_in_round`: every fighter has
+    /// been in the fight since round 1, so this is its round of use).
+    allowed: u16,
+    /// The declaration is disruptible (the Scheduler asks the declaration,
+    /// as well as the battle's flag).
+    disruptible: bool,
+}
+
+impl Profile {
+    /// Actions in round `round`: Rate of Fire and extra attacks.
+    fn allowed_in(&self, round: u32) -> u16 {
+        let rof = self.rate_of_fire;
+        // One shot a round or more is the same every round.
+        let shots = if rof.rounds() <= 1 {
+            rof.shots()
+        } else {
+            rof.shots_in_round(round)
+        };
+        // At most MAX_ACTIONS (1,000): a u16.
+        u16::try_from(shots.saturating_add(self.extra_attacks).min(MAX_ACTIONS)).unwrap_or(u16::MAX)
+    }
+}
+
+/// Where a fighter's next action of the round is.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+enum Pending {
+    /// None pending.
+    #[default]
+    Idle,
+    /// Its first action, in the round's list.
+    Listed,
+    /// A follow-up, in the queue (its id in `ids`).
+    Queued,
+}
+
+/// One fighter: its profile and its state this round.
+#[derive(Debug, Clone, Copy, Default)]
+struct Slot {
+    /// Index in `profiles`.
+    profile: u32,
+    /// Its initiative this round (ticks after the round's start).
+    init: u32,
+    /// Actions of the round that landed.
+    nth: u16,
+    /// Actions allowed this round.
+    allowed: u16,
+    pending: Pending,
+    /// Still in the fight.
+    alive: bool,
+}
+
+/// Graduated Rounds (extend the round) on flat arrays (see the module docs).
 #[derive(Debug)]
 pub(crate) struct GraduatedClock {
-    queue: EventQueue<u32>,
     ticks_per_round: u64,
-    /// Per fighter: Time Taken - speed bonus.
-    speed: Vec<i64>,
-    /// Per fighter: Rate of Fire and extra attacks.
-    shots: Vec<(RateOfFire, u32)>,
-    /// Per fighter: its declaration is disruptible.
-    disruptible: Vec<bool>,
-    alive: Vec<bool>,
-    /// Per fighter: the pending action and which of the round it is.
-    pending: Vec<Option<(EventId, u32)>>,
-    /// Per fighter: the last action of the round that landed.
-    nth: Vec<u32>,
-    /// Per fighter: actions allowed this round.
-    allowed: Vec<u32>,
+    profiles: Vec<Profile>,
+    /// Some profile's actions change from round to round (a Rate of Fire
+    /// over more than one round).
+    varies: bool,
+    /// The highest initiative anyone can roll: the counting sort's
+    /// buckets, sized once per battle.
+    init_cap: u64,
+    /// Per fighter.
+    fighters: Vec<Slot>,
+    /// Fighters in the fight, in fighter order (the fallen are dropped at
+    /// the next round).
+    active: Vec<u32>,
+    /// Fighters standing.
+    standing: usize,
+    /// This round's first actions in the order they land: fighters by
+    /// initiative, fighter order within one.
+    order: Vec<u32>,
+    /// The next entry of `order`.
+    cursor: usize,
+    /// Counting sort buckets.
+    counts: Vec<u32>,
+    /// Follow-ups.
+    queue: EventQueue<u32>,
+    /// Per fighter, sized at a battle's first follow-up: its queued one.
+    ids: Vec<Option<EventId>>,
+    /// Follow-ups pending in the queue.
+    queued: usize,
+    /// Actions pending (listed and queued).
+    live: usize,
     /// Fighters to follow up, in the order they landed (then disrupted).
     awaiting: Vec<u32>,
-    /// Pending actions.
-    live: usize,
     popped: Vec<(EventId, u32)>,
     round: u32,
     round_base: u64,
+    /// The tick of the last moment.
+    now: u64,
 }
 
 impl Default for GraduatedClock {
     fn default() -> Self {
         GraduatedClock {
-            queue: EventQueue::new(),
             ticks_per_round: 20,
-            speed: Vec::new(),
-            shots: Vec::new(),
-            disruptible: Vec::new(),
-            alive: Vec::new(),
-            pending: Vec::new(),
-            nth: Vec::new(),
-            allowed: Vec::new(),
-            awaiting: Vec::new(),
+            profiles: Vec::new(),
+            varies: false,
+            init_cap: 0,
+            fighters: Vec::new(),
+            active: Vec::new(),
+            standing: 0,
+            order: Vec::new(),
+            cursor: 0,
+            counts: Vec::new(),
+            queue: EventQueue::new(),
+            ids: Vec::new(),
+            queued: 0,
             live: 0,
+            awaiting: Vec::new(),
             popped: Vec::new(),
             round: 0,
             round_base: 0,
+            now: 0,
         }
     }
 }
@@ -103,29 +199,44 @@ impl GraduatedClock {
         if let TimingSystem::GraduatedRounds(c) = system {
             self.ticks_per_round = u64::from(c.ticks_per_round);
         }
-        self.speed.clear();
-        self.shots.clear();
-        self.disruptible.clear();
+        self.profiles.clear();
+        self.fighters.clear();
+        self.ids.clear();
         // Room for every fighter first: a battle too big for memory is an
         // error naming its size, not an abort (as the battle's own arrays).
         let n = fighters.size_hint().0;
-        reserve_fighters(&mut self.speed, n)?;
-        reserve_fighters(&mut self.shots, n)?;
-        reserve_fighters(&mut self.disruptible, n)?;
-        reserve_fighters(&mut self.alive, n)?;
-        reserve_fighters(&mut self.pending, n)?;
-        reserve_fighters(&mut self.nth, n)?;
-        reserve_fighters(&mut self.allowed, n)?;
-        reserve_fighters(&mut self.awaiting, n)?;
-        reserve_fighters(&mut self.popped, n)?;
+        reserve_fighters(&mut self.fighters, n)?;
+        reserve_fighters(&mut self.active, n)?;
+        reserve_fighters(&mut self.order, n)?;
         let mut last: Option<(ActorTiming, Declaration)> = None;
         for (timing, decl) in fighters {
-            super::admit(&mut last, timing, decl, self.speed.len())?;
-            self.speed
-                .push(i64::from(decl.time_taken) - i64::from(decl.speed_bonus));
-            self.shots.push((decl.rate_of_fire, decl.extra_attacks));
-            self.disruptible.push(decl.disruptible);
+            let new_run = last != Some((timing, decl));
+            super::admit(&mut last, timing, decl, self.fighters.len())?;
+            if new_run || self.profiles.is_empty() {
+                self.profiles.push(Profile {
+                    speed: i64::from(decl.time_taken) - i64::from(decl.speed_bonus),
+                    rate_of_fire: decl.rate_of_fire,
+                    extra_attacks: decl.extra_attacks,
+                    allowed: 0,
+                    disruptible: decl.disruptible,
+                });
+            }
+            self.fighters.push(Slot {
+                profile: u32::try_from(self.profiles.len() - 1).unwrap_or(u32::MAX),
+                ..Slot::default()
+            });
         }
+        self.varies = self.profiles.iter().any(|p| p.rate_of_fire.rounds() > 1);
+        for p in &mut self.profiles {
+            p.allowed = p.allowed_in(1);
+        }
+        // 4dF shows at most +4; an initiative is at least MIN_INITIATIVE.
+        self.init_cap = self
+            .profiles
+            .iter()
+            .map(|p| u64::try_from((p.speed + 9).max(MIN_INITIATIVE)).unwrap_or(u64::MAX))
+            .max()
+            .unwrap_or(0);
         self.restart();
         Ok(())
     }
@@ -135,91 +246,153 @@ impl GraduatedClock {
     /// pending, before the first round.
     pub(crate) fn restart(&mut self) {
         self.queue.reset();
-        let n = self.speed.len();
-        self.alive.clear();
-        self.alive.resize(n, true);
-        self.pending.clear();
-        self.pending.resize(n, None);
-        self.nth.clear();
-        self.nth.resize(n, 0);
-        self.allowed.clear();
-        self.allowed.resize(n, 0);
+        for f in &mut self.fighters {
+            *f = Slot {
+                profile: f.profile,
+                alive: true,
+                ..Slot::default()
+            };
+        }
+        self.active.clear();
+        self.active
+            .extend(0..u32::try_from(self.fighters.len()).unwrap_or(u32::MAX));
+        self.standing = self.fighters.len();
+        self.order.clear();
+        self.cursor = 0;
         self.awaiting.clear();
         self.popped.clear();
+        self.queued = 0;
         self.live = 0;
         self.round = 0;
         self.round_base = 0;
-    }
-
-    /// Schedules `w`'s `nth` action of the round at `tick`.
-    #[inline]
-    fn schedule(&mut self, w: u32, nth: u32, tick: u64) -> Result<(), SimError> {
-        let id = self.queue.schedule(tick, w).map_err(SimError::rules)?;
-        self.pending[w as usize] = Some((id, nth));
-        self.live += 1;
-        Ok(())
+        self.now = 0;
     }
 
     /// Rolls and lays out the next round: everyone in the fight rolls
     /// initiative in fighter order; those with an action this round act
-    /// first on it.
+    /// first on it, by initiative, fighter order within one.
     fn begin_round(&mut self, rolls: &mut SeededRolls) -> Result<(), SimError> {
         let round = super::next_round(self.round)?;
         let base = if self.round == 0 {
             0
         } else {
-            self.queue
-                .now()
-                .max(self.round_base.saturating_add(self.ticks_per_round))
+            self.now.max(self.round_base.saturating_add(self.ticks_per_round))
         };
         if base > MAX_TICK {
             return Err(super::past_last_tick());
         }
-        self.round = round;
-        self.round_base = base;
-        for w in 0..self.speed.len() {
-            if !self.alive[w] {
-                continue;
-            }
-            let init = (i64::from(rolls.four_df()) + 5 + self.speed[w]).max(MIN_INITIATIVE);
-            let (rof, extra) = self.shots[w];
-            // `actions_in_round`: every fighter has been in the fight
-            // since round 1, so this is its round of use; one shot a round
-            // or more is the same every round.
-            let shots = if rof.rounds() <= 1 {
-                rof.shots()
-            } else {
-                rof.shots_in_round(round)
-            };
-            let allowed = shots.saturating_add(extra).min(MAX_ACTIONS);
-            self.allowed[w] = allowed;
-            self.nth[w] = 0;
-            if allowed > 0 {
-                let tick = base.saturating_add(init.unsigned_abs());
-                if tick > MAX_TICK {
-                    return Err(super::past_last_tick());
-                }
-                self.schedule(w as u32, 1, tick)?;
+        if self.varies {
+            for p in &mut self.profiles {
+                p.allowed = p.allowed_in(round);
             }
         }
-        Ok(())
-    }
-}
-
-impl Clock for GraduatedClock {
-    #[inline]
-    fn next(&mut self, rolls: &mut SeededRolls, acting: &mut Vec<u32>) -> Result<Option<Tick>, SimError> {
-        acting.clear();
-        // The same again, in the order they landed (then were disrupted):
-        // a Ready Time from now, while the round allows them actions.
-        let now = self.queue.now().max(self.round_base);
-        for i in 0..self.awaiting.len() {
-            let w = self.awaiting[i];
-            let wi = w as usize;
-            if !self.alive[wi] || self.nth[wi] >= self.allowed[wi] {
+        let fused = self.init_cap <= COUNTING_SORT_SPAN;
+        if fused {
+            let len = self.init_cap as usize + 2;
+            if self.counts.len() == len {
+                self.counts.fill(0);
+            } else {
+                self.counts.clear();
+                self.counts.resize(len, 0);
+            }
+        }
+        // Initiative and actions, in fighter order (the dice's order); the
+        // fallen leave the list as it is walked.
+        let (fighters, profiles) = (&mut self.fighters, &self.profiles);
+        let mut kept = 0;
+        let mut listed = 0usize;
+        let mut top = 0i64;
+        for i in 0..self.active.len() {
+            let w = self.active[i];
+            let Some(f) = fighters.get_mut(w as usize) else {
+                continue;
+            };
+            if !f.alive {
                 continue;
             }
-            let rt = (i64::from(rolls.two_df()) + self.speed[wi]).max(MIN_READY_TIME);
+            self.active[kept] = w;
+            kept += 1;
+            let Some(p) = profiles.get(f.profile as usize) else {
+                continue;
+            };
+            let init = (i64::from(rolls.four_df()) + 5 + p.speed).max(MIN_INITIATIVE);
+            f.nth = 0;
+            f.allowed = p.allowed;
+            f.pending = Pending::Idle;
+            if p.allowed > 0 {
+                top = top.max(init);
+                // Checked against the last tick below; a u32 until then.
+                f.init = u32::try_from(init).unwrap_or(u32::MAX);
+                f.pending = Pending::Listed;
+                listed += 1;
+                if fused && let Some(c) = self.counts.get_mut(f.init as usize + 1) {
+                    *c += 1;
+                }
+            }
+        }
+        self.active.truncate(kept);
+        // No first action may land past the last tick (the Scheduler
+        // refuses to schedule it).
+        if base.saturating_add(top.unsigned_abs()) > MAX_TICK {
+            return Err(super::past_last_tick());
+        }
+        let fighters = &self.fighters;
+        let with_actions = self
+            .active
+            .iter()
+            .copied()
+            .filter(|&w| fighters.get(w as usize).is_some_and(|f| f.allowed > 0));
+        if fused {
+            let counts = &mut self.counts;
+            for k in 1..counts.len() {
+                counts[k] += counts[k - 1];
+            }
+            // Every entry is written below: the last round's are not
+            // cleared first.
+            self.order.resize(listed, 0);
+            for w in with_actions {
+                let Some(f) = fighters.get(w as usize) else {
+                    continue;
+                };
+                if let Some(at) = counts.get_mut(f.init as usize)
+                    && let Some(slot) = self.order.get_mut(*at as usize)
+                {
+                    *slot = w;
+                    *at += 1;
+                }
+            }
+        } else {
+            self.order.clear();
+            self.order.extend(with_actions);
+            self.order
+                .sort_by_key(|&w| fighters.get(w as usize).map_or(0, |f| f.init));
+        }
+        self.cursor = 0;
+        self.live = listed;
+        self.round = round;
+        self.round_base = base;
+        Ok(())
+    }
+
+    /// Schedules the awaiting fighters' next actions, in order: a Ready
+    /// Time from now, while the round allows them actions.
+    #[inline(never)]
+    fn follow_up(&mut self, rolls: &mut SeededRolls) -> Result<(), SimError> {
+        if self.ids.len() < self.fighters.len() {
+            reserve_fighters(&mut self.ids, self.fighters.len())?;
+            self.ids.resize(self.fighters.len(), None);
+        }
+        let now = self.now.max(self.round_base);
+        for i in 0..self.awaiting.len() {
+            let w = self.awaiting[i];
+            let Some(f) = self.fighters.get_mut(w as usize) else {
+                continue;
+            };
+            if !f.alive || f.nth >= f.allowed {
+                continue;
+            }
+            let speed = self.profiles.get(f.profile as usize).map_or(0, |p| p.speed);
+            let rt = (i64::from(rolls.two_df()) + speed).max(MIN_READY_TIME);
             let tick = match now.checked_add(rt.unsigned_abs()) {
                 Some(t) if t <= MAX_TICK => t,
                 _ => {
@@ -231,65 +404,153 @@ impl Clock for GraduatedClock {
                     )));
                 }
             };
-            self.schedule(w, self.nth[wi] + 1, tick)?;
+            let id = self.queue.schedule(tick, w).map_err(SimError::rules)?;
+            f.pending = Pending::Queued;
+            if let Some(slot) = self.ids.get_mut(w as usize) {
+                *slot = Some(id);
+            }
+            self.queued += 1;
+            self.live += 1;
         }
         self.awaiting.clear();
+        Ok(())
+    }
+
+    /// Takes `w`'s pending action off the list or out of the queue.
+    #[inline]
+    fn drop_pending(&mut self, w: u32) -> bool {
+        let Some(f) = self.fighters.get_mut(w as usize) else {
+            return false;
+        };
+        match f.pending {
+            Pending::Idle => return false,
+            Pending::Listed => {}
+            Pending::Queued => {
+                if let Some(id) = self.ids.get_mut(w as usize).and_then(Option::take) {
+                    self.queue.cancel(id);
+                }
+                self.queued -= 1;
+            }
+        }
+        f.pending = Pending::Idle;
+        self.live -= 1;
+        true
+    }
+}
+
+impl Clock for GraduatedClock {
+    #[inline]
+    fn next(&mut self, rolls: &mut SeededRolls, acting: &mut Vec<u32>) -> Result<Option<Tick>, SimError> {
+        acting.clear();
+        if !self.awaiting.is_empty() {
+            self.follow_up(rolls)?;
+        }
         if self.round == 0 || self.live == 0 {
-            if self.alive.iter().any(|&a| a) {
+            if self.standing > 0 {
                 self.begin_round(rolls)?;
                 return Ok(Some(Tick::NewRound));
             }
             return Ok(None);
         }
-        let Some(tick) = self.queue.pop_tick(&mut self.popped) else {
-            return Ok(None);
-        };
-        for &(_, w) in &self.popped {
-            let wi = w as usize;
-            if let Some((_, nth)) = self.pending[wi].take() {
-                self.live -= 1;
-                self.nth[wi] = nth;
+        // Past the list's entries that no longer land (fallen, disrupted).
+        let fighters = &mut self.fighters;
+        while let Some(&w) = self.order.get(self.cursor) {
+            if fighters.get(w as usize).is_some_and(|f| f.pending == Pending::Listed) {
+                break;
             }
-            acting.push(w);
-            if self.nth[wi] < self.allowed[wi] {
-                self.awaiting.push(w);
+            self.cursor += 1;
+        }
+        let base = self.round_base;
+        let listed = self
+            .order
+            .get(self.cursor)
+            .and_then(|&w| fighters.get(w as usize))
+            .map(|f| base + u64::from(f.init));
+        let queued = if self.queued > 0 { self.queue.peek_tick() } else { None };
+        let tick = match (listed, queued) {
+            (Some(a), Some(b)) => a.min(b),
+            (Some(a), None) => a,
+            (None, Some(b)) => b,
+            (None, None) => return Ok(None),
+        };
+        // The round's first actions were scheduled before any follow-up.
+        if listed == Some(tick) {
+            while let Some(&w) = self.order.get(self.cursor) {
+                let Some(f) = fighters.get_mut(w as usize) else {
+                    self.cursor += 1;
+                    continue;
+                };
+                if base + u64::from(f.init) != tick {
+                    break;
+                }
+                self.cursor += 1;
+                if f.pending != Pending::Listed {
+                    continue;
+                }
+                f.pending = Pending::Idle;
+                f.nth = 1;
+                self.live -= 1;
+                acting.push(w);
+                if f.allowed > 1 {
+                    self.awaiting.push(w);
+                }
             }
         }
+        if queued == Some(tick) {
+            self.queue.pop_tick(&mut self.popped);
+            for &(_, w) in &self.popped {
+                let Some(f) = fighters.get_mut(w as usize) else {
+                    continue;
+                };
+                if f.pending == Pending::Queued {
+                    f.pending = Pending::Idle;
+                    f.nth += 1;
+                    self.queued -= 1;
+                    self.live -= 1;
+                }
+                acting.push(w);
+                if f.nth < f.allowed {
+                    self.awaiting.push(w);
+                }
+            }
+        }
+        self.now = tick;
         Ok(Some(Tick::Moment {
             tick,
             round: self.round,
-            display: i64::try_from(tick.saturating_sub(self.round_base)).unwrap_or(i64::MAX),
+            display: i64::try_from(tick.saturating_sub(base)).unwrap_or(i64::MAX),
             pass: 0,
         }))
     }
 
     #[inline]
     fn remove(&mut self, who: u32) {
-        let w = who as usize;
-        if let Some((id, _)) = self.pending[w].take() {
-            self.queue.cancel(id);
-            self.live -= 1;
-        }
+        self.drop_pending(who);
         // Follow-ups skip the fallen.
-        self.alive[w] = false;
+        if let Some(f) = self.fighters.get_mut(who as usize)
+            && f.alive
+        {
+            f.alive = false;
+            self.standing -= 1;
+        }
     }
 
     /// A disruptible fighter's pending action is lost, and it declares the
     /// same again from now (at the next step).
     #[inline]
     fn disrupt(&mut self, who: u32, disruptible: bool) -> bool {
-        let w = who as usize;
-        if !disruptible || !self.disruptible[w] || !self.alive[w] {
+        let Some(f) = self.fighters.get(who as usize) else {
+            return false;
+        };
+        let own = self.profiles.get(f.profile as usize).is_some_and(|p| p.disruptible);
+        if !disruptible || !own || !f.alive {
             return false;
         }
-        match self.pending[w].take() {
-            Some((id, _)) => {
-                self.queue.cancel(id);
-                self.live -= 1;
-                self.awaiting.push(who);
-                true
-            }
-            None => false,
+        if self.drop_pending(who) {
+            self.awaiting.push(who);
+            true
+        } else {
+            false
         }
     }
 

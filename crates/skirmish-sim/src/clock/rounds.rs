@@ -13,13 +13,21 @@
 //! This clock lays a round out as one flat list of `(tick, fighter, pass)`
 //! in the order the Scheduler would pop them (tick, then scheduling order),
 //! and walks it with a cursor: a moment is the run of entries on one tick.
-//! It draws the same dice in the same order (each round, one initiative
-//! roll per fighter still in the fight, in fighter order: `4dF` under
-//! Simple Rounds, the system's die under Action Blocks, none under
-//! Simultaneous) and hands the battle the same steps, ticks, rounds and
-//! labels, so a seeded battle is identical on either clock
-//! (`tests/it/systems.rs` pins the digests, and compares the two report by
-//! report).
+//! A round that is one moment (Simultaneous; Action Blocks when everyone
+//! has one action) writes no list: its moment is everyone still holding
+//! their action, in the order of those in the fight (fighter order, or by
+//! REF). What a fighter costs the clock (issue 13's 64 bytes a fighter): a
+//! 12-byte record (its group's data is in a profile per run of equal
+//! fighters), its place in the fight's list (4; under Action Blocks also in
+//! the REF order, 4), and under Simple Rounds and a many-block round its
+//! round entries (12 bytes each: the tick is a `u32`, every round being
+//! checked against the last tick). It draws the same dice in the same order
+//! (each round, one initiative roll per fighter still in the fight, in
+//! fighter order: `4dF` under Simple Rounds, the system's die under Action
+//! Blocks, none under Simultaneous) and hands the battle the same steps,
+//! ticks, rounds and labels, so a seeded battle is identical on either
+//! clock (`tests/it/systems.rs` pins the digests, and compares the two
+//! report by report).
 //!
 //! The Scheduler's rules it keeps:
 //!
@@ -39,8 +47,8 @@
 //!   `max(now, base + span)` (`base + 1` for Simultaneous).
 //! - A disruption (a disruptible fighter hit) drops the fighter's earliest
 //!   pending action of the round; a fallen fighter's pending actions go.
-//!   Per fighter, `from` is the first pass still pending: an entry is live
-//!   iff its fighter stands and `from` is its pass.
+//!   Per fighter, `from` is the first pass still pending (a mark no pass
+//!   has once it falls): an entry is live iff `from` is its pass.
 
 use skirmish_core::dice::{Dice, SeededRolls};
 use skirmish_core::tables::weapons::RateOfFire;
@@ -77,9 +85,30 @@ struct Profile {
     /// The declaration's Rate of Fire and extra attacks.
     rate_of_fire: RateOfFire,
     extra_attacks: u32,
+    /// Simple Rounds: actions this round (`actions_in_round`: every
+    /// fighter has been in the fight since round 1, so this is its round
+    /// of use), at most `MAX_ACTIONS`.
+    allowed: u16,
     /// The declaration is disruptible (the Scheduler asks the declaration,
     /// as well as the battle's flag).
     disruptible: bool,
+    /// Its first fighter (the run ends at the next profile's).
+    first: u32,
+}
+
+impl Profile {
+    /// Actions in round `round` under Simple Rounds: Rate of Fire and
+    /// extra attacks.
+    fn allowed_in(&self, round: u32) -> u16 {
+        let rof = self.rate_of_fire;
+        // One shot a round or more is the same every round.
+        let shots = if rof.rounds() <= 1 {
+            rof.shots()
+        } else {
+            rof.shots_in_round(round)
+        };
+        allowed16(shots.saturating_add(self.extra_attacks).min(MAX_ACTIONS))
+    }
 }
 
 /// One fighter: its profile and its state this round, together (what a
@@ -90,12 +119,22 @@ struct Slot {
     profile: u32,
     /// Its initiative this round (a tick offset, at least 1).
     init: u32,
-    /// Actions allowed this round.
-    allowed: u32,
-    /// The first pass of this round still pending.
-    from: u32,
+    /// Actions allowed this round (at most `MAX_ACTIONS`, 1,000).
+    allowed: u16,
+    /// The first pass of this round still pending; [`FALLEN`] once out of
+    /// the fight (never a pass: at most `MAX_ACTIONS + 1`).
+    from: u16,
+}
+
+/// `Slot::from` of a fighter out of the fight.
+const FALLEN: u16 = u16::MAX;
+
+impl Slot {
     /// Still in the fight.
-    alive: bool,
+    #[inline]
+    fn alive(&self) -> bool {
+        self.from != FALLEN
+    }
 }
 
 /// Simultaneous Combat, Simple Rounds or Action Blocks on flat arrays (see
@@ -114,16 +153,28 @@ pub(crate) struct RoundsClock {
     /// Action Blocks, everyone by REF, highest first (stable). Unused by a
     /// Simple Rounds round laid out in two passes.
     by_init: Vec<u32>,
-    /// Action Blocks: every fighter by REF, highest first, fighter order
-    /// within one (the battle's first `by_init`); empty otherwise.
-    blocks_order: Vec<u32>,
+    /// Action Blocks: the profiles (runs of fighters) by REF, highest
+    /// first, in fighter order within one: their fighters in this order are
+    /// the battle's first `by_init` (every fighter by REF, a stable sort);
+    /// empty otherwise.
+    blocks_runs: Vec<u32>,
     /// Counting sort buckets.
     counts: Vec<u32>,
     /// This round's actions in the order they land: `(tick, fighter,
-    /// pass)` (pass: the fighter's nth action of the round).
-    events: Vec<(u64, u32, u32)>,
+    /// pass)` (pass: the fighter's nth action of the round, at most
+    /// `MAX_ACTIONS`).
+    /// The tick fits a `u32` (no round lands past `MAX_TICK`).
+    events: Vec<(u32, u32, u16)>,
+    /// This round is one moment, on its first tick, of everyone in
+    /// `active` (Simultaneous) or `by_init` (Action Blocks, one action
+    /// each), not yet fought: `events` is empty (not written: a fighter's
+    /// 12 bytes fewer).
+    single: bool,
     /// The next entry of `events`.
     cursor: usize,
+    /// Some profile's actions change from round to round (a Rate of Fire
+    /// over more than one round; Simple Rounds).
+    varies: bool,
     /// The highest initiative anyone can roll (Simple Rounds): the
     /// counting sort's buckets, sized once per battle.
     init_cap: u64,
@@ -177,13 +228,19 @@ impl RoundsClock {
                     reflexes: (timing.reflexes, timing.combat_sense),
                     rate_of_fire: decl.rate_of_fire,
                     extra_attacks: decl.extra_attacks,
+                    allowed: 0,
                     disruptible: decl.disruptible,
+                    first: u32::try_from(self.fighters.len()).unwrap_or(u32::MAX),
                 });
             }
             self.fighters.push(Slot {
                 profile: (self.profiles.len() - 1) as u32,
                 ..Slot::default()
             });
+        }
+        self.varies = self.profiles.iter().any(|p| p.rate_of_fire.rounds() > 1);
+        for p in &mut self.profiles {
+            p.allowed = p.allowed_in(1);
         }
         // 4dF shows at most +4; an initiative is at least MIN_INITIATIVE.
         self.init_cap = self
@@ -192,18 +249,18 @@ impl RoundsClock {
             .map(|p| u64::try_from(p.init_add.saturating_add(4).max(MIN_INITIATIVE)).unwrap_or(u64::MAX))
             .max()
             .unwrap_or(0);
-        self.blocks_order.clear();
+        self.blocks_runs.clear();
         if let Kind::Blocks(c) = self.kind {
             c.die.validate().map_err(SimError::rules)?;
             // Action Blocks declare by REF, highest first, in fighter order
-            // within one, every round: sorted once (stable).
-            let n = self.fighters.len();
-            reserve_fighters(&mut self.blocks_order, n)?;
-            reserve_fighters(&mut self.by_init, n)?;
-            self.blocks_order.extend(0..n as u32);
-            let (fighters, profiles) = (&self.fighters, &self.profiles);
-            self.blocks_order
-                .sort_by_key(|&w| std::cmp::Reverse(profiles[fighters[w as usize].profile as usize].reflexes.0));
+            // within one, every round: the runs sorted once (stable; a
+            // run's fighters share their REF and are in fighter order).
+            reserve_fighters(&mut self.by_init, self.fighters.len())?;
+            self.blocks_runs
+                .extend(0..u32::try_from(self.profiles.len()).unwrap_or(u32::MAX));
+            let profiles = &self.profiles;
+            self.blocks_runs
+                .sort_by_key(|&p| std::cmp::Reverse(profiles.get(p as usize).map_or(0, |p| p.reflexes.0)));
         }
         self.restart();
         Ok(())
@@ -217,15 +274,20 @@ impl RoundsClock {
             *f = Slot {
                 profile: f.profile,
                 from: 1,
-                alive: true,
                 ..Slot::default()
             };
         }
         self.active.clear();
         self.active.extend(0..self.fighters.len() as u32);
         self.by_init.clear();
-        self.by_init.extend_from_slice(&self.blocks_order);
+        let n = u32::try_from(self.fighters.len()).unwrap_or(u32::MAX);
+        for &p in &self.blocks_runs {
+            let first = |p: usize| self.profiles.get(p).map_or(n, |p| p.first);
+            let p = p as usize;
+            self.by_init.extend(first(p)..first(p + 1));
+        }
         self.events.clear();
+        self.single = false;
         self.cursor = 0;
         self.round = 0;
         self.round_base = 0;
@@ -235,8 +297,8 @@ impl RoundsClock {
 
     /// Whether `(_, w, pass)` is still to land.
     #[inline]
-    fn live(&self, (_, w, pass): (u64, u32, u32)) -> bool {
-        self.fighters.get(w as usize).is_some_and(|f| f.alive && f.from == pass)
+    fn live(&self, (_, w, pass): (u32, u32, u16)) -> bool {
+        self.fighters.get(w as usize).is_some_and(|f| f.from == pass)
     }
 
     /// Rolls and lays out the next round (the Scheduler's `prepare_round`,
@@ -255,20 +317,30 @@ impl RoundsClock {
         if base > MAX_TICK {
             return Err(super::past_last_tick());
         }
-        // The fallen leave the lists of those in the fight.
+        // The fallen leave the lists of those in the fight (as Simple
+        // Rounds' fighters roll).
         let fighters = &mut self.fighters;
-        self.active.retain(|&w| fighters[w as usize].alive);
-        self.events.clear();
+        if !matches!(self.kind, Kind::Simple) {
+            self.active.retain(|&w| fighters[w as usize].alive());
+        }
         self.cursor = 0;
         let profiles = &self.profiles;
+        // The round's last tick (its last entry's; 0 for none).
+        let mut last = 0u64;
+        self.single = false;
         match self.kind {
             Kind::Simultaneous => {
+                if !self.active.is_empty() {
+                    last = base + 1;
+                }
+                // One moment: everyone in the fight, in fighter order.
+                self.events.clear();
                 for &w in &self.active {
                     let f = &mut fighters[w as usize];
                     f.from = 1;
                     f.allowed = 1;
-                    self.events.push((base + 1, w, 1));
                 }
+                self.single = true;
             }
             Kind::Simple => {
                 // With at most one action each (the common round) and
@@ -278,39 +350,44 @@ impl RoundsClock {
                 // as `sort_by_init` and `lay_out` give for one pass).
                 let fused = self.init_cap <= COUNTING_SORT_SPAN;
                 if fused {
-                    self.counts.clear();
-                    self.counts.resize(self.init_cap as usize + 2, 0);
+                    zero(&mut self.counts, self.init_cap as usize + 2);
                 }
-                // Initiative and actions, in fighter order (the dice's order).
+                if self.varies {
+                    for p in &mut self.profiles {
+                        p.allowed = p.allowed_in(round);
+                    }
+                }
+                let profiles = &self.profiles;
+                // Initiative and actions, in fighter order (the dice's
+                // order); the fallen leave the list as it is walked.
                 let mut span = 0u64;
                 let mut passes = 0u32;
-                for &w in &self.active {
+                let mut kept = 0;
+                for i in 0..self.active.len() {
+                    let w = self.active[i];
                     let f = &mut fighters[w as usize];
+                    if !f.alive() {
+                        continue;
+                    }
+                    self.active[kept] = w;
+                    kept += 1;
                     let p = &profiles[f.profile as usize];
                     let init = (i64::from(rolls.four_df()) + p.init_add).max(MIN_INITIATIVE);
                     // At most 4 + 5 + 2 x MAX_DURATION + MAX_BONUS: a u32.
                     let init = u32::try_from(init).unwrap_or(u32::MAX);
-                    // `actions_in_round` (every fighter has been in the fight
-                    // since round 1, so this is its round of use); one shot
-                    // a round or more is the same every round.
-                    let rof = p.rate_of_fire;
-                    let shots = if rof.rounds() <= 1 {
-                        rof.shots()
-                    } else {
-                        rof.shots_in_round(round)
-                    };
-                    let allowed = shots.saturating_add(p.extra_attacks).min(MAX_ACTIONS);
+                    let allowed = p.allowed;
                     f.init = init;
                     f.allowed = allowed;
                     f.from = 1;
                     if allowed > 0 {
                         span = span.max(u64::from(init));
-                        passes = passes.max(allowed);
+                        passes = passes.max(u32::from(allowed));
                         if fused && let Some(c) = self.counts.get_mut(init as usize + 1) {
                             *c += 1;
                         }
                     }
                 }
+                self.active.truncate(kept);
                 let span = if passes == 0 { 1 } else { span };
                 self.span = span;
                 if fused && passes == 1 {
@@ -319,14 +396,25 @@ impl RoundsClock {
                         counts[k] += counts[k - 1];
                     }
                     let total = counts.last().copied().unwrap_or(0) as usize;
+                    // Every entry is written below: the last round's are
+                    // not cleared first.
                     self.events.resize(total, (0, 0, 0));
+                    if total > 0 {
+                        // The last entry's tick: checked before any is
+                        // placed, so every tick is a u32.
+                        last = base + span;
+                        if last > MAX_TICK {
+                            return Err(super::past_last_tick());
+                        }
+                    }
+                    let base = narrow(base);
                     for &w in &self.active {
                         let f = &fighters[w as usize];
                         if f.allowed == 0 {
                             continue;
                         }
                         let at = &mut counts[f.init as usize];
-                        self.events[*at as usize] = (base + u64::from(f.init), w, 1);
+                        self.events[*at as usize] = (base + f.init, w, 1);
                         *at += 1;
                     }
                 } else {
@@ -334,11 +422,11 @@ impl RoundsClock {
                     // Pass-major, by initiative within a pass: fighter `w`'s
                     // pass `p` goes to slot `p` (1-based) of `passes`.
                     let fighters = &self.fighters;
-                    lay_out(
+                    last = lay_out(
                         &mut self.events,
                         &mut self.counts,
                         &self.by_init,
-                        |w| fighters[w as usize].allowed,
+                        |w| u32::from(fighters[w as usize].allowed),
                         passes,
                         |_, p| p,
                         |w, p| base + u64::from(p - 1) * span + u64::from(fighters[w as usize].init),
@@ -356,32 +444,45 @@ impl RoundsClock {
                         Dice::Standard { count, sides } => rolls.standard(count, sides),
                     };
                     let allowed = c.actions(reflexes, combat_sense, roll).min(MAX_ACTIONS);
-                    f.allowed = allowed;
+                    f.allowed = allowed16(allowed);
                     f.from = 1;
                     n = n.max(allowed);
                 }
                 self.span = u64::from(n);
                 // By REF, highest first: the order fixed at the start, less the fallen.
                 let fighters = &self.fighters;
-                self.by_init.retain(|&w| fighters[w as usize].alive);
-                // Block b is tick base + n - b + 1; a fighter with `a`
-                // actions acts in blocks a..=1, its nth action in block
-                // a - nth + 1: slot (tick) n - a + nth.
-                lay_out(
-                    &mut self.events,
-                    &mut self.counts,
-                    &self.by_init,
-                    |w| fighters[w as usize].allowed,
-                    n,
-                    |w, nth| n - fighters[w as usize].allowed + nth,
-                    |w, nth| base + u64::from(n - fighters[w as usize].allowed + nth),
-                );
+                if n == 1 {
+                    // One action each (the common round): one moment,
+                    // everyone in the one block, by REF.
+                    self.events.clear();
+                    self.by_init.retain(|&w| fighters[w as usize].alive());
+                    let kept = self.by_init.len();
+                    self.single = true;
+                    if kept > 0 {
+                        last = base + 1;
+                    }
+                } else {
+                    self.by_init.retain(|&w| fighters[w as usize].alive());
+                    // Block b is tick base + n - b + 1; a fighter with `a`
+                    // actions acts in blocks a..=1, its nth action in block
+                    // a - nth + 1: slot (tick) n - a + nth.
+                    let allowed = |w: u32| u32::from(fighters[w as usize].allowed);
+                    last = lay_out(
+                        &mut self.events,
+                        &mut self.counts,
+                        &self.by_init,
+                        allowed,
+                        n,
+                        |w, nth| n - allowed(w) + nth,
+                        |w, nth| base + u64::from(n - allowed(w) + nth),
+                    );
+                }
             }
         }
         // The last entry lands last: no tick of the round may pass the
         // scheduler's last one (u64 cannot overflow: base fits a u32,
         // passes and blocks <= 1,000, initiatives a u32).
-        if self.events.last().is_some_and(|&(t, ..)| t > MAX_TICK) {
+        if last > MAX_TICK {
             return Err(super::past_last_tick());
         }
         self.round = round;
@@ -402,8 +503,7 @@ impl RoundsClock {
             .filter(|&w| fighters[w as usize].allowed > 0);
         if span <= COUNTING_SORT_SPAN {
             let span = span as usize;
-            self.counts.clear();
-            self.counts.resize(span + 2, 0);
+            zero(&mut self.counts, span + 2);
             for w in with_actions.clone() {
                 self.counts[fighters[w as usize].init as usize + 1] += 1;
             }
@@ -429,19 +529,19 @@ impl RoundsClock {
 /// (tick or pass) by slot, `order` within a slot. Fighter `w`'s nth action
 /// (1..=allowed) goes to `slot(w, nth)` in `1..=slots` and lands on
 /// `tick(w, nth)`. A counting sort: O(actions + slots), whatever the spread
-/// of actions per fighter.
+/// of actions per fighter. Returns the last tick (0 for none): past
+/// `MAX_TICK`, the entries' ticks are not to be read.
 fn lay_out(
-    events: &mut Vec<(u64, u32, u32)>,
+    events: &mut Vec<(u32, u32, u16)>,
     counts: &mut Vec<u32>,
     order: &[u32],
     allowed: impl Fn(u32) -> u32,
     slots: u32,
     slot: impl Fn(u32, u32) -> u32,
     tick: impl Fn(u32, u32) -> u64,
-) {
+) -> u64 {
     let slots = slots as usize;
-    counts.clear();
-    counts.resize(slots + 2, 0);
+    zero(counts, slots + 2);
     for &w in order {
         for nth in 1..=allowed(w) {
             counts[slot(w, nth) as usize + 1] += 1;
@@ -450,42 +550,49 @@ fn lay_out(
     for k in 1..counts.len() {
         counts[k] += counts[k - 1];
     }
-    events.clear();
+    // Every entry is written below: the last round's are not cleared first.
     events.resize(counts[slots + 1] as usize, (0, 0, 0));
+    let mut last = 0;
     for &w in order {
         for nth in 1..=allowed(w) {
             let at = &mut counts[slot(w, nth) as usize];
-            events[*at as usize] = (tick(w, nth), w, nth);
+            let t = tick(w, nth);
+            last = last.max(t);
+            events[*at as usize] = (narrow(t), w, allowed16(nth));
             *at += 1;
         }
     }
+    last
 }
 
-impl Clock for RoundsClock {
+/// `counts` as `len` zeros (no allocation when it has that length).
+#[inline]
+fn zero(counts: &mut Vec<u32>, len: usize) {
+    if counts.len() == len {
+        counts.fill(0);
+    } else {
+        counts.clear();
+        counts.resize(len, 0);
+    }
+}
+
+/// A tick checked (or to be checked) against `MAX_TICK`, a `u32`, as kept.
+#[inline]
+fn narrow(tick: u64) -> u32 {
+    u32::try_from(tick).unwrap_or(u32::MAX)
+}
+
+/// Actions allowed, at most `MAX_ACTIONS` (1,000), as kept.
+#[inline]
+fn allowed16(allowed: u32) -> u16 {
+    u16::try_from(allowed).unwrap_or(u16::MAX)
+}
+
+impl RoundsClock {
+    /// The moment at `tick`, with the Scheduler's labels (`moment_at`).
     #[inline]
-    fn next(&mut self, rolls: &mut SeededRolls, acting: &mut Vec<u32>) -> Result<Option<Tick>, SimError> {
-        acting.clear();
-        // Past what no longer lands (fallen, disrupted).
-        while self.cursor < self.events.len() && !self.live(self.events[self.cursor]) {
-            self.cursor += 1;
-        }
-        if self.round == 0 || self.cursor == self.events.len() {
-            self.begin_round(rolls)?;
-            return Ok(Some(Tick::NewRound));
-        }
-        let tick = self.events[self.cursor].0;
-        while let Some(&e) = self.events.get(self.cursor) {
-            if e.0 != tick {
-                break;
-            }
-            if self.live(e) {
-                acting.push(e.1);
-                self.fighters[e.1 as usize].from = e.2 + 1;
-            }
-            self.cursor += 1;
-        }
+    fn moment(&mut self, tick: u64) -> Tick {
         self.now = tick;
-        // The Scheduler's labels (`moment_at`).
         let rel = tick - self.round_base;
         let display = match self.kind {
             Kind::Simultaneous => i64::from(self.round),
@@ -500,18 +607,63 @@ impl Clock for RoundsClock {
             Kind::Simple => u32::try_from(rel.saturating_sub(1) / self.span.max(1) + 1).unwrap_or(u32::MAX),
             Kind::Blocks(_) => u32::try_from(display).unwrap_or(0),
         };
-        Ok(Some(Tick::Moment {
+        Tick::Moment {
             tick,
             round: self.round,
             display,
             pass,
-        }))
+        }
     }
+}
 
+impl Clock for RoundsClock {
+    #[inline]
+    fn next(&mut self, rolls: &mut SeededRolls, acting: &mut Vec<u32>) -> Result<Option<Tick>, SimError> {
+        acting.clear();
+        if self.single {
+            // The round's one moment: whoever still has its action.
+            self.single = false;
+            let list = match self.kind {
+                Kind::Blocks(_) => &self.by_init,
+                _ => &self.active,
+            };
+            for &w in list {
+                if let Some(f) = self.fighters.get_mut(w as usize)
+                    && f.from == 1
+                {
+                    f.from = 2;
+                    acting.push(w);
+                }
+            }
+            if !acting.is_empty() {
+                return Ok(Some(self.moment(self.round_base + 1)));
+            }
+        }
+        // Past what no longer lands (fallen, disrupted).
+        while self.cursor < self.events.len() && !self.live(self.events[self.cursor]) {
+            self.cursor += 1;
+        }
+        if self.round == 0 || self.cursor == self.events.len() {
+            self.begin_round(rolls)?;
+            return Ok(Some(Tick::NewRound));
+        }
+        let tick = u64::from(self.events[self.cursor].0);
+        while let Some(&e) = self.events.get(self.cursor) {
+            if u64::from(e.0) != tick {
+                break;
+            }
+            if self.live(e) {
+                acting.push(e.1);
+                self.fighters[e.1 as usize].from = e.2.saturating_add(1);
+            }
+            self.cursor += 1;
+        }
+        Ok(Some(self.moment(tick)))
+    }
     #[inline]
     fn remove(&mut self, who: u32) {
         if let Some(f) = self.fighters.get_mut(who as usize) {
-            f.alive = false;
+            f.from = FALLEN;
         }
     }
 
@@ -522,7 +674,7 @@ impl Clock for RoundsClock {
             return false;
         };
         let own = self.profiles.get(f.profile as usize).is_some_and(|p| p.disruptible);
-        if !disruptible || !own || !f.alive {
+        if !disruptible || !own || !f.alive() {
             return false;
         }
         if f.from <= f.allowed {

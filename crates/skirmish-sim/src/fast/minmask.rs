@@ -235,6 +235,15 @@ impl<K: MinKey> MinMask<K> {
         self.keys.get(leaf).copied().unwrap_or(K::ABSENT)
     }
 
+    /// The lowest key (absent when every key is).
+    #[inline]
+    pub(super) fn min(&self) -> K {
+        self.nodes
+            .last()
+            .and_then(|root| root.first())
+            .map_or(K::ABSENT, |n| n.min)
+    }
+
     /// The leaf with the lowest key, the lowest such leaf; `None` when
     /// every key is absent.
     #[inline]

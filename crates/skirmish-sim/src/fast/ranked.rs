@@ -111,7 +111,7 @@ impl RankedArrays {
 
     /// Attacker `a` of `side` picks its target: the best enemy standing,
     /// engaged from now on. `None`: no enemy can be picked.
-    #[inline]
+    #[inline(always)]
     pub(super) fn pick(&mut self, policy: Targeting, a: u32, side: u8, down: &[u64]) -> Option<u32> {
         let enemy = usize::from(side == 0);
         let first = if enemy == 1 { self.first_b } else { 0 };
@@ -285,13 +285,17 @@ impl Engaged {
     /// The leaf with the fewest attackers, the lowest such leaf.
     #[inline]
     fn best(&self) -> Option<usize> {
-        let b = self.index.best()?;
         let f = self.floating;
+        let own = self.index.key(f).saturating_sub(1);
+        // Mostly the floating leaf is below every other: no need to look.
+        if f != NO_LEAF && own < self.index.min() {
+            return Some(f);
+        }
+        let b = self.index.best()?;
         if f == NO_LEAF || f == b {
             // (A floating leaf the index ranks first is first still.)
             return Some(b);
         }
-        let own = self.index.key(f).saturating_sub(1);
         Some(if (own, f) < (self.index.key(b), b) { f } else { b })
     }
 

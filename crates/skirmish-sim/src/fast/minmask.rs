@@ -272,22 +272,33 @@ impl<K: MinKey> MinMask<K> {
             return;
         }
         *v = key;
-        let (mut child, mut new) = (leaf, key);
-        for l in 0..self.nodes.len() {
+        // The leaf's own node, where most changes stop.
+        let (i, keys) = (leaf / WIDTH, &self.keys);
+        let Some(node) = self.nodes.first_mut().and_then(|level| level.get_mut(i)) else {
+            return;
+        };
+        if node.update(leaf % WIDTH, key, |c| {
+            keys.get(i * WIDTH + c).copied().unwrap_or(K::ABSENT)
+        }) {
+            let min = node.min;
+            self.climb(i, min);
+        }
+    }
+
+    /// Node `child` of the lowest level has the minimum `new` now: the
+    /// levels above follow.
+    #[inline(never)]
+    fn climb(&mut self, mut child: usize, mut new: K) {
+        for l in 1..self.nodes.len() {
             let (i, j) = (child / WIDTH, child % WIDTH);
             let (below, here) = self.nodes.split_at_mut(l);
             let Some(node) = here.first_mut().and_then(|level| level.get_mut(i)) else {
                 return;
             };
-            let keys = &self.keys;
-            let read = |c: usize| {
-                let at = i * WIDTH + c;
-                match below.last() {
-                    None => keys.get(at).copied(),
-                    Some(b) => b.get(at).map(|n| n.min),
-                }
-                .unwrap_or(K::ABSENT)
+            let Some(below) = below.last() else {
+                return;
             };
+            let read = |c: usize| below.get(i * WIDTH + c).map_or(K::ABSENT, |n| n.min);
             if !node.update(j, new, read) {
                 return;
             }

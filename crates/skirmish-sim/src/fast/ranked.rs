@@ -134,14 +134,16 @@ impl RankedArrays {
                 let engaged = &mut self.engaged[enemy];
                 let leaf = engaged.best()?;
                 let t = first + leaf as u32;
-                let old = self.target_of.get(a as usize).copied().unwrap_or(NONE);
+                let mine = self.target_of.get_mut(a as usize);
+                let old = mine.map_or(NONE, |m| std::mem::replace(m, t));
                 if old != t {
                     engaged.raise(leaf);
-                    if let Some(mine) = self.target_of.get_mut(a as usize) {
-                        *mine = t;
-                    }
-                    if old != NONE && !is_down(down, old) {
-                        self.disengage(old);
+                    // The old target is an enemy too (or none).
+                    if let Some(was) = old.checked_sub(first)
+                        && old != NONE
+                        && !is_down(down, old)
+                    {
+                        engaged.lower(was as usize);
                     }
                 }
                 Some(t)

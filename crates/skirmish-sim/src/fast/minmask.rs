@@ -259,6 +259,27 @@ impl<K: MinKey> MinMask<K> {
         Some(i)
     }
 
+    /// Leaf `leaf`'s key rises to the next: when it holds the lowest key
+    /// with others in its node (a `least_engaged` pick's usual change),
+    /// only its node's masks change.
+    #[inline]
+    pub(super) fn raise(&mut self, leaf: usize) {
+        let (i, b) = (leaf / WIDTH, 1u64 << (leaf % WIDTH));
+        if let (Some(k), Some(node)) = (
+            self.keys.get_mut(leaf),
+            self.nodes.first_mut().and_then(|level| level.get_mut(i)),
+        ) && node.eq & b != 0
+            && node.eq != b
+        {
+            // Held in `eq`: a leaf, not absent, at the node's minimum.
+            *k = k.succ();
+            node.eq &= !b;
+            node.next |= b;
+            return;
+        }
+        self.set(leaf, self.key(leaf).succ());
+    }
+
     /// Leaf `leaf`'s key is now `key`.
     #[inline]
     pub(super) fn set(&mut self, leaf: usize, key: K) {
@@ -355,7 +376,7 @@ mod tests {
                         // The best rises, as a least-engaged pick makes it.
                         let Some(b) = brute(&keys) else { continue };
                         keys[b] += 1;
-                        index.set(b, keys[b]);
+                        index.raise(b);
                         assert_eq!(index.best(), brute(&keys), "{n} step {step}");
                         continue;
                     }

@@ -307,7 +307,7 @@ impl Engaged {
         if leaf == self.floating {
             self.floating = NO_LEAF;
         } else {
-            self.index.set(leaf, self.index.key(leaf).saturating_add(1));
+            self.index.raise(leaf);
         }
     }
 

@@ -111,6 +111,15 @@ impl<K: MinKey> Node<K> {
         (self.min, self.eq, self.next, self.known) = (min, eq, next, true);
     }
 
+    /// The node from its children (`key` reads a child's key).
+    fn build<C>(&mut self, children: &[C], key: impl Fn(&C) -> K) {
+        self.present = children
+            .iter()
+            .enumerate()
+            .fold(0, |m, (j, c)| m | (u64::from(key(c) != K::ABSENT) << j));
+        self.scan(|j| children.get(j).map_or(K::ABSENT, &key));
+    }
+
     /// Child `j`'s key is now `v` (it was another); `child` reads any
     /// child's key. Whether the node's minimum changed.
     #[inline]
@@ -159,7 +168,7 @@ impl<K: MinKey> Node<K> {
 }
 
 /// One side's index over its leaves' keys (see the module docs).
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(super) struct MinMask<K> {
     /// How many leaves there are.
     leaves: usize,
@@ -170,6 +179,19 @@ pub(super) struct MinMask<K> {
     /// `nodes[l - 1]`, up to the root alone; every level but the root's is
     /// padded with empty nodes to a multiple of [`WIDTH`].
     nodes: Vec<Vec<Node<K>>>,
+    /// The root's minimum, the lowest key.
+    low: K,
+}
+
+impl<K: MinKey> Default for MinMask<K> {
+    fn default() -> Self {
+        MinMask {
+            leaves: 0,
+            keys: Vec::new(),
+            nodes: Vec::new(),
+            low: K::ABSENT,
+        }
+    }
 }
 
 /// How many nodes each level holds over `leaves` leaves, bottom up (the
@@ -214,16 +236,24 @@ impl<K: MinKey> MinMask<K> {
             let level = &mut here[0];
             level.clear();
             level.resize(size, Node::EMPTY);
-            for (i, node) in level.iter_mut().enumerate() {
-                let child = |j: usize| match below.last() {
-                    None => self.keys.get(i * WIDTH + j).copied(),
-                    Some(b) => b.get(i * WIDTH + j).map(|n| n.min),
-                };
-                node.present =
-                    (0..WIDTH).fold(0, |m, j| m | (u64::from(child(j).is_some_and(|k| k != K::ABSENT)) << j));
-                node.scan(|j| child(j).unwrap_or(K::ABSENT));
+            match below.last() {
+                None => {
+                    for (node, chunk) in level.iter_mut().zip(self.keys.chunks(WIDTH)) {
+                        node.build(chunk, |&k| k);
+                    }
+                }
+                Some(lower) => {
+                    for (node, chunk) in level.iter_mut().zip(lower.chunks(WIDTH)) {
+                        node.build(chunk, |n| n.min);
+                    }
+                }
             }
         }
+        self.low = self
+            .nodes
+            .last()
+            .and_then(|root| root.first())
+            .map_or(K::ABSENT, |n| n.min);
     }
 
     /// Leaf `leaf`'s key.
@@ -238,10 +268,7 @@ impl<K: MinKey> MinMask<K> {
     /// The lowest key (absent when every key is).
     #[inline]
     pub(super) fn min(&self) -> K {
-        self.nodes
-            .last()
-            .and_then(|root| root.first())
-            .map_or(K::ABSENT, |n| n.min)
+        self.low
     }
 
     /// The leaf with the lowest key, the lowest such leaf; `None` when
@@ -307,7 +334,7 @@ impl<K: MinKey> MinMask<K> {
     }
 
     /// Node `child` of the lowest level has the minimum `new` now: the
-    /// levels above follow.
+    /// levels above follow (none when it is the root).
     #[inline(never)]
     fn climb(&mut self, mut child: usize, mut new: K) {
         for l in 1..self.nodes.len() {
@@ -325,6 +352,8 @@ impl<K: MinKey> MinMask<K> {
             }
             (child, new) = (i, node.min);
         }
+        // Through the root.
+        self.low = new;
     }
 }
 
@@ -389,6 +418,7 @@ mod tests {
                 index.set(leaf, key);
                 assert_eq!(index.key(leaf), key);
                 assert_eq!(index.best(), brute(&keys), "{n} step {step}");
+                assert_eq!(index.min(), keys.iter().copied().min().unwrap_or(u32::ABSENT));
             }
             // Reused for another size.
             let m = n / 2 + 1;

@@ -90,7 +90,7 @@ impl RankedArrays {
                 for (side, &c) in self.engaged.iter_mut().zip(&counts) {
                     side.index.try_reserve(c).map_err(oom)?;
                     side.index.reset(c, |_| 0);
-                    side.floating = NO_LEAF;
+                    (side.floating, side.own) = (NO_LEAF, u32::ABSENT);
                 }
                 reserve_fighters(&mut self.target_of, n)?;
                 self.target_of.resize(n, NONE);
@@ -272,6 +272,8 @@ struct Engaged {
     index: MinMask<u32>,
     /// The leaf whose count is one below the index's, or [`NO_LEAF`].
     floating: usize,
+    /// The floating leaf's count (absent without one).
+    own: u32,
 }
 
 impl Default for Engaged {
@@ -279,6 +281,7 @@ impl Default for Engaged {
         Engaged {
             index: MinMask::default(),
             floating: NO_LEAF,
+            own: u32::ABSENT,
         }
     }
 }
@@ -287,25 +290,24 @@ impl Engaged {
     /// The leaf with the fewest attackers, the lowest such leaf.
     #[inline]
     fn best(&self) -> Option<usize> {
-        let f = self.floating;
-        let own = self.index.key(f).saturating_sub(1);
         // Mostly the floating leaf is below every other: no need to look.
-        if f != NO_LEAF && own < self.index.min() {
-            return Some(f);
+        if self.own < self.index.min() {
+            return Some(self.floating);
         }
         let b = self.index.best()?;
+        let f = self.floating;
         if f == NO_LEAF || f == b {
             // (A floating leaf the index ranks first is first still.)
             return Some(b);
         }
-        Some(if (own, f) < (self.index.key(b), b) { f } else { b })
+        Some(if (self.own, f) < (self.index.min(), b) { f } else { b })
     }
 
     /// Leaf `leaf`, standing, has an attacker more.
     #[inline]
     fn raise(&mut self, leaf: usize) {
         if leaf == self.floating {
-            self.floating = NO_LEAF;
+            (self.floating, self.own) = (NO_LEAF, u32::ABSENT);
         } else {
             self.index.raise(leaf);
         }
@@ -314,18 +316,18 @@ impl Engaged {
     /// Leaf `leaf`, standing, has an attacker less.
     #[inline]
     fn lower(&mut self, leaf: usize) {
-        let f = self.floating;
-        if f != NO_LEAF {
-            self.index.set(f, self.index.key(f).saturating_sub(1));
+        if self.floating != NO_LEAF {
+            self.index.set(self.floating, self.own);
         }
         self.floating = leaf;
+        self.own = self.index.key(leaf).saturating_sub(1);
     }
 
     /// Leaf `leaf` fell.
     #[inline]
     fn remove(&mut self, leaf: usize) {
         if leaf == self.floating {
-            self.floating = NO_LEAF;
+            (self.floating, self.own) = (NO_LEAF, u32::ABSENT);
         }
         self.index.set(leaf, u32::ABSENT);
     }

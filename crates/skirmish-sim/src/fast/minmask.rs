@@ -181,7 +181,13 @@ pub(super) struct MinMask<K> {
     nodes: Vec<Vec<Node<K>>>,
     /// The root's minimum, the lowest key.
     low: K,
+    /// The best leaf, when known ([`UNKNOWN`] otherwise): a raise of the
+    /// best that stays in its node knows the next.
+    first: usize,
 }
+
+/// No leaf known.
+const UNKNOWN: usize = usize::MAX;
 
 impl<K: MinKey> Default for MinMask<K> {
     fn default() -> Self {
@@ -190,6 +196,7 @@ impl<K: MinKey> Default for MinMask<K> {
             keys: Vec::new(),
             nodes: Vec::new(),
             low: K::ABSENT,
+            first: UNKNOWN,
         }
     }
 }
@@ -254,6 +261,7 @@ impl<K: MinKey> MinMask<K> {
             .last()
             .and_then(|root| root.first())
             .map_or(K::ABSENT, |n| n.min);
+        self.first = UNKNOWN;
     }
 
     /// Leaf `leaf`'s key.
@@ -274,7 +282,10 @@ impl<K: MinKey> MinMask<K> {
     /// The leaf with the lowest key, the lowest such leaf; `None` when
     /// every key is absent.
     #[inline]
-    pub(super) fn best(&self) -> Option<usize> {
+    pub(super) fn best(&mut self) -> Option<usize> {
+        if self.first != UNKNOWN {
+            return Some(self.first);
+        }
         let mut i = 0usize;
         for level in self.nodes.iter().rev() {
             let eq = level.get(i)?.eq;
@@ -283,6 +294,7 @@ impl<K: MinKey> MinMask<K> {
             }
             i = i * WIDTH + eq.trailing_zeros() as usize;
         }
+        self.first = i;
         Some(i)
     }
 
@@ -302,6 +314,11 @@ impl<K: MinKey> MinMask<K> {
             *k = k.succ();
             node.eq &= !b;
             node.next |= b;
+            // The best was the lowest holder of the lowest key: the next
+            // holder in its node is the best now. Any other best stays.
+            if leaf == self.first {
+                self.first = i * WIDTH + node.eq.trailing_zeros() as usize;
+            }
             return;
         }
         self.set(leaf, self.key(leaf).succ());
@@ -320,6 +337,7 @@ impl<K: MinKey> MinMask<K> {
             return;
         }
         *v = key;
+        self.first = UNKNOWN;
         // The leaf's own node, where most changes stop.
         let (i, keys) = (leaf / WIDTH, &self.keys);
         let Some(node) = self.nodes.first_mut().and_then(|level| level.get_mut(i)) else {

@@ -289,7 +289,7 @@ impl Default for Engaged {
 impl Engaged {
     /// The leaf with the fewest attackers, the lowest such leaf.
     #[inline]
-    fn best(&self) -> Option<usize> {
+    fn best(&mut self) -> Option<usize> {
         // Mostly the floating leaf is below every other: no need to look.
         if self.own < self.index.min() {
             return Some(self.floating);

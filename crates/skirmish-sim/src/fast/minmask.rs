@@ -26,6 +26,11 @@
 //! minimum is the trees' and the lowest set bit is the lowest fighter
 //! holding it, so the picks, and so the results, are the same.
 //!
+//! Beside the index two answers are kept: the lowest key (the root's
+//! minimum) and the best leaf once found, moved on to the next holder in
+//! its node when the best is raised by one there (a `least_engaged` pick),
+//! forgotten at any other change.
+//!
 //! Every array is reserved fallibly before a battle, kept from battle to
 //! battle, and about 1/64 of the leaves' size above them (a node is 40
 //! bytes per 64 children).

@@ -100,7 +100,6 @@ use crate::report::{BattleReport, BattleSummary, Casualties, TraceLine};
 use crate::scenario::{Scenario, Striking, Targeting};
 
 use targeting::Arrays;
-pub(crate) use targeting::own_key;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 

@@ -203,13 +203,18 @@ pub(crate) fn fight<M: FastModel>(
     // The loop compiled twice: with the tick's hits kept for wound
     // penalties and disruption, and without (most battles), where those
     // branches and loads are gone.
-    // And once more for the ranked policies (`ranked.rs`), which keep the
-    // tick's hits.
-    let end = if plan.targeting != Targeting::Random {
+    // And twice more for the ranked policies (`ranked.rs`): keeping the
+    // tick's hits (`most_wounded` reads their damage), and with whole
+    // strikes (`least_engaged` reads no hit).
+    let keep_hits = M::penalizes(prep) || plan.any_disruptible;
+    let whole = M::pair_table(prep).len() == plan.group_count() * plan.group_count() * ROLLS;
+    let end = if plan.targeting == Targeting::LeastEngaged && !keep_hits && whole {
+        fight_with::<M, false, true, true>(plan, model, prep, group_of, (ws, &mut local, casualties, control))
+    } else if plan.targeting != Targeting::Random {
         fight_with::<M, true, false, true>(plan, model, prep, group_of, (ws, &mut local, casualties, control))
-    } else if M::penalizes(prep) || plan.any_disruptible {
+    } else if keep_hits {
         fight_with::<M, true, false, false>(plan, model, prep, group_of, (ws, &mut local, casualties, control))
-    } else if M::pair_table(prep).len() == plan.group_count() * plan.group_count() * ROLLS {
+    } else if whole {
         // And with whole strikes from the pair table.
         fight_with::<M, false, true, false>(plan, model, prep, group_of, (ws, &mut local, casualties, control))
     } else {

@@ -15,7 +15,8 @@
 //!   (Simultaneous, Simple Rounds, Action Blocks, Graduated Rounds, the
 //!   Tick System): the clock hands out each moment's actors as it does to
 //!   the general loop, and the moment is fought here;
-//! - `ranked.rs`: the `most_wounded` and `least_engaged` picks, for both.
+//! - `ranked.rs`: the `most_wounded` and `least_engaged` picks, for both,
+//!   on `minmask.rs`'s index of each side's best target.
 //!
 //! What makes them lean:
 //!
@@ -58,6 +59,7 @@ use crate::report::{BattleSummary, Casualties, Outcome};
 use crate::scenario::Targeting;
 
 mod continuous;
+mod minmask;
 mod moments;
 mod ranked;
 

@@ -50,9 +50,19 @@ pub(crate) fn fight_moments<C: Clock, M: FastModel>(
 ) -> Result<FastEnd, SimError> {
     // The generator in a local: its state can stay in registers.
     let mut local = rolls.clone();
-    // The loop compiled three times, as the Continuous one (see there),
-    // and once more for the ranked policies (which keep the moment's hits).
-    let end = if plan.targeting != Targeting::Random {
+    // The loop compiled five times, as the Continuous one (see there).
+    let keep_hits = M::penalizes(prep) || plan.any_disruptible;
+    let whole = M::pair_table(prep).len() == plan.group_count() * plan.group_count() * ROLLS;
+    let end = if plan.targeting == Targeting::LeastEngaged && !keep_hits && whole {
+        fight_with::<C, M, false, true, true>(
+            plan,
+            model,
+            prep,
+            group_of,
+            clock,
+            (ws, &mut local, casualties, control),
+        )
+    } else if plan.targeting != Targeting::Random {
         fight_with::<C, M, true, false, true>(
             plan,
             model,
@@ -62,7 +72,7 @@ pub(crate) fn fight_moments<C: Clock, M: FastModel>(
             start,
             (ws, &mut local, casualties, control),
         )
-    } else if M::penalizes(prep) || plan.any_disruptible {
+    } else if keep_hits {
         fight_with::<C, M, true, false, false>(
             plan,
             model,
@@ -72,7 +82,7 @@ pub(crate) fn fight_moments<C: Clock, M: FastModel>(
             start,
             (ws, &mut local, casualties, control),
         )
-    } else if M::pair_table(prep).len() == plan.group_count() * plan.group_count() * ROLLS {
+    } else if whole {
         fight_with::<C, M, false, true, false>(
             plan,
             model,

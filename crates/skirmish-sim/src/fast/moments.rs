@@ -60,6 +60,7 @@ pub(crate) fn fight_moments<C: Clock, M: FastModel>(
             prep,
             group_of,
             clock,
+            start,
             (ws, &mut local, casualties, control),
         )
     } else if plan.targeting != Targeting::Random {

@@ -3,13 +3,13 @@
 //! continuation's battle of single fighters already resolved.
 
 use skirmish_core::damage::Damage;
-use skirmish_core::fighter::Fighter;
+use skirmish_core::fighter::{Fighter, FullContactRules};
 use skirmish_core::striking::full_contact::StrikeOptions;
 use skirmish_core::timing::TimingSystem;
 
 use super::{Battle, FastPrep, GroupRt, reserve_fighters};
 use crate::error::SimError;
-use crate::fast::{self, FastGroup, FastPlan};
+use crate::fast::{self, FastGroup, FastPlan, OpposedPlan};
 use crate::scenario::{BattleRules, Scenario, Striking};
 
 impl Battle {
@@ -86,17 +86,21 @@ impl Battle {
     }
 
     /// The fast path's plan, if this battle is one it fights: two sides,
-    /// Full Contact striking, any targeting policy, and either Continuous
-    /// timing with delays that fit its ring and ticks that fit in 32 bits
-    /// (`fast/continuous.rs`), or a timing system with a lean clock
-    /// (`fast/moments.rs`).
+    /// any targeting policy, and either Full Contact striking under
+    /// Continuous timing with delays that fit its ring and ticks that fit
+    /// in 32 bits (`fast/continuous.rs`), or under a timing system with a
+    /// lean clock (`fast/moments.rs`), or FUDGE opposed striking under any
+    /// timing system with a lean clock, Continuous's included
+    /// (`fast/opposed.rs`).
     fn fast_plan(&self) -> Option<(FastPlan, FastPrep)> {
-        let (Striking::FullContact(r), 2) = (self.striking, self.sides.len()) else {
+        if self.sides.len() != 2 {
             return None;
-        };
-        let lap = match &self.timing {
-            TimingSystem::Continuous(c) => Some(c.lap),
-            _ if self.use_lean_clock() => None,
+        }
+        let (r, lap) = match (self.striking, &self.timing) {
+            (Striking::FullContact(r), TimingSystem::Continuous(c)) => (r, Some(c.lap)),
+            (Striking::FullContact(r), _) if self.use_lean_clock() => (r, None),
+            // FUDGE opposed: Full Contact's options go unread.
+            (Striking::FudgeOpposed(_), _) if self.use_lean_clock() => (FullContactRules::default(), None),
             _ => return None,
         };
         let mut groups = Vec::with_capacity(self.groups.len());
@@ -150,6 +154,14 @@ impl Battle {
             self.targeting,
         )
         .ok()?;
+        let plan = match self.striking {
+            Striking::FudgeOpposed(rules) => plan.with_opposed(OpposedPlan::new(
+                rules,
+                self.reach,
+                self.groups.iter().map(|g| g.fighter.skill),
+            )),
+            Striking::FullContact(_) => plan,
+        };
         let prep = match &self.damage {
             Damage::HitPoints(m) => FastPrep::HitPoints(Box::new(fast::FastModel::prep(m, &plan))),
             Damage::FudgeWounds(_) => FastPrep::Wounds,

@@ -243,6 +243,7 @@ fn fight_with<M: FastModel, const KEEP_HITS: bool, const PAIRS: bool, const RANK
         acting: _,
         ranked,
         struck,
+        ..
     } = c;
     let policy = plan.targeting;
     if RANKED {

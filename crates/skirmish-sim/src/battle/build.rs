@@ -90,8 +90,8 @@ impl Battle {
     /// Continuous timing with delays that fit its ring and ticks that fit
     /// in 32 bits (`fast/continuous.rs`), or under a timing system with a
     /// lean clock (`fast/moments.rs`), or FUDGE opposed striking under any
-    /// timing system with a lean clock, Continuous's included
-    /// (`fast/opposed.rs`).
+    /// timing system with a lean clock (`fast/opposed.rs`), under
+    /// Continuous on the ring when the battle fits it.
     fn fast_plan(&self) -> Option<(FastPlan, FastPrep)> {
         if self.sides.len() != 2 {
             return None;
@@ -99,7 +99,11 @@ impl Battle {
         let (r, lap) = match (self.striking, &self.timing) {
             (Striking::FullContact(r), TimingSystem::Continuous(c)) => (r, Some(c.lap)),
             (Striking::FullContact(r), _) if self.use_lean_clock() => (r, None),
-            // FUDGE opposed: Full Contact's options go unread.
+            // FUDGE opposed (Full Contact's options go unread): under
+            // Continuous on the ring if it fits, else on the lean clock.
+            (Striking::FudgeOpposed(_), TimingSystem::Continuous(c)) => {
+                (FullContactRules::default(), self.fits_ring().then_some(c.lap))
+            }
             (Striking::FudgeOpposed(_), _) if self.use_lean_clock() => (FullContactRules::default(), None),
             _ => return None,
         };
@@ -167,6 +171,18 @@ impl Battle {
             Damage::FudgeWounds(_) => FastPrep::Wounds,
         };
         Some((plan, prep))
+    }
+
+    /// Whether the battle fits the Continuous ring (`fast/continuous.rs`):
+    /// its longest delay, initiative's 4dF + 5 + TT - bonus, within
+    /// [`fast::MAX_DELAY`], groups in 16 bits, ticks in 32 bits.
+    fn fits_ring(&self) -> bool {
+        self.groups.len() <= fast::MAX_GROUPS
+            && self.max_ticks < u64::from(u32::MAX) - fast::MAX_DELAY as u64
+            && self.groups.iter().all(|g| {
+                let a = &g.fighter.action;
+                i64::from(a.time_taken) - i64::from(a.speed_bonus) + 9 <= fast::MAX_DELAY
+            })
     }
 
     /// A battle of single fighters already resolved (a continuation's):

@@ -506,6 +506,12 @@ impl Battle {
         casualties: Option<&mut Vec<Casualties>>,
         control: &mut Control<'_>,
     ) -> Result<FastEnd, SimError> {
+        if let Striking::FudgeOpposed(_) = self.striking
+            && plan.is_continuous()
+        {
+            let out = (&mut ws.fast, rolls, casualties, control);
+            return fast::fight_opposed_ring(plan, model, prep, &self.group_of, out);
+        }
         if plan.is_continuous() {
             return fast::fight(
                 plan,

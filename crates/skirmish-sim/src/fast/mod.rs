@@ -17,8 +17,9 @@
 //!   the general loop, and the moment is fought here;
 //! - `ranked.rs`: the `most_wounded` and `least_engaged` picks, for both;
 //! - `opposed.rs`: FUDGE opposed striking under every timing system with a
-//!   lean clock (Continuous's too), its reach rule and every policy: the
-//!   moments loop's shape with FUDGE's picks, rolls and engagements.
+//!   lean clock, its reach rule and every policy: the moments loop's shape
+//!   with FUDGE's picks, rolls and engagements; under Continuous its clock
+//!   is the ring above behind the `Clock` trait (`opposed/ring.rs`).
 //!
 //! What makes them lean:
 //!
@@ -68,7 +69,7 @@ mod ranked;
 pub(crate) use continuous::fight;
 use continuous::{Entry, Ring};
 pub(crate) use moments::fight_moments;
-pub(crate) use opposed::{OpposedPlan, fight_opposed};
+pub(crate) use opposed::{OpposedPlan, fight_opposed, fight_opposed_ring};
 
 /// Ticks in the ring: the longest delay (initiative or Ready Time) a
 /// battle may have to take the fast path is one less.

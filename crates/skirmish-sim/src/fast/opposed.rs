@@ -36,10 +36,13 @@
 //!    keys are set in the trees, and each hit on a fighter still standing
 //!    is offered to the clock as a disruption, in the order struck.
 //!
-//! Continuous timing takes this loop on its lean clock rather than the
-//! fused ring loop (`continuous.rs`): a FUDGE action draws no `action_dice`
-//! word, so its Ready Time is the clock's own draw at the follow-up, and
-//! the picks and strikes need two passes over the moment anyway.
+//! Continuous timing takes this loop too, rather than the fused ring loop
+//! (`continuous.rs`): a FUDGE action draws no `action_dice` word, so its
+//! Ready Time is the clock's own draw at the follow-up, and the picks and
+//! strikes need two passes over the moment anyway. Its clock is the ring
+//! of the Continuous fast path behind the `Clock` trait (`opposed/ring.rs`)
+//! when the battle's delays and ticks fit the ring, the lean
+//! `ContinuousClock` otherwise.
 
 use skirmish_core::combat::{self, OpposedSide};
 use skirmish_core::fighter::FudgeRules;
@@ -52,6 +55,8 @@ use crate::error::SimError;
 use crate::ranking::{ABSENT, Key, Ranking};
 use crate::report::{BattleSummary, Outcome};
 use crate::scenario::Targeting;
+
+mod ring;
 
 /// Uniform draws a random pick makes for an enemy in reach before it draws
 /// among those in reach (as the general loop's pick).
@@ -122,6 +127,8 @@ pub(crate) struct OpposedArrays {
     /// The moment's hits `(target, damage, wound penalty after it)`, in the
     /// order struck.
     hits: Vec<(u32, i32, i32)>,
+    /// Continuous timing's ring clock (`opposed/ring.rs`).
+    ring: ring::RingState,
 }
 
 impl OpposedArrays {
@@ -226,6 +233,32 @@ pub(crate) fn fight_opposed<C: Clock, M: FastModel>(
         )
     };
     *rolls = local;
+    end
+}
+
+/// Fights one FUDGE opposed battle under Continuous timing on the fast
+/// path's ring (the plan's lap; see `opposed/ring.rs`).
+pub(crate) fn fight_opposed_ring<M: FastModel>(
+    plan: &FastPlan,
+    model: &M,
+    prep: &M::Prep,
+    group_of: &[u32],
+    (ws, rolls, casualties, control): Out<'_, '_>,
+) -> Result<FastEnd, SimError> {
+    // The ring's memory is moved out of the workspace for the battle (the
+    // loop borrows the rest of it) and back after.
+    let mut state = std::mem::take(&mut ws.common.opposed.ring);
+    let end = ring::RingClock::new(&mut state, group_of, &plan.groups, plan.lap.unwrap_or(1)).and_then(|mut clock| {
+        fight_opposed(
+            plan,
+            model,
+            prep,
+            group_of,
+            &mut clock,
+            (ws, rolls, casualties, control),
+        )
+    });
+    ws.common.opposed.ring = state;
     end
 }
 

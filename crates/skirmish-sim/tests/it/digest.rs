@@ -164,6 +164,29 @@ fn fudge_opposed_battles_take_the_fast_path() {
     assert!(!Battle::new(&wall).unwrap().has_fast_path());
     let wall = wall.with_field("timing", "continuous").unwrap();
     assert!(Battle::new(&wall).unwrap().has_fast_path());
+    // Under Continuous a battle whose ticks do not fit the ring takes the
+    // lean clock instead (`fast/opposed.rs`), with the same results.
+    let long = parity(6)
+        .with_field("striking", "fudge-opposed")
+        .unwrap()
+        .with_field("battle.max_ticks", "4294967000")
+        .unwrap()
+        .with_field("sides.B.groups.0.disruptible", "true")
+        .unwrap();
+    let b = Battle::new(&long).unwrap();
+    assert!(b.has_fast_path());
+    let options = RunOptions {
+        trace: false,
+        casualties: true,
+    };
+    let mut ws = Workspace::default();
+    for i in 0..20 {
+        let fast = b.run_in(&mut ws, 5, i, &options).unwrap();
+        let general = b
+            .run_with(&mut ws, &mut SeededRolls::for_stream(5, i), &options, true)
+            .unwrap();
+        assert_eq!(fast, general, "#{i}");
+    }
 }
 
 /// A timing system's TOML value as the JSON `--set` takes.

@@ -127,8 +127,9 @@ pub(crate) struct OpposedArrays {
     /// The moment's hits `(target, damage, wound penalty after it)`, in the
     /// order struck.
     hits: Vec<(u32, i32, i32)>,
-    /// Continuous timing's ring clock (`opposed/ring.rs`).
-    ring: ring::RingState,
+    /// Continuous timing's ring clock (`opposed/ring.rs`), once a battle
+    /// has used it (boxed: moved out and back per battle).
+    ring: Option<Box<ring::RingState>>,
 }
 
 impl OpposedArrays {
@@ -247,7 +248,7 @@ pub(crate) fn fight_opposed_ring<M: FastModel>(
 ) -> Result<FastEnd, SimError> {
     // The ring's memory is moved out of the workspace for the battle (the
     // loop borrows the rest of it) and back after.
-    let mut state = std::mem::take(&mut ws.common.opposed.ring);
+    let mut state = ws.common.opposed.ring.take().unwrap_or_default();
     let end = ring::RingClock::new(&mut state, group_of, &plan.groups, plan.lap.unwrap_or(1)).and_then(|mut clock| {
         fight_opposed(
             plan,
@@ -258,7 +259,7 @@ pub(crate) fn fight_opposed_ring<M: FastModel>(
             (ws, rolls, casualties, control),
         )
     });
-    ws.common.opposed.ring = state;
+    ws.common.opposed.ring = Some(state);
     end
 }
 

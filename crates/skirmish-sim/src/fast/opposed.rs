@@ -127,6 +127,9 @@ pub(crate) struct OpposedArrays {
     /// The moment's hits `(target, damage, wound penalty after it)`, in the
     /// order struck.
     hits: Vec<(u32, i32, i32)>,
+    /// `random` only: per side, which places of its list hold a fighter in
+    /// reach (fewer attackers engaged than the reach allows).
+    in_reach: [InReach; 2],
     /// Continuous timing's ring clock (`opposed/ring.rs`), once a battle
     /// has used it (boxed: moved out and back per battle).
     ring: Option<Box<ring::RingState>>,
@@ -150,6 +153,8 @@ impl OpposedArrays {
         self.hits.clear();
         if policy == Targeting::Random {
             self.ranking.off();
+            self.in_reach[0].reset(first_b as usize)?;
+            self.in_reach[1].reset(n - first_b as usize)?;
             return Ok(());
         }
         if policy == Targeting::MostWounded {
@@ -170,7 +175,14 @@ impl OpposedArrays {
     /// Attacker `a`, its target `t` picked: `a` engages `t` (and leaves its
     /// old target), and the trees learn the moved keys.
     #[inline]
-    fn engage(&mut self, policy: Targeting, reach: u32, a: u32, t: u32, down: &[u64]) {
+    fn engage(
+        &mut self,
+        policy: Targeting,
+        reach: u32,
+        (a, t): (u32, u32),
+        down: &[u64],
+        (pos, first_b): (&[u32], u32),
+    ) {
         let old = self.target_of[a as usize];
         if old == t {
             return;
@@ -180,7 +192,16 @@ impl OpposedArrays {
         }
         self.engaged_by[t as usize] += 1;
         self.target_of[a as usize] = t;
-        if policy != Targeting::Random {
+        if policy == Targeting::Random {
+            // Only a fighter standing is in a list (the fallen's are marked
+            // down at the end of the moment that felled them).
+            if old != NONE && self.engaged_by[old as usize] == reach - 1 && !is_down(down, old) {
+                self.in_reach[usize::from(old >= first_b)].add(pos[old as usize] as usize, 1);
+            }
+            if self.engaged_by[t as usize] == reach {
+                self.in_reach[usize::from(t >= first_b)].add(pos[t as usize] as usize, -1);
+            }
+        } else {
             let arrays = (down, &self.taken[..], &self.engaged_by[..]);
             if old != NONE {
                 self.ranking.set(old, key(policy, reach, old, arrays));
@@ -358,7 +379,7 @@ fn fight_with<C: Clock, M: FastModel, const RANKED: bool>(
                 }
                 pos[best.1 as usize] as usize
             } else {
-                match pick_random(rolls, enemies, a, arrays, reach) {
+                match pick_random(rolls, enemies, a, arrays, reach, (pos, first_b)) {
                     Some(at) => at,
                     None => continue, // nobody in reach: the action is lost
                 }
@@ -366,7 +387,7 @@ fn fight_with<C: Clock, M: FastModel, const RANKED: bool>(
             let Some(t) = enemies.get(at).map(|f| f.who) else {
                 continue;
             };
-            arrays.engage(policy, reach, a, t, down);
+            arrays.engage(policy, reach, (a, t), down, (pos, first_b));
             arrays.picks.push((a, at as u32));
         }
 
@@ -430,10 +451,14 @@ fn fight_with<C: Clock, M: FastModel, const RANKED: bool>(
             set_penalties(standing, pos, first_b, hits);
         }
         if fell > 0 {
-            remove_fallen(standing, pos, down, first_b, &fallen[..fell]);
+            if RANKED {
+                remove_fallen(standing, pos, down, first_b, &fallen[..fell]);
+            } else {
+                remove_fallen_in_reach(standing, (pos, down, first_b), &fallen[..fell], arrays, reach);
+            }
             clock.remove_fallen(&fallen[..fell]);
         }
-        end_moment::<RANKED>(arrays, policy, reach, down, &fallen[..fell]);
+        end_moment::<RANKED>(arrays, policy, reach, down, &fallen[..fell], (pos, first_b));
         let hits = &mut arrays.hits;
         if plan.any_disruptible {
             for &(t, _, _) in hits.iter() {
@@ -467,6 +492,7 @@ fn pick_random<S>(
     a: u32,
     arrays: &OpposedArrays,
     reach: u32,
+    (pos, first_b): (&[u32], u32),
 ) -> Option<usize> {
     if enemies.is_empty() {
         return None;
@@ -481,17 +507,29 @@ fn pick_random<S>(
             return Some(k);
         }
     }
-    let count = enemies.iter().filter(|f| free(f)).count();
+    // Those in reach: the enemies with room (counted by `in_reach`), and
+    // the attacker's own target (in the list if it stands) even when full.
+    let in_reach = &arrays.in_reach[usize::from(enemies[0].who >= first_b)];
+    let own_at = (mine != NONE)
+        .then(|| pos[mine as usize] as usize)
+        .filter(|&p| enemies.get(p).is_some_and(|f| f.who == mine) && engaged_by[mine as usize] >= reach);
+    let count = in_reach.total() + usize::from(own_at.is_some());
     if count == 0 {
         return None;
     }
     let k = rolls.below(count as u64) as usize;
-    enemies
-        .iter()
-        .enumerate()
-        .filter(|(_, f)| free(f))
-        .nth(k)
-        .map(|(at, _)| at)
+    // The k-th of them in list order.
+    Some(match own_at {
+        Some(p) => {
+            let before = in_reach.prefix(p);
+            match k.cmp(&before) {
+                std::cmp::Ordering::Less => in_reach.find(k),
+                std::cmp::Ordering::Equal => p,
+                std::cmp::Ordering::Greater => in_reach.find(k - 1),
+            }
+        }
+        None => in_reach.find(k),
+    })
 }
 
 /// The wound penalties of the moment's `hits` take effect (before the
@@ -516,6 +554,7 @@ fn end_moment<const RANKED: bool>(
     reach: u32,
     down: &[u64],
     fallen: &[u32],
+    (pos, first_b): (&[u32], u32),
 ) {
     let OpposedArrays {
         target_of,
@@ -523,6 +562,7 @@ fn end_moment<const RANKED: bool>(
         taken,
         ranking,
         hits,
+        in_reach,
         ..
     } = arrays;
     if RANKED && policy == Targeting::MostWounded {
@@ -543,7 +583,116 @@ fn end_moment<const RANKED: bool>(
             target_of[f as usize] = NONE;
             if RANKED {
                 ranking.set(t, key(policy, reach, t, (down, taken, engaged_by)));
+            } else if engaged_by[t as usize] == reach - 1 && !is_down(down, t) {
+                in_reach[usize::from(t >= first_b)].add(pos[t as usize] as usize, 1);
             }
+        }
+    }
+}
+
+/// The places of one side's list that hold a fighter in reach, as a
+/// Fenwick tree of 0/1 flags: how many there are, and the k-th of them, in
+/// O(log n). The general loop counts them by scanning the whole enemy list
+/// once eight random draws found nobody in reach, which at 2x100,000 made
+/// each such pick cost the side's size (late in a battle, when a few
+/// fighters are left and every one is full, that is every pick).
+#[derive(Default)]
+struct InReach {
+    /// `tree[i - 1]` sums the flags of places `i - (i & -i)..i`.
+    tree: Vec<u32>,
+    /// Places in reach.
+    total: usize,
+}
+
+impl InReach {
+    /// `len` places, every one in reach (nobody engaged yet).
+    fn reset(&mut self, len: usize) -> Result<(), SimError> {
+        reserve_fighters(&mut self.tree, len)?;
+        self.tree.clear();
+        // Place i - 1 of a tree of ones covers `i & -i` places.
+        self.tree.extend((1..=len).map(|i| (i & i.wrapping_neg()) as u32));
+        self.total = len;
+        Ok(())
+    }
+
+    /// How many places are in reach.
+    #[inline]
+    fn total(&self) -> usize {
+        self.total
+    }
+
+    /// Place `p`'s flag moves by `delta` (+1: now in reach, -1: now full
+    /// or gone).
+    #[inline]
+    fn add(&mut self, p: usize, delta: i32) {
+        self.total = self.total.wrapping_add_signed(delta as isize);
+        let mut i = p + 1;
+        while let Some(node) = self.tree.get_mut(i - 1) {
+            *node = node.wrapping_add_signed(delta);
+            i += i & i.wrapping_neg();
+        }
+    }
+
+    /// How many of places `0..p` are in reach.
+    #[inline]
+    fn prefix(&self, p: usize) -> usize {
+        let mut sum = 0usize;
+        let mut i = p.min(self.tree.len());
+        while i > 0 {
+            sum += self.tree[i - 1] as usize;
+            i &= i - 1;
+        }
+        sum
+    }
+
+    /// The place of the `k`-th place in reach (from 0; `k < total`).
+    #[inline]
+    fn find(&self, mut k: usize) -> usize {
+        let len = self.tree.len();
+        let mut at = 0usize;
+        let mut step = if len == 0 { 0 } else { 1 << len.ilog2() };
+        while step > 0 {
+            let next = at + step;
+            if next <= len && (self.tree[next - 1] as usize) <= k {
+                k -= self.tree[next - 1] as usize;
+                at = next;
+            }
+            step >>= 1;
+        }
+        at
+    }
+}
+
+/// The moment's fallen leave their side's list as `remove_fallen` does
+/// (marked down, swap-removed), and `in_reach` follows the places: the
+/// last fighter moves into the fallen's place, and the last place goes.
+fn remove_fallen_in_reach<S>(
+    standing: &mut [Vec<Fighter<S>>; 2],
+    (pos, down, first_b): (&mut [u32], &mut [u64], u32),
+    fallen: &[u32],
+    arrays: &mut OpposedArrays,
+    reach: u32,
+) {
+    for &f in fallen {
+        if let Some(w) = down.get_mut(f as usize / 64) {
+            *w |= 1 << (f % 64);
+        }
+        let side = usize::from(f >= first_b);
+        let list = &mut standing[side];
+        let in_reach = &mut arrays.in_reach[side];
+        let p = pos[f as usize] as usize;
+        let last = list.len() - 1;
+        let flag = |who: u32| i32::from(arrays.engaged_by[who as usize] < reach);
+        // Place p loses the fallen's flag and takes the last one's; the
+        // last place loses its flag.
+        let (gone, moved) = (flag(f), flag(list[last].who));
+        if p != last {
+            in_reach.add(p, moved - gone);
+        }
+        in_reach.add(last, -moved);
+        list.swap_remove(p);
+        if let Some(m) = list.get(p) {
+            pos[m.who as usize] = p as u32;
         }
     }
 }

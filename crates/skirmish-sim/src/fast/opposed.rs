@@ -18,7 +18,9 @@
 //!    attacker may keep striking its own target when it is full) needs each
 //!    fighter's target and its engaged attackers: a random pick is up to
 //!    eight uniform draws for an enemy in reach, then a uniform draw among
-//!    those in reach (the general loop's draws exactly); a ranked pick is
+//!    those in reach (the general loop's draws exactly; those in reach are
+//!    counted and found by a Fenwick tree per side, `InReach`, where the
+//!    general loop scans the enemy list); a ranked pick is
 //!    the enemy side's root of the same tournament tree as the general
 //!    loop's (a full fighter's leaf is absent), or the attacker's own
 //!    target if its key is better still. An attacker with nobody in reach

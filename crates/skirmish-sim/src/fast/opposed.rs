@@ -176,7 +176,7 @@ impl OpposedArrays {
 
     /// Attacker `a`, its target `t` picked: `a` engages `t` (and leaves its
     /// old target), and the trees learn the moved keys.
-    #[inline]
+    #[inline(always)]
     fn engage(
         &mut self,
         policy: Targeting,

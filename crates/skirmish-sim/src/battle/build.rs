@@ -3,13 +3,13 @@
 //! continuation's battle of single fighters already resolved.
 
 use skirmish_core::damage::Damage;
-use skirmish_core::fighter::Fighter;
+use skirmish_core::fighter::{Fighter, FullContactRules};
 use skirmish_core::striking::full_contact::StrikeOptions;
 use skirmish_core::timing::TimingSystem;
 
 use super::{Battle, FastPrep, GroupRt, reserve_fighters};
 use crate::error::SimError;
-use crate::fast::{self, FastGroup, FastPlan};
+use crate::fast::{self, FastGroup, FastPlan, OpposedPlan};
 use crate::scenario::{BattleRules, Scenario, Striking, Targeting};
 
 impl Battle {
@@ -86,31 +86,48 @@ impl Battle {
     }
 
     /// The fast path's plan, if this battle is one it fights: two sides,
-    /// Full Contact striking, any targeting policy, and either Continuous
-    /// timing with delays that fit its ring and ticks that fit in 32 bits
-    /// (`fast/continuous.rs`), or a timing system with a lean clock
-    /// (`fast/moments.rs`).
+    /// any targeting policy, and either Full Contact striking under
+    /// Continuous timing with delays that fit its ring and ticks that fit
+    /// in 32 bits (`fast/continuous.rs`), or under a timing system with a
+    /// lean clock (`fast/moments.rs`), or FUDGE opposed striking under any
+    /// timing system with a lean clock (`fast/opposed.rs`), under
+    /// Continuous on the ring when the battle fits it.
     fn fast_plan(&self) -> Option<(FastPlan, FastPrep)> {
-        let lap = match &self.timing {
-            TimingSystem::Continuous(c) => Some(c.lap),
-            _ if self.use_lean_clock() => None,
+        if self.sides.len() != 2 {
+            return None;
+        }
+        let (r, lap) = match (self.striking, &self.timing) {
+            (Striking::FullContact(r), TimingSystem::Continuous(c)) => (r, Some(c.lap)),
+            (Striking::FullContact(r), _) if self.use_lean_clock() => (r, None),
+            // FUDGE opposed (Full Contact's options go unread): under
+            // Continuous on the ring if it fits, else on the lean clock.
+            (Striking::FudgeOpposed(_), TimingSystem::Continuous(c)) => {
+                (FullContactRules::default(), self.fits_ring().then_some(c.lap))
+            }
+            (Striking::FudgeOpposed(_), _) if self.use_lean_clock() => (FullContactRules::default(), None),
             _ => return None,
         };
-        self.fast_plan_with(lap, false)
+        self.fast_plan_with(r, lap, false)
     }
 
-    /// The fast path's plan for a battle fought on the Continuous loop
-    /// (`lap`: its stopwatch) or, with `None`, on the moments loop with a
-    /// clock that hands out the moments (the battle's lean clock, or a
-    /// continuation's [`LineClock`](crate::clock::LineClock)).
+    /// The fast path's plan for a two-sided battle fought on the Continuous
+    /// loop (`lap`: its stopwatch) or, with `None`, on the moments loop
+    /// with a clock that hands out the moments (the battle's lean clock, or
+    /// a continuation's [`LineClock`](crate::clock::LineClock)), with Full
+    /// Contact's rules `r` (unread under FUDGE opposed striking).
     /// `every_hit_offered`: the clock, not the fighters' stats, decides
     /// which hits disrupt (a continuation's lines by their declarations),
     /// so every hit on one standing is offered to it, as the general loop
     /// does.
-    fn fast_plan_with(&self, lap: Option<u32>, every_hit_offered: bool) -> Option<(FastPlan, FastPrep)> {
-        let (Striking::FullContact(r), 2) = (self.striking, self.sides.len()) else {
+    fn fast_plan_with(
+        &self,
+        r: FullContactRules,
+        lap: Option<u32>,
+        every_hit_offered: bool,
+    ) -> Option<(FastPlan, FastPrep)> {
+        if self.sides.len() != 2 {
             return None;
-        };
+        }
         let mut groups = Vec::with_capacity(self.groups.len());
         for g in &self.groups {
             let side = g.side;
@@ -165,11 +182,31 @@ impl Battle {
             self.targeting,
         )
         .ok()?;
+        let plan = match self.striking {
+            Striking::FudgeOpposed(rules) => plan.with_opposed(OpposedPlan::new(
+                rules,
+                self.reach,
+                self.groups.iter().map(|g| g.fighter.skill),
+            )),
+            Striking::FullContact(_) => plan,
+        };
         let prep = match &self.damage {
             Damage::HitPoints(m) => FastPrep::HitPoints(Box::new(fast::FastModel::prep(m, &plan))),
             Damage::FudgeWounds(_) => FastPrep::Wounds,
         };
         Some((plan, prep))
+    }
+
+    /// Whether the battle fits the Continuous ring (`fast/continuous.rs`):
+    /// its longest delay, initiative's 4dF + 5 + TT - bonus, within
+    /// [`fast::MAX_DELAY`], groups in 16 bits, ticks in 32 bits.
+    fn fits_ring(&self) -> bool {
+        self.groups.len() <= fast::MAX_GROUPS
+            && self.max_ticks < u64::from(u32::MAX) - fast::MAX_DELAY as u64
+            && self.groups.iter().all(|g| {
+                let a = &g.fighter.action;
+                i64::from(a.time_taken) - i64::from(a.speed_bonus) + 9 <= fast::MAX_DELAY
+            })
     }
 
     /// A battle of single fighters already resolved (a continuation's):
@@ -237,9 +274,10 @@ impl Battle {
             fast: None,
         };
         // The ranked policies' keys would need the start's engagements and
-        // damage taken: those continuations stay on the general loop.
-        if battle.targeting == Targeting::Random {
-            battle.fast = battle.fast_plan_with(None, true);
+        // damage taken, FUDGE opposed striking its own loop from a start:
+        // those continuations stay on the general loop.
+        if let (Targeting::Random, Striking::FullContact(r)) = (battle.targeting, battle.striking) {
+            battle.fast = battle.fast_plan_with(r, None, true);
         }
         Ok(battle)
     }

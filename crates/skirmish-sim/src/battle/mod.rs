@@ -6,8 +6,9 @@
 //! 1. The clock (one for any timing system; lean ones for every system,
 //!    the core Scheduler for Graduated Rounds' other past-the-end policies,
 //!    extra preparation and GM timing) hands out the fighters acting at
-//!    the next moment, all together. Two-sided Full Contact battles without
-//!    a trace take a fast path with the same results (`fast/`).
+//!    the next moment, all together. Two-sided battles without a trace
+//!    (either striking system) take a fast path with the same results
+//!    (`fast/`).
 //! 2. Each picks a target by the scenario's targeting policy among the
 //!    enemies standing **at the start of the moment**, and strikes: Full
 //!    Contact (SR + 4dF against DR) or FUDGE opposed (skill + 4dF against
@@ -100,6 +101,7 @@ use crate::report::{BattleReport, BattleSummary, Casualties, TraceLine};
 use crate::scenario::{Scenario, Striking, Targeting};
 
 use targeting::Arrays;
+pub(crate) use targeting::own_key;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -490,8 +492,9 @@ impl Battle {
     }
 
     /// The fast path with its damage model: the Continuous loop, or the
-    /// moments loop on the battle's lean clock (compiled per clock); either
-    /// honours `control`'s flag and progress callback.
+    /// moments loop on the battle's lean clock, or under FUDGE opposed
+    /// striking the opposed loop on it (compiled per clock); each honours
+    /// `control`'s flag and progress callback.
     #[expect(clippy::too_many_arguments, reason = "the fast path's inputs, each of its own kind")]
     fn run_fast_with<M: fast::FastModel>(
         &self,
@@ -503,6 +506,12 @@ impl Battle {
         casualties: Option<&mut Vec<Casualties>>,
         control: &mut Control<'_>,
     ) -> Result<FastEnd, SimError> {
+        if let Striking::FudgeOpposed(_) = self.striking
+            && plan.is_continuous()
+        {
+            let out = (&mut ws.fast, rolls, casualties, control);
+            return fast::fight_opposed_ring(plan, model, prep, &self.group_of, out);
+        }
         if plan.is_continuous() {
             return fast::fight(
                 plan,
@@ -520,6 +529,14 @@ impl Battle {
         } = ws;
         let g = &self.group_of;
         let out = (fw, rolls, casualties, control);
+        if let Striking::FudgeOpposed(_) = self.striking {
+            return match self.lean_clock((lean, lean_for))? {
+                LeanClock::Continuous(c) => fast::fight_opposed(plan, model, prep, g, c, out),
+                LeanClock::Rounds(c) => fast::fight_opposed(plan, model, prep, g, c, out),
+                LeanClock::Graduated(c) => fast::fight_opposed(plan, model, prep, g, c, out),
+                LeanClock::Tick(c) => fast::fight_opposed(plan, model, prep, g, c, out),
+            };
+        }
         match self.lean_clock((lean, lean_for))? {
             LeanClock::Continuous(c) => fast::fight_moments(plan, model, prep, g, c, None, out),
             LeanClock::Rounds(c) => fast::fight_moments(plan, model, prep, g, c, None, out),

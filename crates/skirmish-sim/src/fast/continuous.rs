@@ -39,22 +39,22 @@ pub(super) struct Entry(u64);
 
 impl Entry {
     #[inline]
-    fn new(who: u32, group: u16, epoch: u16) -> Entry {
+    pub(super) fn new(who: u32, group: u16, epoch: u16) -> Entry {
         Entry(u64::from(who) | u64::from(group) << 32 | u64::from(epoch) << 48)
     }
 
     #[inline]
-    fn who(self) -> u32 {
+    pub(super) fn who(self) -> u32 {
         self.0 as u32
     }
 
     #[inline]
-    fn group(self) -> usize {
+    pub(super) fn group(self) -> usize {
         usize::from((self.0 >> 32) as u16)
     }
 
     #[inline]
-    fn epoch(self) -> u16 {
+    pub(super) fn epoch(self) -> u16 {
         (self.0 >> 48) as u16
     }
 
@@ -93,8 +93,8 @@ fn live<const KEEP_HITS: bool>(epoch: &[u16], down: &[u64], e: &Entry) -> bool {
 
 /// Per-tick buckets of pending actions, FIFO within a tick.
 pub(super) struct Ring {
-    buckets: Box<[Vec<Entry>; RING]>,
-    bits: [u64; RING / 64],
+    pub(super) buckets: Box<[Vec<Entry>; RING]>,
+    pub(super) bits: [u64; RING / 64],
     /// Emptied buckets' memory, for the next buckets to fill: a battle
     /// moves through the ring, so without it every tick's bucket would grow
     /// from nothing (copying as it doubles) while the memory of the ticks
@@ -116,9 +116,9 @@ impl Ring {
     /// Buckets of at least this capacity (32 KiB) lend their memory to
     /// later ones when emptied; smaller ones keep it (small battles reuse
     /// their buckets lap after lap, battle after battle).
-    const SPARE_AT_LEAST: usize = 4096;
+    pub(super) const SPARE_AT_LEAST: usize = 4096;
 
-    fn clear(&mut self) {
+    pub(super) fn clear(&mut self) {
         for (w, word) in self.bits.iter_mut().enumerate() {
             while *word != 0 {
                 let i = w * 64 + word.trailing_zeros() as usize;
@@ -131,7 +131,7 @@ impl Ring {
     }
 
     #[inline]
-    fn push(&mut self, tick: u64, entry: Entry) {
+    pub(super) fn push(&mut self, tick: u64, entry: Entry) {
         let i = (tick & RING_MASK) as usize;
         let bucket = &mut self.buckets[i];
         if bucket.len() == bucket.capacity() {
@@ -165,7 +165,7 @@ impl Ring {
 
     /// Keeps an emptied bucket's memory for later buckets (a few of them:
     /// about as many as the ticks a delay spans are in use at once).
-    fn give_back(&mut self, mut bucket: Vec<Entry>) {
+    pub(super) fn give_back(&mut self, mut bucket: Vec<Entry>) {
         if bucket.capacity() > 0 && self.spares.len() < 64 {
             bucket.clear();
             self.spares.push(bucket);
@@ -176,7 +176,7 @@ impl Ring {
     /// [`MAX_DELAY`] ticks after the tick it was scheduled at, so one turn
     /// of the ring finds it.
     #[inline]
-    fn next(&self, now: u64) -> Option<u64> {
+    pub(super) fn next(&self, now: u64) -> Option<u64> {
         let mut d = 1;
         while d <= RING as u64 {
             let i = (now.wrapping_add(d) & RING_MASK) as usize;
@@ -248,6 +248,7 @@ fn fight_with<M: FastModel, const KEEP_HITS: bool, const PAIRS: bool, const RANK
         acting: _,
         ranked,
         struck,
+        ..
     } = c;
     let policy = plan.targeting;
     if RANKED {

@@ -1,5 +1,5 @@
-//! The engine's fast paths: the common battle (two sides, Full Contact
-//! striking, no trace) fought on compact
+//! The engine's fast paths: the common battle (two sides, Full Contact or
+//! FUDGE opposed striking, no trace) fought on compact
 //! per-fighter records, with exactly the results, dice and dice order of
 //! the general loop in `battle/` (`tests/it/digest.rs` pins digests of
 //! thousands of battles and compares the paths report by report, on the
@@ -7,7 +7,7 @@
 //! policy; `tests/it/control.rs` a watched battle). `Battle::run_summary`, and `Battle::run_in` without a trace, take
 //! one whenever the battle qualifies (`Battle::has_fast_path`).
 //!
-//! Two loops share this module's records, tables and damage models:
+//! Three loops share this module's records, tables and damage models:
 //!
 //! - `continuous.rs`: Continuous timing, its clock fused into the loop (a
 //!   ring of per-tick buckets, one draw per action, see there);
@@ -16,7 +16,11 @@
 //!   Tick System): the clock hands out each moment's actors as it does to
 //!   the general loop, and the moment is fought here;
 //! - `ranked.rs`: the `most_wounded` and `least_engaged` picks, for both,
-//!   on `minmask.rs`'s index of each side's best target.
+//!   on `minmask.rs`'s index of each side's best target;
+//! - `opposed.rs`: FUDGE opposed striking under every timing system with a
+//!   lean clock, its reach rule and every policy: the moments loop's shape
+//!   with FUDGE's picks, rolls and engagements; under Continuous its clock
+//!   is the ring above behind the `Clock` trait (`opposed/ring.rs`).
 //!
 //! What makes them lean:
 //!
@@ -61,11 +65,13 @@ use crate::scenario::Targeting;
 mod continuous;
 mod minmask;
 mod moments;
+mod opposed;
 mod ranked;
 
 pub(crate) use continuous::fight;
 use continuous::{Entry, Ring};
 pub(crate) use moments::fight_moments;
+pub(crate) use opposed::{OpposedPlan, fight_opposed, fight_opposed_ring};
 
 /// Ticks in the ring: the longest delay (initiative or Ready Time) a
 /// battle may have to take the fast path is one less.
@@ -191,6 +197,9 @@ pub(crate) struct FastPlan {
     any_disruptible: bool,
     /// How targets are picked.
     targeting: Targeting,
+    /// FUDGE opposed striking's rules and skills (`opposed.rs`), instead
+    /// of Full Contact's tables.
+    opposed: Option<Box<OpposedPlan>>,
 }
 
 impl FastPlan {
@@ -227,7 +236,15 @@ impl FastPlan {
             max_rounds,
             max_actions,
             targeting,
+            opposed: None,
         })
+    }
+
+    /// The same plan for FUDGE opposed striking (`opposed.rs`): the
+    /// groups' ratings and the Full Contact options go unread.
+    pub(crate) fn with_opposed(mut self, opposed: OpposedPlan) -> FastPlan {
+        self.opposed = Some(Box::new(opposed));
+        self
     }
 
     /// What a strike at `strike_rating` against `defense_rating` with
@@ -379,6 +396,8 @@ pub(crate) struct Common {
     /// This moment's hits `(target, damage)`, in the order struck
     /// (`most_wounded` only).
     struck: Vec<(u32, i32)>,
+    /// FUDGE opposed striking's engagements, picks and hits (`opposed.rs`).
+    opposed: opposed::OpposedArrays,
 }
 
 /// Where a moment's strikes land: who fell (the first `fell` entries of
@@ -742,7 +761,7 @@ impl FastModel for HitPoints {
         let penalizes = !self.config().penalties.is_empty();
         // Whole strikes as hit points lost (0 for a miss), when plain
         // subtraction cannot overflow (as `exact` below).
-        let pairs = if penalizes || dead_at < -(1 << 30) {
+        let pairs = if penalizes || dead_at < -(1 << 30) || plan.opposed.is_some() {
             Vec::new()
         } else {
             plan.pairs(|hit, damage| {

@@ -1,7 +1,7 @@
 //! Value stability at scale: digests of many seeded battles, across every
-//! path through the engine (the fast path for two-sided Continuous Full
-//! Contact battles, the lean clock, the Scheduler clock), pinned so that an
-//! optimisation cannot change a single result unnoticed. Like
+//! path through the engine (the fast paths for two-sided battles, Full
+//! Contact and FUDGE opposed, the lean clock, the Scheduler clock), pinned
+//! so that an optimisation cannot change a single result unnoticed. Like
 //! `golden_battles`: a change here is a breaking change, not a test to
 //! update.
 
@@ -168,6 +168,60 @@ fn wound_penalties_beyond_16_bits_keep_the_general_loop() {
     }
 }
 
+/// FUDGE opposed striking takes the fast path (`fast/opposed.rs`) under
+/// every timing system with a lean clock, Continuous's included, and every
+/// policy; a system without one (Graduated Rounds that spill, as the
+/// shield wall's) takes the general loop.
+#[test]
+fn fudge_opposed_battles_take_the_fast_path() {
+    for timing in TIMINGS {
+        for policy in ["random", "most_wounded", "least_engaged"] {
+            let s = parity(10)
+                .with_field("striking", "fudge-opposed")
+                .unwrap()
+                .with_field("timing", &json(timing))
+                .unwrap()
+                .with_field("battle.targeting", policy)
+                .unwrap();
+            let b = Battle::new(&s).unwrap();
+            assert_eq!(b.has_fast_path(), lean(timing), "{timing} {policy}");
+        }
+    }
+    let wall = Scenario::builtin("shield-wall").unwrap();
+    assert!(!Battle::new(&wall).unwrap().has_fast_path());
+    let wall = wall.with_field("timing", "continuous").unwrap();
+    assert!(Battle::new(&wall).unwrap().has_fast_path());
+    // Under Continuous a battle whose ticks do not fit the ring takes the
+    // lean clock instead (`fast/opposed.rs`), with the same results.
+    let long = parity(6)
+        .with_field("striking", "fudge-opposed")
+        .unwrap()
+        .with_field("battle.max_ticks", "4294967000")
+        .unwrap()
+        .with_field("sides.B.groups.0.disruptible", "true")
+        .unwrap();
+    let b = Battle::new(&long).unwrap();
+    assert!(b.has_fast_path());
+    let options = RunOptions {
+        trace: false,
+        casualties: true,
+    };
+    let mut ws = Workspace::default();
+    for i in 0..20 {
+        let fast = b.run_in(&mut ws, 5, i, &options).unwrap();
+        let general = b
+            .run_with(&mut ws, &mut SeededRolls::for_stream(5, i), &options, true)
+            .unwrap();
+        assert_eq!(fast, general, "#{i}");
+    }
+}
+
+/// A timing system's TOML value as the JSON `--set` takes.
+fn json(timing: &str) -> String {
+    let t: toml::Table = toml::from_str(&format!("t = {timing}")).unwrap();
+    serde_json::to_string(&t["t"]).unwrap()
+}
+
 /// Nine groups a side, more than the fast path tables whole strikes for:
 /// its plain path without penalties.
 fn many_groups() -> Scenario {
@@ -298,17 +352,19 @@ const TIMINGS: [&str; 13] = [
     r#"{ system = "action_blocks", die = "1d6", divisor = 2 }"#,
 ];
 
-/// Whether the timing system runs on a lean clock (so a two-sided, Full
-/// Contact, random-target battle takes the fast path).
+/// Whether the timing system runs on a lean clock (so a two-sided battle
+/// takes the fast path, whatever its striking and targeting).
 fn lean(timing: &str) -> bool {
     !timing.contains("spill") && !timing.contains("lose")
 }
 
-/// A random two-sided Full Contact scenario under any timing system and
-/// targeting policy:
+/// A random two-sided scenario under any timing system and targeting
+/// policy, Full Contact or FUDGE opposed striking:
 /// ratings far apart (beyond the fast path's outcome table) or close, every
 /// option, both damage models, wound penalties, dead-at, disruption, Rate
-/// of Fire and extra attacks, caps.
+/// of Fire and extra attacks, caps; under FUDGE, every option (minimum to
+/// hit, the multi-foe penalty, group rolls), a reach of 1 to 4 or 50, and
+/// skills with plus-levels.
 #[allow(clippy::too_many_arguments, reason = "proptest inputs")]
 fn random_scenario(
     timing: &str,
@@ -322,7 +378,33 @@ fn random_scenario(
     disruptible: bool,
     caps: (u16, u32, u8),
     shots: (u8, u8),
+    fudge: Fudge,
 ) -> Scenario {
+    let (opposed, minimum, multi_foe, group_roll, reach, skills) = fudge;
+    let striking = if opposed {
+        let minimum = ["Terrible", "Poor", "Mediocre", "Fair", "Good"][usize::from(minimum % 5)];
+        format!(
+            r#"{{ system = "fudge_opposed", minimum_to_hit = "{minimum}", multi_foe_penalty = {multi_foe}, group_roll = {group_roll} }}"#
+        )
+    } else {
+        format!(
+            r#"{{ system = "full_contact", guaranteed = {}, amazing = {}, amazing_strike_damage = {} }}"#,
+            options.0, options.1, options.2
+        )
+    };
+    let reach = if reach % 5 == 4 { 50 } else { 1 + reach % 5 };
+    let skill = |k: u8| {
+        [
+            "Poor",
+            "Mediocre",
+            "Fair",
+            "Fair+",
+            "Good",
+            "Good+",
+            "Great",
+            "Mediocre+",
+        ][usize::from(k % 8)]
+    };
     // None, several a round, several over rounds, one every other round
     // (no action at all in some rounds).
     let rate_of_fire = [
@@ -349,26 +431,24 @@ fn random_scenario(
         r#"
         name = "random"
         timing = {timing}
-        striking = {{ system = "full_contact", guaranteed = {}, amazing = {}, amazing_strike_damage = {} }}
+        striking = {striking}
         damage = {damage}
         [battle]
         targeting = "{policy}"
+        max_attackers_per_target = {reach}
         max_actions = {}
         max_ticks = {}
         max_rounds = {}
         [[sides]]
         name = "a"
         groups = [
-          {{ name = "a1", count = {}, strike_rating = {}, defense_rating = {}, offense = {}, toughness = {}, weapon = {{ time_taken = 3{rate_of_fire} }}, speed_bonus = {}, disruptible = {disruptible}, extra_attacks = {} }},
-          {{ name = "a2", count = {}, strike_rating = {}, defense_rating = 6, weapon = {}, speed_bonus = {} }},
+          {{ name = "a1", count = {}, strike_rating = {}, defense_rating = {}, offense = {}, toughness = {}, weapon = {{ time_taken = 3{rate_of_fire} }}, speed_bonus = {}, disruptible = {disruptible}, extra_attacks = {}, skill = "{}" }},
+          {{ name = "a2", count = {}, strike_rating = {}, defense_rating = 6, weapon = {}, speed_bonus = {}, skill = "{}" }},
         ]
         [[sides]]
         name = "b"
-        groups = [{{ name = "b", count = {}, strike_rating = 7, defense_rating = {}, toughness = {}, weapon = {{ time_taken = 5 }}, speed_bonus = {} }}]
+        groups = [{{ name = "b", count = {}, strike_rating = 7, defense_rating = {}, toughness = {}, weapon = {{ time_taken = 5 }}, speed_bonus = {}, skill = "{}" }}]
         "#,
-        options.0,
-        options.1,
-        options.2,
         1 + u32::from(caps.0),
         1 + caps.1 % 400,
         1 + caps.2 % 40,
@@ -379,25 +459,33 @@ fn random_scenario(
         factors[1] % 4,
         speeds[0] % 6,
         shots.1 % 3,
+        skill(skills[0]),
         1 + counts.1 % 5,
         ratings[2],
         // Two shots a round, one, one slow one.
         [r#""Dagger""#, r#""Sword, Two-Handed""#, "{ time_taken = 7 }"][usize::from(shots.1 / 3 % 3)],
         speeds[1] % 6,
+        skill(skills[1]),
         1 + counts.2 % 15,
         ratings[3],
         factors[2] % 4,
         speeds[2] % 6,
+        skill(skills[2]),
     );
     toml::from_str(&text).unwrap()
 }
 
+/// FUDGE opposed striking or Full Contact, and under FUDGE: the minimum to
+/// hit, the multi-foe penalty, group rolls, the reach, the three groups'
+/// skills.
+type Fudge = (bool, u8, bool, bool, u8, [u8; 3]);
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
 
-    /// Random scenarios under every timing system: the fast path and the
-    /// general loop (on the lean clock and on the Scheduler) agree report
-    /// for report.
+    /// Random scenarios under every timing system, Full Contact and FUDGE
+    /// opposed: the fast path and the general loop (on the lean clock and
+    /// on the Scheduler) agree report for report.
     #[test]
     fn the_fast_path_agrees_on_random_scenarios(
         timing in 0..TIMINGS.len(),
@@ -411,10 +499,10 @@ proptest! {
         disruptible in any::<bool>(),
         caps in any::<(u16, u32, u8)>(),
         shots in any::<(u8, u8)>(),
-        seed in any::<u64>(),
+        (seed, fudge) in any::<(u64, Fudge)>(),
     ) {
         let timing = TIMINGS[timing];
-        let s = random_scenario(timing, policy, counts, ratings, factors, speeds, options, hit_points, disruptible, caps, shots);
+        let s = random_scenario(timing, policy, counts, ratings, factors, speeds, options, hit_points, disruptible, caps, shots, fudge);
         let b = Battle::new(&s).unwrap();
         if lean(timing) {
             prop_assert!(b.has_fast_path(), "{} {} has no fast path", timing, policy);
@@ -438,27 +526,35 @@ proptest! {
 #[test]
 fn a_reused_workspace_fights_as_a_fresh_one() {
     for timing in TIMINGS {
-        // The TOML value as the JSON `--set` takes.
-        let t: toml::Table = toml::from_str(&format!("t = {timing}")).unwrap();
-        let timing = serde_json::to_string(&t["t"]).unwrap();
-        let scenario = |n: u64, policy: &str| {
+        let timing = json(timing);
+        let scenario = |n: u64, policy: &str, striking: &str| {
             let s = parity(n)
                 .with_field("timing", &timing)
                 .unwrap()
                 .with_field("battle.targeting", policy)
                 .unwrap()
                 .with_field("sides.B.groups.0.disruptible", "true")
+                .unwrap()
+                .with_field("striking", striking)
                 .unwrap();
             Battle::new(&s).unwrap()
         };
-        let (a, b) = (scenario(6, "random"), scenario(9, "least_engaged"));
+        let (a, b) = (
+            scenario(6, "random", "full-contact"),
+            scenario(9, "least_engaged", "full-contact"),
+        );
+        // FUDGE opposed (`fast/opposed.rs`), in the same workspace.
+        let (c, d) = (
+            scenario(7, "most_wounded", "fudge-opposed"),
+            scenario(5, "random", "fudge-opposed"),
+        );
         let options = RunOptions {
             trace: false,
             casualties: true,
         };
         let mut shared = Workspace::default();
         for i in 0..6 {
-            for battle in [&a, &b, &a] {
+            for battle in [&a, &b, &c, &a, &d, &c] {
                 let fresh = battle.run_in(&mut Workspace::default(), 3, i, &options).unwrap();
                 assert_eq!(
                     battle.run_in(&mut shared, 3, i, &options).unwrap(),

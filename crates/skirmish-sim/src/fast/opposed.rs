@@ -1,0 +1,700 @@
+//! FUDGE opposed striking on the fast path (issue 13): two-sided battles
+//! under every timing system with a lean clock (Continuous's included) and
+//! every targeting policy.
+//!
+//! The general loop (`battle/fight.rs`) fights these on full per-fighter
+//! arrays, every strike through the general pick (`battle/targeting.rs`)
+//! and `combat::opposed_blow`. Here the lean clock hands out each moment's
+//! actors as it does there (the same `Clock`, so the same steps, dice and
+//! order) and the moment is fought on the fast path's compact records (see
+//! the module docs one level up), in the general loop's order:
+//!
+//! 1. **The group rolls**: with `group_roll`, side 0 then side 1, each of
+//!    two or more standing fighters, rolls one 2dF for the moment.
+//! 2. **The picks**: every actor picks its target among the enemies
+//!    standing at the start of the moment and engages it at once (later
+//!    picks of the moment see it). FUDGE's reach (at most
+//!    `max_attackers_per_target` attackers engage one target, though an
+//!    attacker may keep striking its own target when it is full) needs each
+//!    fighter's target and its engaged attackers: a random pick is up to
+//!    eight uniform draws for an enemy in reach, then a uniform draw among
+//!    those in reach (the general loop's draws exactly; those in reach are
+//!    counted and found by a Fenwick tree per side, `InReach`, where the
+//!    general loop scans the enemy list); a ranked pick is
+//!    the enemy side's root of the same tournament tree as the general
+//!    loop's (a full fighter's leaf is absent), or the attacker's own
+//!    target if its key is better still. An attacker with nobody in reach
+//!    loses the action.
+//! 3. **The strikes**, in the order picked: each side's roll (the group
+//!    roll, or the fighter's own 4dF: attacker first, then defender), the
+//!    skill for the round (plus-levels by round, per group and round
+//!    parity), the wound penalties as of the start of the moment, FUDGE
+//!    4.34's -1 per attacker beyond the first engaged on each, all counted
+//!    by `combat::opposed_blow` itself; the damage lands at once on the
+//!    target's record (nothing in the moment reads it until its end).
+//! 4. **The end of the moment** as the general loop's `land_hits`: wound
+//!    penalties take effect, the fallen leave their lists, the clock and
+//!    their engagement, damage taken counts (`most_wounded`), the moved
+//!    keys are set in the trees, and each hit on a fighter still standing
+//!    is offered to the clock as a disruption, in the order struck.
+//!
+//! Continuous timing takes this loop too, rather than the fused ring loop
+//! (`continuous.rs`): a FUDGE action draws no `action_dice` word, so its
+//! Ready Time is the clock's own draw at the follow-up, and the picks and
+//! strikes need two passes over the moment anyway. Its clock is the ring
+//! of the Continuous fast path behind the `Clock` trait (`opposed/ring.rs`)
+//! when the battle's delays and ticks fit the ring, the lean
+//! `ContinuousClock` otherwise.
+
+use skirmish_core::combat::{self, OpposedSide};
+use skirmish_core::fighter::FudgeRules;
+use skirmish_core::ladder::CombatLevel;
+
+use super::{Common, FastEnd, FastModel, FastPlan, Fighter, Out, Watch, after_falls, decided, is_down, remove_fallen};
+use crate::battle::{NONE, own_key, reserve_fighters};
+use crate::clock::{Clock, Tick};
+use crate::error::SimError;
+use crate::ranking::{ABSENT, Key, Ranking};
+use crate::report::{BattleSummary, Outcome};
+use crate::scenario::Targeting;
+
+mod ring;
+
+/// Uniform draws a random pick makes for an enemy in reach before it draws
+/// among those in reach (as the general loop's pick).
+const TRIES: usize = 8;
+
+/// What FUDGE opposed striking adds to a [`FastPlan`].
+#[derive(Debug, Clone)]
+pub(crate) struct OpposedPlan {
+    rules: FudgeRules,
+    /// At most this many attackers engage one target.
+    reach: u32,
+    /// Per group: its skill in odd and in even rounds (`None`: off the
+    /// ladder, an error when it strikes or is struck in such a round).
+    skill: Vec<[Option<i32>; 2]>,
+    /// Per group: its combat level, to report that error.
+    level: Vec<CombatLevel>,
+}
+
+impl OpposedPlan {
+    /// The plan for groups of these combat levels (in group order) under
+    /// `rules` and `reach`.
+    pub(crate) fn new(rules: FudgeRules, reach: u32, levels: impl IntoIterator<Item = CombatLevel>) -> OpposedPlan {
+        let level: Vec<CombatLevel> = levels.into_iter().collect();
+        let skill = level
+            .iter()
+            .map(|l| [1, 2].map(|round| l.in_round(round).ok().map(|s| s.value())))
+            .collect();
+        OpposedPlan {
+            rules,
+            reach: reach.max(1),
+            skill,
+            level,
+        }
+    }
+
+    /// Group `g`'s skill in round `round` (at least 1), or the general
+    /// loop's error for it.
+    #[inline]
+    fn skill(&self, g: usize, round: u32) -> Result<i32, SimError> {
+        match self.skill.get(g).and_then(|s| s[usize::from(round.is_multiple_of(2))]) {
+            Some(s) => Ok(s),
+            None => self.skill_error(g, round),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn skill_error(&self, g: usize, round: u32) -> Result<i32, SimError> {
+        let level = self.level.get(g).copied().unwrap_or_default();
+        level.in_round(round).map(|s| s.value()).map_err(SimError::rules)
+    }
+}
+
+/// What the FUDGE loop keeps per fighter and per moment, reused from
+/// battle to battle.
+#[derive(Default)]
+pub(crate) struct OpposedArrays {
+    /// Per fighter: its target, or [`NONE`].
+    target_of: Vec<u32>,
+    /// Per fighter: attackers engaged on it.
+    engaged_by: Vec<u32>,
+    /// Per fighter, `most_wounded` only: damage taken.
+    taken: Vec<i64>,
+    /// The ranked policies' trees.
+    ranking: Ranking,
+    /// The moment's strikes `(attacker, target's place in its side's list)`.
+    picks: Vec<(u32, u32)>,
+    /// The moment's hits `(target, damage, wound penalty after it)`, in the
+    /// order struck.
+    hits: Vec<(u32, i32, i32)>,
+    /// `random` only: per side, which places of its list hold a fighter in
+    /// reach (fewer attackers engaged than the reach allows).
+    in_reach: [InReach; 2],
+    /// Continuous timing's ring clock (`opposed/ring.rs`), once a battle
+    /// has used it (boxed: moved out and back per battle).
+    ring: Option<Box<ring::RingState>>,
+}
+
+impl OpposedArrays {
+    /// Readies the arrays for a battle of `n` fighters, side 1's from
+    /// number `first_b`, every one standing, fresh and unengaged.
+    fn reset(&mut self, policy: Targeting, reach: u32, n: usize, first_b: u32) -> Result<(), SimError> {
+        let oom = |_| SimError::OutOfMemory { fighters: n as u64 };
+        reserve_fighters(&mut self.target_of, n)?;
+        reserve_fighters(&mut self.engaged_by, n)?;
+        reserve_fighters(&mut self.picks, n)?;
+        reserve_fighters(&mut self.hits, n)?;
+        self.target_of.clear();
+        self.target_of.resize(n, NONE);
+        self.engaged_by.clear();
+        self.engaged_by.resize(n, 0);
+        self.taken.clear();
+        self.picks.clear();
+        self.hits.clear();
+        if policy == Targeting::Random {
+            self.ranking.off();
+            self.in_reach[0].reset(first_b as usize)?;
+            self.in_reach[1].reset(n - first_b as usize)?;
+            return Ok(());
+        }
+        if policy == Targeting::MostWounded {
+            reserve_fighters(&mut self.taken, n)?;
+            self.taken.resize(n, 0);
+        }
+        self.ranking
+            .try_reserve(&[first_b as usize, n - first_b as usize])
+            .map_err(oom)?;
+        let (taken, engaged_by) = (&self.taken, &self.engaged_by);
+        self.ranking
+            .reset(2, (0..n as u32).map(|f| u8::from(f >= first_b)), |c| {
+                key(policy, reach, c, (&[], taken, engaged_by))
+            });
+        Ok(())
+    }
+
+    /// Attacker `a`, its target `t` picked: `a` engages `t` (and leaves its
+    /// old target), and the trees learn the moved keys.
+    #[inline(always)]
+    fn engage(
+        &mut self,
+        policy: Targeting,
+        reach: u32,
+        (a, t): (u32, u32),
+        down: &[u64],
+        (pos, first_b): (&[u32], u32),
+    ) {
+        let old = self.target_of[a as usize];
+        if old == t {
+            return;
+        }
+        if old != NONE {
+            self.engaged_by[old as usize] -= 1;
+        }
+        self.engaged_by[t as usize] += 1;
+        self.target_of[a as usize] = t;
+        if policy == Targeting::Random {
+            // Only a fighter standing is in a list (the fallen's are marked
+            // down at the end of the moment that felled them).
+            if old != NONE && self.engaged_by[old as usize] == reach - 1 && !is_down(down, old) {
+                self.in_reach[usize::from(old >= first_b)].add(pos[old as usize] as usize, 1);
+            }
+            if self.engaged_by[t as usize] == reach {
+                self.in_reach[usize::from(t >= first_b)].add(pos[t as usize] as usize, -1);
+            }
+        } else {
+            let arrays = (down, &self.taken[..], &self.engaged_by[..]);
+            if old != NONE {
+                self.ranking.set(old, key(policy, reach, old, arrays));
+            }
+            self.ranking.set(t, key(policy, reach, t, arrays));
+        }
+    }
+}
+
+/// Fighter `c`'s key in the trees (as the general loop's `rank_key`):
+/// absent when it is down or as many attackers as the reach allows are
+/// engaged on it, its own key otherwise.
+#[inline]
+fn key(policy: Targeting, reach: u32, c: u32, (down, taken, engaged_by): (&[u64], &[i64], &[u32])) -> Key {
+    if is_down(down, c) || engaged_by.get(c as usize).is_none_or(|&e| e >= reach) {
+        return ABSENT;
+    }
+    own_key(policy, c, taken, engaged_by)
+}
+
+/// Fights one FUDGE opposed battle on the fast path with `clock` (readied
+/// for this battle's fighters) handing out the moments; `group_of[f]` is
+/// fighter `f`'s group.
+pub(crate) fn fight_opposed<C: Clock, M: FastModel>(
+    plan: &FastPlan,
+    model: &M,
+    prep: &M::Prep,
+    group_of: &[u32],
+    clock: &mut C,
+    (ws, rolls, casualties, control): Out<'_, '_>,
+) -> Result<FastEnd, SimError> {
+    // The generator in a local: its state can stay in registers.
+    let mut local = rolls.clone();
+    let end = if plan.targeting == Targeting::Random {
+        fight_with::<C, M, false>(
+            plan,
+            model,
+            prep,
+            group_of,
+            clock,
+            (ws, &mut local, casualties, control),
+        )
+    } else {
+        fight_with::<C, M, true>(
+            plan,
+            model,
+            prep,
+            group_of,
+            clock,
+            (ws, &mut local, casualties, control),
+        )
+    };
+    *rolls = local;
+    end
+}
+
+/// Fights one FUDGE opposed battle under Continuous timing on the fast
+/// path's ring (the plan's lap; see `opposed/ring.rs`).
+pub(crate) fn fight_opposed_ring<M: FastModel>(
+    plan: &FastPlan,
+    model: &M,
+    prep: &M::Prep,
+    group_of: &[u32],
+    (ws, rolls, casualties, control): Out<'_, '_>,
+) -> Result<FastEnd, SimError> {
+    // The ring's memory is moved out of the workspace for the battle (the
+    // loop borrows the rest of it) and back after.
+    let mut state = ws.common.opposed.ring.take().unwrap_or_default();
+    let end = ring::RingClock::new(&mut state, group_of, &plan.groups, plan.lap.unwrap_or(1)).and_then(|mut clock| {
+        fight_opposed(
+            plan,
+            model,
+            prep,
+            group_of,
+            &mut clock,
+            (ws, rolls, casualties, control),
+        )
+    });
+    ws.common.opposed.ring = Some(state);
+    end
+}
+
+#[expect(clippy::too_many_lines, reason = "the battle loop reads best in one piece")]
+#[inline]
+fn fight_with<C: Clock, M: FastModel, const RANKED: bool>(
+    plan: &FastPlan,
+    model: &M,
+    prep: &M::Prep,
+    group_of: &[u32],
+    clock: &mut C,
+    (ws, rolls, mut casualties, control): Out<'_, '_>,
+) -> Result<FastEnd, SimError> {
+    let Some(op) = plan.opposed.as_deref() else {
+        return Err(SimError::Scenario("the fast path's plan is not FUDGE opposed".into()));
+    };
+    let groups = plan.groups.as_slice();
+    let (standing, c) = M::records(ws);
+    let (first_b, fielded) = c.muster((model, groups, prep), group_of, None, standing, (false, true))?;
+    let Common {
+        pos,
+        down,
+        fallen,
+        acting,
+        opposed: arrays,
+        ..
+    } = c;
+    let policy = plan.targeting;
+    let reach = op.reach;
+    arrays.reset(policy, reach, group_of.len(), first_b)?;
+    let penalizes = M::penalizes(prep);
+    let keep_hits = penalizes || plan.any_disruptible || policy == Targeting::MostWounded;
+    let rules = &op.rules;
+
+    let mut summary = BattleSummary::start();
+    let mut round_starts = 0u32;
+    let mut watch = Watch::new(control);
+    // Already decided before a blow (a side with nobody in it).
+    if let Some(outcome) = decided(standing) {
+        summary.outcome = outcome;
+    }
+    while summary.outcome == Outcome::Timeout {
+        let Some(step) = clock.next(rolls, acting)? else {
+            break; // nobody can ever act again: a timeout, not a win
+        };
+        let (tick, round) = match step {
+            Tick::NewRound => {
+                round_starts += 1;
+                if round_starts > plan.max_rounds {
+                    break; // a round past the cap is not begun
+                }
+                summary.rounds = summary.rounds.max(round_starts);
+                continue;
+            }
+            Tick::Moment { tick, round, .. } => (tick, round),
+        };
+        if tick > plan.max_ticks
+            || round > plan.max_rounds
+            || summary.actions.saturating_add(acting.len() as u64) > plan.max_actions
+        {
+            break;
+        }
+        watch.before(
+            (tick, round),
+            &summary,
+            || standing.iter().map(|s| s.len() as u64).sum(),
+            group_of.len(),
+        )?;
+        summary.ticks = tick;
+        summary.rounds = summary.rounds.max(round);
+        summary.actions += acting.len() as u64;
+
+        // 1. Each side's group roll for the moment.
+        let side_roll: [Option<i32>; 2] = if rules.group_roll {
+            let r0 = (standing[0].len() >= 2).then(|| rolls.two_df());
+            let r1 = (standing[1].len() >= 2).then(|| rolls.two_df());
+            [r0, r1]
+        } else {
+            [None, None]
+        };
+
+        // 2. Every actor picks its target and engages it.
+        arrays.picks.clear();
+        for &a in acting.iter() {
+            let side = usize::from(a >= first_b);
+            let enemies = &standing[side ^ 1];
+            let at = if RANKED {
+                let mut best = arrays.ranking.best_of(side as u8 ^ 1);
+                let mine = arrays.target_of[a as usize];
+                // Its own target stays in reach even when full.
+                if mine != NONE && !is_down(down, mine) {
+                    best = best.min(own_key(policy, mine, &arrays.taken, &arrays.engaged_by));
+                }
+                if best == ABSENT {
+                    continue; // nobody in reach: the action is lost
+                }
+                pos[best.1 as usize] as usize
+            } else {
+                match pick_random(rolls, enemies, a, arrays, reach, (pos, first_b)) {
+                    Some(at) => at,
+                    None => continue, // nobody in reach: the action is lost
+                }
+            };
+            let Some(t) = enemies.get(at).map(|f| f.who) else {
+                continue;
+            };
+            arrays.engage(policy, reach, (a, t), down, (pos, first_b));
+            arrays.picks.push((a, at as u32));
+        }
+
+        // 3. Every strike, in the order picked, its damage landed at once.
+        let round_no = round.max(1);
+        let mut fell = 0usize;
+        let OpposedArrays {
+            engaged_by,
+            picks,
+            hits,
+            ..
+        } = &mut *arrays;
+        let crowd = |f: u32| {
+            if rules.multi_foe_penalty {
+                engaged_by[f as usize].saturating_sub(1) as i32
+            } else {
+                0
+            }
+        };
+        for &(a, at) in picks.iter() {
+            let a_side = usize::from(a >= first_b);
+            let (ag, a_penalty) = match standing[a_side].get(pos[a as usize] as usize) {
+                Some(fa) => (fa.group as usize, i32::from(fa.penalty)),
+                None => continue,
+            };
+            let Some(ft) = standing[a_side ^ 1].get_mut(at as usize) else {
+                continue;
+            };
+            let (t, tg) = (ft.who, ft.group as usize);
+            let a_skill = op.skill(ag, round_no)?;
+            let t_skill = op.skill(tg, round_no)?;
+            // A fighter's roll: its side's group roll, or its own 4dF.
+            let a_roll = side_roll[a_side].unwrap_or_else(|| rolls.four_df());
+            let t_roll = side_roll[a_side ^ 1].unwrap_or_else(|| rolls.four_df());
+            let attacker = OpposedSide {
+                skill: a_skill,
+                penalty: a_penalty,
+                outnumbered: crowd(a),
+                roll: a_roll,
+            };
+            let defender = OpposedSide {
+                skill: t_skill,
+                penalty: i32::from(ft.penalty),
+                outnumbered: crowd(t),
+                roll: t_roll,
+            };
+            let blow = combat::opposed_blow(attacker, defender, rules, groups[ag].offense, groups[tg].defense_factor);
+            summary.hits += u64::from(blow.landed);
+            let (downed, penalty) = model.land(prep, &mut ft.state, blow.landed, blow.damage);
+            if keep_hits && blow.landed {
+                hits.push((t, blow.damage, penalty));
+            }
+            if downed && let Some(slot) = fallen.get_mut(fell) {
+                *slot = t;
+                fell += 1;
+            }
+        }
+
+        // 4. The end of the moment (as the general loop's `land_hits`).
+        if penalizes {
+            set_penalties(standing, pos, first_b, hits);
+        }
+        if fell > 0 {
+            if RANKED {
+                remove_fallen(standing, pos, down, first_b, &fallen[..fell]);
+            } else {
+                remove_fallen_in_reach(standing, (pos, down, first_b), &fallen[..fell], arrays, reach);
+            }
+            clock.remove_fallen(&fallen[..fell]);
+        }
+        end_moment::<RANKED>(arrays, policy, reach, down, &fallen[..fell], (pos, first_b));
+        let hits = &mut arrays.hits;
+        if plan.any_disruptible {
+            for &(t, _, _) in hits.iter() {
+                if !is_down(down, t) && clock.disrupt(t, groups[group_of[t as usize] as usize].disruptible) {
+                    summary.disruptions += 1;
+                }
+            }
+        }
+        hits.clear();
+        if fell > 0
+            && let Some(outcome) = after_falls(standing, &mut casualties, tick)
+        {
+            summary.outcome = outcome;
+        }
+    }
+    Ok(FastEnd {
+        summary,
+        fielded,
+        standing: standing.each_ref().map(|s| s.len() as u64),
+    })
+}
+
+/// A uniformly random enemy in reach of attacker `a` (its place in
+/// `enemies`, the enemy side's list as it stood at the start of the
+/// moment), drawn as the general loop draws it: up to [`TRIES`] uniform
+/// draws among all, then one among those in reach. `None`: nobody is.
+#[inline]
+fn pick_random<S>(
+    rolls: &mut skirmish_core::dice::SeededRolls,
+    enemies: &[Fighter<S>],
+    a: u32,
+    arrays: &OpposedArrays,
+    reach: u32,
+    (pos, first_b): (&[u32], u32),
+) -> Option<usize> {
+    if enemies.is_empty() {
+        return None;
+    }
+    let mine = arrays.target_of[a as usize];
+    let engaged_by = &arrays.engaged_by;
+    let free = |f: &Fighter<S>| f.who == mine || engaged_by[f.who as usize] < reach;
+    let total = enemies.len() as u64;
+    for _ in 0..TRIES {
+        let k = rolls.below(total) as usize;
+        if enemies.get(k).is_some_and(free) {
+            return Some(k);
+        }
+    }
+    // Those in reach: the enemies with room (counted by `in_reach`), and
+    // the attacker's own target (in the list if it stands) even when full.
+    let in_reach = &arrays.in_reach[usize::from(enemies[0].who >= first_b)];
+    let own_at = (mine != NONE)
+        .then(|| pos[mine as usize] as usize)
+        .filter(|&p| enemies.get(p).is_some_and(|f| f.who == mine) && engaged_by[mine as usize] >= reach);
+    let count = in_reach.total() + usize::from(own_at.is_some());
+    if count == 0 {
+        return None;
+    }
+    let k = rolls.below(count as u64) as usize;
+    // The k-th of them in list order.
+    Some(match own_at {
+        Some(p) => {
+            let before = in_reach.prefix(p);
+            match k.cmp(&before) {
+                std::cmp::Ordering::Less => in_reach.find(k),
+                std::cmp::Ordering::Equal => p,
+                std::cmp::Ordering::Greater => in_reach.find(k - 1),
+            }
+        }
+        None => in_reach.find(k),
+    })
+}
+
+/// The wound penalties of the moment's `hits` take effect (before the
+/// fallen leave their lists, while every hit's record is where `pos` says).
+#[inline]
+fn set_penalties<S>(standing: &mut [Vec<Fighter<S>>; 2], pos: &[u32], first_b: u32, hits: &[(u32, i32, i32)]) {
+    for &(t, _, penalty) in hits {
+        if let Some(ft) = standing[usize::from(t >= first_b)].get_mut(pos[t as usize] as usize) {
+            ft.penalty = super::narrow_penalty(penalty);
+        }
+    }
+}
+
+/// The end of a moment's engagements and keys, after the fallen are marked
+/// down: the moment's damage counts (`most_wounded`), the fallen leave
+/// their targets, and every moved key is set in the trees (a tree's state
+/// depends only on its keys, so the order of these updates is free).
+#[inline]
+fn end_moment<const RANKED: bool>(
+    arrays: &mut OpposedArrays,
+    policy: Targeting,
+    reach: u32,
+    down: &[u64],
+    fallen: &[u32],
+    (pos, first_b): (&[u32], u32),
+) {
+    let OpposedArrays {
+        target_of,
+        engaged_by,
+        taken,
+        ranking,
+        hits,
+        in_reach,
+        ..
+    } = arrays;
+    if RANKED && policy == Targeting::MostWounded {
+        for &(t, damage, _) in hits.iter() {
+            taken[t as usize] += i64::from(damage.max(0));
+        }
+        for &(t, _, _) in hits.iter() {
+            ranking.set(t, key(policy, reach, t, (down, taken, engaged_by)));
+        }
+    }
+    for &f in fallen {
+        if RANKED {
+            ranking.set(f, ABSENT);
+        }
+        let t = target_of[f as usize];
+        if t != NONE {
+            engaged_by[t as usize] -= 1;
+            target_of[f as usize] = NONE;
+            if RANKED {
+                ranking.set(t, key(policy, reach, t, (down, taken, engaged_by)));
+            } else if engaged_by[t as usize] == reach - 1 && !is_down(down, t) {
+                in_reach[usize::from(t >= first_b)].add(pos[t as usize] as usize, 1);
+            }
+        }
+    }
+}
+
+/// The places of one side's list that hold a fighter in reach, as a
+/// Fenwick tree of 0/1 flags: how many there are, and the k-th of them, in
+/// O(log n). The general loop counts them by scanning the whole enemy list
+/// once eight random draws found nobody in reach, which at 2x100,000 made
+/// each such pick cost the side's size (late in a battle, when a few
+/// fighters are left and every one is full, that is every pick).
+#[derive(Default)]
+struct InReach {
+    /// `tree[i - 1]` sums the flags of places `i - (i & -i)..i`.
+    tree: Vec<u32>,
+    /// Places in reach.
+    total: usize,
+}
+
+impl InReach {
+    /// `len` places, every one in reach (nobody engaged yet).
+    fn reset(&mut self, len: usize) -> Result<(), SimError> {
+        reserve_fighters(&mut self.tree, len)?;
+        self.tree.clear();
+        // Place i - 1 of a tree of ones covers `i & -i` places.
+        self.tree.extend((1..=len).map(|i| (i & i.wrapping_neg()) as u32));
+        self.total = len;
+        Ok(())
+    }
+
+    /// How many places are in reach.
+    #[inline]
+    fn total(&self) -> usize {
+        self.total
+    }
+
+    /// Place `p`'s flag moves by `delta` (+1: now in reach, -1: now full
+    /// or gone).
+    #[inline]
+    fn add(&mut self, p: usize, delta: i32) {
+        self.total = self.total.wrapping_add_signed(delta as isize);
+        let mut i = p + 1;
+        while let Some(node) = self.tree.get_mut(i - 1) {
+            *node = node.wrapping_add_signed(delta);
+            i += i & i.wrapping_neg();
+        }
+    }
+
+    /// How many of places `0..p` are in reach.
+    #[inline]
+    fn prefix(&self, p: usize) -> usize {
+        let mut sum = 0usize;
+        let mut i = p.min(self.tree.len());
+        while i > 0 {
+            sum += self.tree[i - 1] as usize;
+            i &= i - 1;
+        }
+        sum
+    }
+
+    /// The place of the `k`-th place in reach (from 0; `k < total`).
+    #[inline]
+    fn find(&self, mut k: usize) -> usize {
+        let len = self.tree.len();
+        let mut at = 0usize;
+        let mut step = if len == 0 { 0 } else { 1 << len.ilog2() };
+        while step > 0 {
+            let next = at + step;
+            if next <= len && (self.tree[next - 1] as usize) <= k {
+                k -= self.tree[next - 1] as usize;
+                at = next;
+            }
+            step >>= 1;
+        }
+        at
+    }
+}
+
+/// The moment's fallen leave their side's list as `remove_fallen` does
+/// (marked down, swap-removed), and `in_reach` follows the places: the
+/// last fighter moves into the fallen's place, and the last place goes.
+fn remove_fallen_in_reach<S>(
+    standing: &mut [Vec<Fighter<S>>; 2],
+    (pos, down, first_b): (&mut [u32], &mut [u64], u32),
+    fallen: &[u32],
+    arrays: &mut OpposedArrays,
+    reach: u32,
+) {
+    for &f in fallen {
+        if let Some(w) = down.get_mut(f as usize / 64) {
+            *w |= 1 << (f % 64);
+        }
+        let side = usize::from(f >= first_b);
+        let list = &mut standing[side];
+        let in_reach = &mut arrays.in_reach[side];
+        let p = pos[f as usize] as usize;
+        let last = list.len() - 1;
+        let flag = |who: u32| i32::from(arrays.engaged_by[who as usize] < reach);
+        // Place p loses the fallen's flag and takes the last one's; the
+        // last place loses its flag.
+        let (gone, moved) = (flag(f), flag(list[last].who));
+        if p != last {
+            in_reach.add(p, moved - gone);
+        }
+        in_reach.add(last, -moved);
+        list.swap_remove(p);
+        if let Some(m) = list.get(p) {
+            pos[m.who as usize] = p as u32;
+        }
+    }
+}

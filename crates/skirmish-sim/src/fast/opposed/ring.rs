@@ -1,0 +1,198 @@
+//! Continuous timing's clock for FUDGE opposed battles on the fast path:
+//! the Continuous fast path's ring of per-tick buckets (`continuous.rs`)
+//! behind the [`Clock`] trait, so that the opposed loop drives it as it
+//! drives any lean clock.
+//!
+//! The lean `ContinuousClock` (`clock/mod.rs`) keeps the core `EventQueue`:
+//! profiled on the 2x10 FUDGE parity battle, its scheduling and popping
+//! were about 280 instructions per action, as much as the whole moment's
+//! picks and strikes. A FUDGE action draws no `action_dice` word, so its
+//! follow-up cannot be scheduled as it strikes (as the Full Contact ring
+//! loop does); here the clock keeps the moment's actors and draws their
+//! Ready Times at the next call, exactly as `ContinuousClock` does: actors
+//! still standing first, in the order they acted, then those who lost
+//! their action to a hit, in the order hit; each `2dF + TT - bonus`, at
+//! least 1, from the tick of the moment.
+//!
+//! A pending action is a ring entry `(fighter, group, epoch)`, live while
+//! its epoch is the fighter's: falling and losing an action to a hit bump
+//! the epoch, so cancelling writes nothing into the ring (see
+//! `continuous.rs`; an epoch moves at most once a tick here, and an entry
+//! comes up at most [`MAX_DELAY`](super::super::MAX_DELAY) ticks after it
+//! was scheduled, so 16 bits cannot wrap onto a stale entry). A fighter has
+//! a pending action to lose unless it acted, or already lost one, at this
+//! tick (`busy`).
+
+use skirmish_core::dice::SeededRolls;
+use skirmish_core::timing::graduated::MIN_READY_TIME;
+use skirmish_core::timing::simple::MIN_INITIATIVE;
+
+use super::super::continuous::{Entry, Ring};
+use super::super::{FastGroup, RING_MASK, is_down};
+use crate::battle::reserve_fighters;
+use crate::clock::{Clock, Tick};
+use crate::error::SimError;
+
+/// The ring clock's memory, kept in the workspace from battle to battle.
+#[derive(Default)]
+pub(crate) struct RingState {
+    ring: Ring,
+    /// Per fighter: moved when it falls or loses its action to a hit.
+    epoch: Vec<u16>,
+    /// Per fighter: the last tick it acted or lost its action.
+    busy: Vec<u32>,
+    /// One bit per fighter: fallen (its follow-up is not scheduled).
+    gone: Vec<u64>,
+    /// Fighters whose next action is drawn at the next call: this
+    /// moment's actors, then those who lost theirs.
+    awaiting: Vec<u32>,
+}
+
+/// Continuous timing on the ring for one battle (see the module docs).
+pub(super) struct RingClock<'a> {
+    s: &'a mut RingState,
+    group_of: &'a [u32],
+    groups: &'a [FastGroup],
+    /// Ticks per lap of the stopwatch (its rounds), at least 1.
+    lap: u64,
+    /// The tick of the last moment.
+    now: u64,
+    started: bool,
+}
+
+impl<'a> RingClock<'a> {
+    /// The clock for a new battle of these fighters, every one to roll
+    /// initiative at the first call.
+    pub(super) fn new(
+        s: &'a mut RingState,
+        group_of: &'a [u32],
+        groups: &'a [FastGroup],
+        lap: u64,
+    ) -> Result<RingClock<'a>, SimError> {
+        let n = group_of.len();
+        reserve_fighters(&mut s.epoch, n)?;
+        reserve_fighters(&mut s.busy, n)?;
+        reserve_fighters(&mut s.gone, n.div_ceil(64))?;
+        reserve_fighters(&mut s.awaiting, n)?;
+        s.ring.clear();
+        s.epoch.clear();
+        s.epoch.resize(n, 0);
+        s.busy.clear();
+        s.busy.resize(n, 0);
+        s.gone.clear();
+        s.gone.resize(n.div_ceil(64), 0);
+        s.awaiting.clear();
+        Ok(RingClock {
+            s,
+            group_of,
+            groups,
+            lap: lap.max(1),
+            now: 0,
+            started: false,
+        })
+    }
+
+    /// Fighter `w`'s Time Taken minus speed bonus, and its group.
+    #[inline]
+    fn speed(&self, w: u32) -> (i64, u16) {
+        let g = self.group_of[w as usize];
+        (i64::from(self.groups[g as usize].speed), g as u16)
+    }
+}
+
+impl Clock for RingClock<'_> {
+    #[inline]
+    fn next(&mut self, rolls: &mut SeededRolls, acting: &mut Vec<u32>) -> Result<Option<Tick>, SimError> {
+        acting.clear();
+        if !self.started {
+            // Initiative for everyone, in order: 4dF + 5 + TT - bonus, at least 1.
+            self.started = true;
+            for w in 0..self.group_of.len() as u32 {
+                let (speed, g) = self.speed(w);
+                let init = (i64::from(rolls.four_df()) + 5 + speed).max(MIN_INITIATIVE);
+                self.s.ring.push(init as u64, Entry::new(w, g, 0));
+            }
+            return Ok(Some(Tick::NewRound));
+        }
+        // The same again: Ready Time = 2dF + TT - bonus, at least 1.
+        for i in 0..self.s.awaiting.len() {
+            let w = self.s.awaiting[i];
+            if is_down(&self.s.gone, w) {
+                continue;
+            }
+            let (speed, g) = self.speed(w);
+            let rt = (i64::from(rolls.two_df()) + speed).max(MIN_READY_TIME);
+            let entry = Entry::new(w, g, self.s.epoch[w as usize]);
+            self.s.ring.push(self.now + rt as u64, entry);
+        }
+        self.s.awaiting.clear();
+        // The next tick with a live entry (a tick of stale ones only, the
+        // fallen's and the disrupted's, is no moment).
+        let mut at = self.now;
+        while let Some(tick) = self.s.ring.next(at) {
+            at = tick;
+            let i = (tick & RING_MASK) as usize;
+            let RingState {
+                ring,
+                epoch,
+                busy,
+                awaiting,
+                ..
+            } = &mut *self.s;
+            ring.bits[i / 64] &= !(1 << (i % 64));
+            for e in &ring.buckets[i] {
+                let w = e.who();
+                if epoch.get(w as usize) == Some(&e.epoch()) {
+                    acting.push(w);
+                    awaiting.push(w);
+                    busy[w as usize] = tick as u32;
+                }
+            }
+            // A large bucket's memory goes to the spares for the buckets
+            // ahead (see `Ring`); a small one keeps it.
+            if ring.buckets[i].capacity() >= Ring::SPARE_AT_LEAST {
+                let bucket = std::mem::take(&mut ring.buckets[i]);
+                ring.give_back(bucket);
+            } else {
+                ring.buckets[i].clear();
+            }
+            if !acting.is_empty() {
+                self.now = tick;
+                return Ok(Some(Tick::Moment {
+                    tick,
+                    round: u32::try_from((tick - 1) / self.lap + 1).unwrap_or(u32::MAX),
+                    display: i64::try_from(tick).unwrap_or(i64::MAX),
+                    pass: 0,
+                }));
+            }
+        }
+        Ok(None)
+    }
+
+    #[inline]
+    fn remove(&mut self, who: u32) {
+        let w = who as usize;
+        if let Some(ep) = self.s.epoch.get_mut(w) {
+            *ep = ep.wrapping_add(1);
+        }
+        if let Some(word) = self.s.gone.get_mut(w / 64) {
+            *word |= 1 << (w % 64);
+        }
+    }
+
+    #[inline]
+    fn disrupt(&mut self, who: u32, disruptible: bool) -> bool {
+        let w = who as usize;
+        // Acted or already disrupted at this tick: no pending action.
+        if !disruptible || self.s.busy.get(w).is_none_or(|&b| b == self.now as u32) {
+            return false;
+        }
+        self.s.busy[w] = self.now as u32;
+        self.s.epoch[w] = self.s.epoch[w].wrapping_add(1);
+        self.s.awaiting.push(who);
+        true
+    }
+
+    #[inline]
+    fn ready_roll(&mut self, _who: u32, _roll: i32) {}
+}

@@ -45,6 +45,8 @@ use skirmish_core::timing::{
 use crate::error::SimError;
 
 mod graduated;
+#[cfg(test)]
+mod lockstep;
 mod rounds;
 mod tick;
 

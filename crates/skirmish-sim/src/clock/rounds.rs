@@ -183,6 +183,9 @@ pub(crate) struct RoundsClock {
     span: u64,
     /// The tick of the last moment.
     now: u64,
+    /// Fighters not removed: with none, the clock hands out nothing more
+    /// (as the Scheduler with no actors), not round after empty round.
+    standing: usize,
 }
 
 impl RoundsClock {
@@ -279,6 +282,7 @@ impl RoundsClock {
         }
         self.active.clear();
         self.active.extend(0..self.fighters.len() as u32);
+        self.standing = self.fighters.len();
         self.by_init.clear();
         let n = u32::try_from(self.fighters.len()).unwrap_or(u32::MAX);
         for &p in &self.blocks_runs {
@@ -430,7 +434,7 @@ impl RoundsClock {
                         passes,
                         |_, p| p,
                         |w, p| base + u64::from(p - 1) * span + u64::from(fighters[w as usize].init),
-                    );
+                    )?;
                 }
             }
             Kind::Blocks(c) => {
@@ -475,7 +479,7 @@ impl RoundsClock {
                         n,
                         |w, nth| n - allowed(w) + nth,
                         |w, nth| base + u64::from(n - allowed(w) + nth),
-                    );
+                    )?;
                 }
             }
         }
@@ -530,7 +534,10 @@ impl RoundsClock {
 /// (1..=allowed) goes to `slot(w, nth)` in `1..=slots` and lands on
 /// `tick(w, nth)`. A counting sort: O(actions + slots), whatever the spread
 /// of actions per fighter. Returns the last tick (0 for none): past
-/// `MAX_TICK`, the entries' ticks are not to be read.
+/// `MAX_TICK`, the entries' ticks are not to be read. A round of more
+/// actions than memory holds (or than 2^32) is
+/// [`SimError::OutOfMemory`], not an abort: the fighter cap budgets one
+/// action a fighter, and a fighter may have up to `MAX_ACTIONS`.
 fn lay_out(
     events: &mut Vec<(u32, u32, u16)>,
     counts: &mut Vec<u32>,
@@ -539,19 +546,28 @@ fn lay_out(
     slots: u32,
     slot: impl Fn(u32, u32) -> u32,
     tick: impl Fn(u32, u32) -> u64,
-) -> u64 {
+) -> Result<u64, SimError> {
     let slots = slots as usize;
     zero(counts, slots + 2);
     for &w in order {
         for nth in 1..=allowed(w) {
+            // No overflow: a fighter puts at most one action in a slot, and
+            // a battle has fewer than 2^32 fighters.
             counts[slot(w, nth) as usize + 1] += 1;
         }
     }
+    let too_many = || SimError::OutOfMemory {
+        fighters: order.len() as u64,
+    };
     for k in 1..counts.len() {
-        counts[k] += counts[k - 1];
+        counts[k] = counts[k].checked_add(counts[k - 1]).ok_or_else(too_many)?;
     }
+    let total = counts[slots + 1] as usize;
+    events
+        .try_reserve(total.saturating_sub(events.len()))
+        .map_err(|_| too_many())?;
     // Every entry is written below: the last round's are not cleared first.
-    events.resize(counts[slots + 1] as usize, (0, 0, 0));
+    events.resize(total, (0, 0, 0));
     let mut last = 0;
     for &w in order {
         for nth in 1..=allowed(w) {
@@ -562,7 +578,7 @@ fn lay_out(
             *at += 1;
         }
     }
-    last
+    Ok(last)
 }
 
 /// `counts` as `len` zeros (no allocation when it has that length).
@@ -644,6 +660,9 @@ impl Clock for RoundsClock {
             self.cursor += 1;
         }
         if self.round == 0 || self.cursor == self.events.len() {
+            if self.standing == 0 {
+                return Ok(None); // nobody left to begin a round for
+            }
             self.begin_round(rolls)?;
             return Ok(Some(Tick::NewRound));
         }
@@ -662,8 +681,11 @@ impl Clock for RoundsClock {
     }
     #[inline]
     fn remove(&mut self, who: u32) {
-        if let Some(f) = self.fighters.get_mut(who as usize) {
+        if let Some(f) = self.fighters.get_mut(who as usize)
+            && f.alive()
+        {
             f.from = FALLEN;
+            self.standing -= 1;
         }
     }
 

@@ -74,7 +74,7 @@
 //! ```
 
 use serde::{Deserialize, Serialize};
-use skirmish_core::damage::DamageModel;
+use skirmish_core::damage::{DamageModel, Status};
 use skirmish_core::dice::SeededRolls;
 use skirmish_core::fighter::Fighter;
 use skirmish_core::tracker::{Continuation, Encounter, EncounterRules};
@@ -315,6 +315,15 @@ impl Plan {
             rules.max_actions,
         );
         let lines = Lines::new(c.scheduler.clone(), c.fighters.iter().map(|f| (f.line, f.standing)))?;
+        // A fighter standing by the continuation but down by its damage (a
+        // continuation made by hand or edited) falls at its first hit on
+        // the general loop; the fast path counts a fall only when a hit
+        // takes a fighter down, so such a continuation takes the general
+        // loop.
+        let down_yet_standing = c
+            .fighters
+            .iter()
+            .any(|f| f.standing && damage.status(&f.damage) != Status::Standing);
         let battle = Battle::of_fighters(
             timing,
             c.rules.striking,
@@ -324,6 +333,11 @@ impl Plan {
             c.sides.clone(),
             fighters,
         )?;
+        let battle = if down_yet_standing {
+            battle.without_fast_path()
+        } else {
+            battle
+        };
         Ok(Plan {
             battle,
             lines,

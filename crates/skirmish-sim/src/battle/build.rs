@@ -273,9 +273,10 @@ impl Battle {
             group_of,
             fast: None,
         };
-        // The ranked policies' keys would need the start's engagements and
-        // damage taken, FUDGE opposed striking its own loop from a start:
-        // those continuations stay on the general loop.
+        // The ranked policies' index would need the fighters already down
+        // at the start left out (`fast/ranked.rs` musters everyone), FUDGE
+        // opposed striking its own loop from a start: those continuations
+        // stay on the general loop.
         if let (Targeting::Random, Striking::FullContact(r)) = (battle.targeting, battle.striking) {
             battle.fast = battle.fast_plan_with(r, None, true);
         }

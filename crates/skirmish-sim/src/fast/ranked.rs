@@ -77,7 +77,8 @@ impl RankedArrays {
                     self.wounded[s].reset(c, |_| i64::ABSENT);
                     let fresh = &mut self.fresh[s];
                     fresh.clear();
-                    reserve_fighters(fresh, c.div_ceil(64))?;
+                    reserve_fighters(fresh, c.div_ceil(64))
+                        .map_err(|_| SimError::OutOfMemory { fighters: n as u64 })?;
                     fresh.resize(c / 64, u64::MAX);
                     if !c.is_multiple_of(64) {
                         fresh.push((1u64 << (c % 64)) - 1);

@@ -2,7 +2,7 @@
 //! encounter started from a scenario.
 
 use proptest::prelude::*;
-use skirmish_core::damage::HitPointState;
+use skirmish_core::damage::{DamageState, HitPointState};
 use skirmish_core::fighter::Striking;
 use skirmish_core::timing::{Declaration, TimingSystem};
 use skirmish_core::tracker::{
@@ -468,6 +468,28 @@ fn a_continuation_that_does_not_hang_together_is_refused() {
     let mut c = good;
     c.sides.truncate(1);
     assert!(odds_from_continuation(&c, 10, 1).is_err());
+}
+
+/// A continuation made by hand may list a fighter as standing with its
+/// damage already down (0 hit points): the general loop drops it at its
+/// first hit, and such a continuation is not fought on the fast path
+/// (which counts a fall only when a hit takes a fighter down).
+#[test]
+fn a_fighter_standing_but_already_down_falls_at_its_first_hit() {
+    let scenario = ambush().with_field("damage", "hit_points").unwrap();
+    let e = encounter_from_scenario(&scenario, 5).unwrap();
+    let mut c = e.continuation().unwrap();
+    let fresh = continuation_summaries(&c, 30, 4, true).unwrap();
+    assert!(fresh.0, "a fresh continuation takes the fast path");
+    for f in &mut c.fighters {
+        f.damage = DamageState::HitPoints(HitPointState::new(0));
+    }
+    let (fast, on_fast) = continuation_summaries(&c, 30, 4, true).unwrap();
+    let (_, on_general) = continuation_summaries(&c, 30, 4, false).unwrap();
+    assert!(!fast);
+    assert_eq!(on_fast, on_general);
+    // Everyone falls at the first blow: no battle runs to the tick cap.
+    assert!(on_fast.iter().all(|s| s.outcome != Outcome::Timeout), "{on_fast:?}");
 }
 
 proptest! {

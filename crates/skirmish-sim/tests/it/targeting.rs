@@ -128,3 +128,39 @@ fn indexed_targeting_picks_what_the_scan_picked() {
     }
     assert!(failed.is_empty(), "targeting changed:\n{}", failed.join("\n"));
 }
+
+/// The fast path's ranked index (`fast/minmask.rs`: 64 fighters a node)
+/// across its node and level edges, unequal sides and one workspace
+/// reused from size to size: report for report what the general loop
+/// gives (a reviewer's check, kept).
+#[test]
+fn the_ranked_index_fights_as_the_general_loop_across_its_edges() {
+    use skirmish_core::dice::SeededRolls;
+    let options = RunOptions {
+        trace: false,
+        casualties: true,
+    };
+    let mut ws = Workspace::default();
+    for (a, b) in [(1, 70), (64, 64), (65, 65), (64, 65), (63, 129), (130, 4097)] {
+        for timing in ["continuous", "simultaneous", "tick-system"] {
+            for policy in ["most_wounded", "least_engaged"] {
+                let s = parity(a)
+                    .with_field("sides.B.groups.0.count", &b.to_string())
+                    .unwrap()
+                    .with_field("timing", timing)
+                    .unwrap()
+                    .with_field("battle.targeting", policy)
+                    .unwrap();
+                let battle = Battle::new(&s).unwrap();
+                assert!(battle.has_fast_path());
+                for i in 0..2 {
+                    let fast = battle.run_in(&mut ws, 9, i, &options).unwrap();
+                    let general = battle
+                        .run_with(&mut ws, &mut SeededRolls::for_stream(9, i), &options, true)
+                        .unwrap();
+                    assert_eq!(fast, general, "{a}x{b} {timing} {policy} #{i}");
+                }
+            }
+        }
+    }
+}

@@ -38,7 +38,7 @@ use skirmish_core::tables::weapons::RateOfFire;
 use skirmish_core::timing::graduated::MIN_READY_TIME;
 use skirmish_core::timing::queue::{EventId, EventQueue};
 use skirmish_core::timing::simple::MIN_INITIATIVE;
-use skirmish_core::timing::{ActorTiming, Declaration, MAX_ACTIONS, MAX_TICK, PastEnd, TimingSystem};
+use skirmish_core::timing::{ActorTiming, Declaration, MAX_TICK, PastEnd, TimingSystem};
 
 use super::{Clock, Tick};
 use crate::battle::reserve_fighters;
@@ -68,15 +68,7 @@ struct Profile {
 impl Profile {
     /// Actions in round `round`: Rate of Fire and extra attacks.
     fn allowed_in(&self, round: u32) -> u16 {
-        let rof = self.rate_of_fire;
-        // One shot a round or more is the same every round.
-        let shots = if rof.rounds() <= 1 {
-            rof.shots()
-        } else {
-            rof.shots_in_round(round)
-        };
-        // At most MAX_ACTIONS (1,000): a u16.
-        u16::try_from(shots.saturating_add(self.extra_attacks).min(MAX_ACTIONS)).unwrap_or(u16::MAX)
+        super::actions_in_round(self.rate_of_fire, self.extra_attacks, round)
     }
 }
 

@@ -743,6 +743,26 @@ pub(crate) fn next_round(round: u32) -> Result<u32, SimError> {
         .ok_or_else(|| SimError::rules(skirmish_core::Error::overflow("round", "more than u32::MAX rounds")))
 }
 
+/// Actions in round `round` of a declaration with Rate of Fire `rof` and
+/// `extra_attacks` (`actions_in_round`: every fighter of a lean clock has
+/// been in the fight since round 1), at most `MAX_ACTIONS` (1,000: a u16).
+/// The round clocks read it from their per-run profiles.
+#[inline]
+pub(crate) fn actions_in_round(rof: skirmish_core::tables::weapons::RateOfFire, extra_attacks: u32, round: u32) -> u16 {
+    // One shot a round or more is the same every round.
+    let shots = if rof.rounds() <= 1 {
+        rof.shots()
+    } else {
+        rof.shots_in_round(round)
+    };
+    u16::try_from(
+        shots
+            .saturating_add(extra_attacks)
+            .min(skirmish_core::timing::MAX_ACTIONS),
+    )
+    .unwrap_or(u16::MAX)
+}
+
 /// What the Scheduler's `add` checks, for a lean clock taking one more
 /// fighter when `count` are in: its traits and declaration (a group's
 /// fighters share them, so they are checked once per run of equal ones,

@@ -100,14 +100,7 @@ impl Profile {
     /// Actions in round `round` under Simple Rounds: Rate of Fire and
     /// extra attacks.
     fn allowed_in(&self, round: u32) -> u16 {
-        let rof = self.rate_of_fire;
-        // One shot a round or more is the same every round.
-        let shots = if rof.rounds() <= 1 {
-            rof.shots()
-        } else {
-            rof.shots_in_round(round)
-        };
-        allowed16(shots.saturating_add(self.extra_attacks).min(MAX_ACTIONS))
+        super::actions_in_round(self.rate_of_fire, self.extra_attacks, round)
     }
 }
 

@@ -434,6 +434,7 @@ impl Clock for TickClock {
                 self.begin_round(rolls)?;
                 return Ok(Some(Tick::NewRound));
             }
+            let n = self.fighters.len();
             let fighters = &mut self.fighters;
             let awaiting = &mut self.awaiting;
             let popped = self.ring.pop_tick(|ev| {
@@ -458,7 +459,18 @@ impl Clock for TickClock {
                     }
                 }
             });
-            let Some(tick) = popped else {
+            // A far event moved into the ring has a new handle.
+            self.ring.drain_moved(|ev, old, new| {
+                if let Some(f) = fighters.get_mut((ev >> KIND_BITS) as usize) {
+                    if f.action == old {
+                        f.action = new;
+                    }
+                    if f.turn == old {
+                        f.turn = new;
+                    }
+                }
+            });
+            let Some(tick) = popped.map_err(|r| r.error(n))? else {
                 return Ok(None);
             };
             // A tick of turns alone lands nothing: on to the next.

@@ -104,7 +104,11 @@ pub(crate) fn threads(n: usize) -> SweepOptions {
 
 /// A fresh path under the test target's scratch directory.
 pub(crate) fn scratch(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("sweep-tests");
+    // One folder per test process: two runs of the suite at once (a
+    // helper's beside CI's) must not fight over the same checkpoint.
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join("sweep-tests")
+        .join(std::process::id().to_string());
     fs::create_dir_all(&dir).unwrap();
     let path = dir.join(name);
     let _ = fs::remove_file(&path);

@@ -13,9 +13,10 @@
 //! pending action and turn, and its profile: what its group's fighters
 //! share, their action ticks, Interval, initiative bonus and declaration's
 //! flags, kept once per run of equal fighters) and its own queue, a ring
-//! of tick buckets (`tick/ring.rs`: 8 bytes per pending event, where the
-//! core [`EventQueue`](skirmish_core::timing::queue::EventQueue) kept
-//! about 48, and a fraction of its work). It schedules and cancels the
+//! of tick buckets (`tick/ring.rs`: about 4.3 bytes per pending event in
+//! 64-byte chunks, where the core
+//! [`EventQueue`](skirmish_core::timing::queue::EventQueue) kept about 48,
+//! and a fraction of its work). It schedules and cancels the
 //! events the Scheduler does, on the same ticks and in the same order, and
 //! the ring pops a tick's events in the order they were scheduled, as the
 //! core queue does, so every tick pops the same fighters in the same order.
@@ -30,9 +31,10 @@
 //! compares the two report by report; the unit tests below drive both step
 //! for step). Measured (callgrind, parity battles, random targets):
 //! 2,334 instructions per action at 2x10 on the Scheduler, 503 on plain
-//! 40-byte records and the core queue, 328 here (2x100,000: 472 -> 309);
-//! peak memory at 2x1,000,000, 1.08 GB -> 379 MB -> 109 MB (54 bytes per
-//! fighter, the whole process).
+//! 40-byte records and the core queue, 328 on a ring of 8-byte nodes and
+//! 348 on its chunks (2x100,000: 472 -> 309 -> 309; the chunks are for
+//! the cache, see the ring's docs); peak memory at 2x1,000,000, 1.08 GB ->
+//! 379 MB -> 109 MB -> 91 MB (47 bytes per fighter, the whole process).
 //!
 //! The Scheduler's rules it keeps:
 //!

@@ -218,6 +218,10 @@ impl GraduatedClock {
                 ..Slot::default()
             });
         }
+        // Everyone may await a Ready Time, or land, at one tick.
+        let n = self.fighters.len();
+        reserve_fighters(&mut self.awaiting, n)?;
+        reserve_fighters(&mut self.popped, n)?;
         self.varies = self.profiles.iter().any(|p| p.rate_of_fire.rounds() > 1);
         for p in &mut self.profiles {
             p.allowed = p.allowed_in(1);

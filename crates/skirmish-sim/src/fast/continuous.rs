@@ -386,7 +386,9 @@ fn fight_with<M: FastModel, const KEEP_HITS: bool, const PAIRS: bool, const RANK
                             // No enemy to pick: the action is spent, the
                             // next one scheduled as after a strike.
                             let rt = (i64::from(dice.ready) + speed).max(MIN_READY_TIME);
-                            ring.push(tick + rt as u64, e.bumped());
+                            // (Without epochs the entry's top bits are its
+                            // speed: kept as it is, as after a strike.)
+                            ring.push(tick + rt as u64, if PAIRS { e } else { e.bumped() });
                             continue;
                         }
                     }

@@ -362,14 +362,20 @@ impl<T> EventQueue<T> {
             return;
         }
         self.packed = false;
-        let mut waiting: Vec<FarEntry> = std::mem::take(&mut self.far).into_iter().map(|Reverse(e)| e).collect();
-        waiting.sort_unstable();
-        for (tick, seq, slot, generation) in waiting {
+        let mut waiting = std::mem::take(&mut self.far).into_vec();
+        // In (tick, scheduling) order, so each bucket keeps that order.
+        waiting.sort_unstable_by_key(|e| e.0);
+        for &Reverse((tick, seq, slot, generation)) in &waiting {
             let entry = Entry { slot, generation };
             if self.is_live(entry) {
                 self.place(tick, seq, entry);
             }
         }
+        // The far heap keeps its memory (a copy unpacked again and again
+        // allocates nothing): the events still far go back into it.
+        waiting.clear();
+        waiting.extend(std::mem::take(&mut self.far).into_vec());
+        self.far = BinaryHeap::from(waiting);
     }
 
     /// A packed queue over a slab: every pending event goes to the far

@@ -125,7 +125,7 @@ enum Presence {
     Out,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
 struct ActorState {
     timing: ActorTiming,
     decl: Declaration,
@@ -155,6 +155,62 @@ struct ActorState {
     in_progress: Option<EventId>,
     /// Tick System: kind of the action in progress.
     in_progress_kind: Option<ActionKind>,
+}
+
+impl ActorState {
+    /// This actor's state with `pending` for its pending events. The
+    /// fields are named one by one: a new field is a compile error here
+    /// until it is copied.
+    fn with_pending(&self, pending: Vec<EventId>) -> Self {
+        let ActorState {
+            timing,
+            decl,
+            presence,
+            pending: _,
+            awaiting,
+            nth,
+            allowed,
+            chain_round,
+            rounds_of_use,
+            initiative,
+            entry,
+            prepared,
+            free_defense_used,
+            in_progress,
+            in_progress_kind,
+        } = self;
+        ActorState {
+            timing: *timing,
+            decl: *decl,
+            presence: *presence,
+            pending,
+            awaiting: *awaiting,
+            nth: *nth,
+            allowed: *allowed,
+            chain_round: *chain_round,
+            rounds_of_use: *rounds_of_use,
+            initiative: *initiative,
+            entry: *entry,
+            prepared: *prepared,
+            free_defense_used: *free_defense_used,
+            in_progress: *in_progress,
+            in_progress_kind: *in_progress_kind,
+        }
+    }
+}
+
+impl Clone for ActorState {
+    fn clone(&self) -> Self {
+        self.with_pending(self.pending.clone())
+    }
+
+    /// The same copy, in this actor's memory: its list of pending events
+    /// is reused (odds from here restore a scheduler for every battle).
+    fn clone_from(&mut self, source: &Self) {
+        let mut pending = std::mem::take(&mut self.pending);
+        pending.clone_from(&source.pending);
+        *self = source.with_pending(pending);
+    }
 }
 
 /// The timing rules of one battle: actors, the event queue, the round.

@@ -524,6 +524,51 @@ impl<'c, 'a> Watch<'c, 'a> {
     }
 }
 
+/// The next moment of a loop fed by a lean clock (`moments.rs`,
+/// `opposed.rs`): the clock's next step, a new round counted in
+/// `round_starts` (none begun past the cap), the battle's caps checked and
+/// the watch told; on a moment (its tick and round), `summary` takes its
+/// tick, round and actors.
+/// `None` when the battle stops there: nobody can ever act again (a
+/// timeout, not a win) or a cap is reached (a moment is fought whole or
+/// not at all).
+#[inline(always)]
+pub(super) fn next_moment<C: crate::clock::Clock>(
+    (clock, rolls, acting): (&mut C, &mut SeededRolls, &mut Vec<u32>),
+    plan: &FastPlan,
+    (summary, round_starts, watch): (&mut BattleSummary, &mut u32, &mut Watch<'_, '_>),
+    standing: impl FnOnce() -> u64,
+    fielded: usize,
+) -> Result<Option<(u64, u32)>, SimError> {
+    loop {
+        let Some(step) = clock.next(rolls, acting)? else {
+            return Ok(None);
+        };
+        let (tick, round) = match step {
+            crate::clock::Tick::NewRound => {
+                *round_starts += 1;
+                if *round_starts > plan.max_rounds {
+                    return Ok(None);
+                }
+                summary.rounds = summary.rounds.max(*round_starts);
+                continue;
+            }
+            crate::clock::Tick::Moment { tick, round, .. } => (tick, round),
+        };
+        if tick > plan.max_ticks
+            || round > plan.max_rounds
+            || summary.actions.saturating_add(acting.len() as u64) > plan.max_actions
+        {
+            return Ok(None);
+        }
+        watch.before((tick, round), summary, standing, fielded)?;
+        summary.ticks = tick;
+        summary.rounds = summary.rounds.max(round);
+        summary.actions += acting.len() as u64;
+        return Ok(Some((tick, round)));
+    }
+}
+
 /// The end of a moment at which someone fell: the casualties (if kept)
 /// record the sides' standing, and the outcome if a side is left empty.
 #[inline]

@@ -26,10 +26,10 @@
 
 use super::{
     Common, FastEnd, FastModel, FastPlan, Landing, Out, ROLLS, Tally, Watch, after_falls, decided, is_down,
-    remove_fallen, set_penalties, strike,
+    next_moment, remove_fallen, set_penalties, strike,
 };
 use crate::battle::{Start, reserve_fighters};
-use crate::clock::{Clock, Tick};
+use crate::clock::Clock;
 use crate::error::SimError;
 use crate::report::BattleSummary;
 use crate::scenario::Targeting;
@@ -154,35 +154,16 @@ fn fight_with<C: Clock, M: FastModel, const KEEP_HITS: bool, const PAIRS: bool, 
         summary.outcome = outcome;
     }
     while summary.outcome == crate::report::Outcome::Timeout {
-        let Some(step) = clock.next(rolls, acting)? else {
-            break; // nobody can ever act again: a timeout, not a win
-        };
-        let (tick, round) = match step {
-            Tick::NewRound => {
-                round_starts += 1;
-                if round_starts > plan.max_rounds {
-                    break; // a round past the cap is not begun
-                }
-                summary.rounds = summary.rounds.max(round_starts);
-                continue;
-            }
-            Tick::Moment { tick, round, .. } => (tick, round),
-        };
-        if tick > plan.max_ticks
-            || round > plan.max_rounds
-            || summary.actions.saturating_add(acting.len() as u64) > plan.max_actions
-        {
-            break;
-        }
-        watch.before(
-            (tick, round),
-            &summary,
+        let Some((tick, _)) = next_moment(
+            (&mut *clock, &mut *rolls, &mut *acting),
+            plan,
+            (&mut summary, &mut round_starts, &mut watch),
             || standing.iter().map(|s| s.len() as u64).sum(),
             group_of.len(),
-        )?;
-        summary.ticks = tick;
-        summary.rounds = summary.rounds.max(round);
-        summary.actions += acting.len() as u64;
+        )?
+        else {
+            break;
+        };
 
         // Every actor strikes a random enemy standing at the start of the
         // moment, its damage applied at once (see the module docs).

@@ -50,9 +50,12 @@ use skirmish_core::combat::{self, OpposedSide};
 use skirmish_core::fighter::FudgeRules;
 use skirmish_core::ladder::CombatLevel;
 
-use super::{Common, FastEnd, FastModel, FastPlan, Fighter, Out, Watch, after_falls, decided, is_down, remove_fallen};
+use super::{
+    Common, FastEnd, FastModel, FastPlan, Fighter, Out, Watch, after_falls, decided, is_down, next_moment,
+    remove_fallen,
+};
 use crate::battle::{NONE, own_key, reserve_fighters};
-use crate::clock::{Clock, Tick};
+use crate::clock::Clock;
 use crate::error::SimError;
 use crate::ranking::{ABSENT, Key, Ranking};
 use crate::report::{BattleSummary, Outcome};
@@ -325,35 +328,16 @@ fn fight_with<C: Clock, M: FastModel, const RANKED: bool>(
         summary.outcome = outcome;
     }
     while summary.outcome == Outcome::Timeout {
-        let Some(step) = clock.next(rolls, acting)? else {
-            break; // nobody can ever act again: a timeout, not a win
-        };
-        let (tick, round) = match step {
-            Tick::NewRound => {
-                round_starts += 1;
-                if round_starts > plan.max_rounds {
-                    break; // a round past the cap is not begun
-                }
-                summary.rounds = summary.rounds.max(round_starts);
-                continue;
-            }
-            Tick::Moment { tick, round, .. } => (tick, round),
-        };
-        if tick > plan.max_ticks
-            || round > plan.max_rounds
-            || summary.actions.saturating_add(acting.len() as u64) > plan.max_actions
-        {
-            break;
-        }
-        watch.before(
-            (tick, round),
-            &summary,
+        let Some((tick, round)) = next_moment(
+            (&mut *clock, &mut *rolls, &mut *acting),
+            plan,
+            (&mut summary, &mut round_starts, &mut watch),
             || standing.iter().map(|s| s.len() as u64).sum(),
             group_of.len(),
-        )?;
-        summary.ticks = tick;
-        summary.rounds = summary.rounds.max(round);
-        summary.actions += acting.len() as u64;
+        )?
+        else {
+            break;
+        };
 
         // 1. Each side's group roll for the moment.
         let side_roll: [Option<i32>; 2] = if rules.group_roll {

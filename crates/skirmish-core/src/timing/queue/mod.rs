@@ -372,7 +372,9 @@ impl<T> EventQueue<T> {
             }
         }
         // The far heap keeps its memory (a copy unpacked again and again
-        // allocates nothing): the events still far go back into it.
+        // allocates nothing for it, unless events are still beyond the
+        // rings' reach: `place` put those in a fresh heap): the events
+        // still far go back into it.
         waiting.clear();
         waiting.extend(std::mem::take(&mut self.far).into_vec());
         self.far = BinaryHeap::from(waiting);

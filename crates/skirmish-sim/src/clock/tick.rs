@@ -34,8 +34,9 @@
 //! 40-byte records and the core queue, 328 on a ring of 8-byte nodes and
 //! 348 on its chunks and 357 with the alive bits (2x100,000: 472 -> 309
 //! -> 309 -> 316; the chunks and the bits are for the cache: criterion at
-//! 2x100,000, 72 -> 61 -> 50 ns per action); peak memory at 2x1,000,000, 1.08 GB ->
-//! 379 MB -> 109 MB -> 91 MB (47 bytes per fighter, the whole process).
+//! 2x100,000, 72 -> 61 -> 50 ns per action); peak memory at
+//! 2x1,000,000, 1.08 GB -> 379 MB -> 109 MB -> 91 MB (47 bytes per
+//! fighter, the whole process).
 //!
 //! The Scheduler's rules it keeps:
 //!
@@ -99,9 +100,12 @@ const fn payload(w: u32, kind: u32) -> u32 {
     w << KIND_BITS | kind
 }
 
-/// [`Fighter::profile`]'s bit for a fighter still in the fight; the bits
-/// below it are the profile's index (fewer than `MAX_ACTORS`).
-const ALIVE: u32 = 1 << 31;
+/// Whether fighter `w` is still in the fight, by the bits of
+/// [`TickClock::alive`].
+#[inline]
+fn is_alive(alive: &[u64], w: usize) -> bool {
+    alive.get(w / 64).is_some_and(|bits| bits & (1 << (w % 64)) != 0)
+}
 
 /// One fighter's timing, 12 bytes.
 #[derive(Debug, Clone, Copy)]
@@ -113,7 +117,7 @@ struct Fighter {
     /// The coming turn's node ([`NONE`]: none; the same node as `action`
     /// for an [`ACTION_TURN`]).
     turn: u32,
-    /// Its profile's index in [`TickClock::profiles`], with [`ALIVE`].
+    /// Its profile's index in [`TickClock::profiles`].
     profile: u32,
 }
 
@@ -144,7 +148,7 @@ pub(crate) struct TickClock {
     /// Fighters whose turn began at the last tick, in the order they began,
     /// with their profiles' indices. The fallen stay on it and are skipped.
     awaiting: Vec<(u32, u32)>,
-    /// A bit per fighter still in the fight, as [`ALIVE`] in its record:
+    /// A bit per fighter still in the fight (the one place that says so):
     /// starting the actions of a tick's turns (thousands of fighters in a
     /// large battle, in no order) reads these bits and the profile kept in
     /// `awaiting`, not each fighter's record, which the moment in between
@@ -232,12 +236,12 @@ impl TickClock {
                 let more = self.fighters.len().max(4) * 2;
                 reserve_fighters(&mut self.fighters, more)?;
             }
-            // Fewer than `MAX_ACTORS` profiles (`admit` counts): below `ALIVE`.
+            // Fewer than `MAX_ACTORS` profiles (`admit` counts): a u32.
             let index = u32::try_from(self.profiles.len() - 1).unwrap_or(0);
             self.fighters.push(Fighter {
                 action: NONE,
                 turn: NONE,
-                profile: index | ALIVE,
+                profile: index,
             });
         }
         reserve_fighters(&mut self.awaiting, self.fighters.len())?;
@@ -259,7 +263,6 @@ impl TickClock {
         for f in &mut self.fighters {
             f.action = NONE;
             f.turn = NONE;
-            f.profile |= ALIVE;
         }
         self.awaiting.clear();
         self.alive.clear();
@@ -308,10 +311,7 @@ impl TickClock {
             ..
         } = self;
         for &(w, profile) in awaiting.iter() {
-            if alive
-                .get(w as usize / 64)
-                .is_none_or(|bits| bits & (1 << (w % 64)) == 0)
-            {
+            if !is_alive(alive, w as usize) {
                 continue;
             }
             let Some(p) = profiles.get(profile as usize) else {
@@ -359,8 +359,8 @@ impl TickClock {
         let round = super::next_round(self.round)?;
         // Below any initiative: with nobody rolling, the round is 1 tick.
         let mut highest = i64::MIN;
-        for f in &mut self.fighters {
-            if f.profile & ALIVE == 0 {
+        for (w, f) in self.fighters.iter_mut().enumerate() {
+            if !is_alive(&self.alive, w) {
                 continue;
             }
             // The die was checked with the options: rolled as `roll` would.
@@ -368,7 +368,7 @@ impl TickClock {
                 Dice::Fudge { count } => rolls.fudge(count),
                 Dice::Standard { count, sides } => rolls.standard(count, sides),
             };
-            let bonus = self.profiles.get((f.profile & !ALIVE) as usize).map_or(0, |p| p.bonus);
+            let bonus = self.profiles.get(f.profile as usize).map_or(0, |p| p.bonus);
             // At most 40 dice of 1,000,000 sides and a bonus of at most
             // 1,000,000 either way (checked with the options and traits):
             // exact in an `i32`.
@@ -379,8 +379,8 @@ impl TickClock {
         let laid = self.lay_out(round, highest);
         if laid.is_err() {
             // The initiatives are no events.
-            for f in &mut self.fighters {
-                if f.profile & ALIVE != 0 && f.turn == NONE {
+            for (w, f) in self.fighters.iter_mut().enumerate() {
+                if is_alive(&self.alive, w) && f.turn == NONE {
                     f.action = NONE;
                 }
             }
@@ -410,9 +410,11 @@ impl TickClock {
         self.span = span;
         self.round_end = base + span;
         let n = self.fighters.len();
-        let TickClock { ring, fighters, .. } = self;
+        let TickClock {
+            ring, fighters, alive, ..
+        } = self;
         for (w, f) in fighters.iter_mut().enumerate() {
-            if f.profile & ALIVE == 0 {
+            if !is_alive(alive, w) {
                 continue;
             }
             let init = i32::from_ne_bytes(f.action.to_ne_bytes());
@@ -465,13 +467,13 @@ impl Clock for TickClock {
                     }
                     TURN => {
                         f.turn = NONE;
-                        awaiting.push((w, f.profile & !ALIVE));
+                        awaiting.push((w, f.profile));
                     }
                     _ => {
                         f.action = NONE;
                         f.turn = NONE;
                         acting.push(w);
-                        awaiting.push((w, f.profile & !ALIVE));
+                        awaiting.push((w, f.profile));
                     }
                 }
             });
@@ -507,10 +509,9 @@ impl Clock for TickClock {
         let Some(f) = self.fighters.get_mut(who as usize) else {
             return;
         };
-        if f.profile & ALIVE == 0 {
+        if !is_alive(&self.alive, who as usize) {
             return;
         }
-        f.profile &= !ALIVE;
         if let Some(bits) = self.alive.get_mut(who as usize / 64) {
             *bits &= !(1 << (who % 64));
         }
@@ -538,10 +539,10 @@ impl Clock for TickClock {
         let Some(f) = self.fighters.get_mut(who as usize) else {
             return false;
         };
-        let Some(&p) = self.profiles.get((f.profile & !ALIVE) as usize) else {
+        let Some(&p) = self.profiles.get(f.profile as usize) else {
             return false;
         };
-        if !disruptible || !p.disruptible || f.profile & ALIVE == 0 || f.action == NONE {
+        if !disruptible || !p.disruptible || !is_alive(&self.alive, who as usize) || f.action == NONE {
             return false;
         }
         let (action, turn) = (f.action, f.turn);

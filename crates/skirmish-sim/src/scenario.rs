@@ -108,6 +108,23 @@ pub struct Scenario {
     pub sides: Vec<Side>,
 }
 
+/// One top-level field or one group of a [`Scenario`], read as the
+/// scenario reads it: [`Scenario::with_field_value`] reads again only the
+/// part of the scenario a path changes.
+#[derive(Deserialize)]
+#[serde(transparent)]
+pub(crate) struct TimingPart(#[serde(deserialize_with = "name_or_table")] pub(crate) TimingSystem);
+
+/// See [`TimingPart`].
+#[derive(Deserialize)]
+#[serde(transparent)]
+pub(crate) struct StrikingPart(#[serde(deserialize_with = "name_or_table")] pub(crate) Striking);
+
+/// See [`TimingPart`].
+#[derive(Deserialize)]
+#[serde(transparent)]
+pub(crate) struct DamagePart(#[serde(deserialize_with = "damage_name_or_table")] pub(crate) DamageConfig);
+
 fn default_timing() -> TimingSystem {
     TimingSystem::continuous()
 }

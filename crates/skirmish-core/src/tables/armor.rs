@@ -130,6 +130,11 @@ pub fn all() -> &'static [Armor] {
 /// [`Error::UnknownName`] for a name no row has, suggesting the closest
 /// rows (matched against names and aliases, reported by row name).
 pub fn armor(name: &str) -> Result<&'static Armor> {
+    // The table's own spelling: no two rows share a spelling (a test
+    // checks it), so the forgiving search would find this row.
+    if let Some(row) = ARMOR.iter().find(|a| a.name == name) {
+        return Ok(row);
+    }
     let wanted = normalize(name);
     if !wanted.is_empty() {
         let found = ARMOR

@@ -604,6 +604,13 @@ fn spelling_keys() -> &'static [Vec<Key>] {
 /// The weapon named `name` among `WEAPONS[range]` (see [`find_in`]).
 fn find_among(range: std::ops::Range<usize>, name: &str) -> Result<&'static Weapon> {
     let weapons: &'static [Weapon] = WEAPONS.get(range.clone()).unwrap_or(&[]);
+    // The table's own spelling, as scenarios and presets mostly write it: no
+    // other weapon has its key (a test checks it), so the forgiving search
+    // below would find this one alone, at twenty times the cost (a sweep
+    // looks up every group's weapon for each cell, twice).
+    if let Some(w) = weapons.iter().find(|w| w.name == name) {
+        return Ok(w);
+    }
     let keys = spelling_keys().get(range).unwrap_or(&[]);
     let query = Key::of(name);
     if query.words.is_empty() {

@@ -10,18 +10,22 @@
 //! Scheduler took about 60% of a Simultaneous battle's instructions, most
 //! of it allocation (a `Vec` per actor per round, regrown).
 //!
-//! This clock lays a round out as one flat list of `(tick, fighter, pass)`
-//! in the order the Scheduler would pop them (tick, then scheduling order),
-//! and walks it with a cursor: a moment is the run of entries on one tick.
-//! A round that is one moment (Simultaneous; Action Blocks when everyone
-//! has one action) writes no list: its moment is everyone still holding
-//! their action, in the order of those in the fight (fighter order, or by
-//! REF). What a fighter costs the clock (issue 13's 64 bytes a fighter): a
-//! 12-byte record (its group's data is in a profile per run of equal
-//! fighters), its place in the fight's list (4; under Action Blocks also in
-//! the REF order, 4), and under Simple Rounds and a many-block round its
-//! round entries (12 bytes each: the tick is a `u32`, every round being
-//! checked against the last tick). It draws the same dice in the same order
+//! This clock lays an Action Blocks round of many blocks out as one flat
+//! list of `(tick, fighter, pass)` in the order the Scheduler would pop
+//! them (tick, then scheduling order), and walks it with a cursor: a
+//! moment is the run of entries on one tick. A round that is one moment
+//! (Simultaneous; Action Blocks when everyone has one action) writes no
+//! list: its moment is everyone still holding their action, in the order
+//! of those in the fight (fighter order, or by REF). A Simple Rounds round
+//! writes none either: its fighters with an action, by initiative, are
+//! walked once per pass (those with no further action leaving the list
+//! after each), a moment being a run of equal initiative. What a fighter
+//! costs the clock (issue 13's 64 bytes a fighter): a 12-byte record (its
+//! group's data is in a profile per run of equal fighters), its place in
+//! the fight's list (4), in the initiative or REF order (Simple Rounds and
+//! Action Blocks, 4), and in a many-block round its round entries (12 bytes
+//! each: the tick is a `u32`, every round being checked against the last
+//! tick). It draws the same dice in the same order
 //! (each round, one initiative roll per fighter still in the fight, in
 //! fighter order: `4dF` under Simple Rounds, the system's die under Action
 //! Blocks, none under Simultaneous) and hands the battle the same steps,
@@ -61,6 +65,11 @@ use crate::error::SimError;
 
 /// Inits up to this many ticks are sorted by counting; beyond, by a sort.
 const COUNTING_SORT_SPAN: u64 = 4096;
+
+/// A Simple Rounds round of at most this many fighters is sorted by
+/// insertion as they roll: no buckets to clear and sum (the goblin
+/// ambush's counting sort was a fifth of its rounds' instructions).
+const SMALL_ROUND: usize = 16;
 
 /// Which of the three systems.
 #[derive(Debug, Clone, Copy, Default)]
@@ -163,8 +172,12 @@ pub(crate) struct RoundsClock {
     /// each), not yet fought: `events` is empty (not written: a fighter's
     /// 12 bytes fewer).
     single: bool,
-    /// The next entry of `events`.
+    /// The next entry of `events` (Simple Rounds: of `by_init`).
     cursor: usize,
+    /// Simple Rounds: the pass `by_init` is walked for (1-based), and the
+    /// round's last (the most actions anyone has).
+    pass: u32,
+    passes: u32,
     /// Some profile's actions change from round to round (a Rate of Fire
     /// over more than one round; Simple Rounds).
     varies: bool,
@@ -212,7 +225,11 @@ impl RoundsClock {
         let n = fighters.size_hint().0;
         reserve_fighters(&mut self.fighters, n)?;
         reserve_fighters(&mut self.active, n)?;
-        reserve_fighters(&mut self.events, n)?;
+        match self.kind {
+            Kind::Simple => reserve_fighters(&mut self.by_init, n)?,
+            Kind::Blocks(_) => reserve_fighters(&mut self.events, n)?,
+            Kind::Simultaneous => {}
+        }
         let mut last: Option<(ActorTiming, Declaration)> = None;
         for (timing, decl) in fighters {
             let new_run = last != Some((timing, decl));
@@ -286,6 +303,8 @@ impl RoundsClock {
         self.events.clear();
         self.single = false;
         self.cursor = 0;
+        self.pass = 0;
+        self.passes = 0;
         self.round = 0;
         self.round_base = 0;
         self.span = 0;
@@ -340,14 +359,18 @@ impl RoundsClock {
                 self.single = true;
             }
             Kind::Simple => {
-                // With at most one action each (the common round) and
-                // initiatives in a short range, the round is laid out in
-                // two passes: count initiatives as they are rolled, then
-                // place each fighter (a stable counting sort by initiative,
-                // as `sort_by_init` and `lay_out` give for one pass).
-                let fused = self.init_cap <= COUNTING_SORT_SPAN;
+                // `by_init` as `sort_by_init` gives it: a few fighters (a
+                // party and its foes) are inserted in order as they roll;
+                // more, with initiatives in a short range (the common
+                // case), counted as they roll, then placed (a stable
+                // counting sort).
+                let small = self.active.len() <= SMALL_ROUND;
+                let fused = !small && self.init_cap <= COUNTING_SORT_SPAN;
                 if fused {
                     zero(&mut self.counts, self.init_cap as usize + 2);
+                }
+                if small {
+                    self.by_init.clear();
                 }
                 if self.varies {
                     for p in &mut self.profiles {
@@ -379,7 +402,17 @@ impl RoundsClock {
                     if allowed > 0 {
                         span = span.max(u64::from(init));
                         passes = passes.max(u32::from(allowed));
-                        if fused && let Some(c) = self.counts.get_mut(init as usize + 1) {
+                        if small {
+                            // After those of a lower or the same initiative
+                            // (room for every fighter: `reset`).
+                            let mut at = self.by_init.len();
+                            self.by_init.push(w);
+                            while at > 0 && fighters[self.by_init[at - 1] as usize].init > init {
+                                self.by_init[at] = self.by_init[at - 1];
+                                at -= 1;
+                            }
+                            self.by_init[at] = w;
+                        } else if fused && let Some(c) = self.counts.get_mut(init as usize + 1) {
                             *c += 1;
                         }
                     }
@@ -387,48 +420,44 @@ impl RoundsClock {
                 self.active.truncate(kept);
                 let span = if passes == 0 { 1 } else { span };
                 self.span = span;
-                if fused && passes == 1 {
+                if fused {
                     let counts = &mut self.counts;
                     for k in 1..counts.len() {
                         counts[k] += counts[k - 1];
                     }
                     let total = counts.last().copied().unwrap_or(0) as usize;
                     // Every entry is written below: the last round's are
-                    // not cleared first.
-                    self.events.resize(total, (0, 0, 0));
-                    if total > 0 {
-                        // The last entry's tick: checked before any is
-                        // placed, so every tick is a u32.
-                        last = base + span;
-                        if last > MAX_TICK {
-                            return Err(super::past_last_tick());
-                        }
-                    }
-                    let base = narrow(base);
+                    // not cleared first (room for every fighter: `reset`).
+                    self.by_init.resize(total, 0);
                     for &w in &self.active {
                         let f = &fighters[w as usize];
                         if f.allowed == 0 {
                             continue;
                         }
                         let at = &mut counts[f.init as usize];
-                        self.events[*at as usize] = (base + f.init, w, 1);
+                        self.by_init[*at as usize] = w;
                         *at += 1;
                     }
-                } else {
+                } else if !small {
                     self.sort_by_init(span)?;
-                    // Pass-major, by initiative within a pass: fighter `w`'s
-                    // pass `p` goes to slot `p` (1-based) of `passes`.
-                    let fighters = &self.fighters;
-                    last = lay_out(
-                        &mut self.events,
-                        &mut self.counts,
-                        &self.by_init,
-                        |w| u32::from(fighters[w as usize].allowed),
-                        passes,
-                        |_, p| p,
-                        |w, p| base + u64::from(p - 1) * span + u64::from(fighters[w as usize].init),
-                    )?;
                 }
+                // The last action's tick: a fighter's last pass is its
+                // `allowed`th (at most MAX_ACTIONS x a u32 span: no
+                // overflow in u64).
+                let fighters = &self.fighters;
+                if let Some(latest) = self
+                    .by_init
+                    .iter()
+                    .map(|&w| {
+                        let f = &fighters[w as usize];
+                        u64::from(f.allowed.saturating_sub(1)) * span + u64::from(f.init)
+                    })
+                    .max()
+                {
+                    last = base + latest;
+                }
+                self.pass = 1;
+                self.passes = passes;
             }
             Kind::Blocks(c) => {
                 let mut n = 0u32;
@@ -625,10 +654,65 @@ impl RoundsClock {
     }
 }
 
+impl RoundsClock {
+    /// [`Clock::next`] under Simple Rounds: pass `p`'s moments are the runs
+    /// of equal initiative in `by_init` (its tick `base + (p - 1) * span +
+    /// initiative`), each of those whose first pending pass is `p`; after a
+    /// pass, those with no further action leave the list. No list of the
+    /// round's entries is written: the same moments, in the same order, as
+    /// that list walked.
+    #[inline]
+    fn next_simple(&mut self, rolls: &mut SeededRolls, acting: &mut Vec<u32>) -> Result<Option<Tick>, SimError> {
+        while self.round != 0 {
+            let pass = self.pass;
+            let fighters = &mut self.fighters;
+            let pending = |f: &Slot| u32::from(f.from) == pass;
+            while let Some(&w) = self.by_init.get(self.cursor)
+                && !pending(&fighters[w as usize])
+            {
+                self.cursor += 1;
+            }
+            if let Some(&first) = self.by_init.get(self.cursor) {
+                let init = fighters[first as usize].init;
+                while let Some(&w) = self.by_init.get(self.cursor) {
+                    let f = &mut fighters[w as usize];
+                    if f.init != init {
+                        break;
+                    }
+                    if pending(f) {
+                        acting.push(w);
+                        f.from = f.from.saturating_add(1);
+                    }
+                    self.cursor += 1;
+                }
+                // Checked at `begin_round`: no pass lands past the last tick.
+                let tick = self.round_base + u64::from(pass.saturating_sub(1)) * self.span + u64::from(init);
+                return Ok(Some(self.moment(tick)));
+            }
+            if pass >= self.passes {
+                break;
+            }
+            // The next pass: those still in the fight with another action.
+            self.by_init
+                .retain(|&w| fighters[w as usize].alive() && u32::from(fighters[w as usize].allowed) > pass);
+            self.pass += 1;
+            self.cursor = 0;
+        }
+        if self.standing == 0 {
+            return Ok(None); // nobody left to begin a round for
+        }
+        self.begin_round(rolls)?;
+        Ok(Some(Tick::NewRound))
+    }
+}
+
 impl Clock for RoundsClock {
     #[inline]
     fn next(&mut self, rolls: &mut SeededRolls, acting: &mut Vec<u32>) -> Result<Option<Tick>, SimError> {
         acting.clear();
+        if let Kind::Simple = self.kind {
+            return self.next_simple(rolls, acting);
+        }
         if self.single {
             // The round's one moment: whoever still has its action.
             self.single = false;

@@ -182,7 +182,7 @@ impl Scenario {
             name: self.name.clone(),
             description: self.description.clone(),
             timing: self.timing.clone(),
-            striking: self.striking.clone(),
+            striking: self.striking,
             damage: self.damage.clone(),
             battle: self.battle,
             sides: Vec::new(),

@@ -48,6 +48,10 @@ use crate::error::SimError;
 /// (stable) sort.
 const COUNTING_SORT_SPAN: u64 = 4096;
 
+/// A round of at most this many fighters is sorted by insertion as they
+/// roll: no buckets to clear and sum.
+const SMALL_ROUND: usize = 16;
+
 /// What a run of fighters with the same declaration share (a group's
 /// fighters: read once per battle, not kept per fighter).
 #[derive(Debug, Clone, Copy)]
@@ -282,7 +286,15 @@ impl GraduatedClock {
                 p.allowed = p.allowed_in(round);
             }
         }
-        let fused = self.init_cap <= COUNTING_SORT_SPAN;
+        // `order` by initiative, fighter order within one: a few fighters
+        // (a party and its foes) inserted in order as they roll; more, with
+        // initiatives in a short range (the common case), counted as they
+        // roll, then placed (a stable counting sort).
+        let small = self.active.len() <= SMALL_ROUND;
+        let fused = !small && self.init_cap <= COUNTING_SORT_SPAN;
+        if small {
+            self.order.clear();
+        }
         if fused {
             let len = self.init_cap as usize + 2;
             if self.counts.len() == len {
@@ -321,7 +333,18 @@ impl GraduatedClock {
                 f.init = u32::try_from(init).unwrap_or(u32::MAX);
                 f.pending = Pending::Listed;
                 listed += 1;
-                if fused && let Some(c) = self.counts.get_mut(f.init as usize + 1) {
+                let init = f.init;
+                if small {
+                    // After those of a lower or the same initiative (room
+                    // for every fighter: `reset`).
+                    let mut at = self.order.len();
+                    self.order.push(w);
+                    while at > 0 && fighters.get(self.order[at - 1] as usize).is_some_and(|o| o.init > init) {
+                        self.order[at] = self.order[at - 1];
+                        at -= 1;
+                    }
+                    self.order[at] = w;
+                } else if fused && let Some(c) = self.counts.get_mut(init as usize + 1) {
                     *c += 1;
                 }
             }
@@ -357,7 +380,7 @@ impl GraduatedClock {
                     *at += 1;
                 }
             }
-        } else {
+        } else if !small {
             self.order.clear();
             self.order.extend(with_actions);
             self.order

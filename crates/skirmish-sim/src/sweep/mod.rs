@@ -21,6 +21,15 @@
 //! depend on the order battles finish in; the table, its CSV and its JSON
 //! are byte-identical on any number of threads.
 //!
+//! The cells' battles are cut into chunks handed out in order, cell after
+//! cell, to whichever worker is free: a worker does not wait at the end of
+//! a cell for the others. Cells are reported (and checkpointed) in cell
+//! order. With a checkpoint, no battle of a cell starts before the cell
+//! before it is written, so a killed or cancelled sweep has finished (and
+//! kept) exactly the cells before the one it was in, as if the cells ran
+//! one after the other; without one, a cancelled sweep may also have
+//! finished a cell or two after the one that set the flag.
+//!
 //! # Checkpoint and resume
 //!
 //! With [`SweepOptions::checkpoint`], the CSV header is written first and

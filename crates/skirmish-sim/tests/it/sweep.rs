@@ -481,6 +481,77 @@ fn cancel_then_resume_gives_the_uninterrupted_bytes() {
     assert_eq!(fs::read_to_string(&path).unwrap(), full);
 }
 
+#[test]
+fn a_cancelled_sweep_without_a_checkpoint_stops_and_says_so() {
+    // Without a checkpoint the cells' chunks are handed out in one stream
+    // and nothing waits for a row: the cancellation stops the workers
+    // wherever they are (at least the two cells that set it are done, the
+    // sixth not begun).
+    for n in [1, 2, 3] {
+        let flag = Arc::new(AtomicBool::new(false));
+        let setter = flag.clone();
+        let options = SweepOptions {
+            threads: Some(n),
+            progress: Some(Arc::new(move |p: Progress| {
+                if p.cells_done >= 2 {
+                    setter.store(true, Ordering::Relaxed);
+                }
+            })),
+            cancel: Some(flag),
+            ..SweepOptions::default()
+        };
+        let err = run_sweep(&spec(300), editor, battle, &options).unwrap_err();
+        let SweepError::Cancelled {
+            cells_done,
+            cells_total,
+        } = err
+        else {
+            panic!("{n} threads: {err}")
+        };
+        assert!(
+            (2..6).contains(&cells_done) && cells_total == 6,
+            "{n} threads: {cells_done}"
+        );
+    }
+}
+
+#[test]
+fn a_failed_cell_keeps_the_rows_before_it_in_the_checkpoint() {
+    let full = run_sweep(&spec(300), editor, battle, &threads(1)).unwrap().to_csv();
+    let lines: Vec<&str> = full.lines().collect();
+    let failing = |s: &Scenario, seed: u64, i: u64| {
+        if s.sides[0].groups[0].strike_rating == 5 && s.sides[1].groups[0].strike_rating == 6 && i == 200 {
+            return Err("battle 200 broke".to_owned());
+        }
+        battle(s, seed, i)
+    };
+    for n in [1, 2, 3] {
+        let path = scratch(&format!("failed-{n}.csv"));
+        let options = SweepOptions {
+            checkpoint: Some(path.clone()),
+            ..threads(n)
+        };
+        let err = run_sweep(&spec(300), editor, failing, &options).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                SweepError::Battle {
+                    cell: 3,
+                    index: 200,
+                    ..
+                }
+            ),
+            "{n} threads: {err}"
+        );
+        // Cells 0-2, in order; no row of cell 3 or after.
+        assert_eq!(
+            fs::read_to_string(&path).unwrap(),
+            with_checks(&lines[..4]),
+            "{n} threads"
+        );
+    }
+}
+
 /// Run by [`a_killed_sweep_resumes_to_the_uninterrupted_bytes`] in a child
 /// process, which it kills (abort, no clean-up) in the middle of cell 3;
 /// does nothing otherwise.

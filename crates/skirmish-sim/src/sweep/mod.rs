@@ -16,7 +16,7 @@
 //! Battle `i` of **every** cell is called with the same `(seed, i)`, from
 //! which the engine derives the battle's random stream: the cells see the
 //! same dice, so their differences are the rules, not noise. Battles run in
-//! parallel (a local rayon pool of [`SweepOptions::threads`]), but a cell's
+//! parallel (on [`SweepOptions::threads`] threads), but a cell's
 //! results are integer sums and a histogram of durations, which do not
 //! depend on the order battles finish in; the table, its CSV and its JSON
 //! are byte-identical on any number of threads.
@@ -272,8 +272,10 @@ pub struct Progress {
 /// How to run a sweep.
 #[derive(Clone, Default)]
 pub struct SweepOptions {
-    /// Worker threads of the sweep's own pool, at most [`MAX_THREADS`];
-    /// `None` or `Some(0)`: rayon's default (one per core).
+    /// Worker threads of the sweep, at most [`MAX_THREADS`];
+    /// `None` or `Some(0)`: one per core the process may use
+    /// ([`std::thread::available_parallelism`]). The calling thread is one
+    /// of them.
     pub threads: Option<usize>,
     /// Called after every finished cell (its row already checkpointed) and,
     /// within a cell, at most every 100 ms; it may be called from any of the
@@ -404,7 +406,8 @@ pub enum SweepError {
         #[source]
         source: io::Error,
     },
-    /// The thread pool could not be built.
+    /// A worker thread could not be started (the sweep stops; the cells
+    /// already finished are in the checkpoint).
     #[error("cannot start the sweep's threads: {0}")]
     ThreadPool(String),
 }

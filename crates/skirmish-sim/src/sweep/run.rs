@@ -1,8 +1,9 @@
 //! The parallel run: every cell's scenario built first, then the cells'
 //! battles in chunks handed out in order (one counter, cell after cell) to
-//! the workers of a local rayon pool, reduced to integer sums and a
-//! histogram of durations (order-independent, so any number of threads
-//! gives the same bytes), with progress, cancellation and the checkpoint.
+//! the sweep's workers (the calling thread and scoped threads), reduced to
+//! integer sums and a histogram of durations (order-independent, so any
+//! number of threads gives the same bytes), with progress, cancellation
+//! and the checkpoint.
 //!
 //! One stream of chunks, not one parallel job a cell: a job a cell made
 //! every worker wait at each cell's end for the last chunk and hand the
@@ -265,19 +266,18 @@ where
         None => None,
     };
 
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(options.threads.unwrap_or(0))
-        .thread_name(|i| format!("skirmish-sweep-{i}"))
-        .build()
-        .map_err(|e| SweepError::ThreadPool(e.to_string()))?;
-    let threads = pool.current_num_threads().max(1) as u64;
+    let threads = match options.threads {
+        Some(n) if n > 0 => n,
+        _ => std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
+    }
+    .min(MAX_THREADS);
     // The chunks of every unfinished cell are handed out in order, cell
     // after cell, to whichever worker is free (one counter): no worker
     // waits at the end of a cell for the others (six cells of a thousand
     // small battles lost a sixth of the second core so), only at the end
     // of the sweep, which small chunks keep short (and progress and
     // cancellation prompt).
-    let chunk_len = (spec.battles / (threads * 32)).clamp(1, 1024);
+    let chunk_len = (spec.battles / (threads as u64 * 32)).clamp(1, 1024);
     let n_chunks = spec.battles.div_ceil(chunk_len);
     let pending: Vec<usize> = (0..n_cells).filter(|&cell| done[cell].is_none()).collect();
 
@@ -298,6 +298,7 @@ where
         next: AtomicU64::new(0),
         total: pending.len() as u64 * n_chunks,
         failed: AtomicUsize::new(usize::MAX),
+        abort: AtomicBool::new(false),
         failure: Mutex::new(None),
         gated: checkpoint.is_some(),
         rows: Mutex::new(Rows {
@@ -322,7 +323,36 @@ where
         progress: &progress,
         shared: &shared,
     };
-    pool.broadcast(|_| sweep.work(&battle));
+    // One thread: the calling thread is the worker. More: that many
+    // scoped threads, the calling thread waiting for them. (A calling
+    // thread working beside `threads - 1` started ones was slower: the
+    // kernel left the new thread on the caller's core for a while, 1.06 to
+    // 1.23 cores busy and the README sweep 12.5-13.3 ms against 10.6-11.2,
+    // perf stat -r 40.) Scoped threads rather than a pool: the workers only
+    // take chunks off one counter, and they are joined before the results
+    // are read.
+    if threads == 1 {
+        sweep.work(&battle);
+    } else {
+        std::thread::scope(|scope| {
+            for i in 0..threads {
+                let (sweep, battle) = (&sweep, &battle);
+                let started = std::thread::Builder::new()
+                    .name(format!("skirmish-sweep-{i}"))
+                    .spawn_scoped(scope, move || sweep.work(battle));
+                if let Err(e) = started {
+                    // The workers already started stop at their next chunk.
+                    shared.abort.store(true, Ordering::Relaxed);
+                    shared.wake();
+                    return Err(SweepError::ThreadPool(format!(
+                        "cannot start worker thread {} of {threads}: {e}",
+                        i + 1
+                    )));
+                }
+            }
+            Ok(())
+        })?;
+    }
 
     let Shared { failure, rows, .. } = shared;
     let mut failure = failure.into_inner().unwrap_or_else(PoisonError::into_inner);
@@ -399,6 +429,8 @@ struct Shared {
     /// chunks of later cells are not run (their results would not be
     /// reported), those of earlier ones are.
     failed: AtomicUsize,
+    /// A worker thread could not be started: the others stop.
+    abort: AtomicBool,
     failure: Mutex<Option<(usize, SweepError)>>,
     rows: Mutex<Rows>,
     /// With a checkpoint, no chunk of a cell runs before the cell before it
@@ -435,17 +467,13 @@ impl Shared {
     }
 
     /// Waits (with a checkpoint) until the cells before position `pos` are
-    /// written, the sweep is cancelled or a cell before `pos` failed.
-    fn wait_for_rows_before(&self, pos: usize, cancel: Option<&AtomicBool>) {
+    /// written, the sweep is `stopped` or a cell before `pos` failed.
+    fn wait_for_rows_before(&self, pos: usize, stopped: impl Fn() -> bool) {
         if !self.gated || self.written.load(Ordering::Acquire) >= pos {
             return;
         }
         let mut rows = self.rows.lock().unwrap_or_else(PoisonError::into_inner);
-        while rows.next < pos
-            && !rows.broken
-            && self.failed.load(Ordering::Relaxed) >= pos
-            && !cancel.is_some_and(|c| c.load(Ordering::Relaxed))
-        {
+        while rows.next < pos && !rows.broken && self.failed.load(Ordering::Relaxed) >= pos && !stopped() {
             rows = self.resolved.wait(rows).unwrap_or_else(PoisonError::into_inner);
         }
     }
@@ -497,6 +525,11 @@ struct SweepRun<'a> {
 }
 
 impl SweepRun<'_> {
+    /// The sweep was cancelled, or a worker could not be started.
+    fn stopped(&self) -> bool {
+        self.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) || self.shared.abort.load(Ordering::Relaxed)
+    }
+
     /// One worker: takes the next chunk until none is left, the sweep is
     /// cancelled or a cell before the chunk's failed. A worker merges the
     /// chunks it runs of one cell itself, and hands them in when it moves
@@ -509,7 +542,7 @@ impl SweepRun<'_> {
         let shared = self.shared;
         let mut mine: Option<(usize, ChunkOut, u64)> = None;
         loop {
-            if self.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+            if self.stopped() {
                 break;
             }
             let k = shared.next.fetch_add(1, Ordering::Relaxed);
@@ -523,8 +556,8 @@ impl SweepRun<'_> {
             if let Some((held, out, chunks)) = mine.take_if(|(held, ..)| *held != pos) {
                 self.hand_in(held, out, chunks);
             }
-            shared.wait_for_rows_before(pos, self.cancel);
-            if self.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) || pos > shared.failed.load(Ordering::Relaxed) {
+            shared.wait_for_rows_before(pos, || self.stopped());
+            if self.stopped() || pos > shared.failed.load(Ordering::Relaxed) {
                 break;
             }
             let first = (k % self.n_chunks) * self.chunk_len;
@@ -699,7 +732,7 @@ where
             break;
         }
         // A panic in one battle stops the sweep with an error naming the
-        // battle; it never unwinds through rayon into the caller (nor
+        // battle; it never unwinds through a worker into the caller (nor
         // aborts a process that cannot unwind across its boundary, such as
         // a Python or Kotlin host).
         let failure = match panic::catch_unwind(AssertUnwindSafe(|| battle(scenario, seed, index))) {
@@ -865,10 +898,22 @@ fn prepare(cell: Option<(u64, usize)>, scenario: &Scenario) -> Result<Box<Prepar
 pub fn sweep(spec: &SweepSpec, options: &SweepOptions) -> Result<SweepTable, SweepError> {
     static SWEEPS: AtomicU64 = AtomicU64::new(0);
     let id = SWEEPS.fetch_add(1, Ordering::Relaxed);
-    run_sweep(
+    let table = run_sweep(
         spec,
         |s: &Scenario, path: &str, value: &str| s.with_field(path, value),
         |s: &Scenario, seed: u64, index: u64| prepared_battle(Some(id), s, seed, index),
         options,
-    )
+    );
+    // The calling thread was a worker: it does not keep this sweep's last
+    // battle (its workspace may be large) after the sweep.
+    PREPARED.with(|slot| {
+        let mut slot = slot.borrow_mut();
+        if slot
+            .as_ref()
+            .is_some_and(|p| p.cell.is_some_and(|(sweep, _)| sweep == id))
+        {
+            *slot = None;
+        }
+    });
+    table
 }

@@ -50,7 +50,7 @@ const COUNTING_SORT_SPAN: u64 = 4096;
 
 /// A round of at most this many fighters is sorted by insertion as they
 /// roll: no buckets to clear and sum.
-const SMALL_ROUND: usize = 16;
+const SMALL_ROUND: usize = 8;
 
 /// What a run of fighters with the same declaration share (a group's
 /// fighters: read once per battle, not kept per fighter).
@@ -333,18 +333,7 @@ impl GraduatedClock {
                 f.init = u32::try_from(init).unwrap_or(u32::MAX);
                 f.pending = Pending::Listed;
                 listed += 1;
-                let init = f.init;
-                if small {
-                    // After those of a lower or the same initiative (room
-                    // for every fighter: `reset`).
-                    let mut at = self.order.len();
-                    self.order.push(w);
-                    while at > 0 && fighters.get(self.order[at - 1] as usize).is_some_and(|o| o.init > init) {
-                        self.order[at] = self.order[at - 1];
-                        at -= 1;
-                    }
-                    self.order[at] = w;
-                } else if fused && let Some(c) = self.counts.get_mut(init as usize + 1) {
+                if fused && let Some(c) = self.counts.get_mut(f.init as usize + 1) {
                     *c += 1;
                 }
             }
@@ -380,7 +369,20 @@ impl GraduatedClock {
                     *at += 1;
                 }
             }
-        } else if !small {
+        } else if small {
+            // Each after those of a lower or the same initiative (room for
+            // every fighter: `reset`).
+            for w in with_actions {
+                let init = fighters.get(w as usize).map_or(0, |f| f.init);
+                let mut at = self.order.len();
+                self.order.push(w);
+                while at > 0 && fighters.get(self.order[at - 1] as usize).is_some_and(|o| o.init > init) {
+                    self.order[at] = self.order[at - 1];
+                    at -= 1;
+                }
+                self.order[at] = w;
+            }
+        } else {
             self.order.clear();
             self.order.extend(with_actions);
             self.order

@@ -69,7 +69,7 @@ const COUNTING_SORT_SPAN: u64 = 4096;
 /// A Simple Rounds round of at most this many fighters is sorted by
 /// insertion as they roll: no buckets to clear and sum (the goblin
 /// ambush's counting sort was a fifth of its rounds' instructions).
-const SMALL_ROUND: usize = 16;
+const SMALL_ROUND: usize = 8;
 
 /// Which of the three systems.
 #[derive(Debug, Clone, Copy, Default)]
@@ -382,6 +382,8 @@ impl RoundsClock {
                 // order); the fallen leave the list as it is walked.
                 let mut span = 0u64;
                 let mut passes = 0u32;
+                // The highest initiative of those with `passes` actions.
+                let mut last_init = 0u32;
                 let mut kept = 0;
                 for i in 0..self.active.len() {
                     let w = self.active[i];
@@ -401,18 +403,13 @@ impl RoundsClock {
                     f.from = 1;
                     if allowed > 0 {
                         span = span.max(u64::from(init));
-                        passes = passes.max(u32::from(allowed));
-                        if small {
-                            // After those of a lower or the same initiative
-                            // (room for every fighter: `reset`).
-                            let mut at = self.by_init.len();
-                            self.by_init.push(w);
-                            while at > 0 && fighters[self.by_init[at - 1] as usize].init > init {
-                                self.by_init[at] = self.by_init[at - 1];
-                                at -= 1;
-                            }
-                            self.by_init[at] = w;
-                        } else if fused && let Some(c) = self.counts.get_mut(init as usize + 1) {
+                        let allowed = u32::from(allowed);
+                        if allowed > passes {
+                            (passes, last_init) = (allowed, init);
+                        } else if allowed == passes {
+                            last_init = last_init.max(init);
+                        }
+                        if fused && let Some(c) = self.counts.get_mut(init as usize + 1) {
                             *c += 1;
                         }
                     }
@@ -438,23 +435,32 @@ impl RoundsClock {
                         self.by_init[*at as usize] = w;
                         *at += 1;
                     }
-                } else if !small {
+                } else if small {
+                    // Each after those of a lower or the same initiative
+                    // (room for every fighter: `reset`).
+                    for &w in &self.active {
+                        let init = fighters[w as usize].init;
+                        if fighters[w as usize].allowed == 0 {
+                            continue;
+                        }
+                        let mut at = self.by_init.len();
+                        self.by_init.push(w);
+                        while at > 0 && fighters[self.by_init[at - 1] as usize].init > init {
+                            self.by_init[at] = self.by_init[at - 1];
+                            at -= 1;
+                        }
+                        self.by_init[at] = w;
+                    }
+                } else {
                     self.sort_by_init(span)?;
                 }
-                // The last action's tick: a fighter's last pass is its
-                // `allowed`th (at most MAX_ACTIONS x a u32 span: no
+                // The last action's tick: a fighter's last is on pass
+                // `allowed`, at `(allowed - 1) x span + init`; an initiative
+                // is at most `span`, so the latest is one of those with the
+                // most actions (at most MAX_ACTIONS x a u32 span: no
                 // overflow in u64).
-                let fighters = &self.fighters;
-                if let Some(latest) = self
-                    .by_init
-                    .iter()
-                    .map(|&w| {
-                        let f = &fighters[w as usize];
-                        u64::from(f.allowed.saturating_sub(1)) * span + u64::from(f.init)
-                    })
-                    .max()
-                {
-                    last = base + latest;
+                if passes > 0 {
+                    last = base + u64::from(passes - 1) * span + u64::from(last_init);
                 }
                 self.pass = 1;
                 self.passes = passes;

@@ -27,8 +27,9 @@
 //! order. With a checkpoint, no battle of a cell starts before the cell
 //! before it is written, so a killed or cancelled sweep has finished (and
 //! kept) exactly the cells before the one it was in, as if the cells ran
-//! one after the other; without one, a cancelled sweep may also have
-//! finished a cell or two after the one that set the flag.
+//! one after the other; without one, the workers stop wherever they
+//! are, and the cells a cancelled sweep finished need not be the first
+//! ones.
 //!
 //! # Checkpoint and resume
 //!
@@ -274,16 +275,17 @@ pub struct Progress {
 pub struct SweepOptions {
     /// Worker threads of the sweep, at most [`MAX_THREADS`];
     /// `None` or `Some(0)`: one per core the process may use
-    /// ([`std::thread::available_parallelism`]). The calling thread is one
-    /// of them.
+    /// ([`std::thread::available_parallelism`]). With one, the calling
+    /// thread fights the battles; with more, that many threads are started
+    /// and the calling thread waits for them.
     pub threads: Option<usize>,
     /// Called after every finished cell (its row already checkpointed) and,
     /// within a cell, at most every 100 ms; it may be called from any of the
     /// sweep's worker threads.
     pub progress: Option<ProgressFn>,
     /// Checked between battles: once set, the sweep stops and returns
-    /// [`SweepError::Cancelled`]; the cells already finished are in the
-    /// checkpoint.
+    /// [`SweepError::Cancelled`] (unless every cell was finished by then:
+    /// the table); the cells already finished are in the checkpoint.
     pub cancel: Option<Arc<AtomicBool>>,
     /// A CSV file that receives each finished cell, then the final table.
     pub checkpoint: Option<PathBuf>,

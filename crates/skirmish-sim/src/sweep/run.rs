@@ -1,6 +1,6 @@
 //! The parallel run: every cell's scenario built first, then the cells'
 //! battles in chunks handed out in order (one counter, cell after cell) to
-//! the sweep's workers (the calling thread and scoped threads), reduced to
+//! the sweep's workers (the calling thread alone, or scoped threads), reduced to
 //! integer sums and a histogram of durations (order-independent, so any
 //! number of threads gives the same bytes), with progress, cancellation
 //! and the checkpoint.
@@ -279,7 +279,15 @@ where
     // cancellation prompt).
     let chunk_len = (spec.battles / (threads as u64 * 32)).clamp(1, 1024);
     let n_chunks = spec.battles.div_ceil(chunk_len);
-    let pending: Vec<usize> = (0..n_cells).filter(|&cell| done[cell].is_none()).collect();
+    let mut pending: Vec<usize> = Vec::new();
+    let mut slots: Vec<Slot> = Vec::new();
+    let unfinished = done.iter().filter(|d| d.is_none()).count();
+    pending
+        .try_reserve_exact(unfinished)
+        .and_then(|()| slots.try_reserve_exact(unfinished))
+        .map_err(|e| SweepError::Invalid(format!("{unfinished} cells: cannot allocate their state ({e})")))?;
+    pending.extend((0..n_cells).filter(|&cell| done[cell].is_none()));
+    slots.extend(pending.iter().map(|_| Slot::new(n_chunks)));
 
     let cells_done = (n_cells - pending.len()) as u64;
     let progress = Reporter {
@@ -294,7 +302,7 @@ where
     let cancel = options.cancel.as_deref();
     let sides = side_names.len();
     let shared = Shared {
-        slots: pending.iter().map(|_| Slot::new(n_chunks)).collect(),
+        slots,
         next: AtomicU64::new(0),
         total: pending.len() as u64 * n_chunks,
         failed: AtomicUsize::new(usize::MAX),
@@ -334,24 +342,44 @@ where
     if threads == 1 {
         sweep.work(&battle);
     } else {
-        std::thread::scope(|scope| {
+        // A worker's panic (a progress callback's: battles' panics are
+        // caught) comes out of the sweep as itself, once every worker is
+        // joined.
+        let mut panicked = None;
+        let started = std::thread::scope(|scope| {
+            let mut workers = Vec::with_capacity(threads);
+            let mut started = Ok(());
             for i in 0..threads {
                 let (sweep, battle) = (&sweep, &battle);
-                let started = std::thread::Builder::new()
+                match std::thread::Builder::new()
                     .name(format!("skirmish-sweep-{i}"))
-                    .spawn_scoped(scope, move || sweep.work(battle));
-                if let Err(e) = started {
-                    // The workers already started stop at their next chunk.
-                    shared.abort.store(true, Ordering::Relaxed);
-                    shared.wake();
-                    return Err(SweepError::ThreadPool(format!(
-                        "cannot start worker thread {} of {threads}: {e}",
-                        i + 1
-                    )));
+                    .spawn_scoped(scope, move || sweep.work(battle))
+                {
+                    Ok(worker) => workers.push(worker),
+                    Err(e) => {
+                        // The workers already started stop at their next
+                        // chunk.
+                        shared.abort.store(true, Ordering::Relaxed);
+                        shared.wake();
+                        started = Err(SweepError::ThreadPool(format!(
+                            "cannot start worker thread {} of {threads}: {e}",
+                            i + 1
+                        )));
+                        break;
+                    }
                 }
             }
-            Ok(())
-        })?;
+            for worker in workers {
+                if let Err(payload) = worker.join() {
+                    panicked.get_or_insert(payload);
+                }
+            }
+            started
+        });
+        if let Some(payload) = panicked {
+            panic::resume_unwind(payload);
+        }
+        started?;
     }
 
     let Shared { failure, rows, .. } = shared;
@@ -429,7 +457,8 @@ struct Shared {
     /// chunks of later cells are not run (their results would not be
     /// reported), those of earlier ones are.
     failed: AtomicUsize,
-    /// A worker thread could not be started: the others stop.
+    /// A worker thread could not be started, or one panicked: the others
+    /// stop.
     abort: AtomicBool,
     failure: Mutex<Option<(usize, SweepError)>>,
     rows: Mutex<Rows>,
@@ -446,15 +475,21 @@ struct Shared {
 }
 
 impl Shared {
-    /// Cell `pos` failed with `error`: the lowest position's error wins.
+    /// Cell `pos` failed with `error`: the lowest position's error wins;
+    /// the waiting workers are woken.
     fn fail(&self, pos: usize, error: SweepError) {
+        self.record_failure(pos, error);
+        self.wake();
+    }
+
+    /// [`fail`](Self::fail) without the wake-up, for a caller that holds
+    /// the `rows` lock (and notifies when it lets go of it).
+    fn record_failure(&self, pos: usize, error: SweepError) {
         self.failed.fetch_min(pos, Ordering::Relaxed);
         let mut failure = self.failure.lock().unwrap_or_else(PoisonError::into_inner);
         if failure.as_ref().is_none_or(|(failed, _)| pos < *failed) {
             *failure = Some((pos, error));
         }
-        drop(failure);
-        self.wake();
     }
 
     /// Wakes the workers waiting for a cell to be written (taking the lock,
@@ -480,7 +515,7 @@ impl Shared {
 }
 
 /// One unfinished cell's chunks: how many are still out, and the merged
-/// results of those in (boxed: a cell not yet started costs 16 bytes).
+/// results of those in (boxed: a cell not yet started costs 32 bytes).
 struct Slot {
     remaining: AtomicU64,
     first_error: AtomicU64,
@@ -507,6 +542,19 @@ struct Rows {
     next: usize,
     /// A checkpoint write failed: no more are tried.
     broken: bool,
+}
+
+/// Wakes the waiting workers when a worker stops (see [`SweepRun::work`]);
+/// on a panic, stops them first.
+struct Stopping<'a>(&'a Shared);
+
+impl Drop for Stopping<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.abort.store(true, Ordering::Relaxed);
+        }
+        self.0.wake();
+    }
 }
 
 /// A sweep's run, as every worker sees it.
@@ -540,6 +588,12 @@ impl SweepRun<'_> {
         BErr: Into<BoxError>,
     {
         let shared = self.shared;
+        // However this worker stops (done, cancelled, a failure, a panic in
+        // a callback), the workers waiting for a row are woken to look
+        // again: a chunk this worker took and did not run leaves its cell
+        // unfinished, and nothing else would wake them. A panic stops the
+        // others too.
+        let _stopping = Stopping(shared);
         let mut mine: Option<(usize, ChunkOut, u64)> = None;
         loop {
             if self.stopped() {
@@ -648,13 +702,15 @@ impl SweepRun<'_> {
                 if let Err(e) = cp.append(&self.layout.row_line(&row, self.meta)) {
                     rows.broken = true;
                     rows.done[cell] = None;
-                    self.shared.fail(rows.next, e);
+                    self.shared.record_failure(rows.next, e);
                     break;
                 }
             }
             rows.next += 1;
-            self.shared.written.store(rows.next, Ordering::Release);
+            // Reported before the gate opens: a callback that cancels has
+            // done so before any battle of the next cell starts.
             self.progress.cell_done();
+            self.shared.written.store(rows.next, Ordering::Release);
         }
         drop(rows);
         self.shared.resolved.notify_all();
@@ -904,8 +960,8 @@ pub fn sweep(spec: &SweepSpec, options: &SweepOptions) -> Result<SweepTable, Swe
         |s: &Scenario, seed: u64, index: u64| prepared_battle(Some(id), s, seed, index),
         options,
     );
-    // The calling thread was a worker: it does not keep this sweep's last
-    // battle (its workspace may be large) after the sweep.
+    // On one thread the calling thread was the worker: it does not keep
+    // this sweep's last battle (its workspace may be large) after the sweep.
     PREPARED.with(|slot| {
         let mut slot = slot.borrow_mut();
         if slot

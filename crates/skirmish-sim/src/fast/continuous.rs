@@ -235,7 +235,10 @@ fn fight_with<M: FastModel, const KEEP_HITS: bool, const PAIRS: bool, const RANK
 ) -> Result<FastEnd, SimError> {
     let groups = plan.groups.as_slice();
     let (standing, c) = M::records(ws);
-    let (first_b, fielded) = c.muster((model, groups, prep), group_of, None, standing, (KEEP_HITS, false))?;
+    // The hits are kept only when penalties or disruption read them (a
+    // ranked battle strikes by outcome whether or not they do).
+    let keep_hits = KEEP_HITS && (M::penalizes(prep) || plan.any_disruptible);
+    let (first_b, fielded) = c.muster((model, groups, prep), group_of, None, standing, (keep_hits, false))?;
     let Common {
         pos,
         down,
@@ -258,7 +261,6 @@ fn fight_with<M: FastModel, const KEEP_HITS: bool, const PAIRS: bool, const RANK
     }
     let penalizes = KEEP_HITS && M::penalizes(prep);
     let pairs = M::pair_table(prep);
-    let keep_hits = KEEP_HITS;
     reserve_fighters(epoch, group_of.len())?;
     epoch.clear();
     epoch.resize(group_of.len(), 0);
@@ -335,7 +337,7 @@ fn fight_with<M: FastModel, const KEEP_HITS: bool, const PAIRS: bool, const RANK
         let mut landing = Landing {
             fallen: &mut fallen[..],
             fell: 0,
-            hits,
+            hits: keep_hits.then_some(&mut *hits),
             struck: (RANKED && policy == Targeting::MostWounded).then_some(&mut *struck),
             tally: Tally::default(),
         };

@@ -393,8 +393,11 @@ pub(crate) struct Common {
     acting: Vec<u32>,
     /// The ranked policies' state (`ranked.rs`).
     ranked: ranked::RankedArrays,
-    /// This moment's hits `(target, damage)`, in the order struck
-    /// (`most_wounded` only).
+    /// This moment's damage `(target, damage)` (`most_wounded` only): a
+    /// hit's positive damage, added to an entry of the same target among
+    /// the last two (every pick of a side is the same all moment, so a
+    /// moment holds about two entries, not one per hit: see
+    /// [`ranked::note_damage`]).
     struck: Vec<(u32, i32)>,
     /// FUDGE opposed striking's engagements, picks and hits (`opposed.rs`).
     opposed: opposed::OpposedArrays,
@@ -406,7 +409,8 @@ pub(crate) struct Common {
 pub(super) struct Landing<'a> {
     fallen: &'a mut [u32],
     fell: usize,
-    hits: &'a mut Vec<(u32, i32, u32)>,
+    /// The moment's hits, when penalties or disruption read them.
+    hits: Option<&'a mut Vec<(u32, i32, u32)>>,
     /// `most_wounded`'s `(target, damage)`, when the battle ranks by it.
     struck: Option<&'a mut Vec<(u32, i32)>>,
     tally: Tally,
@@ -452,9 +456,11 @@ fn strike<M: FastModel, const KEEP_HITS: bool, const PAIRS: bool>(
         landing.tally.add(cell.counts);
         let (downed, penalty) = model.land(prep, &mut ft.state, cell.hit, damage);
         if KEEP_HITS && cell.hit {
-            landing.hits.push((t, penalty, tg));
+            if let Some(hits) = landing.hits.as_mut() {
+                hits.push((t, penalty, tg));
+            }
             if let Some(struck) = landing.struck.as_mut() {
-                struck.push((t, damage));
+                ranked::note_damage(struck, t, damage);
             }
         }
         downed

@@ -121,7 +121,10 @@ fn fight_with<C: Clock, M: FastModel, const KEEP_HITS: bool, const PAIRS: bool, 
 ) -> Result<FastEnd, SimError> {
     let groups = plan.groups.as_slice();
     let (standing, c) = M::records(ws);
-    let (first_b, fielded) = c.muster((model, groups, prep), group_of, start, standing, (KEEP_HITS, true))?;
+    // The hits are kept only when penalties or disruption read them (a
+    // ranked battle strikes by outcome whether or not they do).
+    let keep_hits = KEEP_HITS && (M::penalizes(prep) || plan.any_disruptible);
+    let (first_b, fielded) = c.muster((model, groups, prep), group_of, start, standing, (keep_hits, true))?;
     let Common {
         pos,
         down,
@@ -170,7 +173,7 @@ fn fight_with<C: Clock, M: FastModel, const KEEP_HITS: bool, const PAIRS: bool, 
         let mut landing = Landing {
             fallen: &mut fallen[..],
             fell: 0,
-            hits,
+            hits: keep_hits.then_some(&mut *hits),
             struck: (RANKED && policy == Targeting::MostWounded).then_some(&mut *struck),
             tally: Tally::default(),
         };
@@ -228,7 +231,7 @@ fn fight_with<C: Clock, M: FastModel, const KEEP_HITS: bool, const PAIRS: bool, 
         if RANKED {
             ranked.end_moment(policy, down, &fallen[..fell], struck);
         }
-        if KEEP_HITS {
+        if keep_hits {
             if plan.any_disruptible {
                 for &(t, _, g) in hits.iter() {
                     if !is_down(down, t) && clock.disrupt(t, groups[g as usize].disruptible) {

@@ -23,8 +23,9 @@
 //!   all share key 0, above every wounded one, so they are a bit each and
 //!   the lowest of them (a cursor that only moves up: nobody is unwounded
 //!   again) is the pick when nobody is wounded. The pick is the same all
-//!   moment (keys change at its end), so it is found once a moment; the
-//!   moment's hits on one target, mostly in a row, count as one change.
+//!   moment (keys change at its end), so it is found once a moment, and
+//!   the moment's hits on one target are summed as they land
+//!   ([`note_damage`]), one change at its end.
 //! - `least_engaged`: the attackers engaged. One decrement is held back
 //!   per side ([`Engaged`]): the target just left is mostly the next pick.
 //!
@@ -214,21 +215,11 @@ impl RankedArrays {
         // goes below, under either policy).
         if policy == Targeting::MostWounded {
             self.most_wounded = [None; 2];
-            // The hits on one target, mostly in a row (every pick of a
-            // moment is the same), count as one.
-            let mut run = (NONE, 0i64);
+            // The moment's damage, already one entry per target or so
+            // ([`note_damage`]).
             for &(t, damage) in struck.iter() {
-                if damage <= 0 {
-                    continue;
-                }
-                if t == run.0 {
-                    run.1 = run.1.saturating_add(i64::from(damage));
-                } else {
-                    self.wound(run);
-                    run = (t, i64::from(damage));
-                }
+                self.wound((t, i64::from(damage)));
             }
-            self.wound(run);
         }
         struck.clear();
         for &f in fallen {
@@ -254,6 +245,34 @@ impl RankedArrays {
             }
         }
     }
+}
+
+/// Notes a `most_wounded` hit of `damage` on `t` in the moment's `struck`.
+///
+/// Only positive damage counts (as the general loop's `damage.max(0)`),
+/// and it goes to an entry of the same target among the last two when it
+/// fits in it: every pick of a side is the same all moment (keys change at
+/// its end), so the moment's hits hold about one entry per side instead of
+/// one per hit (at 2x1,000,000 under Action Blocks, 8 bytes per fighter
+/// less), whatever order the two sides strike in. Damage taken is a sum,
+/// so the entries' order and grouping do not change the keys; an entry
+/// that would overflow starts another, so there are never more entries
+/// than hits (the room reserved).
+#[inline]
+pub(super) fn note_damage(struck: &mut Vec<(u32, i32)>, t: u32, damage: i32) {
+    if damage <= 0 {
+        return;
+    }
+    let from = struck.len().saturating_sub(2);
+    if let Some(entry) = struck
+        .get_mut(from..)
+        .and_then(|last| last.iter_mut().rev().find(|e| e.0 == t))
+        && let Some(sum) = entry.1.checked_add(damage)
+    {
+        entry.1 = sum;
+        return;
+    }
+    struck.push((t, damage));
 }
 
 /// No leaf.
@@ -331,5 +350,71 @@ impl Engaged {
             (self.floating, self.own) = (NO_LEAF, u32::ABSENT);
         }
         self.index.set(leaf, u32::ABSENT);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::note_damage;
+
+    /// The sums per target that `note_damage` keeps for `hits`.
+    fn sums(struck: &[(u32, i32)]) -> std::collections::BTreeMap<u32, i64> {
+        let mut by = std::collections::BTreeMap::new();
+        for &(t, d) in struck {
+            *by.entry(t).or_insert(0) += i64::from(d);
+        }
+        by
+    }
+
+    #[test]
+    fn two_sides_striking_in_turn_keep_one_entry_each() {
+        let mut struck = Vec::new();
+        for i in 0..1_000 {
+            note_damage(&mut struck, if i % 2 == 0 { 7 } else { 3 }, 2);
+        }
+        assert_eq!(struck, vec![(7, 1_000), (3, 1_000)]);
+    }
+
+    #[test]
+    fn only_positive_damage_counts() {
+        let mut struck = Vec::new();
+        note_damage(&mut struck, 1, 0);
+        note_damage(&mut struck, 1, -5);
+        assert!(struck.is_empty());
+        note_damage(&mut struck, 1, 4);
+        note_damage(&mut struck, 1, i32::MIN);
+        assert_eq!(struck, vec![(1, 4)]);
+    }
+
+    #[test]
+    fn a_sum_that_would_overflow_starts_another_entry() {
+        let mut struck = Vec::new();
+        for _ in 0..5 {
+            note_damage(&mut struck, 9, i32::MAX);
+        }
+        note_damage(&mut struck, 9, 1);
+        assert_eq!(struck.len(), 6, "{struck:?}");
+        assert_eq!(sums(&struck)[&9], 5 * i64::from(i32::MAX) + 1);
+    }
+
+    #[test]
+    fn any_order_of_hits_keeps_the_sums_and_no_more_entries_than_hits() {
+        // A third target (never under `most_wounded`, but allowed) only
+        // costs entries, never damage.
+        let mut struck = Vec::new();
+        let mut want = std::collections::BTreeMap::new();
+        let mut x = 0x2545_f491_u32;
+        for hits in 1..=2_000u32 {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            let (t, d) = (x % 3, (x >> 8) as i32);
+            note_damage(&mut struck, t, d);
+            if d > 0 {
+                *want.entry(t).or_insert(0) += i64::from(d);
+            }
+            assert!(struck.len() as u32 <= hits);
+        }
+        assert_eq!(sums(&struck), want);
     }
 }

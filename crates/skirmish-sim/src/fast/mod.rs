@@ -577,7 +577,7 @@ pub(super) fn next_moment<C: crate::clock::Clock>(
 
 /// The end of a moment at which someone fell: the casualties (if kept)
 /// record the sides' standing, and the outcome if a side is left empty.
-#[inline]
+#[inline(always)]
 fn after_falls<S>(
     standing: &[Vec<Fighter<S>>; 2],
     casualties: &mut Option<&mut Vec<Casualties>>,

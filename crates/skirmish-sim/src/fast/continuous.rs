@@ -80,8 +80,8 @@ impl Entry {
 }
 
 /// Whether entry `e` is still its fighter's next action: its epoch is the
-/// fighter's (`KEEP_HITS`: acting, a hit and falling move epochs), or,
-/// without disruption, its fighter stands.
+/// fighter's (`KEEP_HITS`: acting, falling and a disrupting hit move
+/// epochs), or, without disruption, its fighter stands.
 #[inline(always)]
 fn live<const KEEP_HITS: bool>(epoch: &[u16], down: &[u64], e: &Entry) -> bool {
     if KEEP_HITS {
@@ -203,9 +203,10 @@ pub(crate) fn fight<M: FastModel>(
     // The loop compiled twice: with the tick's hits kept for wound
     // penalties and disruption, and without (most battles), where those
     // branches and loads are gone.
-    // And twice more for the ranked policies (`ranked.rs`): keeping the
-    // tick's hits (`most_wounded` reads their damage), and with whole
-    // strikes (`least_engaged` reads no hit).
+    // And twice more for the ranked policies (`ranked.rs`): striking by
+    // outcome (`most_wounded` reads each hit's damage, summed per target in
+    // `struck`; the hits themselves are kept only for penalties or
+    // disruption), and with whole strikes (`least_engaged` reads no hit).
     let keep_hits = M::penalizes(prep) || plan.any_disruptible;
     let whole = M::pair_table(prep).len() == plan.group_count() * plan.group_count() * ROLLS;
     let end = if plan.targeting == Targeting::LeastEngaged && !keep_hits && whole {

@@ -46,9 +46,11 @@
 //!   Without wound penalties and with at most 16 groups, a whole strike
 //!   (outcome and hit points lost) is one entry per (attacker group, target
 //!   group, roll).
-//! - **The loop compiled per kind of battle** (const generics): with the
-//!   tick's hits kept for wound penalties and disruption, without them, and
-//!   without them on whole-strike tables.
+//! - **The loop compiled per kind of battle** (const generics): striking
+//!   by outcome with the tick's hits kept for wound penalties and
+//!   disruption, without them, and without them on whole-strike tables;
+//!   the ranked policies strike by outcome or by whole strikes, keeping
+//!   the hits only when penalties or disruption read them.
 //! - Nothing that this kind of battle never reads is kept: Full Contact
 //!   has no reach, random targets read neither engagements nor damage
 //!   taken, and each ranked policy keeps only the one its key reads.
@@ -419,8 +421,10 @@ pub(super) struct Landing<'a> {
 /// One strike of attacker group `ag` (its wound penalty `attack_penalty`)
 /// on the record `ft` with Strike roll `roll`, its damage applied at once
 /// (see the module docs): by the whole-strike table (`PAIRS`), or by the
-/// outcome table and the damage model, keeping the hit when the battle
-/// needs the moment's hits (`KEEP_HITS`). Both loops strike through here.
+/// outcome table and the damage model (`KEEP_HITS`: the target's wound
+/// penalty counts), keeping the hit when the battle reads the moment's
+/// hits (`landing.hits`) and its damage under `most_wounded`
+/// (`landing.struck`). Both loops strike through here.
 #[inline(always)]
 #[expect(clippy::too_many_arguments, reason = "a strike's inputs, each of its own kind")]
 fn strike<M: FastModel, const KEEP_HITS: bool, const PAIRS: bool>(

@@ -170,12 +170,9 @@ impl RankedArrays {
         None
     }
 
-    /// Fighter `t` (or [`NONE`]) has taken `damage` (positive) more.
+    /// Fighter `t` has taken `damage` (positive) more.
     #[inline]
     fn wound(&mut self, (t, damage): (u32, i64)) {
-        if t == NONE {
-            return;
-        }
         let (s, leaf) = self.place(t);
         let key = if self.unfresh(s, leaf) {
             0
@@ -357,7 +354,7 @@ impl Engaged {
 mod tests {
     use super::note_damage;
 
-    /// The sums per target that `note_damage` keeps for `hits`.
+    /// The damage per target that the entries of `struck` add up to.
     fn sums(struck: &[(u32, i32)]) -> std::collections::BTreeMap<u32, i64> {
         let mut by = std::collections::BTreeMap::new();
         for &(t, d) in struck {

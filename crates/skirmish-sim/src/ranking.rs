@@ -147,13 +147,6 @@ impl Ranking {
         }
     }
 
-    /// The best key among the fighters of `side` (of a two-sided battle's
-    /// enemy side, the same as [`best_enemy`](Self::best_enemy)).
-    #[inline]
-    pub(crate) fn best_of(&self, side: u8) -> Key {
-        self.trees.get(usize::from(side)).map_or(ABSENT, Tree::best)
-    }
-
     /// The best key among the fighters of every side but `side`.
     #[inline]
     pub(crate) fn best_enemy(&self, side: u8) -> Key {

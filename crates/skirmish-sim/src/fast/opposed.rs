@@ -20,23 +20,28 @@
 //!    eight uniform draws for an enemy in reach, then a uniform draw among
 //!    those in reach (the general loop's draws exactly; those in reach are
 //!    counted and found by a Fenwick tree per side, `InReach`, where the
-//!    general loop scans the enemy list); a ranked pick is
-//!    the enemy side's root of the same tournament tree as the general
-//!    loop's (a full fighter's leaf is absent), or the attacker's own
-//!    target if its key is better still. An attacker with nobody in reach
-//!    loses the action.
+//!    general loop scans the enemy list); a ranked pick is the enemy
+//!    side's best key, the root of the general loop's tournament tree (a
+//!    full fighter's key is absent), found by the fast path's index of a
+//!    side's keys (`minmask.rs`, [`RankIndex`]: 8 bytes a fighter where the
+//!    trees' 16-byte keys in twice a power of two of nodes, and each
+//!    fighter's place, took about 41), or the attacker's own target if its
+//!    key is better still. An attacker with nobody in reach loses the
+//!    action.
 //! 3. **The strikes**, in the order picked: each side's roll (the group
 //!    roll, or the fighter's own 4dF: attacker first, then defender), the
 //!    skill for the round (plus-levels by round, per group and round
 //!    parity), the wound penalties as of the start of the moment, FUDGE
 //!    4.34's -1 per attacker beyond the first engaged on each, all counted
 //!    by `combat::opposed_blow` itself; the damage lands at once on the
-//!    target's record (nothing in the moment reads it until its end).
+//!    target's record (nothing in the moment reads it until its end), and
+//!    under `most_wounded` on its damage taken and key (the general loop
+//!    counts those at the end of the moment; no pick comes in between).
 //! 4. **The end of the moment** as the general loop's `land_hits`: wound
 //!    penalties take effect, the fallen leave their lists, the clock and
-//!    their engagement, damage taken counts (`most_wounded`), the moved
-//!    keys are set in the trees, and each hit on a fighter still standing
-//!    is offered to the clock as a disruption, in the order struck.
+//!    their engagement, the moved keys are set in the index, and each hit
+//!    on a fighter still standing is offered to the clock as a
+//!    disruption, in the order struck.
 //!
 //! Continuous timing takes this loop too, rather than the fused ring loop
 //! (`continuous.rs`): a FUDGE action draws no `action_dice` word, so its
@@ -50,6 +55,7 @@ use skirmish_core::combat::{self, OpposedSide};
 use skirmish_core::fighter::FudgeRules;
 use skirmish_core::ladder::CombatLevel;
 
+use super::minmask::MinMask;
 use super::{
     Common, FastEnd, FastModel, FastPlan, Fighter, Out, Watch, after_falls, decided, is_down, next_moment,
     remove_fallen,
@@ -57,7 +63,7 @@ use super::{
 use crate::battle::{NONE, own_key, reserve_fighters};
 use crate::clock::Clock;
 use crate::error::SimError;
-use crate::ranking::{ABSENT, Key, Ranking};
+use crate::ranking::{ABSENT, Key};
 use crate::report::{BattleSummary, Outcome};
 use crate::scenario::Targeting;
 
@@ -125,10 +131,13 @@ pub(crate) struct OpposedArrays {
     engaged_by: Vec<u32>,
     /// Per fighter, `most_wounded` only: damage taken.
     taken: Vec<i64>,
-    /// The ranked policies' trees.
-    ranking: Ranking,
-    /// The moment's strikes `(attacker, target's place in its side's list)`.
-    picks: Vec<(u32, u32)>,
+    /// The ranked policies' index of each side's keys.
+    ranking: RankIndex,
+    /// The moment's strikes: the target's place in its side's list, beside
+    /// the attacker's place in the moment's actors, which the picks leave
+    /// holding only those that struck, in order (4 bytes a strike, not 8:
+    /// a Simultaneous round strikes once a fighter).
+    picks: Vec<u32>,
     /// The moment's hits `(target, damage, wound penalty after it)`, in the
     /// order struck.
     hits: Vec<(u32, i32, i32)>,
@@ -157,7 +166,6 @@ impl OpposedArrays {
         self.picks.clear();
         self.hits.clear();
         if policy == Targeting::Random {
-            self.ranking.off();
             self.in_reach[0].reset(first_b as usize)?;
             self.in_reach[1].reset(n - first_b as usize)?;
             return Ok(());
@@ -166,15 +174,10 @@ impl OpposedArrays {
             reserve_fighters(&mut self.taken, n)?;
             self.taken.resize(n, 0);
         }
-        self.ranking
-            .try_reserve(&[first_b as usize, n - first_b as usize])
-            .map_err(oom)?;
         let (taken, engaged_by) = (&self.taken, &self.engaged_by);
         self.ranking
-            .reset(2, (0..n as u32).map(|f| u8::from(f >= first_b)), |c| {
-                key(policy, reach, c, (&[], taken, engaged_by))
-            });
-        Ok(())
+            .reset((n, first_b), |c| key(policy, reach, c, (&[], taken, engaged_by)))
+            .map_err(oom)
     }
 
     /// Attacker `a`, its target `t` picked: `a` engages `t` (and leaves its
@@ -225,6 +228,62 @@ fn key(policy: Targeting, reach: u32, c: u32, (down, taken, engaged_by): (&[u64]
         return ABSENT;
     }
     own_key(policy, c, taken, engaged_by)
+}
+
+/// The ranked policies' keys, per side its fighters' in fighter order
+/// (side 1's from `first_b`): the rank of each [`key`] ([`ABSENT`]'s,
+/// `i64::MAX`, is the index's absent one; no present rank reaches it: an
+/// engagement count, or minus the damage taken). The index's best is its
+/// lowest rank's lowest leaf, so its lowest fighter: the general loop's
+/// tree's root, whose keys end in the fighter.
+#[derive(Default)]
+struct RankIndex {
+    sides: [MinMask<i64>; 2],
+    first_b: u32,
+}
+
+impl RankIndex {
+    /// Readies the index for fighters `0..n`, side 1's from `first_b`,
+    /// fighter `c`'s key `key(c)`; room for them first, so a battle too
+    /// big for memory is an error.
+    fn reset(
+        &mut self,
+        (n, first_b): (usize, u32),
+        key: impl Fn(u32) -> Key,
+    ) -> Result<(), std::collections::TryReserveError> {
+        let b = first_b as usize;
+        self.sides[0].try_reserve(b)?;
+        self.sides[1].try_reserve(n - b)?;
+        self.first_b = first_b;
+        self.sides[0].reset(b, |leaf| key(leaf as u32).0);
+        self.sides[1].reset(n - b, |leaf| key(first_b + leaf as u32).0);
+        Ok(())
+    }
+
+    /// Fighter `f`'s key is now `key` (its own: `key.1` is `f`).
+    #[inline]
+    fn set(&mut self, f: u32, key: Key) {
+        let (side, leaf) = if f >= self.first_b {
+            (1, f - self.first_b)
+        } else {
+            (0, f)
+        };
+        self.sides[side].set(leaf as usize, key.0);
+    }
+
+    /// The best key among the fighters of `side` ([`ABSENT`] when none can
+    /// be picked).
+    #[inline]
+    fn best_of(&mut self, side: usize) -> Key {
+        let index = &mut self.sides[side & 1];
+        match index.best() {
+            Some(leaf) => {
+                let first = if side & 1 == 1 { self.first_b } else { 0 };
+                (index.min(), first + leaf as u32)
+            }
+            None => ABSENT,
+        }
+    }
 }
 
 /// Fights one FUDGE opposed battle on the fast path with `clock` (readied
@@ -317,7 +376,10 @@ fn fight_with<C: Clock, M: FastModel, const RANKED: bool>(
     let reach = op.reach;
     arrays.reset(policy, reach, group_of.len(), first_b)?;
     let penalizes = M::penalizes(prep);
-    let keep_hits = penalizes || plan.any_disruptible || policy == Targeting::MostWounded;
+    // The moment's hits are kept only for what reads them at its end:
+    // penalties and disruption (`most_wounded` counts each as it lands).
+    let keep_hits = penalizes || plan.any_disruptible;
+    let counts_damage = RANKED && policy == Targeting::MostWounded;
     let rules = &op.rules;
 
     let mut summary = BattleSummary::start();
@@ -348,13 +410,16 @@ fn fight_with<C: Clock, M: FastModel, const RANKED: bool>(
             [None, None]
         };
 
-        // 2. Every actor picks its target and engages it.
+        // 2. Every actor picks its target and engages it; those with a
+        // target stay in `acting`, in order.
         arrays.picks.clear();
-        for &a in acting.iter() {
+        let mut struck = 0;
+        for k in 0..acting.len() {
+            let a = acting[k];
             let side = usize::from(a >= first_b);
             let enemies = &standing[side ^ 1];
             let at = if RANKED {
-                let mut best = arrays.ranking.best_of(side as u8 ^ 1);
+                let mut best = arrays.ranking.best_of(side ^ 1);
                 let mine = arrays.target_of[a as usize];
                 // Its own target stays in reach even when full.
                 if mine != NONE && !is_down(down, mine) {
@@ -374,8 +439,11 @@ fn fight_with<C: Clock, M: FastModel, const RANKED: bool>(
                 continue;
             };
             arrays.engage(policy, reach, (a, t), down, (pos, first_b));
-            arrays.picks.push((a, at as u32));
+            arrays.picks.push(at as u32);
+            acting[struck] = a;
+            struck += 1;
         }
+        acting.truncate(struck);
 
         // 3. Every strike, in the order picked, its damage landed at once.
         let round_no = round.max(1);
@@ -384,6 +452,8 @@ fn fight_with<C: Clock, M: FastModel, const RANKED: bool>(
             engaged_by,
             picks,
             hits,
+            taken,
+            ranking,
             ..
         } = &mut *arrays;
         let crowd = |f: u32| {
@@ -393,7 +463,7 @@ fn fight_with<C: Clock, M: FastModel, const RANKED: bool>(
                 0
             }
         };
-        for &(a, at) in picks.iter() {
+        for (&a, &at) in acting.iter().zip(picks.iter()) {
             let a_side = usize::from(a >= first_b);
             let (ag, a_penalty) = match standing[a_side].get(pos[a as usize] as usize) {
                 Some(fa) => (fa.group as usize, i32::from(fa.penalty)),
@@ -425,6 +495,17 @@ fn fight_with<C: Clock, M: FastModel, const RANKED: bool>(
             let (downed, penalty) = model.land(prep, &mut ft.state, blow.landed, blow.damage);
             if keep_hits && blow.landed {
                 hits.push((t, blow.damage, penalty));
+            }
+            // `most_wounded`'s damage taken counts at once: every pick of
+            // the moment is made (nothing reads a key until the next), and
+            // the keys the end of the moment moves (the fallen's, their
+            // targets') are set again there, so every key ends as it would
+            // from the moment's hits summed at its end, without keeping
+            // them (12 bytes a hit: a Simultaneous round's are a hit per
+            // fighter or so).
+            if counts_damage && blow.landed {
+                taken[t as usize] += i64::from(blow.damage.max(0));
+                ranking.set(t, key(policy, reach, t, (down, taken, engaged_by)));
             }
             if downed && let Some(slot) = fallen.get_mut(fell) {
                 *slot = t;
@@ -530,9 +611,9 @@ fn set_penalties<S>(standing: &mut [Vec<Fighter<S>>; 2], pos: &[u32], first_b: u
 }
 
 /// The end of a moment's engagements and keys, after the fallen are marked
-/// down: the moment's damage counts (`most_wounded`), the fallen leave
-/// their targets, and every moved key is set in the trees (a tree's state
-/// depends only on its keys, so the order of these updates is free).
+/// down: the fallen leave the index and their targets, whose keys are set
+/// again (the index's answers depend only on its keys, so the order of
+/// these updates, and of the strikes' under `most_wounded`, is free).
 #[inline]
 fn end_moment<const RANKED: bool>(
     arrays: &mut OpposedArrays,
@@ -547,18 +628,9 @@ fn end_moment<const RANKED: bool>(
         engaged_by,
         taken,
         ranking,
-        hits,
         in_reach,
         ..
     } = arrays;
-    if RANKED && policy == Targeting::MostWounded {
-        for &(t, damage, _) in hits.iter() {
-            taken[t as usize] += i64::from(damage.max(0));
-        }
-        for &(t, _, _) in hits.iter() {
-            ranking.set(t, key(policy, reach, t, (down, taken, engaged_by)));
-        }
-    }
     for &f in fallen {
         if RANKED {
             ranking.set(f, ABSENT);
@@ -679,6 +751,57 @@ fn remove_fallen_in_reach<S>(
         list.swap_remove(p);
         if let Some(m) = list.get(p) {
             pos[m.who as usize] = p as u32;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RankIndex;
+    use crate::ranking::{ABSENT, Key, Ranking};
+
+    /// The index answers as the general loop's trees do, for both sides,
+    /// through random changes of present and absent keys (ties, keys at
+    /// either end of their range, a side with nobody, 1 and 200 fighters).
+    #[test]
+    fn best_of_is_the_trees_root_through_random_changes() {
+        // A small deterministic generator (xorshift).
+        let mut s = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        for (n, first_b) in [(1usize, 0u32), (1, 1), (2, 1), (70, 3), (200, 130), (200, 200)] {
+            let rank = |r: u64, c: u32| -> Key {
+                match r % 8 {
+                    0 => ABSENT,
+                    1 => (i64::MIN + 1, c),
+                    2 => (i64::MAX - 1, c),
+                    _ => ((r % 5) as i64 - 2, c),
+                }
+            };
+            let start: Vec<Key> = (0..n as u32).map(|c| rank(next(), c)).collect();
+            let mut index = RankIndex::default();
+            index.reset((n, first_b), |c| start[c as usize]).unwrap();
+            let mut trees = Ranking::default();
+            trees.try_reserve(&[first_b as usize, n - first_b as usize]).unwrap();
+            trees.reset(2, (0..n as u32).map(|f| u8::from(f >= first_b)), |c| start[c as usize]);
+            for step in 0..2_000 {
+                let f = (next() % n as u64) as u32;
+                let key = rank(next(), f);
+                index.set(f, key);
+                trees.set(f, key);
+                for side in 0..2u8 {
+                    // The enemies of side `side ^ 1`'s fighters are `side`'s.
+                    assert_eq!(
+                        index.best_of(usize::from(side)),
+                        trees.best_enemy(side ^ 1),
+                        "{n} fighters, side 1 from {first_b}, step {step}, side {side}"
+                    );
+                }
+            }
         }
     }
 }

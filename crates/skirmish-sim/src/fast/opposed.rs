@@ -23,11 +23,11 @@
 //!    general loop scans the enemy list); a ranked pick is the enemy
 //!    side's best key, the root of the general loop's tournament tree (a
 //!    full fighter's key is absent), found by the fast path's index of a
-//!    side's keys (`minmask.rs`, [`RankIndex`]: 8 bytes a fighter where the
-//!    trees' 16-byte keys in twice a power of two of nodes, and each
-//!    fighter's place, took about 41), or the attacker's own target if its
-//!    key is better still. An attacker with nobody in reach loses the
-//!    action.
+//!    side's keys (`minmask.rs`, [`RankIndex`]: 4 or 8 bytes a fighter
+//!    where the trees' 16-byte keys in twice a power of two of nodes, and
+//!    each fighter's place, took about 41), or the attacker's own target
+//!    if its key is better still. An attacker with nobody in reach loses
+//!    the action.
 //! 3. **The strikes**, in the order picked: each side's roll (the group
 //!    roll, or the fighter's own 4dF: attacker first, then defender), the
 //!    skill for the round (plus-levels by round, per group and round
@@ -176,7 +176,9 @@ impl OpposedArrays {
         }
         let (taken, engaged_by) = (&self.taken, &self.engaged_by);
         self.ranking
-            .reset((n, first_b), |c| key(policy, reach, c, (&[], taken, engaged_by)))
+            .reset((n, first_b), policy == Targeting::MostWounded, |c| {
+                key(policy, reach, c, (&[], taken, engaged_by))
+            })
             .map_err(oom)
     }
 
@@ -231,32 +233,55 @@ fn key(policy: Targeting, reach: u32, c: u32, (down, taken, engaged_by): (&[u64]
 }
 
 /// The ranked policies' keys, per side its fighters' in fighter order
-/// (side 1's from `first_b`): the rank of each [`key`] ([`ABSENT`]'s,
-/// `i64::MAX`, is the index's absent one; no present rank reaches it: an
-/// engagement count, or minus the damage taken). The index's best is its
-/// lowest rank's lowest leaf, so its lowest fighter: the general loop's
-/// tree's root, whose keys end in the fighter.
+/// (side 1's from `first_b`): the rank of each [`key`] ([`ABSENT`]'s is
+/// the index's absent one; no present rank reaches it). The index's best
+/// is its lowest rank's lowest leaf, so its lowest fighter: the general
+/// loop's tree's root, whose keys end in the fighter. Minus the damage
+/// taken (`most_wounded`) needs 8 bytes a fighter; an engagement count
+/// (`least_engaged`) is kept in 4 (fewer than `MAX_ACTORS` attackers, so
+/// never `u32::MAX`, the absent one).
 #[derive(Default)]
 struct RankIndex {
-    sides: [MinMask<i64>; 2],
+    /// `most_wounded`'s.
+    wide: [MinMask<i64>; 2],
+    /// `least_engaged`'s.
+    narrow: [MinMask<u32>; 2],
+    /// Which of the two the battle uses.
+    is_wide: bool,
     first_b: u32,
+}
+
+/// A rank as `least_engaged`'s index keeps it: an engagement count as
+/// itself, absent as absent.
+#[inline]
+fn narrow(rank: i64) -> u32 {
+    u32::try_from(rank).unwrap_or(u32::MAX)
 }
 
 impl RankIndex {
     /// Readies the index for fighters `0..n`, side 1's from `first_b`,
-    /// fighter `c`'s key `key(c)`; room for them first, so a battle too
-    /// big for memory is an error.
+    /// fighter `c`'s key `key(c)`, `wide` for minus the damage taken;
+    /// room for them first, so a battle too big for memory is an error.
     fn reset(
         &mut self,
         (n, first_b): (usize, u32),
+        wide: bool,
         key: impl Fn(u32) -> Key,
     ) -> Result<(), std::collections::TryReserveError> {
         let b = first_b as usize;
-        self.sides[0].try_reserve(b)?;
-        self.sides[1].try_reserve(n - b)?;
+        self.is_wide = wide;
         self.first_b = first_b;
-        self.sides[0].reset(b, |leaf| key(leaf as u32).0);
-        self.sides[1].reset(n - b, |leaf| key(first_b + leaf as u32).0);
+        if wide {
+            self.wide[0].try_reserve(b)?;
+            self.wide[1].try_reserve(n - b)?;
+            self.wide[0].reset(b, |leaf| key(leaf as u32).0);
+            self.wide[1].reset(n - b, |leaf| key(first_b + leaf as u32).0);
+        } else {
+            self.narrow[0].try_reserve(b)?;
+            self.narrow[1].try_reserve(n - b)?;
+            self.narrow[0].reset(b, |leaf| narrow(key(leaf as u32).0));
+            self.narrow[1].reset(n - b, |leaf| narrow(key(first_b + leaf as u32).0));
+        }
         Ok(())
     }
 
@@ -268,18 +293,29 @@ impl RankIndex {
         } else {
             (0, f)
         };
-        self.sides[side].set(leaf as usize, key.0);
+        if self.is_wide {
+            self.wide[side].set(leaf as usize, key.0);
+        } else {
+            self.narrow[side].set(leaf as usize, narrow(key.0));
+        }
     }
 
     /// The best key among the fighters of `side` ([`ABSENT`] when none can
     /// be picked).
     #[inline]
     fn best_of(&mut self, side: usize) -> Key {
-        let index = &mut self.sides[side & 1];
-        match index.best() {
-            Some(leaf) => {
-                let first = if side & 1 == 1 { self.first_b } else { 0 };
-                (index.min(), first + leaf as u32)
+        let side = side & 1;
+        let best = if self.is_wide {
+            let index = &mut self.wide[side];
+            index.best().map(|leaf| (index.min(), leaf))
+        } else {
+            let index = &mut self.narrow[side];
+            index.best().map(|leaf| (i64::from(index.min()), leaf))
+        };
+        match best {
+            Some((rank, leaf)) => {
+                let first = if side == 1 { self.first_b } else { 0 };
+                (rank, first + leaf as u32)
             }
             None => ABSENT,
         }
@@ -760,9 +796,10 @@ mod tests {
     use super::RankIndex;
     use crate::ranking::{ABSENT, Key, Ranking};
 
-    /// The index answers as the general loop's trees do, for both sides,
-    /// through random changes of present and absent keys (ties, keys at
-    /// either end of their range, a side with nobody, 1 and 200 fighters).
+    /// The index answers as the general loop's trees do, for both sides
+    /// and both kinds of rank, through random changes of present and
+    /// absent keys (ties, keys at either end of their range, a side with
+    /// nobody, 1 and 200 fighters).
     #[test]
     fn best_of_is_the_trees_root_through_random_changes() {
         // A small deterministic generator (xorshift).
@@ -773,18 +810,22 @@ mod tests {
             s ^= s << 17;
             s
         };
-        for (n, first_b) in [(1usize, 0u32), (1, 1), (2, 1), (70, 3), (200, 130), (200, 200)] {
+        let sizes = [(1usize, 0u32), (1, 1), (2, 1), (70, 3), (200, 130), (200, 200)];
+        for (wide, (n, first_b)) in [false, true].into_iter().flat_map(|w| sizes.map(|s| (w, s))) {
+            // Minus the damage taken, or an engagement count.
             let rank = |r: u64, c: u32| -> Key {
-                match r % 8 {
-                    0 => ABSENT,
-                    1 => (i64::MIN + 1, c),
-                    2 => (i64::MAX - 1, c),
-                    _ => ((r % 5) as i64 - 2, c),
+                match (r % 8, wide) {
+                    (0, _) => ABSENT,
+                    (1, true) => (i64::MIN + 1, c),
+                    (2, true) => (i64::MAX - 1, c),
+                    (2, false) => (i64::from(u32::MAX - 1), c),
+                    (_, true) => ((r % 5) as i64 - 2, c),
+                    (_, false) => ((r % 4) as i64, c),
                 }
             };
             let start: Vec<Key> = (0..n as u32).map(|c| rank(next(), c)).collect();
             let mut index = RankIndex::default();
-            index.reset((n, first_b), |c| start[c as usize]).unwrap();
+            index.reset((n, first_b), wide, |c| start[c as usize]).unwrap();
             let mut trees = Ranking::default();
             trees.try_reserve(&[first_b as usize, n - first_b as usize]).unwrap();
             trees.reset(2, (0..n as u32).map(|f| u8::from(f >= first_b)), |c| start[c as usize]);
@@ -798,7 +839,7 @@ mod tests {
                     assert_eq!(
                         index.best_of(usize::from(side)),
                         trees.best_enemy(side ^ 1),
-                        "{n} fighters, side 1 from {first_b}, step {step}, side {side}"
+                        "{n} fighters, side 1 from {first_b}, wide {wide}, step {step}, side {side}"
                     );
                 }
             }

@@ -73,6 +73,10 @@ mod ring;
 /// among those in reach (as the general loop's pick).
 const TRIES: usize = 8;
 
+/// The pick of an actor with nobody in reach: no place in a list (its
+/// strike finds no target and is skipped before it rolls).
+const LOST: u32 = u32::MAX;
+
 /// What FUDGE opposed striking adds to a [`FastPlan`].
 #[derive(Debug, Clone)]
 pub(crate) struct OpposedPlan {
@@ -133,10 +137,9 @@ pub(crate) struct OpposedArrays {
     taken: Vec<i64>,
     /// The ranked policies' index of each side's keys.
     ranking: RankIndex,
-    /// The moment's strikes: the target's place in its side's list, beside
-    /// the attacker's place in the moment's actors, which the picks leave
-    /// holding only those that struck, in order (4 bytes a strike, not 8:
-    /// a Simultaneous round strikes once a fighter).
+    /// The moment's strikes: per actor, in the moment's order, its target's
+    /// place in its side's list, or [`LOST`] (4 bytes an actor, the actor
+    /// being the moment's own: a Simultaneous round is an actor a fighter).
     picks: Vec<u32>,
     /// The moment's hits `(target, damage, wound penalty after it)`, in the
     /// order struck.
@@ -446,12 +449,9 @@ fn fight_with<C: Clock, M: FastModel, const RANKED: bool>(
             [None, None]
         };
 
-        // 2. Every actor picks its target and engages it; those with a
-        // target stay in `acting`, in order.
+        // 2. Every actor picks its target and engages it.
         arrays.picks.clear();
-        let mut struck = 0;
-        for k in 0..acting.len() {
-            let a = acting[k];
+        for &a in acting.iter() {
             let side = usize::from(a >= first_b);
             let enemies = &standing[side ^ 1];
             let at = if RANKED {
@@ -461,25 +461,18 @@ fn fight_with<C: Clock, M: FastModel, const RANKED: bool>(
                 if mine != NONE && !is_down(down, mine) {
                     best = best.min(own_key(policy, mine, &arrays.taken, &arrays.engaged_by));
                 }
-                if best == ABSENT {
-                    continue; // nobody in reach: the action is lost
-                }
-                pos[best.1 as usize] as usize
+                (best != ABSENT).then(|| pos[best.1 as usize] as usize)
             } else {
-                match pick_random(rolls, enemies, a, arrays, reach, (pos, first_b)) {
-                    Some(at) => at,
-                    None => continue, // nobody in reach: the action is lost
+                pick_random(rolls, enemies, a, arrays, reach, (pos, first_b))
+            };
+            match at.and_then(|at| enemies.get(at).map(|f| (at, f.who))) {
+                Some((at, t)) => {
+                    arrays.engage(policy, reach, (a, t), down, (pos, first_b));
+                    arrays.picks.push(at as u32);
                 }
-            };
-            let Some(t) = enemies.get(at).map(|f| f.who) else {
-                continue;
-            };
-            arrays.engage(policy, reach, (a, t), down, (pos, first_b));
-            arrays.picks.push(at as u32);
-            acting[struck] = a;
-            struck += 1;
+                None => arrays.picks.push(LOST), // nobody in reach: the action is lost
+            }
         }
-        acting.truncate(struck);
 
         // 3. Every strike, in the order picked, its damage landed at once.
         let round_no = round.max(1);

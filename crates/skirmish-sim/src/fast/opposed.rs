@@ -137,9 +137,9 @@ pub(crate) struct OpposedArrays {
     taken: Vec<i64>,
     /// The ranked policies' index of each side's keys.
     ranking: RankIndex,
-    /// The moment's strikes: per actor, in the moment's order, its target's
-    /// place in its side's list, or [`LOST`] (4 bytes an actor, the actor
-    /// being the moment's own: a Simultaneous round is an actor a fighter).
+    /// The moment's strikes: per actor of the moment, in its order, the
+    /// target's place in the enemy side's list, or [`LOST`] (4 bytes an
+    /// actor: a Simultaneous round is an actor a fighter).
     picks: Vec<u32>,
     /// The moment's hits `(target, damage, wound penalty after it)`, in the
     /// order struck.
@@ -186,7 +186,7 @@ impl OpposedArrays {
     }
 
     /// Attacker `a`, its target `t` picked: `a` engages `t` (and leaves its
-    /// old target), and the trees learn the moved keys.
+    /// old target), and the index learns the moved keys.
     #[inline(always)]
     fn engage(
         &mut self,
@@ -224,7 +224,7 @@ impl OpposedArrays {
     }
 }
 
-/// Fighter `c`'s key in the trees (as the general loop's `rank_key`):
+/// Fighter `c`'s key in the index (as the general loop's `rank_key`):
 /// absent when it is down or as many attackers as the reach allows are
 /// engaged on it, its own key otherwise.
 #[inline]
@@ -241,8 +241,8 @@ fn key(policy: Targeting, reach: u32, c: u32, (down, taken, engaged_by): (&[u64]
 /// is its lowest rank's lowest leaf, so its lowest fighter: the general
 /// loop's tree's root, whose keys end in the fighter. Minus the damage
 /// taken (`most_wounded`) needs 8 bytes a fighter; an engagement count
-/// (`least_engaged`) is kept in 4 (fewer than `MAX_ACTORS` attackers, so
-/// never `u32::MAX`, the absent one).
+/// (`least_engaged`) is kept in 4 (a present count is below the reach,
+/// [`key`] being absent from it on, so never `u32::MAX`, the absent one).
 #[derive(Default)]
 struct RankIndex {
     /// `most_wounded`'s.
@@ -492,7 +492,12 @@ fn fight_with<C: Clock, M: FastModel, const RANKED: bool>(
                 0
             }
         };
+        // One pick per actor, in its order (the strikes pair them so).
+        debug_assert_eq!(picks.len(), acting.len());
         for (&a, &at) in acting.iter().zip(picks.iter()) {
+            if at == LOST {
+                continue; // nobody was in reach: the action is lost
+            }
             let a_side = usize::from(a >= first_b);
             let (ag, a_penalty) = match standing[a_side].get(pos[a as usize] as usize) {
                 Some(fa) => (fa.group as usize, i32::from(fa.penalty)),

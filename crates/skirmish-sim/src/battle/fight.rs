@@ -355,7 +355,7 @@ impl Battle {
         for &(t, damage) in hits.iter() {
             let out = model.apply(&mut state[t as usize], damage);
             penalty[t as usize] = out.penalty;
-            taken[t as usize] += i64::from(damage.max(0));
+            taken[t as usize] = super::add_taken(taken[t as usize], damage);
             if out.after.is_down() && !down[t as usize] {
                 down[t as usize] = true;
                 fallen.push(t);

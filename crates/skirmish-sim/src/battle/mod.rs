@@ -101,7 +101,9 @@ use crate::report::{BattleReport, BattleSummary, Casualties, TraceLine};
 use crate::scenario::{Scenario, Striking, Targeting};
 
 use targeting::Arrays;
+#[cfg(test)]
 pub(crate) use targeting::own_key;
+pub(crate) use targeting::{MAX_TAKEN, add_taken};
 
 use std::sync::atomic::{AtomicBool, Ordering};
 

@@ -155,6 +155,19 @@ pub(super) fn rank_key(
     own_key(policy, c, taken, engaged_by)
 }
 
+/// `most_wounded`'s damage taken counts up to this, two below `i64::MAX`
+/// (the fast path keeps a full fighter's as the damage plus one in its
+/// index, below the index's absent `i64::MAX`: `fast/opposed.rs`); no
+/// battle comes near it.
+pub(crate) const MAX_TAKEN: i64 = i64::MAX - 2;
+
+/// Damage taken `taken` after a blow of `damage` (a negative one counts
+/// 0), at most [`MAX_TAKEN`].
+#[inline]
+pub(crate) fn add_taken(taken: i64, damage: i32) -> i64 {
+    taken.saturating_add(i64::from(damage.max(0))).min(MAX_TAKEN)
+}
+
 /// Fighter `c`'s key under `policy` whatever its engagements: the most
 /// wounded first, or the least engaged, ties to the lowest index.
 #[inline]

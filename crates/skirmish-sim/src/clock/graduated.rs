@@ -27,7 +27,7 @@
 //! the queue, merged with the list by tick, the list's first on a tied
 //! tick. A battle of one action a round and no disruptible declaration
 //! (the parity battle) never touches the queue, and keeps per fighter a
-//! 16-byte record, its place in the fight's list and in the round's.
+//! 12-byte record, its place in the fight's list and in the round's.
 //!
 //! The other past-the-end policies (spill, end of round, lose) and
 //! declarations with extra preparation or GM timing stay with the
@@ -88,7 +88,9 @@ enum Pending {
     Queued,
 }
 
-/// One fighter: its profile and its state this round.
+/// One fighter: its profile and its state this round, 12 bytes (its
+/// actions allowed this round are its profile's: everyone in the fight
+/// has been since round 1).
 #[derive(Debug, Clone, Copy, Default)]
 struct Slot {
     /// Index in `profiles`.
@@ -97,8 +99,6 @@ struct Slot {
     init: u32,
     /// Actions of the round that landed.
     nth: u16,
-    /// Actions allowed this round.
-    allowed: u16,
     pending: Pending,
     /// Still in the fight.
     alive: bool,
@@ -325,7 +325,6 @@ impl GraduatedClock {
             };
             let init = (i64::from(rolls.four_df()) + 5 + p.speed).max(MIN_INITIATIVE);
             f.nth = 0;
-            f.allowed = p.allowed;
             f.pending = Pending::Idle;
             if p.allowed > 0 {
                 top = top.max(init);
@@ -349,7 +348,7 @@ impl GraduatedClock {
             .active
             .iter()
             .copied()
-            .filter(|&w| fighters.get(w as usize).is_some_and(|f| f.allowed > 0));
+            .filter(|&w| fighters.get(w as usize).is_some_and(|f| f.pending == Pending::Listed));
         if fused {
             let counts = &mut self.counts;
             for k in 1..counts.len() {
@@ -409,10 +408,13 @@ impl GraduatedClock {
             let Some(f) = self.fighters.get_mut(w as usize) else {
                 continue;
             };
-            if !f.alive || f.nth >= f.allowed {
+            let Some(p) = self.profiles.get(f.profile as usize) else {
+                continue;
+            };
+            if !f.alive || f.nth >= p.allowed {
                 continue;
             }
-            let speed = self.profiles.get(f.profile as usize).map_or(0, |p| p.speed);
+            let speed = p.speed;
             let rt = (i64::from(rolls.two_df()) + speed).max(MIN_READY_TIME);
             let tick = match now.checked_add(rt.unsigned_abs()) {
                 Some(t) if t <= MAX_TICK => t,
@@ -474,7 +476,8 @@ impl Clock for GraduatedClock {
             return Ok(None);
         }
         // Past the list's entries that no longer land (fallen, disrupted).
-        let fighters = &mut self.fighters;
+        let (fighters, profiles) = (&mut self.fighters, &self.profiles);
+        let allowed = |f: &Slot| profiles.get(f.profile as usize).map_or(0, |p| p.allowed);
         while let Some(&w) = self.order.get(self.cursor) {
             if fighters.get(w as usize).is_some_and(|f| f.pending == Pending::Listed) {
                 break;
@@ -512,7 +515,7 @@ impl Clock for GraduatedClock {
                 f.nth = 1;
                 self.live -= 1;
                 acting.push(w);
-                if f.allowed > 1 {
+                if allowed(f) > 1 {
                     self.awaiting.push(w);
                 }
             }
@@ -530,7 +533,7 @@ impl Clock for GraduatedClock {
                     self.live -= 1;
                 }
                 acting.push(w);
-                if f.nth < f.allowed {
+                if f.nth < allowed(f) {
                     self.awaiting.push(w);
                 }
             }

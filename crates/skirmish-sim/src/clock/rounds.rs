@@ -11,9 +11,11 @@
 //! of it allocation (a `Vec` per actor per round, regrown).
 //!
 //! This clock lays an Action Blocks round of many blocks out as one flat
-//! list of `(tick, fighter, pass)` in the order the Scheduler would pop
-//! them (tick, then scheduling order), and walks it with a cursor: a
-//! moment is the run of entries on one tick. A round that is one moment
+//! list of fighters in the order the Scheduler would pop their actions
+//! (tick, then scheduling order), block by block, with where each block's
+//! entries end, and walks it with a cursor: a moment is one block's
+//! entries (the block is the tick, and a fighter's action in it follows
+//! from its actions this round). A round that is one moment
 //! (Simultaneous; Action Blocks when everyone has one action) writes no
 //! list: its moment is everyone still holding their action, in the order
 //! of those in the fight (fighter order, or by REF). A Simple Rounds round
@@ -23,9 +25,8 @@
 //! costs the clock (issue 13's 64 bytes a fighter): a 12-byte record (its
 //! group's data is in a profile per run of equal fighters), its place in
 //! the fight's list (4), in the initiative or REF order (Simple Rounds and
-//! Action Blocks, 4), and in a many-block round its round entries (12 bytes
-//! each: the tick is a `u32`, every round being checked against the last
-//! tick). It draws the same dice in the same order
+//! Action Blocks, 4), and in a many-block round its round entries (4 bytes
+//! each, the fighter; they were `(tick, fighter, pass)`, 12). It draws the same dice in the same order
 //! (each round, one initiative roll per fighter still in the fight, in
 //! fighter order: `4dF` under Simple Rounds, the system's die under Action
 //! Blocks, none under Simultaneous) and hands the battle the same steps,
@@ -160,13 +161,16 @@ pub(crate) struct RoundsClock {
     /// the battle's first `by_init` (every fighter by REF, a stable sort);
     /// empty otherwise.
     blocks_runs: Vec<u32>,
-    /// Counting sort buckets.
+    /// Counting sort buckets; after an Action Blocks round's layout,
+    /// `counts[b]` is where the entries of its `b`th block (`1..=span`, tick
+    /// `base + b`) end in `events`.
     counts: Vec<u32>,
-    /// This round's actions in the order they land: `(tick, fighter,
-    /// pass)` (pass: the fighter's nth action of the round, at most
-    /// `MAX_ACTIONS`).
-    /// The tick fits a `u32` (no round lands past `MAX_TICK`).
-    events: Vec<(u32, u32, u16)>,
+    /// Action Blocks: this round's actions in the order they land, block
+    /// by block, as their fighters (a fighter with `a` actions acts in
+    /// the last `a` blocks, its nth in block `span - a + nth`).
+    events: Vec<u32>,
+    /// The block of `events[cursor]` (see `entry`).
+    block: u32,
     /// This round is one moment, on its first tick, of everyone in
     /// `active` (Simultaneous) or `by_init` (Action Blocks, one action
     /// each), not yet fought: `events` is empty (not written: a fighter's
@@ -303,6 +307,7 @@ impl RoundsClock {
         self.events.clear();
         self.single = false;
         self.cursor = 0;
+        self.block = 0;
         self.pass = 0;
         self.passes = 0;
         self.round = 0;
@@ -311,10 +316,25 @@ impl RoundsClock {
         self.now = 0;
     }
 
-    /// Whether `(_, w, pass)` is still to land.
+    /// The entry at the cursor, an Action Blocks round's: its fighter and
+    /// which of its actions it is, `block` moved on to the entry's.
     #[inline]
-    fn live(&self, (_, w, pass): (u32, u32, u16)) -> bool {
-        self.fighters.get(w as usize).is_some_and(|f| f.from == pass)
+    fn entry(&mut self) -> Option<(u32, u16)> {
+        let &w = self.events.get(self.cursor)?;
+        while self.counts.get(self.block as usize).is_some_and(|&end| end as usize <= self.cursor) {
+            self.block += 1;
+        }
+        // Block b holds the nth action of a fighter with `a` actions where
+        // b = span - a + nth (so b + a > span).
+        let a = self.fighters.get(w as usize).map_or(0, |f| u32::from(f.allowed));
+        let nth = (self.block + a).saturating_sub(self.span as u32);
+        Some((w, allowed16(nth)))
+    }
+
+    /// Whether fighter `w`'s action `nth` is still to land.
+    #[inline]
+    fn live(&self, w: u32, nth: u16) -> bool {
+        self.fighters.get(w as usize).is_some_and(|f| f.from == nth)
     }
 
     /// Rolls and lays out the next round (the Scheduler's `prepare_round`,
@@ -499,15 +519,19 @@ impl RoundsClock {
                     // actions acts in blocks a..=1, its nth action in block
                     // a - nth + 1: slot (tick) n - a + nth.
                     let allowed = |w: u32| u32::from(fighters[w as usize].allowed);
-                    last = lay_out(
+                    let total = lay_out(
                         &mut self.events,
                         &mut self.counts,
                         &self.by_init,
                         allowed,
                         n,
                         |w, nth| n - allowed(w) + nth,
-                        |w, nth| base + u64::from(n - allowed(w) + nth),
                     )?;
+                    self.block = 0;
+                    // Everyone acts in the last block (slot n).
+                    if total > 0 {
+                        last = base + u64::from(n);
+                    }
                 }
             }
         }
@@ -557,24 +581,22 @@ impl RoundsClock {
     }
 }
 
-/// Fills `events` with every action of the round in landing order: slot
-/// (tick or pass) by slot, `order` within a slot. Fighter `w`'s nth action
-/// (1..=allowed) goes to `slot(w, nth)` in `1..=slots` and lands on
-/// `tick(w, nth)`. A counting sort: O(actions + slots), whatever the spread
-/// of actions per fighter. Returns the last tick (0 for none): past
-/// `MAX_TICK`, the entries' ticks are not to be read. A round of more
-/// actions than memory holds (or than 2^32) is
+/// Fills `events` with every action of the round in landing order, as
+/// its fighter: slot by slot, `order` within a slot. Fighter `w`'s nth
+/// action (1..=allowed) goes to `slot(w, nth)` in `1..=slots`. A counting
+/// sort: O(actions + slots), whatever the spread of actions per fighter.
+/// Leaves `counts[s]` the end of slot `s`'s entries, and returns how many
+/// there are. A round of more actions than memory holds (or than 2^32) is
 /// [`SimError::OutOfMemory`], not an abort: the fighter cap budgets one
 /// action a fighter, and a fighter may have up to `MAX_ACTIONS`.
 fn lay_out(
-    events: &mut Vec<(u32, u32, u16)>,
+    events: &mut Vec<u32>,
     counts: &mut Vec<u32>,
     order: &[u32],
     allowed: impl Fn(u32) -> u32,
     slots: u32,
     slot: impl Fn(u32, u32) -> u32,
-    tick: impl Fn(u32, u32) -> u64,
-) -> Result<u64, SimError> {
+) -> Result<usize, SimError> {
     let slots = slots as usize;
     zero(counts, slots + 2);
     for &w in order {
@@ -595,18 +617,16 @@ fn lay_out(
         .try_reserve(total.saturating_sub(events.len()))
         .map_err(|_| too_many())?;
     // Every entry is written below: the last round's are not cleared first.
-    events.resize(total, (0, 0, 0));
-    let mut last = 0;
+    events.resize(total, 0);
     for &w in order {
         for nth in 1..=allowed(w) {
+            // Each slot's start, moved on to its end as it fills.
             let at = &mut counts[slot(w, nth) as usize];
-            let t = tick(w, nth);
-            last = last.max(t);
-            events[*at as usize] = (narrow(t), w, allowed16(nth));
+            events[*at as usize] = w;
             *at += 1;
         }
     }
-    Ok(last)
+    Ok(total)
 }
 
 /// `counts` as `len` zeros (no allocation when it has that length).
@@ -618,12 +638,6 @@ fn zero(counts: &mut Vec<u32>, len: usize) {
         counts.clear();
         counts.resize(len, 0);
     }
-}
-
-/// A tick checked (or to be checked) against `MAX_TICK`, a `u32`, as kept.
-#[inline]
-fn narrow(tick: u64) -> u32 {
-    u32::try_from(tick).unwrap_or(u32::MAX)
 }
 
 /// Actions allowed, at most `MAX_ACTIONS` (1,000), as kept.
@@ -739,7 +753,9 @@ impl Clock for RoundsClock {
             }
         }
         // Past what no longer lands (fallen, disrupted).
-        while self.cursor < self.events.len() && !self.live(self.events[self.cursor]) {
+        while let Some((w, nth)) = self.entry()
+            && !self.live(w, nth)
+        {
             self.cursor += 1;
         }
         if self.round == 0 || self.cursor == self.events.len() {
@@ -749,18 +765,20 @@ impl Clock for RoundsClock {
             self.begin_round(rolls)?;
             return Ok(Some(Tick::NewRound));
         }
-        let tick = u64::from(self.events[self.cursor].0);
-        while let Some(&e) = self.events.get(self.cursor) {
-            if u64::from(e.0) != tick {
-                break;
-            }
-            if self.live(e) {
-                acting.push(e.1);
-                self.fighters[e.1 as usize].from = e.2.saturating_add(1);
+        // The block's entries (it is checked at `begin_round`: no block
+        // lands past the last tick).
+        let block = self.block;
+        let end = self.counts.get(block as usize).map_or(0, |&e| e as usize);
+        while self.cursor < end
+            && let Some((w, nth)) = self.entry()
+        {
+            if self.live(w, nth) {
+                acting.push(w);
+                self.fighters[w as usize].from = nth.saturating_add(1);
             }
             self.cursor += 1;
         }
-        Ok(Some(self.moment(tick)))
+        Ok(Some(self.moment(self.round_base + u64::from(block))))
     }
     #[inline]
     fn remove(&mut self, who: u32) {

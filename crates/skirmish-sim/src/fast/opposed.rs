@@ -55,12 +55,12 @@ use skirmish_core::combat::{self, OpposedSide};
 use skirmish_core::fighter::FudgeRules;
 use skirmish_core::ladder::CombatLevel;
 
-use super::minmask::MinMask;
+use super::minmask::{MinKey, MinMask};
 use super::{
     Common, FastEnd, FastModel, FastPlan, Fighter, Out, Watch, after_falls, decided, is_down, next_moment,
     remove_fallen,
 };
-use crate::battle::{NONE, own_key, reserve_fighters};
+use crate::battle::{MAX_TAKEN, NONE, add_taken, reserve_fighters};
 use crate::clock::Clock;
 use crate::error::SimError;
 use crate::ranking::{ABSENT, Key};
@@ -133,9 +133,8 @@ pub(crate) struct OpposedArrays {
     target_of: Vec<u32>,
     /// Per fighter: attackers engaged on it.
     engaged_by: Vec<u32>,
-    /// Per fighter, `most_wounded` only: damage taken.
-    taken: Vec<i64>,
-    /// The ranked policies' index of each side's keys.
+    /// The ranked policies' index of each side's keys (`most_wounded`'s
+    /// damage taken kept in it).
     ranking: RankIndex,
     /// The moment's strikes: per actor of the moment, in its order, the
     /// target's place in the enemy side's list, or [`LOST`] (4 bytes an
@@ -165,7 +164,6 @@ impl OpposedArrays {
         self.target_of.resize(n, NONE);
         self.engaged_by.clear();
         self.engaged_by.resize(n, 0);
-        self.taken.clear();
         self.picks.clear();
         self.hits.clear();
         if policy == Targeting::Random {
@@ -173,15 +171,11 @@ impl OpposedArrays {
             self.in_reach[1].reset(n - first_b as usize)?;
             return Ok(());
         }
-        if policy == Targeting::MostWounded {
-            reserve_fighters(&mut self.taken, n)?;
-            self.taken.resize(n, 0);
-        }
-        let (taken, engaged_by) = (&self.taken, &self.engaged_by);
+        // Everyone standing, unengaged (the reach is at least 1) and
+        // unhurt: every rank 0.
+        debug_assert!(reach >= 1);
         self.ranking
-            .reset((n, first_b), policy == Targeting::MostWounded, |c| {
-                key(policy, reach, c, (&[], taken, engaged_by))
-            })
+            .reset((n, first_b), policy == Targeting::MostWounded)
             .map_err(oom)
     }
 
@@ -215,34 +209,32 @@ impl OpposedArrays {
                 self.in_reach[usize::from(t >= first_b)].add(pos[t as usize] as usize, -1);
             }
         } else {
-            let arrays = (down, &self.taken[..], &self.engaged_by[..]);
             if old != NONE {
-                self.ranking.set(old, key(policy, reach, old, arrays));
+                self.ranking.update(reach, old, down, &self.engaged_by);
             }
-            self.ranking.set(t, key(policy, reach, t, arrays));
+            self.ranking.update(reach, t, down, &self.engaged_by);
         }
     }
 }
 
-/// Fighter `c`'s key in the index (as the general loop's `rank_key`):
-/// absent when it is down or as many attackers as the reach allows are
-/// engaged on it, its own key otherwise.
-#[inline]
-fn key(policy: Targeting, reach: u32, c: u32, (down, taken, engaged_by): (&[u64], &[i64], &[u32])) -> Key {
-    if is_down(down, c) || engaged_by.get(c as usize).is_none_or(|&e| e >= reach) {
-        return ABSENT;
-    }
-    own_key(policy, c, taken, engaged_by)
-}
-
 /// The ranked policies' keys, per side its fighters' in fighter order
-/// (side 1's from `first_b`): the rank of each [`key`] ([`ABSENT`]'s is
-/// the index's absent one; no present rank reaches it). The index's best
-/// is its lowest rank's lowest leaf, so its lowest fighter: the general
-/// loop's tree's root, whose keys end in the fighter. Minus the damage
-/// taken (`most_wounded`) needs 8 bytes a fighter; an engagement count
-/// (`least_engaged`) is kept in 4 (a present count is below the reach,
-/// [`key`] being absent from it on, so never `u32::MAX`, the absent one).
+/// (side 1's from `first_b`). A fighter's key is the general loop's
+/// `rank_key`: absent when it is down or as many attackers as the reach
+/// allows are engaged on it (full), its own key (`own_key`) otherwise. The
+/// index's best is its lowest rank's lowest leaf, so its lowest fighter:
+/// the general loop's tree's root, whose keys end in the fighter.
+///
+/// - `least_engaged`: an engagement count in 4 bytes, `u32::MAX` absent (a
+///   present count is below the reach, so never that).
+/// - `most_wounded`: 8 bytes that are also the fighter's damage taken
+///   (its one home: a full fighter is still struck, and its damage must
+///   outlive its absence). Minus the damage taken when present (at most
+///   0); the damage taken plus one when full (at least 1, so above every
+///   present rank: a best above 0 is nobody); [`MinKey::ABSENT`] when down
+///   (its damage is never read again). A separate array of the damage
+///   taken cost 8 bytes a fighter more (issue 13's 64).
+///
+/// [`MinKey::ABSENT`]: super::minmask::MinKey::ABSENT
 #[derive(Default)]
 struct RankIndex {
     /// `most_wounded`'s.
@@ -254,52 +246,96 @@ struct RankIndex {
     first_b: u32,
 }
 
-/// A rank as `least_engaged`'s index keeps it: an engagement count as
-/// itself, absent as absent.
+/// `most_wounded`'s leaf for a standing fighter with damage taken `taken`
+/// (`0..=MAX_TAKEN`): minus it when present, it plus one when full (see
+/// [`RankIndex`]; at most `MAX_TAKEN + 1`, below the absent `i64::MAX`).
 #[inline]
-fn narrow(rank: i64) -> u32 {
-    u32::try_from(rank).unwrap_or(u32::MAX)
+fn wounded_leaf(taken: i64, present: bool) -> i64 {
+    let taken = taken.clamp(0, MAX_TAKEN);
+    if present { -taken } else { taken + 1 }
+}
+
+/// The damage taken a standing fighter's `most_wounded` leaf holds.
+#[inline]
+fn taken_of(leaf: i64) -> i64 {
+    if leaf <= 0 { 0i64.saturating_sub(leaf) } else { leaf - 1 }
 }
 
 impl RankIndex {
     /// Readies the index for fighters `0..n`, side 1's from `first_b`,
-    /// fighter `c`'s key `key(c)`, `wide` for minus the damage taken;
-    /// room for them first, so a battle too big for memory is an error.
-    fn reset(
-        &mut self,
-        (n, first_b): (usize, u32),
-        wide: bool,
-        key: impl Fn(u32) -> Key,
-    ) -> Result<(), std::collections::TryReserveError> {
+    /// every one standing, unengaged and unhurt (every rank 0), `wide` for
+    /// `most_wounded`; room for them first, so a battle too big for memory
+    /// is an error.
+    fn reset(&mut self, (n, first_b): (usize, u32), wide: bool) -> Result<(), std::collections::TryReserveError> {
         let b = first_b as usize;
         self.is_wide = wide;
         self.first_b = first_b;
         if wide {
             self.wide[0].try_reserve(b)?;
             self.wide[1].try_reserve(n - b)?;
-            self.wide[0].reset(b, |leaf| key(leaf as u32).0);
-            self.wide[1].reset(n - b, |leaf| key(first_b + leaf as u32).0);
+            self.wide[0].reset(b, |_| 0);
+            self.wide[1].reset(n - b, |_| 0);
         } else {
             self.narrow[0].try_reserve(b)?;
             self.narrow[1].try_reserve(n - b)?;
-            self.narrow[0].reset(b, |leaf| narrow(key(leaf as u32).0));
-            self.narrow[1].reset(n - b, |leaf| narrow(key(first_b + leaf as u32).0));
+            self.narrow[0].reset(b, |_| 0);
+            self.narrow[1].reset(n - b, |_| 0);
         }
         Ok(())
     }
 
-    /// Fighter `f`'s key is now `key` (its own: `key.1` is `f`).
+    /// Fighter `f`'s side and leaf.
     #[inline]
-    fn set(&mut self, f: u32, key: Key) {
-        let (side, leaf) = if f >= self.first_b {
-            (1, f - self.first_b)
+    fn leaf(&self, f: u32) -> (usize, usize) {
+        if f >= self.first_b {
+            (1, (f - self.first_b) as usize)
         } else {
-            (0, f)
-        };
+            (0, f as usize)
+        }
+    }
+
+    /// Fighter `c`'s key set again from its state: down (in `down`), full
+    /// (`engaged_by` at the reach) or its own key.
+    #[inline]
+    fn update(&mut self, reach: u32, c: u32, down: &[u64], engaged_by: &[u32]) {
+        let (side, leaf) = self.leaf(c);
+        let engaged = engaged_by.get(c as usize).copied().unwrap_or(u32::MAX);
+        let present = engaged < reach;
         if self.is_wide {
-            self.wide[side].set(leaf as usize, key.0);
+            let index = &mut self.wide[side];
+            let to = if is_down(down, c) {
+                i64::ABSENT
+            } else {
+                wounded_leaf(taken_of(index.key(leaf)), present)
+            };
+            index.set(leaf, to);
         } else {
-            self.narrow[side].set(leaf as usize, narrow(key.0));
+            let to = if is_down(down, c) || !present { u32::MAX } else { engaged };
+            self.narrow[side].set(leaf, to);
+        }
+    }
+
+    /// `most_wounded`: standing fighter `c` takes a blow of `damage`.
+    #[inline]
+    fn add_taken(&mut self, c: u32, damage: i32, reach: u32, engaged_by: &[u32]) {
+        let (side, leaf) = self.leaf(c);
+        let index = &mut self.wide[side];
+        let at = index.key(leaf);
+        if at == i64::ABSENT {
+            return; // down: never read again
+        }
+        let present = engaged_by.get(c as usize).is_some_and(|&e| e < reach);
+        index.set(leaf, wounded_leaf(add_taken(taken_of(at), damage), present));
+    }
+
+    /// Standing fighter `c`'s own key (`own_key`'s), present or full.
+    #[inline]
+    fn own(&self, c: u32, engaged_by: &[u32]) -> Key {
+        let (side, leaf) = self.leaf(c);
+        if self.is_wide {
+            (0i64.saturating_sub(taken_of(self.wide[side].key(leaf))), c)
+        } else {
+            (i64::from(engaged_by.get(c as usize).copied().unwrap_or(u32::MAX)), c)
         }
     }
 
@@ -310,7 +346,8 @@ impl RankIndex {
         let side = side & 1;
         let best = if self.is_wide {
             let index = &mut self.wide[side];
-            index.best().map(|leaf| (index.min(), leaf))
+            // A best above 0 is a full fighter's: nobody is present.
+            index.best().filter(|_| index.min() <= 0).map(|leaf| (index.min(), leaf))
         } else {
             let index = &mut self.narrow[side];
             index.best().map(|leaf| (i64::from(index.min()), leaf))
@@ -459,7 +496,7 @@ fn fight_with<C: Clock, M: FastModel, const RANKED: bool>(
                 let mine = arrays.target_of[a as usize];
                 // Its own target stays in reach even when full.
                 if mine != NONE && !is_down(down, mine) {
-                    best = best.min(own_key(policy, mine, &arrays.taken, &arrays.engaged_by));
+                    best = best.min(arrays.ranking.own(mine, &arrays.engaged_by));
                 }
                 (best != ABSENT).then(|| pos[best.1 as usize] as usize)
             } else {
@@ -481,7 +518,6 @@ fn fight_with<C: Clock, M: FastModel, const RANKED: bool>(
             engaged_by,
             picks,
             hits,
-            taken,
             ranking,
             ..
         } = &mut *arrays;
@@ -538,8 +574,7 @@ fn fight_with<C: Clock, M: FastModel, const RANKED: bool>(
             // them (12 bytes a hit: a Simultaneous round's are a hit per
             // fighter or so).
             if counts_damage && blow.landed {
-                taken[t as usize] += i64::from(blow.damage.max(0));
-                ranking.set(t, key(policy, reach, t, (down, taken, engaged_by)));
+                ranking.add_taken(t, blow.damage, reach, engaged_by);
             }
             if downed && let Some(slot) = fallen.get_mut(fell) {
                 *slot = t;
@@ -559,7 +594,7 @@ fn fight_with<C: Clock, M: FastModel, const RANKED: bool>(
             }
             clock.remove_fallen(&fallen[..fell]);
         }
-        end_moment::<RANKED>(arrays, policy, reach, down, &fallen[..fell], (pos, first_b));
+        end_moment::<RANKED>(arrays, reach, down, &fallen[..fell], (pos, first_b));
         let hits = &mut arrays.hits;
         if plan.any_disruptible {
             for &(t, _, _) in hits.iter() {
@@ -651,7 +686,6 @@ fn set_penalties<S>(standing: &mut [Vec<Fighter<S>>; 2], pos: &[u32], first_b: u
 #[inline]
 fn end_moment<const RANKED: bool>(
     arrays: &mut OpposedArrays,
-    policy: Targeting,
     reach: u32,
     down: &[u64],
     fallen: &[u32],
@@ -660,21 +694,20 @@ fn end_moment<const RANKED: bool>(
     let OpposedArrays {
         target_of,
         engaged_by,
-        taken,
         ranking,
         in_reach,
         ..
     } = arrays;
     for &f in fallen {
         if RANKED {
-            ranking.set(f, ABSENT);
+            ranking.update(reach, f, down, engaged_by);
         }
         let t = target_of[f as usize];
         if t != NONE {
             engaged_by[t as usize] -= 1;
             target_of[f as usize] = NONE;
             if RANKED {
-                ranking.set(t, key(policy, reach, t, (down, taken, engaged_by)));
+                ranking.update(reach, t, down, engaged_by);
             } else if engaged_by[t as usize] == reach - 1 && !is_down(down, t) {
                 in_reach[usize::from(t >= first_b)].add(pos[t as usize] as usize, 1);
             }
@@ -791,13 +824,16 @@ fn remove_fallen_in_reach<S>(
 
 #[cfg(test)]
 mod tests {
-    use super::RankIndex;
+    use super::{RankIndex, taken_of, wounded_leaf};
+    use crate::battle::{MAX_TAKEN, add_taken, own_key};
     use crate::ranking::{ABSENT, Key, Ranking};
+    use crate::scenario::Targeting;
 
     /// The index answers as the general loop's trees do, for both sides
-    /// and both kinds of rank, through random changes of present and
-    /// absent keys (ties, keys at either end of their range, a side with
-    /// nobody, 1 and 200 fighters).
+    /// and both ranked policies, through random engagements, blows and
+    /// falls (a full fighter still struck, damage at either end of its
+    /// range, a side with nobody, 1 and 200 fighters, reaches 1 to 3), and
+    /// a standing fighter's own key is `own_key`'s.
     #[test]
     fn best_of_is_the_trees_root_through_random_changes() {
         // A small deterministic generator (xorshift).
@@ -809,38 +845,68 @@ mod tests {
             s
         };
         let sizes = [(1usize, 0u32), (1, 1), (2, 1), (70, 3), (200, 130), (200, 200)];
-        for (wide, (n, first_b)) in [false, true].into_iter().flat_map(|w| sizes.map(|s| (w, s))) {
-            // Minus the damage taken, or an engagement count.
-            let rank = |r: u64, c: u32| -> Key {
-                match (r % 8, wide) {
-                    (0, _) => ABSENT,
-                    (1, true) => (i64::MIN + 1, c),
-                    (2, true) => (i64::MAX - 1, c),
-                    (2, false) => (i64::from(u32::MAX - 1), c),
-                    (_, true) => ((r % 5) as i64 - 2, c),
-                    (_, false) => ((r % 4) as i64, c),
-                }
-            };
-            let start: Vec<Key> = (0..n as u32).map(|c| rank(next(), c)).collect();
+        let policies = [Targeting::LeastEngaged, Targeting::MostWounded];
+        for (policy, (n, first_b)) in policies.into_iter().flat_map(|p| sizes.map(|s| (p, s))) {
+            let reach = 1 + (next() % 3) as u32;
+            let (mut down, mut engaged_by, mut taken) = (vec![0u64; n.div_ceil(64)], vec![0u32; n], vec![0i64; n]);
             let mut index = RankIndex::default();
-            index.reset((n, first_b), wide, |c| start[c as usize]).unwrap();
+            index.reset((n, first_b), policy == Targeting::MostWounded).unwrap();
             let mut trees = Ranking::default();
             trees.try_reserve(&[first_b as usize, n - first_b as usize]).unwrap();
-            trees.reset(2, (0..n as u32).map(|f| u8::from(f >= first_b)), |c| start[c as usize]);
-            for step in 0..2_000 {
-                let f = (next() % n as u64) as u32;
-                let key = rank(next(), f);
-                index.set(f, key);
-                trees.set(f, key);
+            trees.reset(2, (0..n as u32).map(|f| u8::from(f >= first_b)), |c| own_key(policy, c, &taken, &engaged_by));
+            for step in 0..3_000 {
+                let c = (next() % n as u64) as u32;
+                let i = c as usize;
+                let is_down = down[i / 64] & (1 << (i % 64)) != 0;
+                match next() % 8 {
+                    _ if is_down => {}
+                    0 => down[i / 64] |= 1 << (i % 64),
+                    1..=4 => engaged_by[i] = (next() % u64::from(reach + 1)) as u32,
+                    _ if policy == Targeting::LeastEngaged => {}
+                    _ => {
+                        let damage = match next() % 4 {
+                            0 => i32::MAX,
+                            1 => -1,
+                            _ => (next() % 5) as i32,
+                        };
+                        taken[i] = add_taken(taken[i], damage);
+                        index.add_taken(c, damage, reach, &engaged_by);
+                    }
+                }
+                index.update(reach, c, &down, &engaged_by);
+                let standing = down[i / 64] & (1 << (i % 64)) == 0;
+                let key: Key = if !standing || engaged_by[i] >= reach {
+                    ABSENT
+                } else {
+                    own_key(policy, c, &taken, &engaged_by)
+                };
+                trees.set(c, key);
+                if standing {
+                    assert_eq!(index.own(c, &engaged_by), own_key(policy, c, &taken, &engaged_by), "step {step}");
+                }
                 for side in 0..2u8 {
                     // The enemies of side `side ^ 1`'s fighters are `side`'s.
                     assert_eq!(
                         index.best_of(usize::from(side)),
                         trees.best_enemy(side ^ 1),
-                        "{n} fighters, side 1 from {first_b}, wide {wide}, step {step}, side {side}"
+                        "{n} fighters, side 1 from {first_b}, {policy:?}, reach {reach}, step {step}, side {side}"
                     );
                 }
             }
         }
+    }
+
+    /// A standing fighter's damage taken comes back from its leaf whole,
+    /// present or full, at either end of its range; a present leaf is at
+    /// most 0 and a full one above it, neither absent.
+    #[test]
+    fn a_wounded_leaf_keeps_the_damage_taken() {
+        for taken in [0, 1, 2, 1 << 40, MAX_TAKEN - 1, MAX_TAKEN] {
+            let (present, full) = (wounded_leaf(taken, true), wounded_leaf(taken, false));
+            assert_eq!((taken_of(present), taken_of(full)), (taken, taken));
+            assert!(present <= 0 && full >= 1 && full < i64::MAX, "{taken}");
+        }
+        assert_eq!(add_taken(MAX_TAKEN - 1, i32::MAX), MAX_TAKEN);
+        assert_eq!(add_taken(5, -3), 5);
     }
 }

@@ -21,7 +21,9 @@
 //! comes up at most [`MAX_DELAY`](super::super::MAX_DELAY) ticks after it
 //! was scheduled, so 16 bits cannot wrap onto a stale entry). A fighter has
 //! a pending action to lose unless it acted, or already lost one, at this
-//! tick (`busy`).
+//! tick (`busy`). Both put it in `awaiting` until the next call, and
+//! nothing else does, so `busy` is a bit per fighter set while it is
+//! there (a tick per fighter took 4 bytes, issue 13's 64 a fighter).
 
 use skirmish_core::dice::SeededRolls;
 use skirmish_core::timing::graduated::MIN_READY_TIME;
@@ -39,8 +41,9 @@ pub(crate) struct RingState {
     ring: Ring,
     /// Per fighter: moved when it falls or loses its action to a hit.
     epoch: Vec<u16>,
-    /// Per fighter: the last tick it acted or lost its action.
-    busy: Vec<u32>,
+    /// One bit per fighter: it acted or lost its action at the last
+    /// moment's tick (it is in `awaiting`).
+    busy: Vec<u64>,
     /// One bit per fighter: fallen (its follow-up is not scheduled).
     gone: Vec<u64>,
     /// Fighters whose next action is drawn at the next call: this
@@ -71,14 +74,14 @@ impl<'a> RingClock<'a> {
     ) -> Result<RingClock<'a>, SimError> {
         let n = group_of.len();
         reserve_fighters(&mut s.epoch, n)?;
-        reserve_fighters(&mut s.busy, n)?;
+        reserve_fighters(&mut s.busy, n.div_ceil(64))?;
         reserve_fighters(&mut s.gone, n.div_ceil(64))?;
         reserve_fighters(&mut s.awaiting, n)?;
         s.ring.clear();
         s.epoch.clear();
         s.epoch.resize(n, 0);
         s.busy.clear();
-        s.busy.resize(n, 0);
+        s.busy.resize(n.div_ceil(64), 0);
         s.gone.clear();
         s.gone.resize(n.div_ceil(64), 0);
         s.awaiting.clear();
@@ -117,6 +120,7 @@ impl Clock for RingClock<'_> {
         // The same again: Ready Time = 2dF + TT - bonus, at least 1.
         for i in 0..self.s.awaiting.len() {
             let w = self.s.awaiting[i];
+            set_bit(&mut self.s.busy, w, false);
             if is_down(&self.s.gone, w) {
                 continue;
             }
@@ -145,7 +149,7 @@ impl Clock for RingClock<'_> {
                 if epoch.get(w as usize) == Some(&e.epoch()) {
                     acting.push(w);
                     awaiting.push(w);
-                    busy[w as usize] = tick as u32;
+                    set_bit(busy, w, true);
                 }
             }
             // A large bucket's memory goes to the spares for the buckets
@@ -175,19 +179,17 @@ impl Clock for RingClock<'_> {
         if let Some(ep) = self.s.epoch.get_mut(w) {
             *ep = ep.wrapping_add(1);
         }
-        if let Some(word) = self.s.gone.get_mut(w / 64) {
-            *word |= 1 << (w % 64);
-        }
+        set_bit(&mut self.s.gone, who, true);
     }
 
     #[inline]
     fn disrupt(&mut self, who: u32, disruptible: bool) -> bool {
         let w = who as usize;
         // Acted or already disrupted at this tick: no pending action.
-        if !disruptible || self.s.busy.get(w).is_none_or(|&b| b == self.now as u32) {
+        if !disruptible || w >= self.s.epoch.len() || is_down(&self.s.busy, who) {
             return false;
         }
-        self.s.busy[w] = self.now as u32;
+        set_bit(&mut self.s.busy, who, true);
         self.s.epoch[w] = self.s.epoch[w].wrapping_add(1);
         self.s.awaiting.push(who);
         true
@@ -195,4 +197,13 @@ impl Clock for RingClock<'_> {
 
     #[inline]
     fn ready_roll(&mut self, _who: u32, _roll: i32) {}
+}
+
+/// Sets or clears fighter `w`'s bit in `bits`.
+#[inline]
+fn set_bit(bits: &mut [u64], w: u32, on: bool) {
+    if let Some(word) = bits.get_mut(w as usize / 64) {
+        let bit = 1u64 << (w % 64);
+        *word = if on { *word | bit } else { *word & !bit };
+    }
 }

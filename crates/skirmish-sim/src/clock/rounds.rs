@@ -321,7 +321,11 @@ impl RoundsClock {
     #[inline]
     fn entry(&mut self) -> Option<(u32, u16)> {
         let &w = self.events.get(self.cursor)?;
-        while self.counts.get(self.block as usize).is_some_and(|&end| end as usize <= self.cursor) {
+        while self
+            .counts
+            .get(self.block as usize)
+            .is_some_and(|&end| end as usize <= self.cursor)
+        {
             self.block += 1;
         }
         // Block b holds the nth action of a fighter with `a` actions where

@@ -91,18 +91,25 @@ fn live<const KEEP_HITS: bool>(epoch: &[u16], down: &[u64], e: &Entry) -> bool {
     }
 }
 
-/// Per-tick buckets of pending actions, FIFO within a tick.
-pub(super) struct Ring {
-    pub(super) buckets: Box<[Vec<Entry>; RING]>,
+/// Per-tick buckets of pending actions, FIFO within a tick: [`Entry`]s
+/// here, a fighter alone (`u32`) in the FUDGE ring clock's battles without
+/// disruption (`opposed/ring.rs`).
+pub(super) struct Ring<E = Entry> {
+    pub(super) buckets: Box<[Vec<E>; RING]>,
     pub(super) bits: [u64; RING / 64],
     /// Emptied buckets' memory, for the next buckets to fill: a battle
     /// moves through the ring, so without it every tick's bucket would grow
     /// from nothing (copying as it doubles) while the memory of the ticks
     /// just fought lay idle until the ring came round.
-    spares: Vec<Vec<Entry>>,
+    spares: Vec<Vec<E>>,
 }
 
-impl Default for Ring {
+/// Buckets of at least this capacity (32 KiB of entries) lend their memory
+/// to later ones when emptied; smaller ones keep it (small battles reuse
+/// their buckets lap after lap, battle after battle).
+pub(super) const SPARE_AT_LEAST: usize = 4096;
+
+impl<E> Default for Ring<E> {
     fn default() -> Self {
         Ring {
             buckets: Box::new(std::array::from_fn(|_| Vec::new())),
@@ -112,12 +119,7 @@ impl Default for Ring {
     }
 }
 
-impl Ring {
-    /// Buckets of at least this capacity (32 KiB) lend their memory to
-    /// later ones when emptied; smaller ones keep it (small battles reuse
-    /// their buckets lap after lap, battle after battle).
-    pub(super) const SPARE_AT_LEAST: usize = 4096;
-
+impl<E> Ring<E> {
     pub(super) fn clear(&mut self) {
         for (w, word) in self.bits.iter_mut().enumerate() {
             while *word != 0 {
@@ -131,7 +133,7 @@ impl Ring {
     }
 
     #[inline]
-    pub(super) fn push(&mut self, tick: u64, entry: Entry) {
+    pub(super) fn push(&mut self, tick: u64, entry: E) {
         let i = (tick & RING_MASK) as usize;
         let bucket = &mut self.buckets[i];
         if bucket.len() == bucket.capacity() {
@@ -165,10 +167,25 @@ impl Ring {
 
     /// Keeps an emptied bucket's memory for later buckets (a few of them:
     /// about as many as the ticks a delay spans are in use at once).
-    pub(super) fn give_back(&mut self, mut bucket: Vec<Entry>) {
+    pub(super) fn give_back(&mut self, mut bucket: Vec<E>) {
         if bucket.capacity() > 0 && self.spares.len() < 64 {
             bucket.clear();
             self.spares.push(bucket);
+        }
+    }
+
+    /// Bucket `i`'s entries, each to `each` in order, and the bucket
+    /// emptied: a large one's memory goes to the spares for the buckets
+    /// ahead, a small one keeps it.
+    #[inline]
+    pub(super) fn pop(&mut self, i: usize, mut each: impl FnMut(&E)) {
+        self.bits[i / 64] &= !(1 << (i % 64));
+        self.buckets[i].iter().for_each(&mut each);
+        if self.buckets[i].capacity() >= SPARE_AT_LEAST {
+            let bucket = std::mem::take(&mut self.buckets[i]);
+            self.give_back(bucket);
+        } else {
+            self.buckets[i].clear();
         }
     }
 
@@ -419,7 +436,7 @@ fn fight_with<M: FastModel, const KEEP_HITS: bool, const PAIRS: bool, const RANK
         let fell = landing.fell;
         // A large bucket's memory goes to the spares (the bucket in the ring
         // keeps the empty one it was swapped for); a small one goes back.
-        if bucket.capacity() >= Ring::SPARE_AT_LEAST {
+        if bucket.capacity() >= SPARE_AT_LEAST {
             ring.give_back(std::mem::take(bucket));
         } else {
             bucket.clear();

@@ -269,6 +269,12 @@ impl<K: MinKey> MinMask<K> {
         self.first = UNKNOWN;
     }
 
+    /// How many leaves the index holds.
+    #[inline]
+    pub(super) fn len(&self) -> usize {
+        self.leaves
+    }
+
     /// Leaf `leaf`'s key.
     #[inline]
     pub(super) fn key(&self, leaf: usize) -> K {

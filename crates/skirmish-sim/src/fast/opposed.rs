@@ -23,19 +23,21 @@
 //!    general loop scans the enemy list); a ranked pick is the enemy
 //!    side's best key, the root of the general loop's tournament tree (a
 //!    full fighter's key is absent), found by the fast path's index of a
-//!    side's keys (`minmask.rs`, [`RankIndex`]: 4 or 8 bytes a fighter
-//!    where the trees' 16-byte keys in twice a power of two of nodes, and
-//!    each fighter's place, took about 41), or the attacker's own target
-//!    if its key is better still. An attacker with nobody in reach loses
-//!    the action.
-//! 3. **The strikes**, in the order picked: each side's roll (the group
+//!    side's keys (`minmask.rs`, [`RankIndex`]: 4 bytes a fighter, 8
+//!    once some damage taken passes 2^31 - 2, where the trees' 16-byte
+//!    keys in twice a power of two of nodes, and each fighter's place,
+//!    took about 41), or the attacker's own target if its key is better
+//!    still. The pick is kept as the attacker's target; an attacker with
+//!    nobody in reach keeps its old one, none or fallen, and loses the
+//!    action.
+//! 3. **The strikes**, in the actors' order: each side's roll (the group
 //!    roll, or the fighter's own 4dF: attacker first, then defender), the
 //!    skill for the round (plus-levels by round, per group and round
 //!    parity), the wound penalties as of the start of the moment, FUDGE
 //!    4.34's -1 per attacker beyond the first engaged on each, all counted
 //!    by `combat::opposed_blow` itself; the damage lands at once on the
 //!    target's record (nothing in the moment reads it until its end), and
-//!    under `most_wounded` on its damage taken and key (the general loop
+//!    under `most_wounded` on its damage taken, kept in its key (the general loop
 //!    counts those at the end of the moment; no pick comes in between).
 //! 4. **The end of the moment** as the general loop's `land_hits`: wound
 //!    penalties take effect, the fallen leave their lists, the clock and
@@ -72,10 +74,6 @@ mod ring;
 /// Uniform draws a random pick makes for an enemy in reach before it draws
 /// among those in reach (as the general loop's pick).
 const TRIES: usize = 8;
-
-/// The pick of an actor with nobody in reach: no place in a list (its
-/// strike finds no target and is skipped before it rolls).
-const LOST: u32 = u32::MAX;
 
 /// What FUDGE opposed striking adds to a [`FastPlan`].
 #[derive(Debug, Clone)]
@@ -136,10 +134,6 @@ pub(crate) struct OpposedArrays {
     /// The ranked policies' index of each side's keys (`most_wounded`'s
     /// damage taken kept in it).
     ranking: RankIndex,
-    /// The moment's strikes: per actor of the moment, in its order, the
-    /// target's place in the enemy side's list, or [`LOST`] (4 bytes an
-    /// actor: a Simultaneous round is an actor a fighter).
-    picks: Vec<u32>,
     /// The moment's hits `(target, damage, wound penalty after it)`, in the
     /// order struck.
     hits: Vec<(u32, i32, i32)>,
@@ -158,13 +152,11 @@ impl OpposedArrays {
         let oom = |_| SimError::OutOfMemory { fighters: n as u64 };
         reserve_fighters(&mut self.target_of, n)?;
         reserve_fighters(&mut self.engaged_by, n)?;
-        reserve_fighters(&mut self.picks, n)?;
         reserve_fighters(&mut self.hits, n)?;
         self.target_of.clear();
         self.target_of.resize(n, NONE);
         self.engaged_by.clear();
         self.engaged_by.resize(n, 0);
-        self.picks.clear();
         self.hits.clear();
         if policy == Targeting::Random {
             self.in_reach[0].reset(first_b as usize)?;
@@ -226,36 +218,70 @@ impl OpposedArrays {
 ///
 /// - `least_engaged`: an engagement count in 4 bytes, `u32::MAX` absent (a
 ///   present count is below the reach, so never that).
-/// - `most_wounded`: 8 bytes that are also the fighter's damage taken
-///   (its one home: a full fighter is still struck, and its damage must
-///   outlive its absence). Minus the damage taken when present (at most
-///   0); the damage taken plus one when full (at least 1, so above every
-///   present rank: a best above 0 is nobody); [`MinKey::ABSENT`] when down
-///   (its damage is never read again). A separate array of the damage
-///   taken cost 8 bytes a fighter more (issue 13's 64).
-///
-/// [`MinKey::ABSENT`]: super::minmask::MinKey::ABSENT
+/// - `most_wounded`: a leaf that is also the fighter's damage taken (its
+///   one home: a full fighter is still struck, and its damage must outlive
+///   its absence; a separate array of it cost 8 bytes a fighter more,
+///   against issue 13's 64). Present, its rank orders the most wounded
+///   first; full, it is above every present rank, so a best there is
+///   nobody; down, it is absent (its damage is never read again). In 4
+///   bytes while every fighter's damage taken is at most
+///   [`NARROW_TAKEN`] ([`narrow_wounded`]), as every battle of hit points
+///   and wounds on the ladder is; the first blow past it moves both sides
+///   to 8-byte leaves ([`wounded_leaf`]) for the rest of the battle, the
+///   same ranks in a wider type.
 #[derive(Default)]
 struct RankIndex {
-    /// `most_wounded`'s.
+    /// `most_wounded`'s leaves once some damage taken passed
+    /// [`NARROW_TAKEN`].
     wide: [MinMask<i64>; 2],
-    /// `least_engaged`'s.
+    /// `least_engaged`'s leaves, and `most_wounded`'s until then.
     narrow: [MinMask<u32>; 2],
-    /// Which of the two the battle uses.
+    /// `most_wounded` (else `least_engaged`).
+    wounded: bool,
+    /// The battle's leaves are `wide`.
     is_wide: bool,
     first_b: u32,
 }
 
-/// `most_wounded`'s leaf for a standing fighter with damage taken `taken`
-/// (`0..=MAX_TAKEN`): minus it when present, it plus one when full (see
-/// [`RankIndex`]; at most `MAX_TAKEN + 1`, below the absent `i64::MAX`).
+/// The most damage taken a 4-byte `most_wounded` leaf holds: present
+/// leaves are `NARROW_TAKEN - taken` (`0..=NARROW_TAKEN`), full ones
+/// `NARROW_TAKEN + 1 + taken`, below the absent `u32::MAX`.
+const NARROW_TAKEN: i64 = (1 << 31) - 2;
+
+/// `most_wounded`'s 4-byte leaf for a standing fighter with damage taken
+/// `taken` (`0..=NARROW_TAKEN`), present or full.
+#[inline]
+fn narrow_wounded(taken: i64, present: bool) -> u32 {
+    let taken = taken.clamp(0, NARROW_TAKEN);
+    let leaf = if present {
+        NARROW_TAKEN - taken
+    } else {
+        NARROW_TAKEN + 1 + taken
+    };
+    u32::try_from(leaf).unwrap_or(u32::MAX - 1)
+}
+
+/// The damage taken a standing fighter's 4-byte `most_wounded` leaf holds.
+#[inline]
+fn narrow_taken(leaf: u32) -> i64 {
+    let leaf = i64::from(leaf);
+    if leaf <= NARROW_TAKEN {
+        NARROW_TAKEN - leaf
+    } else {
+        leaf - NARROW_TAKEN - 1
+    }
+}
+
+/// `most_wounded`'s 8-byte leaf for a standing fighter with damage taken
+/// `taken` (`0..=MAX_TAKEN`): minus it when present (at most 0), it plus
+/// one when full (`1..=MAX_TAKEN + 1`, below the absent `i64::MAX`).
 #[inline]
 fn wounded_leaf(taken: i64, present: bool) -> i64 {
     let taken = taken.clamp(0, MAX_TAKEN);
     if present { -taken } else { taken + 1 }
 }
 
-/// The damage taken a standing fighter's `most_wounded` leaf holds.
+/// The damage taken a standing fighter's 8-byte `most_wounded` leaf holds.
 #[inline]
 fn taken_of(leaf: i64) -> i64 {
     if leaf <= 0 { 0i64.saturating_sub(leaf) } else { leaf - 1 }
@@ -263,24 +289,39 @@ fn taken_of(leaf: i64) -> i64 {
 
 impl RankIndex {
     /// Readies the index for fighters `0..n`, side 1's from `first_b`,
-    /// every one standing, unengaged and unhurt (every rank 0), `wide` for
+    /// every one standing, unengaged and unhurt, `wounded` for
     /// `most_wounded`; room for them first, so a battle too big for memory
     /// is an error.
-    fn reset(&mut self, (n, first_b): (usize, u32), wide: bool) -> Result<(), std::collections::TryReserveError> {
+    fn reset(&mut self, (n, first_b): (usize, u32), wounded: bool) -> Result<(), std::collections::TryReserveError> {
         let b = first_b as usize;
-        self.is_wide = wide;
+        self.wounded = wounded;
+        self.is_wide = false;
         self.first_b = first_b;
-        if wide {
-            self.wide[0].try_reserve(b)?;
-            self.wide[1].try_reserve(n - b)?;
-            self.wide[0].reset(b, |_| 0);
-            self.wide[1].reset(n - b, |_| 0);
-        } else {
-            self.narrow[0].try_reserve(b)?;
-            self.narrow[1].try_reserve(n - b)?;
-            self.narrow[0].reset(b, |_| 0);
-            self.narrow[1].reset(n - b, |_| 0);
+        let start = if wounded { narrow_wounded(0, true) } else { 0 };
+        self.narrow[0].try_reserve(b)?;
+        self.narrow[1].try_reserve(n - b)?;
+        self.narrow[0].reset(b, |_| start);
+        self.narrow[1].reset(n - b, |_| start);
+        Ok(())
+    }
+
+    /// Some damage taken passed [`NARROW_TAKEN`]: both sides' leaves
+    /// become 8-byte ones, each rank as it was (room first: a battle too
+    /// big for the wider index is an error).
+    #[cold]
+    #[inline(never)]
+    fn widen(&mut self) -> Result<(), SimError> {
+        let fighters = (self.narrow[0].len() + self.narrow[1].len()) as u64;
+        for side in 0..2 {
+            let (narrow, wide) = (&self.narrow[side], &mut self.wide[side]);
+            let len = narrow.len();
+            wide.try_reserve(len).map_err(|_| SimError::OutOfMemory { fighters })?;
+            wide.reset(len, |leaf| match narrow.key(leaf) {
+                u32::MAX => i64::ABSENT,
+                at => wounded_leaf(narrow_taken(at), i64::from(at) <= NARROW_TAKEN),
+            });
         }
+        self.is_wide = true;
         Ok(())
     }
 
@@ -301,42 +342,70 @@ impl RankIndex {
         let (side, leaf) = self.leaf(c);
         let engaged = engaged_by.get(c as usize).copied().unwrap_or(u32::MAX);
         let present = engaged < reach;
+        let down = is_down(down, c);
         if self.is_wide {
             let index = &mut self.wide[side];
-            let to = if is_down(down, c) {
+            let to = if down {
                 i64::ABSENT
             } else {
                 wounded_leaf(taken_of(index.key(leaf)), present)
             };
             index.set(leaf, to);
         } else {
-            let to = if is_down(down, c) || !present { u32::MAX } else { engaged };
-            self.narrow[side].set(leaf, to);
+            let index = &mut self.narrow[side];
+            let to = if down {
+                u32::MAX
+            } else if self.wounded {
+                narrow_wounded(narrow_taken(index.key(leaf)), present)
+            } else if present {
+                engaged
+            } else {
+                u32::MAX
+            };
+            index.set(leaf, to);
         }
     }
 
-    /// `most_wounded`: standing fighter `c` takes a blow of `damage`.
+    /// `most_wounded`: standing fighter `c` takes a blow of `damage`
+    /// (present or full as its leaf says: `update` keeps that to its
+    /// engagements).
     #[inline]
-    fn add_taken(&mut self, c: u32, damage: i32, reach: u32, engaged_by: &[u32]) {
+    fn add_taken(&mut self, c: u32, damage: i32) -> Result<(), SimError> {
         let (side, leaf) = self.leaf(c);
+        if !self.is_wide {
+            let index = &mut self.narrow[side];
+            let at = index.key(leaf);
+            if at == u32::MAX {
+                return Ok(()); // down: never read again
+            }
+            let present = i64::from(at) <= NARROW_TAKEN;
+            let taken = add_taken(narrow_taken(at), damage);
+            if taken <= NARROW_TAKEN {
+                index.set(leaf, narrow_wounded(taken, present));
+                return Ok(());
+            }
+            self.widen()?;
+        }
         let index = &mut self.wide[side];
         let at = index.key(leaf);
-        if at == i64::ABSENT {
-            return; // down: never read again
+        if at != i64::ABSENT {
+            index.set(leaf, wounded_leaf(add_taken(taken_of(at), damage), at <= 0));
         }
-        let present = engaged_by.get(c as usize).is_some_and(|&e| e < reach);
-        index.set(leaf, wounded_leaf(add_taken(taken_of(at), damage), present));
+        Ok(())
     }
 
     /// Standing fighter `c`'s own key (`own_key`'s), present or full.
     #[inline]
     fn own(&self, c: u32, engaged_by: &[u32]) -> Key {
         let (side, leaf) = self.leaf(c);
-        if self.is_wide {
-            (0i64.saturating_sub(taken_of(self.wide[side].key(leaf))), c)
+        let rank = if self.is_wide {
+            0i64.saturating_sub(taken_of(self.wide[side].key(leaf)))
+        } else if self.wounded {
+            -narrow_taken(self.narrow[side].key(leaf))
         } else {
-            (i64::from(engaged_by.get(c as usize).copied().unwrap_or(u32::MAX)), c)
-        }
+            i64::from(engaged_by.get(c as usize).copied().unwrap_or(u32::MAX))
+        };
+        (rank, c)
     }
 
     /// The best key among the fighters of `side` ([`ABSENT`] when none can
@@ -344,10 +413,20 @@ impl RankIndex {
     #[inline]
     fn best_of(&mut self, side: usize) -> Key {
         let side = side & 1;
+        // A best among the full leaves is nobody present.
         let best = if self.is_wide {
             let index = &mut self.wide[side];
-            // A best above 0 is a full fighter's: nobody is present.
-            index.best().filter(|_| index.min() <= 0).map(|leaf| (index.min(), leaf))
+            index
+                .best()
+                .filter(|_| index.min() <= 0)
+                .map(|leaf| (index.min(), leaf))
+        } else if self.wounded {
+            let index = &mut self.narrow[side];
+            let present = i64::from(index.min()) <= NARROW_TAKEN;
+            index
+                .best()
+                .filter(|_| present)
+                .map(|leaf| (-narrow_taken(index.min()), leaf))
         } else {
             let index = &mut self.narrow[side];
             index.best().map(|leaf| (i64::from(index.min()), leaf))
@@ -410,7 +489,13 @@ pub(crate) fn fight_opposed_ring<M: FastModel>(
     // The ring's memory is moved out of the workspace for the battle (the
     // loop borrows the rest of it) and back after.
     let mut state = ws.common.opposed.ring.take().unwrap_or_default();
-    let end = ring::RingClock::new(&mut state, group_of, &plan.groups, plan.lap.unwrap_or(1)).and_then(|mut clock| {
+    let end = ring::RingClock::new(
+        &mut state,
+        (group_of, &plan.groups),
+        plan.lap.unwrap_or(1),
+        plan.any_disruptible,
+    )
+    .and_then(|mut clock| {
         fight_opposed(
             plan,
             model,
@@ -486,28 +571,30 @@ fn fight_with<C: Clock, M: FastModel, const RANKED: bool>(
             [None, None]
         };
 
-        // 2. Every actor picks its target and engages it.
-        arrays.picks.clear();
+        // 2. Every actor picks its target and engages it: its pick is its
+        // target now (`target_of`). An actor with nobody in reach keeps its
+        // old one, none or fallen (its own target standing is always in
+        // reach), so its action is lost. A fighter acts at most once a
+        // moment. (A list of the picks cost 4 bytes an actor, and a
+        // Simultaneous round is an actor a fighter.)
         for &a in acting.iter() {
             let side = usize::from(a >= first_b);
             let enemies = &standing[side ^ 1];
-            let at = if RANKED {
+            let target = if RANKED {
                 let mut best = arrays.ranking.best_of(side ^ 1);
                 let mine = arrays.target_of[a as usize];
                 // Its own target stays in reach even when full.
                 if mine != NONE && !is_down(down, mine) {
                     best = best.min(arrays.ranking.own(mine, &arrays.engaged_by));
                 }
-                (best != ABSENT).then(|| pos[best.1 as usize] as usize)
+                (best != ABSENT).then_some(best.1)
             } else {
                 pick_random(rolls, enemies, a, arrays, reach, (pos, first_b))
+                    .and_then(|at| enemies.get(at))
+                    .map(|f| f.who)
             };
-            match at.and_then(|at| enemies.get(at).map(|f| (at, f.who))) {
-                Some((at, t)) => {
-                    arrays.engage(policy, reach, (a, t), down, (pos, first_b));
-                    arrays.picks.push(at as u32);
-                }
-                None => arrays.picks.push(LOST), // nobody in reach: the action is lost
+            if let Some(t) = target {
+                arrays.engage(policy, reach, (a, t), down, (pos, first_b));
             }
         }
 
@@ -515,8 +602,8 @@ fn fight_with<C: Clock, M: FastModel, const RANKED: bool>(
         let round_no = round.max(1);
         let mut fell = 0usize;
         let OpposedArrays {
+            target_of,
             engaged_by,
-            picks,
             hits,
             ranking,
             ..
@@ -528,10 +615,9 @@ fn fight_with<C: Clock, M: FastModel, const RANKED: bool>(
                 0
             }
         };
-        // One pick per actor, in its order (the strikes pair them so).
-        debug_assert_eq!(picks.len(), acting.len());
-        for (&a, &at) in acting.iter().zip(picks.iter()) {
-            if at == LOST {
+        for &a in acting.iter() {
+            let t = target_of[a as usize];
+            if t == NONE || is_down(down, t) {
                 continue; // nobody was in reach: the action is lost
             }
             let a_side = usize::from(a >= first_b);
@@ -539,10 +625,11 @@ fn fight_with<C: Clock, M: FastModel, const RANKED: bool>(
                 Some(fa) => (fa.group as usize, i32::from(fa.penalty)),
                 None => continue,
             };
-            let Some(ft) = standing[a_side ^ 1].get_mut(at as usize) else {
+            let Some(ft) = standing[a_side ^ 1].get_mut(pos[t as usize] as usize) else {
                 continue;
             };
-            let (t, tg) = (ft.who, ft.group as usize);
+            debug_assert_eq!(ft.who, t);
+            let tg = ft.group as usize;
             let a_skill = op.skill(ag, round_no)?;
             let t_skill = op.skill(tg, round_no)?;
             // A fighter's roll: its side's group roll, or its own 4dF.
@@ -574,7 +661,7 @@ fn fight_with<C: Clock, M: FastModel, const RANKED: bool>(
             // them (12 bytes a hit: a Simultaneous round's are a hit per
             // fighter or so).
             if counts_damage && blow.landed {
-                ranking.add_taken(t, blow.damage, reach, engaged_by);
+                ranking.add_taken(t, blow.damage)?;
             }
             if downed && let Some(slot) = fallen.get_mut(fell) {
                 *slot = t;
@@ -824,7 +911,7 @@ fn remove_fallen_in_reach<S>(
 
 #[cfg(test)]
 mod tests {
-    use super::{RankIndex, taken_of, wounded_leaf};
+    use super::{NARROW_TAKEN, RankIndex, narrow_taken, narrow_wounded, taken_of, wounded_leaf};
     use crate::battle::{MAX_TAKEN, add_taken, own_key};
     use crate::ranking::{ABSENT, Key, Ranking};
     use crate::scenario::Targeting;
@@ -846,6 +933,7 @@ mod tests {
         };
         let sizes = [(1usize, 0u32), (1, 1), (2, 1), (70, 3), (200, 130), (200, 200)];
         let policies = [Targeting::LeastEngaged, Targeting::MostWounded];
+        let mut widened = 0;
         for (policy, (n, first_b)) in policies.into_iter().flat_map(|p| sizes.map(|s| (p, s))) {
             let reach = 1 + (next() % 3) as u32;
             let (mut down, mut engaged_by, mut taken) = (vec![0u64; n.div_ceil(64)], vec![0u32; n], vec![0i64; n]);
@@ -853,7 +941,9 @@ mod tests {
             index.reset((n, first_b), policy == Targeting::MostWounded).unwrap();
             let mut trees = Ranking::default();
             trees.try_reserve(&[first_b as usize, n - first_b as usize]).unwrap();
-            trees.reset(2, (0..n as u32).map(|f| u8::from(f >= first_b)), |c| own_key(policy, c, &taken, &engaged_by));
+            trees.reset(2, (0..n as u32).map(|f| u8::from(f >= first_b)), |c| {
+                own_key(policy, c, &taken, &engaged_by)
+            });
             for step in 0..3_000 {
                 let c = (next() % n as u64) as u32;
                 let i = c as usize;
@@ -864,13 +954,15 @@ mod tests {
                     1..=4 => engaged_by[i] = (next() % u64::from(reach + 1)) as u32,
                     _ if policy == Targeting::LeastEngaged => {}
                     _ => {
+                        // Blows past the 4-byte leaves' damage in the
+                        // second half only (the index then widens).
                         let damage = match next() % 4 {
-                            0 => i32::MAX,
+                            0 if step >= 1_500 => i32::MAX,
                             1 => -1,
                             _ => (next() % 5) as i32,
                         };
                         taken[i] = add_taken(taken[i], damage);
-                        index.add_taken(c, damage, reach, &engaged_by);
+                        index.add_taken(c, damage).unwrap();
                     }
                 }
                 index.update(reach, c, &down, &engaged_by);
@@ -882,7 +974,11 @@ mod tests {
                 };
                 trees.set(c, key);
                 if standing {
-                    assert_eq!(index.own(c, &engaged_by), own_key(policy, c, &taken, &engaged_by), "step {step}");
+                    assert_eq!(
+                        index.own(c, &engaged_by),
+                        own_key(policy, c, &taken, &engaged_by),
+                        "step {step}"
+                    );
                 }
                 for side in 0..2u8 {
                     // The enemies of side `side ^ 1`'s fighters are `side`'s.
@@ -893,18 +989,33 @@ mod tests {
                     );
                 }
             }
+            // The 4-byte leaves held every damage taken until one passed them.
+            assert_eq!(
+                index.is_wide,
+                taken.iter().any(|&t| t > NARROW_TAKEN),
+                "{n} fighters, {policy:?}"
+            );
+            widened += usize::from(index.is_wide);
         }
+        // Some `most_wounded` index widened in the second half (it matters
+        // that both widths answered).
+        assert!(widened > 0);
     }
 
     /// A standing fighter's damage taken comes back from its leaf whole,
-    /// present or full, at either end of its range; a present leaf is at
-    /// most 0 and a full one above it, neither absent.
+    /// present or full, at either end of its range, in either width; a
+    /// present leaf is below every full one, neither absent.
     #[test]
     fn a_wounded_leaf_keeps_the_damage_taken() {
         for taken in [0, 1, 2, 1 << 40, MAX_TAKEN - 1, MAX_TAKEN] {
             let (present, full) = (wounded_leaf(taken, true), wounded_leaf(taken, false));
             assert_eq!((taken_of(present), taken_of(full)), (taken, taken));
             assert!(present <= 0 && full >= 1 && full < i64::MAX, "{taken}");
+        }
+        for taken in [0, 1, NARROW_TAKEN - 1, NARROW_TAKEN] {
+            let (present, full) = (narrow_wounded(taken, true), narrow_wounded(taken, false));
+            assert_eq!((narrow_taken(present), narrow_taken(full)), (taken, taken));
+            assert!(i64::from(present) <= NARROW_TAKEN && i64::from(full) > NARROW_TAKEN && full < u32::MAX);
         }
         assert_eq!(add_taken(MAX_TAKEN - 1, i32::MAX), MAX_TAKEN);
         assert_eq!(add_taken(5, -3), 5);

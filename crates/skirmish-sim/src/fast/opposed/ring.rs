@@ -19,7 +19,11 @@
 //! the epoch, so cancelling writes nothing into the ring (see
 //! `continuous.rs`; an epoch moves at most once a tick here, and an entry
 //! comes up at most [`MAX_DELAY`](super::super::MAX_DELAY) ticks after it
-//! was scheduled, so 16 bits cannot wrap onto a stale entry). A fighter has
+//! was scheduled, so 16 bits cannot wrap onto a stale entry). In a battle
+//! without disruption only a fall leaves an entry stale, so the entry is
+//! the fighter alone (4 bytes), live while it stands, and there are no
+//! epochs: 8 bytes an entry and 2 an epoch were a fifth of such a battle's
+//! memory at 2x1,000,000 (issue 13's 64 bytes a fighter). A fighter has
 //! a pending action to lose unless it acted, or already lost one, at this
 //! tick (`busy`). Both put it in `awaiting` until the next call, and
 //! nothing else does, so `busy` is a bit per fighter set while it is
@@ -38,8 +42,12 @@ use crate::error::SimError;
 /// The ring clock's memory, kept in the workspace from battle to battle.
 #[derive(Default)]
 pub(crate) struct RingState {
+    /// With disruption: entries `(fighter, group, epoch)`.
     ring: Ring,
-    /// Per fighter: moved when it falls or loses its action to a hit.
+    /// Without: the fighter alone.
+    lean: Ring<u32>,
+    /// With disruption, per fighter: moved when it falls or loses its
+    /// action to a hit.
     epoch: Vec<u16>,
     /// One bit per fighter: it acted or lost its action at the last
     /// moment's tick (it is in `awaiting`).
@@ -58,6 +66,9 @@ pub(super) struct RingClock<'a> {
     groups: &'a [FastGroup],
     /// Ticks per lap of the stopwatch (its rounds), at least 1.
     lap: u64,
+    /// The battle has disruption: entries and epochs in `ring`, else
+    /// fighters in `lean`.
+    epochs: bool,
     /// The tick of the last moment.
     now: u64,
     started: bool,
@@ -65,21 +76,27 @@ pub(super) struct RingClock<'a> {
 
 impl<'a> RingClock<'a> {
     /// The clock for a new battle of these fighters, every one to roll
-    /// initiative at the first call.
+    /// initiative at the first call; `disruption`: some group can lose its
+    /// action to a hit.
     pub(super) fn new(
         s: &'a mut RingState,
-        group_of: &'a [u32],
-        groups: &'a [FastGroup],
+        (group_of, groups): (&'a [u32], &'a [FastGroup]),
         lap: u64,
+        disruption: bool,
     ) -> Result<RingClock<'a>, SimError> {
         let n = group_of.len();
-        reserve_fighters(&mut s.epoch, n)?;
+        if disruption {
+            reserve_fighters(&mut s.epoch, n)?;
+        }
         reserve_fighters(&mut s.busy, n.div_ceil(64))?;
         reserve_fighters(&mut s.gone, n.div_ceil(64))?;
         reserve_fighters(&mut s.awaiting, n)?;
         s.ring.clear();
+        s.lean.clear();
         s.epoch.clear();
-        s.epoch.resize(n, 0);
+        if disruption {
+            s.epoch.resize(n, 0);
+        }
         s.busy.clear();
         s.busy.resize(n.div_ceil(64), 0);
         s.gone.clear();
@@ -90,6 +107,7 @@ impl<'a> RingClock<'a> {
             group_of,
             groups,
             lap: lap.max(1),
+            epochs: disruption,
             now: 0,
             started: false,
         })
@@ -100,6 +118,17 @@ impl<'a> RingClock<'a> {
     fn speed(&self, w: u32) -> (i64, u16) {
         let g = self.group_of[w as usize];
         (i64::from(self.groups[g as usize].speed), g as u16)
+    }
+
+    /// Fighter `w` (of group `g`) acts at `tick`.
+    #[inline]
+    fn schedule(&mut self, tick: u64, w: u32, g: u16) {
+        if self.epochs {
+            let epoch = self.s.epoch.get(w as usize).copied().unwrap_or(0);
+            self.s.ring.push(tick, Entry::new(w, g, epoch));
+        } else {
+            self.s.lean.push(tick, w);
+        }
     }
 }
 
@@ -113,7 +142,7 @@ impl Clock for RingClock<'_> {
             for w in 0..self.group_of.len() as u32 {
                 let (speed, g) = self.speed(w);
                 let init = (i64::from(rolls.four_df()) + 5 + speed).max(MIN_INITIATIVE);
-                self.s.ring.push(init as u64, Entry::new(w, g, 0));
+                self.schedule(init as u64, w, g);
             }
             return Ok(Some(Tick::NewRound));
         }
@@ -126,39 +155,48 @@ impl Clock for RingClock<'_> {
             }
             let (speed, g) = self.speed(w);
             let rt = (i64::from(rolls.two_df()) + speed).max(MIN_READY_TIME);
-            let entry = Entry::new(w, g, self.s.epoch[w as usize]);
-            self.s.ring.push(self.now + rt as u64, entry);
+            self.schedule(self.now + rt as u64, w, g);
         }
         self.s.awaiting.clear();
         // The next tick with a live entry (a tick of stale ones only, the
         // fallen's and the disrupted's, is no moment).
         let mut at = self.now;
-        while let Some(tick) = self.s.ring.next(at) {
+        loop {
+            let next = if self.epochs {
+                self.s.ring.next(at)
+            } else {
+                self.s.lean.next(at)
+            };
+            let Some(tick) = next else {
+                break;
+            };
             at = tick;
             let i = (tick & RING_MASK) as usize;
             let RingState {
                 ring,
+                lean,
                 epoch,
                 busy,
+                gone,
                 awaiting,
-                ..
             } = &mut *self.s;
-            ring.bits[i / 64] &= !(1 << (i % 64));
-            for e in &ring.buckets[i] {
-                let w = e.who();
-                if epoch.get(w as usize) == Some(&e.epoch()) {
-                    acting.push(w);
-                    awaiting.push(w);
-                    set_bit(busy, w, true);
-                }
-            }
-            // A large bucket's memory goes to the spares for the buckets
-            // ahead (see `Ring`); a small one keeps it.
-            if ring.buckets[i].capacity() >= Ring::SPARE_AT_LEAST {
-                let bucket = std::mem::take(&mut ring.buckets[i]);
-                ring.give_back(bucket);
+            let mut take = |w: u32| {
+                acting.push(w);
+                awaiting.push(w);
+                set_bit(busy, w, true);
+            };
+            if self.epochs {
+                ring.pop(i, |e| {
+                    if epoch.get(e.who() as usize) == Some(&e.epoch()) {
+                        take(e.who());
+                    }
+                });
             } else {
-                ring.buckets[i].clear();
+                lean.pop(i, |&w| {
+                    if !is_down(gone, w) {
+                        take(w);
+                    }
+                });
             }
             if !acting.is_empty() {
                 self.now = tick;
@@ -186,6 +224,7 @@ impl Clock for RingClock<'_> {
     fn disrupt(&mut self, who: u32, disruptible: bool) -> bool {
         let w = who as usize;
         // Acted or already disrupted at this tick: no pending action.
+        // (Without epochs, the battle has no disruption: see `new`.)
         if !disruptible || w >= self.s.epoch.len() || is_down(&self.s.busy, who) {
             return false;
         }

@@ -31,6 +31,13 @@
 //! its node when the best is raised by one there (a `least_engaged` pick),
 //! forgotten at any other change.
 //!
+//! A key at or above the index's **park** (the absent key unless
+//! [`reset_parked`](MinMask::reset_parked) says otherwise) counts as
+//! absent but is kept as it is, and a change from one such key to another
+//! touches nothing else: `most_wounded` under FUDGE's reach keeps a full
+//! fighter's damage taken there, still growing as it is struck
+//! (`opposed.rs`).
+//!
 //! Every array is reserved fallibly before a battle, kept from battle to
 //! battle, and about 1/64 of the leaves' size above them (a node is 40
 //! bytes per 64 children).
@@ -116,20 +123,23 @@ impl<K: MinKey> Node<K> {
         (self.min, self.eq, self.next, self.known) = (min, eq, next, true);
     }
 
-    /// The node from its children (`key` reads a child's key).
-    fn build<C>(&mut self, children: &[C], key: impl Fn(&C) -> K) {
+    /// The node from its children (`key` reads a child's key; those at or
+    /// above `park` are absent).
+    fn build<C>(&mut self, children: &[C], key: impl Fn(&C) -> K, park: K) {
         self.present = children
             .iter()
             .enumerate()
-            .fold(0, |m, (j, c)| m | (u64::from(key(c) != K::ABSENT) << j));
+            .fold(0, |m, (j, c)| m | (u64::from(key(c) < park) << j));
         self.scan(|j| children.get(j).map_or(K::ABSENT, &key));
     }
 
-    /// Child `j`'s key is now `v` (it was another); `child` reads any
-    /// child's key. Whether the node's minimum changed.
+    /// Child `j`'s key is now `v` (it was another; at or above `park`,
+    /// absent); `child` reads any child's key. Whether the node's minimum
+    /// changed.
     #[inline]
-    fn update(&mut self, j: usize, v: K, child: impl Fn(usize) -> K) -> bool {
+    fn update(&mut self, j: usize, v: K, child: impl Fn(usize) -> K, park: K) -> bool {
         let b = 1u64 << j;
+        let v = if v >= park { K::ABSENT } else { v };
         if v == K::ABSENT {
             self.present &= !b;
         } else {
@@ -174,7 +184,7 @@ impl<K: MinKey> Node<K> {
 
 /// One side's index over its leaves' keys (see the module docs).
 #[derive(Debug)]
-pub(super) struct MinMask<K> {
+pub(super) struct MinMask<K, const PARKS: bool = false> {
     /// How many leaves there are.
     leaves: usize,
     /// The leaves' keys, padded with absent ones to a multiple of
@@ -189,12 +199,15 @@ pub(super) struct MinMask<K> {
     /// The best leaf, when known ([`UNKNOWN`] otherwise): a raise of the
     /// best that stays in its node knows the next.
     first: usize,
+    /// `PARKS`: keys at or above this count as absent (see the module
+    /// docs; an index that never parks compiles to the absent key alone).
+    park: K,
 }
 
 /// No leaf known.
 const UNKNOWN: usize = usize::MAX;
 
-impl<K: MinKey> Default for MinMask<K> {
+impl<K: MinKey, const PARKS: bool> Default for MinMask<K, PARKS> {
     fn default() -> Self {
         MinMask {
             leaves: 0,
@@ -202,6 +215,7 @@ impl<K: MinKey> Default for MinMask<K> {
             nodes: Vec::new(),
             low: K::ABSENT,
             first: UNKNOWN,
+            park: K::ABSENT,
         }
     }
 }
@@ -217,7 +231,7 @@ fn shape(leaves: usize) -> impl Iterator<Item = usize> {
     })
 }
 
-impl<K: MinKey> MinMask<K> {
+impl<K: MinKey, const PARKS: bool> MinMask<K, PARKS> {
     /// Room for `leaves` leaves, so [`reset`](Self::reset) need not grow
     /// anything: a battle too big for memory is refused before it starts.
     pub(super) fn try_reserve(&mut self, leaves: usize) -> Result<(), TryReserveError> {
@@ -237,6 +251,15 @@ impl<K: MinKey> MinMask<K> {
     /// Readies the index for `leaves` leaves, leaf `i`'s key `key(i)`
     /// (after [`try_reserve`](Self::try_reserve) for as many).
     pub(super) fn reset(&mut self, leaves: usize, key: impl Fn(usize) -> K) {
+        self.reset_parked(leaves, K::ABSENT, key);
+    }
+
+    /// As [`reset`](Self::reset), keys at or above `park` counting as
+    /// absent (an index that `PARKS`).
+    pub(super) fn reset_parked(&mut self, leaves: usize, park: K, key: impl Fn(usize) -> K) {
+        debug_assert!(PARKS || park == K::ABSENT);
+        self.park = park;
+        let park = self.park();
         self.leaves = leaves;
         self.keys.clear();
         self.keys.extend((0..leaves).map(key));
@@ -251,12 +274,12 @@ impl<K: MinKey> MinMask<K> {
             match below.last() {
                 None => {
                     for (node, chunk) in level.iter_mut().zip(self.keys.chunks(WIDTH)) {
-                        node.build(chunk, |&k| k);
+                        node.build(chunk, |&k| k, park);
                     }
                 }
                 Some(lower) => {
                     for (node, chunk) in level.iter_mut().zip(lower.chunks(WIDTH)) {
-                        node.build(chunk, |n| n.min);
+                        node.build(chunk, |n| n.min, park);
                     }
                 }
             }
@@ -267,6 +290,12 @@ impl<K: MinKey> MinMask<K> {
             .and_then(|root| root.first())
             .map_or(K::ABSENT, |n| n.min);
         self.first = UNKNOWN;
+    }
+
+    /// Keys at or above this count as absent.
+    #[inline(always)]
+    fn park(&self) -> K {
+        if PARKS { self.park } else { K::ABSENT }
     }
 
     /// How many leaves the index holds.
@@ -315,11 +344,13 @@ impl<K: MinKey> MinMask<K> {
     #[inline]
     pub(super) fn raise(&mut self, leaf: usize) {
         let (i, b) = (leaf / WIDTH, 1u64 << (leaf % WIDTH));
+        let park = self.park();
         if let (Some(k), Some(node)) = (
             self.keys.get_mut(leaf),
             self.nodes.first_mut().and_then(|level| level.get_mut(i)),
         ) && node.eq & b != 0
             && node.eq != b
+            && k.succ() < park
         {
             // Held in `eq`: a leaf, not absent, at the node's minimum.
             *k = k.succ();
@@ -341,10 +372,16 @@ impl<K: MinKey> MinMask<K> {
         if leaf >= self.leaves {
             return;
         }
+        let park = self.park();
         let Some(v) = self.keys.get_mut(leaf) else {
             return;
         };
         if *v == key {
+            return;
+        }
+        // Parked to parked: nothing else reads it.
+        if PARKS && *v >= park && key >= park {
+            *v = key;
             return;
         }
         *v = key;
@@ -354,9 +391,12 @@ impl<K: MinKey> MinMask<K> {
         let Some(node) = self.nodes.first_mut().and_then(|level| level.get_mut(i)) else {
             return;
         };
-        if node.update(leaf % WIDTH, key, |c| {
-            keys.get(i * WIDTH + c).copied().unwrap_or(K::ABSENT)
-        }) {
+        if node.update(
+            leaf % WIDTH,
+            key,
+            |c| keys.get(i * WIDTH + c).copied().unwrap_or(K::ABSENT),
+            park,
+        ) {
             let min = node.min;
             self.climb(i, min);
         }
@@ -366,6 +406,7 @@ impl<K: MinKey> MinMask<K> {
     /// levels above follow (none when it is the root).
     #[inline(never)]
     fn climb(&mut self, mut child: usize, mut new: K) {
+        let park = self.park();
         for l in 1..self.nodes.len() {
             let (i, j) = (child / WIDTH, child % WIDTH);
             let (below, here) = self.nodes.split_at_mut(l);
@@ -376,7 +417,7 @@ impl<K: MinKey> MinMask<K> {
                 return;
             };
             let read = |c: usize| below.get(i * WIDTH + c).map_or(K::ABSENT, |n| n.min);
-            if !node.update(j, new, read) {
+            if !node.update(j, new, read, park) {
                 return;
             }
             (child, new) = (i, node.min);
@@ -392,8 +433,13 @@ mod tests {
 
     /// The scan every pick of the general loop's index stands for.
     fn brute<K: MinKey>(keys: &[K]) -> Option<usize> {
+        brute_parked(keys, K::ABSENT)
+    }
+
+    /// The same, keys at or above `park` absent.
+    fn brute_parked<K: MinKey>(keys: &[K], park: K) -> Option<usize> {
         let (i, &k) = keys.iter().enumerate().min_by_key(|&(i, &k)| (k, i))?;
-        (k != K::ABSENT).then_some(i)
+        (k < park).then_some(i)
     }
 
     #[test]
@@ -419,44 +465,56 @@ mod tests {
             s
         };
         for &n in &[1usize, 2, 63, 64, 65, 200, 4095, 4097, 9000] {
-            let mut keys: Vec<u32> = (0..n).map(|_| (next() % 4) as u32).collect();
-            let mut index = MinMask::default();
-            index.try_reserve(n).expect("small");
-            index.reset(n, |i| keys[i]);
-            assert_eq!(index.best(), brute(&keys), "{n} fresh");
-            for step in 0..20_000 {
-                let leaf = (next() % n as u64) as usize;
-                let key = match next() % 8 {
-                    0 => u32::ABSENT,
-                    1 => keys[leaf].saturating_add(1).min(u32::ABSENT - 1),
-                    2 => keys[leaf].saturating_sub(1),
-                    3 => {
-                        // The best rises, as a least-engaged pick makes it.
-                        let Some(b) = brute(&keys) else { continue };
-                        keys[b] += 1;
-                        index.raise(b);
-                        assert_eq!(index.best(), brute(&keys), "{n} step {step}");
-                        continue;
-                    }
-                    _ => (next() % 6) as u32,
-                };
-                if keys[leaf] == u32::ABSENT && key != u32::ABSENT && next() % 4 != 0 {
-                    continue; // the fallen mostly stay down
-                }
-                keys[leaf] = key;
-                index.set(leaf, key);
-                assert_eq!(index.key(leaf), key);
-                assert_eq!(index.best(), brute(&keys), "{n} step {step}");
-                assert_eq!(index.min(), keys.iter().copied().min().unwrap_or(u32::ABSENT));
-            }
-            // Reused for another size.
-            let m = n / 2 + 1;
-            let wide: Vec<i64> = (0..m).map(|i| -((i % 7) as i64)).collect();
-            let mut other = MinMask::default();
-            other.try_reserve(m).expect("small");
-            other.reset(m, |i| wide[i]);
-            assert_eq!(other.best(), brute(&wide));
+            drive::<false>(n, u32::ABSENT, &mut next);
         }
+        // Parked from 3 or 1 on (a side mostly parked).
+        for (n, park) in [(65, 3), (4097, 3), (65, 1), (200, 1)] {
+            drive::<true>(n, park, &mut next);
+        }
+    }
+
+    /// Random changes to an index of `n` leaves, keys at or above `park`
+    /// absent, each answer checked against the scan.
+    fn drive<const PARKS: bool>(n: usize, park: u32, next: &mut impl FnMut() -> u64) {
+        let pick = |keys: &[u32]| brute_parked(keys, park);
+        let mut keys: Vec<u32> = (0..n).map(|_| (next() % 4) as u32).collect();
+        let mut index = MinMask::<u32, PARKS>::default();
+        index.try_reserve(n).expect("small");
+        index.reset_parked(n, park, |i| keys[i]);
+        assert_eq!(index.best(), pick(&keys), "{n} fresh");
+        for step in 0..20_000 {
+            let leaf = (next() % n as u64) as usize;
+            let key = match next() % 8 {
+                0 => u32::ABSENT,
+                1 => keys[leaf].saturating_add(1).min(u32::ABSENT - 1),
+                2 => keys[leaf].saturating_sub(1),
+                3 => {
+                    // The best rises, as a least-engaged pick makes it.
+                    let Some(b) = pick(&keys) else { continue };
+                    keys[b] += 1;
+                    index.raise(b);
+                    assert_eq!(index.best(), pick(&keys), "{n} step {step}");
+                    continue;
+                }
+                _ => (next() % 6) as u32,
+            };
+            if keys[leaf] == u32::ABSENT && key != u32::ABSENT && !next().is_multiple_of(4) {
+                continue; // the fallen mostly stay down
+            }
+            keys[leaf] = key;
+            index.set(leaf, key);
+            assert_eq!(index.key(leaf), key);
+            assert_eq!(index.best(), pick(&keys), "{n} step {step}");
+            let low = keys.iter().copied().filter(|&k| k < park).min();
+            assert_eq!(index.min(), low.unwrap_or(u32::ABSENT));
+        }
+        // Reused for another size.
+        let m = n / 2 + 1;
+        let wide: Vec<i64> = (0..m).map(|i| -((i % 7) as i64)).collect();
+        let mut other = MinMask::<i64>::default();
+        other.try_reserve(m).expect("small");
+        other.reset(m, |i| wide[i]);
+        assert_eq!(other.best(), brute(&wide));
     }
 
     #[test]

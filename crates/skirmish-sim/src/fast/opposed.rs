@@ -201,10 +201,16 @@ impl OpposedArrays {
                 self.in_reach[usize::from(t >= first_b)].add(pos[t as usize] as usize, -1);
             }
         } else {
-            if old != NONE {
+            // A `most_wounded` key moves with an engagement only as its
+            // fighter fills or has room again.
+            let moved = |f: u32, full: u32| policy != Targeting::MostWounded || self.engaged_by[f as usize] == full;
+            let (old_moved, t_moved) = (old != NONE && moved(old, reach - 1), moved(t, reach));
+            if old_moved {
                 self.ranking.update(reach, old, down, &self.engaged_by);
             }
-            self.ranking.update(reach, t, down, &self.engaged_by);
+            if t_moved {
+                self.ranking.update(reach, t, down, &self.engaged_by);
+            }
         }
     }
 }
@@ -222,8 +228,9 @@ impl OpposedArrays {
 ///   one home: a full fighter is still struck, and its damage must outlive
 ///   its absence; a separate array of it cost 8 bytes a fighter more,
 ///   against issue 13's 64). Present, its rank orders the most wounded
-///   first; full, it is above every present rank, so a best there is
-///   nobody; down, it is absent (its damage is never read again). In 4
+///   first; full, it is above every present rank, parked in the index
+///   (absent to it, and a blow on a full fighter touches only its leaf);
+///   down, it is absent (its damage is never read again). In 4
 ///   bytes while every fighter's damage taken is at most
 ///   [`NARROW_TAKEN`] ([`narrow_wounded`]), as every battle of hit points
 ///   and wounds on the ladder is; the first blow past it moves both sides
@@ -231,11 +238,13 @@ impl OpposedArrays {
 ///   same ranks in a wider type.
 #[derive(Default)]
 struct RankIndex {
-    /// `most_wounded`'s leaves once some damage taken passed
-    /// [`NARROW_TAKEN`].
-    wide: [MinMask<i64>; 2],
-    /// `least_engaged`'s leaves, and `most_wounded`'s until then.
-    narrow: [MinMask<u32>; 2],
+    /// `least_engaged`'s leaves.
+    engaged: [MinMask<u32>; 2],
+    /// `most_wounded`'s leaves until some damage taken passes
+    /// [`NARROW_TAKEN`] (parking the full).
+    narrow: [MinMask<u32, true>; 2],
+    /// `most_wounded`'s leaves from then on.
+    wide: [MinMask<i64, true>; 2],
     /// `most_wounded` (else `least_engaged`).
     wounded: bool,
     /// The battle's leaves are `wide`.
@@ -297,11 +306,20 @@ impl RankIndex {
         self.wounded = wounded;
         self.is_wide = false;
         self.first_b = first_b;
-        let start = if wounded { narrow_wounded(0, true) } else { 0 };
-        self.narrow[0].try_reserve(b)?;
-        self.narrow[1].try_reserve(n - b)?;
-        self.narrow[0].reset(b, |_| start);
-        self.narrow[1].reset(n - b, |_| start);
+        // `most_wounded`'s full leaves are parked: absent to the index, and
+        // a blow on a full fighter touches its leaf alone.
+        if wounded {
+            let (start, park) = (narrow_wounded(0, true), narrow_wounded(0, false));
+            self.narrow[0].try_reserve(b)?;
+            self.narrow[1].try_reserve(n - b)?;
+            self.narrow[0].reset_parked(b, park, |_| start);
+            self.narrow[1].reset_parked(n - b, park, |_| start);
+        } else {
+            self.engaged[0].try_reserve(b)?;
+            self.engaged[1].try_reserve(n - b)?;
+            self.engaged[0].reset(b, |_| 0);
+            self.engaged[1].reset(n - b, |_| 0);
+        }
         Ok(())
     }
 
@@ -316,7 +334,7 @@ impl RankIndex {
             let (narrow, wide) = (&self.narrow[side], &mut self.wide[side]);
             let len = narrow.len();
             wide.try_reserve(len).map_err(|_| SimError::OutOfMemory { fighters })?;
-            wide.reset(len, |leaf| match narrow.key(leaf) {
+            wide.reset_parked(len, wounded_leaf(0, false), |leaf| match narrow.key(leaf) {
                 u32::MAX => i64::ABSENT,
                 at => wounded_leaf(narrow_taken(at), i64::from(at) <= NARROW_TAKEN),
             });
@@ -351,18 +369,17 @@ impl RankIndex {
                 wounded_leaf(taken_of(index.key(leaf)), present)
             };
             index.set(leaf, to);
-        } else {
+        } else if self.wounded {
             let index = &mut self.narrow[side];
             let to = if down {
                 u32::MAX
-            } else if self.wounded {
-                narrow_wounded(narrow_taken(index.key(leaf)), present)
-            } else if present {
-                engaged
             } else {
-                u32::MAX
+                narrow_wounded(narrow_taken(index.key(leaf)), present)
             };
             index.set(leaf, to);
+        } else {
+            let to = if down || !present { u32::MAX } else { engaged };
+            self.engaged[side].set(leaf, to);
         }
     }
 
@@ -413,22 +430,15 @@ impl RankIndex {
     #[inline]
     fn best_of(&mut self, side: usize) -> Key {
         let side = side & 1;
-        // A best among the full leaves is nobody present.
+        // (Full leaves are parked: never a best.)
         let best = if self.is_wide {
             let index = &mut self.wide[side];
-            index
-                .best()
-                .filter(|_| index.min() <= 0)
-                .map(|leaf| (index.min(), leaf))
+            index.best().map(|leaf| (index.min(), leaf))
         } else if self.wounded {
             let index = &mut self.narrow[side];
-            let present = i64::from(index.min()) <= NARROW_TAKEN;
-            index
-                .best()
-                .filter(|_| present)
-                .map(|leaf| (-narrow_taken(index.min()), leaf))
+            index.best().map(|leaf| (-narrow_taken(index.min()), leaf))
         } else {
-            let index = &mut self.narrow[side];
+            let index = &mut self.engaged[side];
             index.best().map(|leaf| (i64::from(index.min()), leaf))
         };
         match best {
@@ -1010,7 +1020,7 @@ mod tests {
         for taken in [0, 1, 2, 1 << 40, MAX_TAKEN - 1, MAX_TAKEN] {
             let (present, full) = (wounded_leaf(taken, true), wounded_leaf(taken, false));
             assert_eq!((taken_of(present), taken_of(full)), (taken, taken));
-            assert!(present <= 0 && full >= 1 && full < i64::MAX, "{taken}");
+            assert!(present <= 0 && (1..i64::MAX).contains(&full), "{taken}");
         }
         for taken in [0, 1, NARROW_TAKEN - 1, NARROW_TAKEN] {
             let (present, full) = (narrow_wounded(taken, true), narrow_wounded(taken, false));

@@ -24,9 +24,10 @@
 //! after each), a moment being a run of equal initiative. What a fighter
 //! costs the clock (issue 13's 64 bytes a fighter): a 12-byte record (its
 //! group's data is in a profile per run of equal fighters), its place in
-//! the fight's list (4), in the initiative or REF order (Simple Rounds and
-//! Action Blocks, 4), and in a many-block round its round entries (4 bytes
-//! each, the fighter; they were `(tick, fighter, pass)`, 12). It draws the same dice in the same order
+//! the fight's list (4), in the initiative or REF order (Simple Rounds, and
+//! Action Blocks unless the order by REF is fighter order, 4), and in a
+//! many-block round its round entries (4 bytes each, the fighter; they
+//! were `(tick, fighter, pass)`, 12). It draws the same dice in the same order
 //! (each round, one initiative roll per fighter still in the fight, in
 //! fighter order: `4dF` under Simple Rounds, the system's die under Action
 //! Blocks, none under Simultaneous) and hands the battle the same steps,
@@ -133,6 +134,14 @@ struct Slot {
 const FALLEN: u16 = u16::MAX;
 
 impl Slot {
+    /// Which of its actions this round an Action Blocks fighter takes in
+    /// block `block` of `span` (with `a` actions, block b holds its nth
+    /// where b = span - a + nth, so b + a > span).
+    #[inline]
+    fn nth_in(&self, block: u32, span: u32) -> u16 {
+        allowed16((block + u32::from(self.allowed)).saturating_sub(span))
+    }
+
     /// Still in the fight.
     #[inline]
     fn alive(&self) -> bool {
@@ -161,6 +170,11 @@ pub(crate) struct RoundsClock {
     /// the battle's first `by_init` (every fighter by REF, a stable sort);
     /// empty otherwise.
     blocks_runs: Vec<u32>,
+    /// Action Blocks with the runs by REF in fighter order (REF never
+    /// rising from a profile to the next, as with one REF for all): the
+    /// order by REF is `active`'s, and `by_init` is not kept (4 bytes a
+    /// fighter of issue 13's 64).
+    blocks_in_order: bool,
     /// Counting sort buckets; after an Action Blocks round's layout,
     /// `counts[b]` is where the entries of its `b`th block (`1..=span`, tick
     /// `base + b`) end in `events`.
@@ -272,12 +286,17 @@ impl RoundsClock {
             // Action Blocks declare by REF, highest first, in fighter order
             // within one, every round: the runs sorted once (stable; a
             // run's fighters share their REF and are in fighter order).
-            reserve_fighters(&mut self.by_init, self.fighters.len())?;
             self.blocks_runs
                 .extend(0..u32::try_from(self.profiles.len()).unwrap_or(u32::MAX));
             let profiles = &self.profiles;
             self.blocks_runs
                 .sort_by_key(|&p| std::cmp::Reverse(profiles.get(p as usize).map_or(0, |p| p.reflexes.0)));
+            self.blocks_in_order = self.blocks_runs.iter().enumerate().all(|(i, &p)| p as usize == i);
+            if !self.blocks_in_order {
+                reserve_fighters(&mut self.by_init, self.fighters.len())?;
+            }
+        } else {
+            self.blocks_in_order = false;
         }
         self.restart();
         Ok(())
@@ -299,7 +318,8 @@ impl RoundsClock {
         self.standing = self.fighters.len();
         self.by_init.clear();
         let n = u32::try_from(self.fighters.len()).unwrap_or(u32::MAX);
-        for &p in &self.blocks_runs {
+        let runs: &[u32] = if self.blocks_in_order { &[] } else { &self.blocks_runs };
+        for &p in runs {
             let first = |p: usize| self.profiles.get(p).map_or(n, |p| p.first);
             let p = p as usize;
             self.by_init.extend(first(p)..first(p + 1));
@@ -328,11 +348,8 @@ impl RoundsClock {
         {
             self.block += 1;
         }
-        // Block b holds the nth action of a fighter with `a` actions where
-        // b = span - a + nth (so b + a > span).
-        let a = self.fighters.get(w as usize).map_or(0, |f| u32::from(f.allowed));
-        let nth = (self.block + a).saturating_sub(self.span as u32);
-        Some((w, allowed16(nth)))
+        let nth = self.fighters.get(w as usize).map_or(0, |f| f.nth_in(self.block, self.span as u32));
+        Some((w, nth))
     }
 
     /// Whether fighter `w`'s action `nth` is still to land.
@@ -511,26 +528,34 @@ impl RoundsClock {
                     // One action each (the common round): one moment,
                     // everyone in the one block, by REF.
                     self.events.clear();
-                    self.by_init.retain(|&w| fighters[w as usize].alive());
-                    let kept = self.by_init.len();
+                    if !self.blocks_in_order {
+                        self.by_init.retain(|&w| fighters[w as usize].alive());
+                    }
+                    let kept = if self.blocks_in_order {
+                        self.active.len()
+                    } else {
+                        self.by_init.len()
+                    };
                     self.single = true;
                     if kept > 0 {
                         last = base + 1;
                     }
                 } else {
-                    self.by_init.retain(|&w| fighters[w as usize].alive());
+                    if !self.blocks_in_order {
+                        self.by_init.retain(|&w| fighters[w as usize].alive());
+                    }
+                    let order: &[u32] = if self.blocks_in_order {
+                        &self.active
+                    } else {
+                        &self.by_init
+                    };
                     // Block b is tick base + n - b + 1; a fighter with `a`
                     // actions acts in blocks a..=1, its nth action in block
                     // a - nth + 1: slot (tick) n - a + nth.
                     let allowed = |w: u32| u32::from(fighters[w as usize].allowed);
-                    let total = lay_out(
-                        &mut self.events,
-                        &mut self.counts,
-                        &self.by_init,
-                        allowed,
-                        n,
-                        |w, nth| n - allowed(w) + nth,
-                    )?;
+                    let total = lay_out(&mut self.events, &mut self.counts, order, allowed, n, |w, nth| {
+                        n - allowed(w) + nth
+                    })?;
                     self.block = 0;
                     // Everyone acts in the last block (slot n).
                     if total > 0 {
@@ -741,7 +766,7 @@ impl Clock for RoundsClock {
             // The round's one moment: whoever still has its action.
             self.single = false;
             let list = match self.kind {
-                Kind::Blocks(_) => &self.by_init,
+                Kind::Blocks(_) if !self.blocks_in_order => &self.by_init,
                 _ => &self.active,
             };
             for &w in list {
@@ -771,16 +796,19 @@ impl Clock for RoundsClock {
         }
         // The block's entries (it is checked at `begin_round`: no block
         // lands past the last tick).
-        let block = self.block;
+        let (block, span) = (self.block, self.span as u32);
         let end = self.counts.get(block as usize).map_or(0, |&e| e as usize);
-        while self.cursor < end
-            && let Some((w, nth)) = self.entry()
+        while let Some(&w) = self.events.get(self.cursor)
+            && self.cursor < end
         {
-            if self.live(w, nth) {
-                acting.push(w);
-                self.fighters[w as usize].from = nth.saturating_add(1);
-            }
             self.cursor += 1;
+            if let Some(f) = self.fighters.get_mut(w as usize) {
+                let nth = f.nth_in(block, span);
+                if f.from == nth {
+                    acting.push(w);
+                    f.from = nth.saturating_add(1);
+                }
+            }
         }
         Ok(Some(self.moment(self.round_base + u64::from(block))))
     }

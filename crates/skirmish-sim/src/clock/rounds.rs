@@ -348,7 +348,10 @@ impl RoundsClock {
         {
             self.block += 1;
         }
-        let nth = self.fighters.get(w as usize).map_or(0, |f| f.nth_in(self.block, self.span as u32));
+        let nth = self
+            .fighters
+            .get(w as usize)
+            .map_or(0, |f| f.nth_in(self.block, self.span as u32));
         Some((w, nth))
     }
 

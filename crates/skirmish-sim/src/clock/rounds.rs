@@ -162,13 +162,14 @@ pub(crate) struct RoundsClock {
     /// the next round).
     active: Vec<u32>,
     /// This round's fighters with an action, by initiative (stable); under
-    /// Action Blocks, everyone by REF, highest first (stable). Unused by a
-    /// Simple Rounds round laid out in two passes.
+    /// Action Blocks, everyone by REF, highest first (stable), unless that
+    /// is fighter order (`blocks_in_order`: empty, `active` serves).
+    /// Unused by a Simple Rounds round laid out in two passes.
     by_init: Vec<u32>,
     /// Action Blocks: the profiles (runs of fighters) by REF, highest
     /// first, in fighter order within one: their fighters in this order are
-    /// the battle's first `by_init` (every fighter by REF, a stable sort);
-    /// empty otherwise.
+    /// the battle's first order by REF (every fighter by REF, a stable
+    /// sort); empty otherwise.
     blocks_runs: Vec<u32>,
     /// Action Blocks with the runs by REF in fighter order (REF never
     /// rising from a profile to the next, as with one REF for all): the
@@ -186,9 +187,9 @@ pub(crate) struct RoundsClock {
     /// The block of `events[cursor]` (see `entry`).
     block: u32,
     /// This round is one moment, on its first tick, of everyone in
-    /// `active` (Simultaneous) or `by_init` (Action Blocks, one action
-    /// each), not yet fought: `events` is empty (not written: a fighter's
-    /// 12 bytes fewer).
+    /// `active` (Simultaneous) or in the order by REF (Action Blocks, one
+    /// action each), not yet fought: `events` is empty (not written: 4
+    /// bytes a fighter fewer).
     single: bool,
     /// The next entry of `events` (Simple Rounds: of `by_init`).
     cursor: usize,
@@ -552,15 +553,16 @@ impl RoundsClock {
                     } else {
                         &self.by_init
                     };
-                    // Block b is tick base + n - b + 1; a fighter with `a`
-                    // actions acts in blocks a..=1, its nth action in block
-                    // a - nth + 1: slot (tick) n - a + nth.
+                    // Block b (as displayed, n down to 1) is tick base + n -
+                    // b + 1; a fighter with `a` actions acts in blocks
+                    // a..=1, its nth action in block a - nth + 1: slot n - a
+                    // + nth, the block number of `events` and `counts`.
                     let allowed = |w: u32| u32::from(fighters[w as usize].allowed);
                     let total = lay_out(&mut self.events, &mut self.counts, order, allowed, n, |w, nth| {
                         n - allowed(w) + nth
                     })?;
                     self.block = 0;
-                    // Everyone acts in the last block (slot n).
+                    // Every fighter with an action acts in the last slot (n).
                     if total > 0 {
                         last = base + u64::from(n);
                     }

@@ -104,7 +104,7 @@ pub(super) struct Ring<E = Entry> {
     spares: Vec<Vec<E>>,
 }
 
-/// Buckets of at least this capacity (32 KiB of entries) lend their memory
+/// Buckets of at least this capacity (entries: 32 KiB of 8-byte ones) lend their memory
 /// to later ones when emptied; smaller ones keep it (small battles reuse
 /// their buckets lap after lap, battle after battle).
 pub(super) const SPARE_AT_LEAST: usize = 4096;

@@ -14,7 +14,7 @@
 //! above it (when known), and those not absent. The leaves are the side's
 //! fighters in fighter order, so the fighter is implied by the place and a
 //! key is the rank alone (an engagement count in 4 bytes, minus the damage
-//! taken in 8). The best fighter is the root's lowest set bit followed down
+//! taken in 8; FUDGE's `most_wounded` packs it in 4, `opposed.rs`). The best fighter is the root's lowest set bit followed down
 //! (three levels at 100,000 fighters a side). A change of key stops at the
 //! first node whose minimum does not change, most of the time the leaf's
 //! own node: a key falling to or below the minimum sets its bit; one rising

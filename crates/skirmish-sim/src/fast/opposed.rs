@@ -312,6 +312,11 @@ impl RankIndex {
             let (start, park) = (narrow_wounded(0, true), narrow_wounded(0, false));
             self.narrow[0].try_reserve(b)?;
             self.narrow[1].try_reserve(n - b)?;
+            // Room for the wider leaves too, not written unless a battle
+            // widens (so not resident): a battle too big is refused before
+            // it starts, not partway.
+            self.wide[0].try_reserve(b)?;
+            self.wide[1].try_reserve(n - b)?;
             self.narrow[0].reset_parked(b, park, |_| start);
             self.narrow[1].reset_parked(n - b, park, |_| start);
         } else {
@@ -324,8 +329,8 @@ impl RankIndex {
     }
 
     /// Some damage taken passed [`NARROW_TAKEN`]: both sides' leaves
-    /// become 8-byte ones, each rank as it was (room first: a battle too
-    /// big for the wider index is an error).
+    /// become 8-byte ones, each rank as it was (in the room `reset`
+    /// reserved; its check stays, as an error rather than an abort).
     #[cold]
     #[inline(never)]
     fn widen(&mut self) -> Result<(), SimError> {

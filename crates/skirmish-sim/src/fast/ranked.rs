@@ -36,7 +36,7 @@
 
 use super::is_down;
 use super::minmask::{MinKey, MinMask};
-use crate::battle::{NONE, reserve_fighters};
+use crate::battle::{MAX_TAKEN, NONE, reserve_fighters};
 use crate::error::SimError;
 use crate::scenario::Targeting;
 
@@ -180,7 +180,9 @@ impl RankedArrays {
             self.wounded[s].key(leaf)
         };
         if key != i64::ABSENT {
-            self.wounded[s].set(leaf, key.saturating_sub(damage));
+            // Minus the damage taken, which counts up to `MAX_TAKEN` (as
+            // the general loop's `add_taken`).
+            self.wounded[s].set(leaf, key.saturating_sub(damage).max(-MAX_TAKEN));
         }
     }
 

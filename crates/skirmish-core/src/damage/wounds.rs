@@ -241,6 +241,19 @@ impl WoundTrack {
         WoundTrack { filled, dead }
     }
 
+    /// Filled boxes per level (Scratch first) and whether dead: what
+    /// [`with_filled`](Self::with_filled) takes.
+    ///
+    /// ```
+    /// use skirmish_core::damage::WoundTrack;
+    /// let t = WoundTrack::with_filled([2, 1, 0, 0, 0], false);
+    /// assert_eq!(t.parts(), ([2, 1, 0, 0, 0], false));
+    /// ```
+    #[inline]
+    pub const fn parts(&self) -> ([u8; BOXED], bool) {
+        (self.filled, self.dead)
+    }
+
     /// Filled boxes of `level` (Dead: 1 if dead, else 0).
     #[inline]
     pub const fn filled(&self, level: WoundLevel) -> u8 {

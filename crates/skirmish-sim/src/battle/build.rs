@@ -9,7 +9,7 @@ use skirmish_core::timing::TimingSystem;
 
 use super::{Battle, FastPrep, GroupRt, reserve_fighters};
 use crate::error::SimError;
-use crate::fast::{self, FastGroup, FastPlan, OpposedPlan};
+use crate::fast::{self, FastGroup, FastPlan, HitPointsPrep, OpposedPlan, WoundsPrep};
 use crate::scenario::{BattleRules, Scenario, Striking, Targeting};
 
 impl Battle {
@@ -91,7 +91,9 @@ impl Battle {
     /// in 32 bits (`fast/continuous.rs`), or under a timing system with a
     /// lean clock (`fast/moments.rs`), or FUDGE opposed striking under any
     /// timing system with a lean clock (`fast/opposed.rs`), under
-    /// Continuous on the ring when the battle fits it.
+    /// Continuous on the ring when the battle fits it; with FUDGE wounds,
+    /// a track with few enough states for the tables (`fast/wounds.rs`:
+    /// the default one has 65).
     fn fast_plan(&self) -> Option<(FastPlan, FastPrep)> {
         if self.sides.len() != 2 {
             return None;
@@ -191,8 +193,9 @@ impl Battle {
             Striking::FullContact(_) => plan,
         };
         let prep = match &self.damage {
-            Damage::HitPoints(m) => FastPrep::HitPoints(Box::new(fast::FastModel::prep(m, &plan))),
-            Damage::FudgeWounds(_) => FastPrep::Wounds,
+            Damage::HitPoints(m) => FastPrep::HitPoints(Box::new(HitPointsPrep::new(m, &plan))),
+            // A track with too many boxes for the tables: the general loop.
+            Damage::FudgeWounds(m) => FastPrep::Wounds(Box::new(WoundsPrep::new(m)?)),
         };
         Some((plan, prep))
     }

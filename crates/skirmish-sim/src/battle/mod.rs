@@ -96,7 +96,7 @@ use skirmish_core::timing::TimingSystem;
 
 use crate::clock::{LeanClock, LineClock, SchedulerClock};
 use crate::error::SimError;
-use crate::fast::{self, FastEnd, FastPlan, FastWorkspace, HitPointsPrep};
+use crate::fast::{self, FastEnd, FastPlan, FastWorkspace, HitPointsPrep, WoundsPrep};
 use crate::report::{BattleReport, BattleSummary, Casualties, TraceLine};
 use crate::scenario::{Scenario, Striking, Targeting};
 
@@ -352,7 +352,7 @@ fn next_battle_id() -> u64 {
 #[derive(Debug, Clone)]
 enum FastPrep {
     HitPoints(Box<HitPointsPrep>),
-    Wounds,
+    Wounds(Box<WoundsPrep>),
 }
 
 /// Fights one battle of `scenario`: battle number `index` of master seed
@@ -484,8 +484,8 @@ impl Battle {
             (Damage::HitPoints(m), FastPrep::HitPoints(p)) => {
                 self.run_fast_with(plan, m, p, ws, rolls, casualties, control)
             }
-            (Damage::FudgeWounds(m), FastPrep::Wounds) => {
-                self.run_fast_with(plan, m, &(), ws, rolls, casualties, control)
+            (Damage::FudgeWounds(m), FastPrep::Wounds(p)) => {
+                self.run_fast_with(plan, m, p, ws, rolls, casualties, control)
             }
             _ => Err(SimError::Scenario(
                 "the fast path's plan does not fit the damage model".into(),
@@ -751,7 +751,9 @@ impl Battle {
             (Damage::HitPoints(m), FastPrep::HitPoints(p)) => {
                 fast::fight_moments(plan, m, p, g, clock, Some(start), out)
             }
-            (Damage::FudgeWounds(m), FastPrep::Wounds) => fast::fight_moments(plan, m, &(), g, clock, Some(start), out),
+            (Damage::FudgeWounds(m), FastPrep::Wounds(p)) => {
+                fast::fight_moments(plan, m, p, g, clock, Some(start), out)
+            }
             _ => Err(SimError::Scenario(
                 "the fast path's plan does not fit the damage model".into(),
             )),

@@ -20,11 +20,14 @@
 //! - `opposed.rs`: FUDGE opposed striking under every timing system with a
 //!   lean clock, its reach rule and every policy: the moments loop's shape
 //!   with FUDGE's picks, rolls and engagements; under Continuous its clock
-//!   is the ring above behind the `Clock` trait (`opposed/ring.rs`).
+//!   is the ring above behind the `Clock` trait (`opposed/ring.rs`);
+//! - `wounds.rs`: FUDGE wounds for all of them, a track as its row in a
+//!   table of what every hit does to every state.
 //!
 //! What makes them lean:
 //!
-//! - **One small record per fighter** ([`Fighter`]): its damage state,
+//! - **One small record per fighter** ([`Fighter`]): its damage state
+//!   (hit points, or a FUDGE wound track's row in the plan's tables),
 //!   group, wound penalty and number; everything constant (ratings, damage
 //!   factors, speed, side) is per group, in a table that stays in L1. The
 //!   records of each side are kept in the order of its list of standing
@@ -55,7 +58,7 @@
 //!   has no reach, random targets read neither engagements nor damage
 //!   taken, and each ranked policy keeps only the one its key reads.
 
-use skirmish_core::damage::{DamageModel, DamageState, FudgeWounds, HitPointState, HitPoints, WoundTrack};
+use skirmish_core::damage::{DamageModel, DamageState, FudgeWounds, HitPointState, HitPoints};
 use skirmish_core::dice::SeededRolls;
 use skirmish_core::striking::full_contact::{self, StrikeOptions, StrikeOutcome};
 
@@ -69,11 +72,13 @@ mod minmask;
 mod moments;
 mod opposed;
 mod ranked;
+mod wounds;
 
 pub(crate) use continuous::fight;
 use continuous::{Entry, Ring};
 pub(crate) use moments::fight_moments;
 pub(crate) use opposed::{OpposedPlan, fight_opposed, fight_opposed_ring};
+pub(crate) use wounds::WoundsPrep;
 
 /// Ticks in the ring: the longest delay (initiative or Ready Time) a
 /// battle may have to take the fast path is one less.
@@ -146,7 +151,7 @@ impl Cell {
 const PAIR_GROUPS: usize = 16;
 
 /// A whole strike of one group on another with one roll, as the damage
-/// model applies it (see [`FastModel::pair_value`]).
+/// model applies it (see [`FastPlan::pairs`]).
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct Pair {
     /// As [`Cell::counts`].
@@ -363,7 +368,8 @@ fn narrow_penalty(penalty: i32) -> i16 {
 #[derive(Default)]
 pub(crate) struct FastWorkspace {
     hit_points: [Vec<Fighter<HitPointState>>; 2],
-    wounds: [Vec<Fighter<WoundTrack>>; 2],
+    /// A wound track's row in the plan's tables (`wounds.rs`).
+    wounds: [Vec<Fighter<u16>>; 2],
     common: Common,
 }
 
@@ -433,7 +439,7 @@ fn strike<M: FastModel, const KEEP_HITS: bool, const PAIRS: bool>(
     prep: &M::Prep,
     pairs: &[Pair],
     (ag, attack_penalty): (usize, i32),
-    ft: &mut Fighter<M::State>,
+    ft: &mut Fighter<M::Rec>,
     roll: i32,
     landing: &mut Landing<'_>,
 ) -> Result<(), SimError> {
@@ -644,7 +650,7 @@ impl Common {
         (model, groups, prep): (&M, &[FastGroup], &M::Prep),
         group_of: &[u32],
         start: Option<&Start>,
-        standing: &mut [Vec<Fighter<M::State>>; 2],
+        standing: &mut [Vec<Fighter<M::Rec>>; 2],
         needs: (bool, bool),
     ) -> Result<(u32, [u64; 2]), SimError> {
         if groups.len() > MAX_GROUPS {
@@ -664,12 +670,12 @@ impl Common {
         self.pos.clear();
         let Some(start) = start else {
             for (side, range) in [(0, 0..first_b), (1, first_b..n)] {
-                let list: &mut Vec<Fighter<M::State>> = &mut standing[side];
+                let list: &mut Vec<Fighter<M::Rec>> = &mut standing[side];
                 list.clear();
                 list.extend(range.map(|who| {
                     let g = group_of[who as usize];
                     Fighter {
-                        state: M::fresh_state(prep, g as usize),
+                        state: M::fresh_record(prep, g as usize),
                         // Lossless: at most MAX_GROUPS groups (checked above).
                         group: g as u16,
                         penalty: 0,
@@ -703,7 +709,7 @@ impl Common {
                 self.pos.push(u32::MAX);
                 continue;
             }
-            let Some(state) = M::state_of(d) else {
+            let Some((state, penalty)) = model.record_of(prep, d) else {
                 return Err(SimError::Scenario(
                     "a damage state is not of the battle's damage model".into(),
                 ));
@@ -712,7 +718,7 @@ impl Common {
             list.push(Fighter {
                 state,
                 group: g as u16,
-                penalty: narrow_penalty(model.wound_penalty(&state)),
+                penalty: narrow_penalty(penalty),
                 who,
             });
         }
@@ -768,28 +774,31 @@ fn decided<S>(standing: &[Vec<Fighter<S>>; 2]) -> Option<Outcome> {
 
 /// A damage model as the fast path applies it.
 pub(crate) trait FastModel: DamageModel {
-    /// Precomputed once per battle plan.
+    /// Precomputed once per battle plan (`HitPointsPrep::new`,
+    /// `WoundsPrep::new`).
     type Prep;
-    /// The preparation for this plan.
-    fn prep(&self, plan: &FastPlan) -> Self::Prep;
+    /// What a fighter's record keeps of its damage state (the state
+    /// itself, or its row in the prepared tables).
+    type Rec: Copy;
     /// The plan's whole strikes (see [`FastPlan::pairs`]), if prepared:
     /// never when the model has wound penalties.
     fn pair_table(prep: &Self::Prep) -> &[Pair];
     /// Applies a whole strike from [`pair_table`](Self::pair_table);
     /// returns whether it took the fighter down just now.
-    fn land_pair(&self, prep: &Self::Prep, state: &mut Self::State, pair: &Pair) -> bool;
+    fn land_pair(&self, prep: &Self::Prep, state: &mut Self::Rec, pair: &Pair) -> bool;
     /// Group `g`'s fresh state.
-    fn fresh_state(prep: &Self::Prep, g: usize) -> Self::State;
-    /// A continuation's state `d`, if it is of this model.
-    fn state_of(d: &DamageState) -> Option<Self::State>;
+    fn fresh_record(prep: &Self::Prep, g: usize) -> Self::Rec;
+    /// A continuation's state `d` as a record keeps it, with its wound
+    /// penalty, if it is of this model.
+    fn record_of(&self, prep: &Self::Prep, d: &DamageState) -> Option<(Self::Rec, i32)>;
     /// Whether a hit can ever change a wound penalty.
     fn penalizes(prep: &Self::Prep) -> bool;
     /// Applies a strike's `damage` if it `hit` (as `DamageModel::apply`);
     /// returns whether that took the fighter down just now, and its wound
-    /// penalty after.
-    fn land(&self, prep: &Self::Prep, state: &mut Self::State, hit: bool, damage: i32) -> (bool, i32);
+    /// penalty after (read only for a hit: a miss changes nothing).
+    fn land(&self, prep: &Self::Prep, state: &mut Self::Rec, hit: bool, damage: i32) -> (bool, i32);
     /// The standing fighters' records per side, in the workspace.
-    fn records(ws: &mut FastWorkspace) -> (&mut [Vec<Fighter<Self::State>>; 2], &mut Common);
+    fn records(ws: &mut FastWorkspace) -> (&mut [Vec<Fighter<Self::Rec>>; 2], &mut Common);
 }
 
 /// Hit points, prepared.
@@ -807,20 +816,19 @@ pub(crate) struct HitPointsPrep {
     pairs: Vec<Pair>,
 }
 
-impl FastModel for HitPoints {
-    type Prep = HitPointsPrep;
-
-    fn prep(&self, plan: &FastPlan) -> HitPointsPrep {
-        let lost: [i32; HP_TABLE] = std::array::from_fn(|d| self.hp_lost(d as i32));
-        let dead_at = self.config().dead_at;
-        let penalizes = !self.config().penalties.is_empty();
+impl HitPointsPrep {
+    /// `model` prepared for `plan`.
+    pub(crate) fn new(model: &HitPoints, plan: &FastPlan) -> HitPointsPrep {
+        let lost: [i32; HP_TABLE] = std::array::from_fn(|d| model.hp_lost(d as i32));
+        let dead_at = model.config().dead_at;
+        let penalizes = !model.config().penalties.is_empty();
         // Whole strikes as hit points lost (0 for a miss), when plain
         // subtraction cannot overflow (as `exact` below).
         let pairs = if penalizes || dead_at < -(1 << 30) || plan.opposed.is_some() {
             Vec::new()
         } else {
             plan.pairs(|hit, damage| {
-                let lost = if hit { self.hp_lost(damage) } else { 0 };
+                let lost = if hit { model.hp_lost(damage) } else { 0 };
                 (lost <= 1 << 30).then_some(lost)
             })
         };
@@ -828,7 +836,7 @@ impl FastModel for HitPoints {
             fresh: plan
                 .groups
                 .iter()
-                .map(|g| HitPointState::new(g.hit_points.unwrap_or(self.config().max_hp)))
+                .map(|g| HitPointState::new(g.hit_points.unwrap_or(model.config().max_hp)))
                 .collect(),
             lost,
             exact: lost.iter().all(|&l| l <= 1 << 30) && dead_at >= -(1 << 30),
@@ -837,6 +845,11 @@ impl FastModel for HitPoints {
             pairs,
         }
     }
+}
+
+impl FastModel for HitPoints {
+    type Prep = HitPointsPrep;
+    type Rec = HitPointState;
 
     #[inline]
     fn pair_table(prep: &HitPointsPrep) -> &[Pair] {
@@ -856,13 +869,13 @@ impl FastModel for HitPoints {
     }
 
     #[inline]
-    fn fresh_state(prep: &HitPointsPrep, g: usize) -> HitPointState {
+    fn fresh_record(prep: &HitPointsPrep, g: usize) -> HitPointState {
         prep.fresh[g]
     }
 
-    fn state_of(d: &DamageState) -> Option<HitPointState> {
+    fn record_of(&self, _: &HitPointsPrep, d: &DamageState) -> Option<(HitPointState, i32)> {
         match d {
-            DamageState::HitPoints(s) => Some(*s),
+            DamageState::HitPoints(s) => Some((*s, self.wound_penalty(s))),
             DamageState::FudgeWounds(_) => None,
         }
     }
@@ -896,51 +909,46 @@ impl FastModel for HitPoints {
 }
 
 impl FastModel for FudgeWounds {
-    type Prep = ();
-
-    fn prep(&self, _: &FastPlan) {}
+    type Prep = WoundsPrep;
+    type Rec = u16;
 
     /// None: wounds always carry penalties.
     #[inline]
-    fn pair_table((): &()) -> &[Pair] {
+    fn pair_table(_: &WoundsPrep) -> &[Pair] {
         &[]
     }
 
     /// Applies the damage in `pair.value` if it hit (never called: see
     /// [`pair_table`](FastModel::pair_table)).
     #[inline]
-    fn land_pair(&self, (): &(), state: &mut WoundTrack, pair: &Pair) -> bool {
-        pair.hit && self.apply(state, pair.value).newly_down()
+    fn land_pair(&self, prep: &WoundsPrep, row: &mut u16, pair: &Pair) -> bool {
+        prep.land(row, pair.hit, pair.value).0
     }
 
     #[inline]
-    fn fresh_state((): &(), _: usize) -> WoundTrack {
-        WoundTrack::new()
+    fn fresh_record(_: &WoundsPrep, _: usize) -> u16 {
+        0
     }
 
-    fn state_of(d: &DamageState) -> Option<WoundTrack> {
+    fn record_of(&self, prep: &WoundsPrep, d: &DamageState) -> Option<(u16, i32)> {
         match d {
-            DamageState::FudgeWounds(s) => Some(*s),
+            DamageState::FudgeWounds(s) => Some((prep.row_of(s), self.wound_penalty(s))),
             DamageState::HitPoints(_) => None,
         }
     }
 
     #[inline]
-    fn penalizes((): &()) -> bool {
+    fn penalizes(_: &WoundsPrep) -> bool {
         true
     }
 
+    /// By the prepared tables (`wounds.rs`), with no branch on the hit.
     #[inline]
-    fn land(&self, (): &(), state: &mut WoundTrack, hit: bool, damage: i32) -> (bool, i32) {
-        if hit {
-            let out = self.apply(state, damage);
-            (out.newly_down(), out.penalty)
-        } else {
-            (false, 0)
-        }
+    fn land(&self, prep: &WoundsPrep, row: &mut u16, hit: bool, damage: i32) -> (bool, i32) {
+        prep.land(row, hit, damage)
     }
 
-    fn records(ws: &mut FastWorkspace) -> (&mut [Vec<Fighter<WoundTrack>>; 2], &mut Common) {
+    fn records(ws: &mut FastWorkspace) -> (&mut [Vec<Fighter<u16>>; 2], &mut Common) {
         (&mut ws.wounds, &mut ws.common)
     }
 }

@@ -64,7 +64,7 @@ pub(super) enum Kind {
 }
 
 /// What every row of a table shares: the master seed and the base
-/// scenario's [fingerprint](Scenario::fingerprint).
+/// scenario's [fingerprint](crate::scenario::Scenario::fingerprint).
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Meta<'a> {
     pub(super) seed: u64,

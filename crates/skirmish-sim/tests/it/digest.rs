@@ -168,6 +168,40 @@ fn wound_penalties_beyond_16_bits_keep_the_general_loop() {
     }
 }
 
+/// The fast path keeps a FUDGE wound track as its row in a table of every
+/// state (`fast/wounds.rs`): a track with too many states for it keeps the
+/// general loop; others, with killing thresholds and uneven boxes, take
+/// the fast path under every timing system and fight exactly as the
+/// general loop does.
+#[test]
+fn wound_tracks_too_big_for_the_tables_keep_the_general_loop() {
+    let with = |damage: &str| parity(6).with_field("damage", damage).unwrap();
+    let big = with(
+        r#"{"model": "fudge_wounds", "boxes": {"scratch": 40, "hurt": 10, "very_hurt": 1, "incapacitated": 1, "near_death": 3}}"#,
+    );
+    assert!(!Battle::new(&big).unwrap().has_fast_path());
+    let options = RunOptions {
+        trace: false,
+        casualties: true,
+    };
+    let mut ws = Workspace::default();
+    let odd = with(
+        r#"{"model": "fudge_wounds", "thresholds": {"scratch": 1, "hurt": 2, "very_hurt": 4, "incapacitated": 5, "near_death": 6, "dead": 8}, "boxes": {"scratch": 2, "hurt": 2, "very_hurt": 1, "incapacitated": 2, "near_death": 1}}"#,
+    );
+    for timing in TIMINGS {
+        let s = odd.with_field("timing", &json(timing)).unwrap();
+        let b = Battle::new(&s).unwrap();
+        assert_eq!(b.has_fast_path(), lean(timing), "{timing}");
+        for i in 0..40 {
+            let fast = b.run_in(&mut ws, 5, i, &options).unwrap();
+            let general = b
+                .run_with(&mut ws, &mut SeededRolls::for_stream(5, i), &options, true)
+                .unwrap();
+            assert_eq!(fast, general, "{timing} battle {i}");
+        }
+    }
+}
+
 /// FUDGE opposed striking takes the fast path (`fast/opposed.rs`) under
 /// every timing system with a lean clock, Continuous's included, and every
 /// policy; a system without one (Graduated Rounds that spill, as the

@@ -465,11 +465,17 @@ fn strike<M: FastModel, const KEEP_HITS: bool, const PAIRS: bool>(
         )?;
         landing.tally.add(cell.counts);
         let (downed, penalty) = model.land(prep, &mut ft.state, cell.hit, damage);
-        if KEEP_HITS && cell.hit {
+        if KEEP_HITS {
             if let Some(hits) = landing.hits.as_mut() {
+                // Pushed whether or not it hit, kept only if it did: no
+                // branch on the dice.
+                let kept = hits.len() + usize::from(cell.hit);
                 hits.push((t, penalty, tg));
+                hits.truncate(kept);
             }
-            if let Some(struck) = landing.struck.as_mut() {
+            if let Some(struck) = landing.struck.as_mut()
+                && cell.hit
+            {
                 ranked::note_damage(struck, t, damage);
             }
         }

@@ -92,8 +92,8 @@ impl Battle {
     /// lean clock (`fast/moments.rs`), or FUDGE opposed striking under any
     /// timing system with a lean clock (`fast/opposed.rs`), under
     /// Continuous on the ring when the battle fits it; with FUDGE wounds,
-    /// a track with few enough states for the tables (`fast/wounds.rs`:
-    /// the default one has 65).
+    /// a track with few enough states and thresholds for the tables
+    /// (`fast/wounds.rs`: the default one has 65 states).
     fn fast_plan(&self) -> Option<(FastPlan, FastPrep)> {
         if self.sides.len() != 2 {
             return None;

@@ -792,7 +792,7 @@ pub(crate) trait FastModel: DamageModel {
     /// Applies a whole strike from [`pair_table`](Self::pair_table);
     /// returns whether it took the fighter down just now.
     fn land_pair(&self, prep: &Self::Prep, state: &mut Self::Rec, pair: &Pair) -> bool;
-    /// Group `g`'s fresh state.
+    /// Group `g`'s fresh state, as a record keeps it.
     fn fresh_record(prep: &Self::Prep, g: usize) -> Self::Rec;
     /// A continuation's state `d` as a record keeps it, with its wound
     /// penalty, if it is of this model.

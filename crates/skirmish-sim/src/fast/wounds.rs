@@ -26,7 +26,8 @@
 //! which changes nothing. Nothing reads a record's track but the strikes
 //! (a battle reports who stands, not their wounds), so the track itself
 //! is never rebuilt. A model with so many boxes that its table would pass
-//! [`MAX_ROWS`] rows has no tables: its battles take the general loop.
+//! [`MAX_ROWS`] rows, or with a top threshold past [`MAX_THRESHOLD`], has
+//! no tables: its battles take the general loop.
 
 use skirmish_core::damage::{DamageModel, FudgeWounds, WoundLevel, WoundTrack};
 
@@ -150,6 +151,7 @@ impl WoundsPrep {
         let code = self.levels.get((damage.max(0) as usize).min(top)).copied().unwrap_or(0);
         let code = std::hint::select_unpredictable(hit, code, 0);
         // Every row's every code is in the table (`new`): never `None`.
+        debug_assert!(usize::from(*row) * CODES + usize::from(code) < self.moves.len());
         let m = self
             .moves
             .get(usize::from(*row) * CODES + usize::from(code))
@@ -166,7 +168,7 @@ mod tests {
         DamageModel, FudgeWounds, FudgeWoundsConfig, WoundBoxes, WoundLevel, WoundThresholds, WoundTrack,
     };
 
-    use super::{MAX_ROWS, WoundsPrep};
+    use super::{MAX_ROWS, MAX_THRESHOLD, WoundsPrep};
 
     /// Every track of `model` (and some filled past its boxes), every
     /// damage from below 0 to past the top threshold, hit and miss, and a
@@ -267,5 +269,22 @@ mod tests {
             ..WoundThresholds::default()
         };
         assert!(WoundsPrep::new(&model(far, WoundBoxes::default())).is_none());
+        // The threshold's limit itself has tables; one past it, none.
+        let at = |dead| WoundThresholds {
+            dead: Some(dead),
+            ..WoundThresholds::default()
+        };
+        let edge = model(at(MAX_THRESHOLD), WoundBoxes::default());
+        let prep = WoundsPrep::new(&edge).expect("tables at the limit");
+        for damage in [MAX_THRESHOLD - 1, MAX_THRESHOLD, MAX_THRESHOLD + 1, i32::MAX, 9, 0, -1] {
+            let (mut row, mut track) = (0, WoundTrack::new());
+            let (down, penalty) = prep.land(&mut row, true, damage);
+            let out = edge.apply(&mut track, damage);
+            assert_eq!(
+                (row, down, penalty),
+                (prep.row_of(&track), out.newly_down(), out.penalty)
+            );
+        }
+        assert!(WoundsPrep::new(&model(at(MAX_THRESHOLD + 1), WoundBoxes::default())).is_none());
     }
 }

@@ -29,13 +29,13 @@ use super::{
 use crate::battle::reserve_fighters;
 use crate::error::SimError;
 use crate::report::BattleSummary;
-use crate::scenario::Targeting;
+use crate::scenario::{MAX_FIGHTERS, Targeting};
 
 /// A ring entry: a fighter's next action, live while the fighter's epoch
 /// is still the entry's. Packed in one word (fighter in bits 0-31, group
 /// in 32-47, epoch in 48-63) so that it moves as one.
 #[derive(Debug, Clone, Copy)]
-pub(super) struct Entry(u64);
+pub(crate) struct Entry(u64);
 
 impl Entry {
     #[inline]
@@ -91,10 +91,38 @@ fn live<const KEEP_HITS: bool>(epoch: &[u16], down: &[u64], e: &Entry) -> bool {
     }
 }
 
+/// Bits of a 4-byte ring entry ([`epoch_entry`]) that hold its fighter;
+/// the rest hold its epoch's low bits.
+pub(crate) const WHO_BITS: u32 = 22;
+/// The fighter's bits of a 4-byte entry.
+pub(crate) const WHO_MASK: u32 = (1 << WHO_BITS) - 1;
+/// The epoch's bits a 4-byte entry keeps, in place (`epoch & EPOCH_MASK`).
+const EPOCH_MASK: u16 = (1 << (32 - WHO_BITS)) - 1;
+
+// Every fighter's number fits beside the epoch, and no entry waits long
+// enough for its epoch to come round again.
+const _: () = assert!(MAX_FIGHTERS <= 1 << WHO_BITS);
+const _: () = assert!(MAX_DELAY <= EPOCH_MASK as i64 + 1);
+
+/// Fighter `w`'s 4-byte ring entry at epoch `epoch`: the fighter in the
+/// low 22 bits (a scenario fields at most [`MAX_FIGHTERS`], under 2^22),
+/// the epoch's low 10 bits above. A ring whose fighters' epochs move at
+/// most once a tick, each entry coming up at most [`MAX_DELAY`] ticks
+/// after it was scheduled and its epoch moving only at the ticks in
+/// between (at most 1,022 times), cannot mistake a stale entry for a live
+/// one: the FUDGE ring clock's (`opposed/ring.rs`) and Graduated Rounds'
+/// follow-ups (`clock/graduated.rs`). Without epochs (no disruption) the
+/// entry is the fighter alone.
+#[inline]
+pub(crate) fn epoch_entry(w: u32, epoch: u16) -> u32 {
+    w | u32::from(epoch & EPOCH_MASK) << WHO_BITS
+}
+
 /// Per-tick buckets of pending actions, FIFO within a tick: [`Entry`]s
-/// here, a fighter alone (`u32`) in the FUDGE ring clock's battles without
-/// disruption (`opposed/ring.rs`).
-pub(super) struct Ring<E = Entry> {
+/// here, 4-byte entries ([`epoch_entry`]) in the FUDGE ring clock's
+/// (`opposed/ring.rs`) and Graduated Rounds' (`clock/graduated.rs`).
+#[derive(Debug)]
+pub(crate) struct Ring<E = Entry> {
     pub(super) buckets: Box<[Vec<E>; RING]>,
     pub(super) bits: [u64; RING / 64],
     /// Emptied buckets' memory, for the next buckets to fill: a battle
@@ -120,7 +148,7 @@ impl<E> Default for Ring<E> {
 }
 
 impl<E> Ring<E> {
-    pub(super) fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         for (w, word) in self.bits.iter_mut().enumerate() {
             while *word != 0 {
                 let i = w * 64 + word.trailing_zeros() as usize;
@@ -133,7 +161,7 @@ impl<E> Ring<E> {
     }
 
     #[inline]
-    pub(super) fn push(&mut self, tick: u64, entry: E) {
+    pub(crate) fn push(&mut self, tick: u64, entry: E) {
         let i = (tick & RING_MASK) as usize;
         let bucket = &mut self.buckets[i];
         if bucket.len() == bucket.capacity() {
@@ -178,7 +206,7 @@ impl<E> Ring<E> {
     /// emptied: a large one's memory goes to the spares for the buckets
     /// ahead, a small one keeps it.
     #[inline]
-    pub(super) fn pop(&mut self, i: usize, mut each: impl FnMut(&E)) {
+    pub(crate) fn pop(&mut self, i: usize, mut each: impl FnMut(&E)) {
         self.bits[i / 64] &= !(1 << (i % 64));
         self.buckets[i].iter().for_each(&mut each);
         if self.buckets[i].capacity() >= SPARE_AT_LEAST {
@@ -189,11 +217,17 @@ impl<E> Ring<E> {
         }
     }
 
+    /// Bucket `i`'s entries (`i` a tick's place, `tick & RING_MASK`).
+    #[inline]
+    pub(crate) fn bucket(&self, i: usize) -> &[E] {
+        self.buckets.get(i).map_or(&[], Vec::as_slice)
+    }
+
     /// The first tick after `now` with a bucket; every entry is at most
     /// [`MAX_DELAY`] ticks after the tick it was scheduled at, so one turn
     /// of the ring finds it.
     #[inline]
-    pub(super) fn next(&self, now: u64) -> Option<u64> {
+    pub(crate) fn next(&self, now: u64) -> Option<u64> {
         let mut d = 1;
         while d <= RING as u64 {
             let i = (now.wrapping_add(d) & RING_MASK) as usize;
@@ -500,4 +534,28 @@ fn fight_with<M: FastModel, const KEEP_HITS: bool, const PAIRS: bool, const RANK
         fielded,
         standing: standing.each_ref().map(|s| s.len() as u64),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A 4-byte entry keeps every fighter's number whole and its epoch's
+    /// low 10 bits, at both ends of both.
+    #[test]
+    fn entries_keep_the_fighter_and_the_epochs_low_bits() {
+        let last = u32::try_from(MAX_FIGHTERS - 1).unwrap();
+        for w in [0, 1, 12_345, last, WHO_MASK] {
+            for epoch in [0u16, 1, 1023, 1024, 40_000, u16::MAX] {
+                let e = epoch_entry(w, epoch);
+                assert_eq!(e & WHO_MASK, w);
+                assert_eq!(e >> WHO_BITS, u32::from(epoch % 1024));
+                // The epochs that share an entry are 1,024 apart, more
+                // than any entry waits (`MAX_DELAY`) in epochs.
+                assert_eq!(e, epoch_entry(w, epoch.wrapping_add(1024)));
+                assert_ne!(e, epoch_entry(w, epoch.wrapping_add(1)));
+                assert_ne!(e, epoch_entry(w, epoch.wrapping_add(MAX_DELAY as u16)));
+            }
+        }
+    }
 }

@@ -74,8 +74,8 @@ mod opposed;
 mod ranked;
 mod wounds;
 
-pub(crate) use continuous::fight;
-use continuous::{Entry, Ring};
+use continuous::Entry;
+pub(crate) use continuous::{Ring, WHO_MASK, epoch_entry, fight};
 pub(crate) use moments::fight_moments;
 pub(crate) use opposed::{OpposedPlan, fight_opposed, fight_opposed_ring};
 pub(crate) use wounds::WoundsPrep;
@@ -83,7 +83,7 @@ pub(crate) use wounds::WoundsPrep;
 /// Ticks in the ring: the longest delay (initiative or Ready Time) a
 /// battle may have to take the fast path is one less.
 const RING: usize = 1024;
-const RING_MASK: u64 = RING as u64 - 1;
+pub(crate) const RING_MASK: u64 = RING as u64 - 1;
 /// The longest delay the ring holds.
 pub(crate) const MAX_DELAY: i64 = RING as i64 - 1;
 

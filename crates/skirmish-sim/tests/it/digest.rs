@@ -245,6 +245,85 @@ fn fudge_opposed_battles_take_the_fast_path() {
     }
 }
 
+/// Under Continuous the FUDGE ring clock, and under Graduated Rounds the
+/// lean clock's follow-ups, keep a pending action's epoch in 10 bits
+/// (`fast/opposed/ring.rs`, `clock/graduated.rs`): a slow fighter that
+/// loses its action to a hit nearly every tick leaves hundreds of stale
+/// entries behind, each hundreds of epochs behind its fighter's when it
+/// comes up, and still acts exactly when the general loop's clock (the
+/// core queue, and under Graduated Rounds the Scheduler) says, whatever
+/// its delay and however often it is hit.
+#[test]
+fn a_slow_fighter_disrupted_tick_after_tick_keeps_one_pending_action() {
+    // Time Taken, speed bonus (the slowest a ring delay may be: 1,014),
+    // the foes and their skill. Five Good foes hit the slow fighter at
+    // all but about one tick in 250 (it loses 2,989 actions in 3,000
+    // ticks), so an entry of delay `d` comes up about `d - 1` epochs
+    // behind: Time Taken 259, 515 and 771 put that at 256, 512 and 768,
+    // where epochs of 8 or 9 bits wrap onto a stale entry (each fails
+    // this test).
+    for (time_taken, bonus, foes, skill) in [
+        (1000, -14, 6, "Great"),
+        (1000, 0, 2, "Good"),
+        (771, 0, 5, "Good"),
+        (700, 0, 1, "Superb"),
+        (515, 0, 5, "Good"),
+        (400, 0, 3, "Fair"),
+        (259, 0, 5, "Good"),
+    ] {
+        // Under Graduated Rounds the foes strike 100 times a round (the
+        // most a Rate of Fire allows), their first 200 ticks or so of each
+        // round the slow fighter's pending one extends, and three slower
+        // ones keep follow-ups pending through them (with none pending the
+        // clock empties its ring, stale entries and all).
+        let steady =
+            r#", { name = "steady", count = 3, skill = "Poor", weapon = { time_taken = 6, rate_of_fire = "100/1" } }"#;
+        for (timing, shots, more, lost) in [
+            (r#""continuous""#, "", "", 1000),
+            (
+                r#"{ system = "graduated_rounds", ticks_per_round = 20 }"#,
+                r#", rate_of_fire = "100/1""#,
+                steady,
+                300,
+            ),
+        ] {
+            let text = format!(
+                r#"
+            name = "slow"
+            timing = {timing}
+            striking = "fudge-opposed"
+            damage = {{ model = "hit_points", max_hp = 1000000, damage = "margin" }}
+            [battle]
+            max_ticks = 3000
+            [[sides]]
+            name = "a"
+            groups = [{{ name = "slow", count = 1, skill = "Fair", weapon = {{ time_taken = {time_taken} }}, speed_bonus = {bonus}, disruptible = true }}]
+            [[sides]]
+            name = "b"
+            groups = [{{ name = "quick", count = {foes}, skill = "{skill}", weapon = {{ time_taken = 1{shots} }} }}{more}]
+            "#
+            );
+            let s: Scenario = toml::from_str(&text).unwrap();
+            let b = Battle::new(&s).unwrap();
+            assert!(b.has_fast_path());
+            let label = format!("{timing}: TT {time_taken} - {bonus}, {foes} foes of skill {skill}");
+            fast_is_general(&b, 11, &label);
+            let options = RunOptions {
+                trace: false,
+                casualties: false,
+            };
+            let mut ws = Workspace::default();
+            let report = b.run_in(&mut ws, 11, 0, &options).unwrap();
+            assert!(report.summary.disruptions > lost, "{label}: {:?}", report.summary);
+            // And the Scheduler (not the lean clock) agrees.
+            let scheduler = b
+                .run_with(&mut ws, &mut SeededRolls::for_stream(11, 0), &options, false)
+                .unwrap();
+            assert_eq!(report, scheduler, "{label}");
+        }
+    }
+}
+
 /// A timing system's TOML value as the JSON `--set` takes.
 fn json(timing: &str) -> String {
     let t: toml::Table = toml::from_str(&format!("t = {timing}")).unwrap();

@@ -14,27 +14,33 @@
 //! their action to a hit, in the order hit; each `2dF + TT - bonus`, at
 //! least 1, from the tick of the moment.
 //!
-//! A pending action is a ring entry `(fighter, group, epoch)`, live while
-//! its epoch is the fighter's: falling and losing an action to a hit bump
-//! the epoch, so cancelling writes nothing into the ring (see
-//! `continuous.rs`; an epoch moves at most once a tick here, and an entry
-//! comes up at most [`MAX_DELAY`](super::super::MAX_DELAY) ticks after it
-//! was scheduled, so 16 bits cannot wrap onto a stale entry). In a battle
-//! without disruption only a fall leaves an entry stale, so the entry is
-//! the fighter alone (4 bytes), live while it stands, and there are no
-//! epochs: 8 bytes an entry and 2 an epoch were a fifth of such a battle's
-//! memory at 2x1,000,000 (issue 13's 64 bytes a fighter). A fighter has
-//! a pending action to lose unless it acted, or already lost one, at this
-//! tick (`busy`). Both put it in `awaiting` until the next call, and
-//! nothing else does, so `busy` is a bit per fighter set while it is
-//! there (a tick per fighter took 4 bytes, issue 13's 64 a fighter).
+//! A pending action is a ring entry of 4 bytes: the fighter, and in a
+//! battle with disruption its epoch, live while that epoch is the
+//! fighter's. Falling and losing an action to a hit bump the epoch, so
+//! cancelling writes nothing into the ring (see `continuous.rs`). The
+//! entry keeps the fighter and the epoch's low 10 bits
+//! (`continuous::epoch_entry`), which is enough: an epoch moves at most
+//! once a tick here (a fighter that acted or was disrupted at a tick
+//! cannot be disrupted again at it, and one that fell is not disrupted),
+//! and an entry scheduled at tick `t` comes up at `t + rt` with `rt` at
+//! most [`MAX_DELAY`](super::super::MAX_DELAY), its
+//! epoch moving only at the ticks in between: at most 1,022 times, so 10
+//! bits cannot wrap onto a stale entry. (Entries were
+//! `(fighter, group, epoch)`, 8 bytes, which with the buckets' spare room
+//! put a disruptive battle at 70.8 bytes a fighter at 2x1,000,000, over
+//! issue 13's 64.) In a battle without disruption only a fall leaves an
+//! entry stale, so the entry is the fighter alone, live while it stands,
+//! and there are no epochs (2 bytes a fighter). A fighter has a pending
+//! action to lose unless it acted, or already lost one, at this tick
+//! (`busy`). Both put it in `awaiting` until the next call, and nothing
+//! else does, so `busy` is a bit per fighter set while it is there (a
+//! tick per fighter took 4 bytes, issue 13's 64 a fighter).
 
 use skirmish_core::dice::SeededRolls;
 use skirmish_core::timing::graduated::MIN_READY_TIME;
 use skirmish_core::timing::simple::MIN_INITIATIVE;
 
-use super::super::continuous::{Entry, Ring};
-use super::super::{FastGroup, RING_MASK, is_down};
+use super::super::{FastGroup, RING_MASK, Ring, WHO_MASK, epoch_entry as entry, is_down};
 use crate::battle::reserve_fighters;
 use crate::clock::{Clock, Tick};
 use crate::error::SimError;
@@ -42,10 +48,9 @@ use crate::error::SimError;
 /// The ring clock's memory, kept in the workspace from battle to battle.
 #[derive(Default)]
 pub(crate) struct RingState {
-    /// With disruption: entries `(fighter, group, epoch)`.
-    ring: Ring,
-    /// Without: the fighter alone.
-    lean: Ring<u32>,
+    /// The pending actions: entries as [`entry`] makes them, the fighter
+    /// alone without disruption.
+    ring: Ring<u32>,
     /// With disruption, per fighter: moved when it falls or loses its
     /// action to a hit.
     epoch: Vec<u16>,
@@ -66,8 +71,7 @@ pub(super) struct RingClock<'a> {
     groups: &'a [FastGroup],
     /// Ticks per lap of the stopwatch (its rounds), at least 1.
     lap: u64,
-    /// The battle has disruption: entries and epochs in `ring`, else
-    /// fighters in `lean`.
+    /// The battle has disruption: entries carry epochs.
     epochs: bool,
     /// The tick of the last moment.
     now: u64,
@@ -92,7 +96,6 @@ impl<'a> RingClock<'a> {
         reserve_fighters(&mut s.gone, n.div_ceil(64))?;
         reserve_fighters(&mut s.awaiting, n)?;
         s.ring.clear();
-        s.lean.clear();
         s.epoch.clear();
         if disruption {
             s.epoch.resize(n, 0);
@@ -113,22 +116,22 @@ impl<'a> RingClock<'a> {
         })
     }
 
-    /// Fighter `w`'s Time Taken minus speed bonus, and its group.
+    /// Fighter `w`'s Time Taken minus speed bonus.
     #[inline]
-    fn speed(&self, w: u32) -> (i64, u16) {
+    fn speed(&self, w: u32) -> i64 {
         let g = self.group_of[w as usize];
-        (i64::from(self.groups[g as usize].speed), g as u16)
+        i64::from(self.groups[g as usize].speed)
     }
 
-    /// Fighter `w` (of group `g`) acts at `tick`.
+    /// Fighter `w` acts at `tick`.
     #[inline]
-    fn schedule(&mut self, tick: u64, w: u32, g: u16) {
-        if self.epochs {
-            let epoch = self.s.epoch.get(w as usize).copied().unwrap_or(0);
-            self.s.ring.push(tick, Entry::new(w, g, epoch));
+    fn schedule(&mut self, tick: u64, w: u32) {
+        let e = if self.epochs {
+            entry(w, self.s.epoch.get(w as usize).copied().unwrap_or(0))
         } else {
-            self.s.lean.push(tick, w);
-        }
+            w
+        };
+        self.s.ring.push(tick, e);
     }
 }
 
@@ -140,9 +143,9 @@ impl Clock for RingClock<'_> {
             // Initiative for everyone, in order: 4dF + 5 + TT - bonus, at least 1.
             self.started = true;
             for w in 0..self.group_of.len() as u32 {
-                let (speed, g) = self.speed(w);
+                let speed = self.speed(w);
                 let init = (i64::from(rolls.four_df()) + 5 + speed).max(MIN_INITIATIVE);
-                self.schedule(init as u64, w, g);
+                self.schedule(init as u64, w);
             }
             return Ok(Some(Tick::NewRound));
         }
@@ -153,28 +156,19 @@ impl Clock for RingClock<'_> {
             if is_down(&self.s.gone, w) {
                 continue;
             }
-            let (speed, g) = self.speed(w);
+            let speed = self.speed(w);
             let rt = (i64::from(rolls.two_df()) + speed).max(MIN_READY_TIME);
-            self.schedule(self.now + rt as u64, w, g);
+            self.schedule(self.now + rt as u64, w);
         }
         self.s.awaiting.clear();
         // The next tick with a live entry (a tick of stale ones only, the
         // fallen's and the disrupted's, is no moment).
         let mut at = self.now;
-        loop {
-            let next = if self.epochs {
-                self.s.ring.next(at)
-            } else {
-                self.s.lean.next(at)
-            };
-            let Some(tick) = next else {
-                break;
-            };
+        while let Some(tick) = self.s.ring.next(at) {
             at = tick;
             let i = (tick & RING_MASK) as usize;
             let RingState {
                 ring,
-                lean,
                 epoch,
                 busy,
                 gone,
@@ -186,13 +180,14 @@ impl Clock for RingClock<'_> {
                 set_bit(busy, w, true);
             };
             if self.epochs {
-                ring.pop(i, |e| {
-                    if epoch.get(e.who() as usize) == Some(&e.epoch()) {
-                        take(e.who());
+                ring.pop(i, |&e| {
+                    let w = e & WHO_MASK;
+                    if epoch.get(w as usize).is_some_and(|&ep| e == entry(w, ep)) {
+                        take(w);
                     }
                 });
             } else {
-                lean.pop(i, |&w| {
+                ring.pop(i, |&w| {
                     if !is_down(gone, w) {
                         take(w);
                     }

@@ -29,6 +29,23 @@
 //! (the parity battle) never touches the queue, and keeps per fighter a
 //! 12-byte record, its place in the fight's list and in the round's.
 //!
+//! **Why follow-ups are a ring, not the core queue.** The queue keeps a
+//! follow-up in a 32-byte slab slot plus a bucket entry, and its id (12
+//! bytes) per fighter to cancel it: with disruption, where hundreds of
+//! thousands are pending at once, that put a 2x1,000,000 battle at 74-86
+//! bytes a fighter (issue 13's bar is 64). Follow-ups are now the FUDGE
+//! ring clock's 4-byte entries in per-tick buckets (`fast::Ring`, FIFO
+//! within a tick as the queue is): the fighter, and with a disruptible
+//! declaration its epoch's low bits, moved each time a queued follow-up is
+//! dropped, so a dropped entry left in the ring no longer matches
+//! (`fast::epoch_entry`: an epoch moves at most once a tick, a fighter
+//! dropped at a moment being idle until the next, and a follow-up comes
+//! up at most `MAX_DELAY` ticks after it was scheduled). The clock takes a
+//! battle only if every Ready Time fits the ring (`handles`). Every
+//! bucket up to a moment's tick is emptied by then, and the ring is
+//! emptied whenever no follow-up is pending, so no entry outlives the
+//! ticks it was scheduled within.
+//!
 //! The other past-the-end policies (spill, end of round, lose) and
 //! declarations with extra preparation or GM timing stay with the
 //! Scheduler ([`GraduatedClock::handles`]).
@@ -36,13 +53,13 @@
 use skirmish_core::dice::SeededRolls;
 use skirmish_core::tables::weapons::RateOfFire;
 use skirmish_core::timing::graduated::MIN_READY_TIME;
-use skirmish_core::timing::queue::{EventId, EventQueue};
 use skirmish_core::timing::simple::MIN_INITIATIVE;
 use skirmish_core::timing::{ActorTiming, Declaration, MAX_TICK, PastEnd, TimingSystem};
 
 use super::{Clock, Tick};
 use crate::battle::reserve_fighters;
 use crate::error::SimError;
+use crate::fast::{MAX_DELAY, RING_MASK, Ring, WHO_MASK, epoch_entry};
 
 /// Initiatives up to this many ticks are sorted by counting; beyond, by a
 /// (stable) sort.
@@ -84,7 +101,7 @@ enum Pending {
     Idle,
     /// Its first action, in the round's list.
     Listed,
-    /// A follow-up, in the queue (its id in `ids`).
+    /// A follow-up, in the ring.
     Queued,
 }
 
@@ -129,17 +146,20 @@ pub(crate) struct GraduatedClock {
     cursor: usize,
     /// Counting sort buckets.
     counts: Vec<u32>,
-    /// Follow-ups.
-    queue: EventQueue<u32>,
-    /// Per fighter, sized at a battle's first follow-up: its queued one.
-    ids: Vec<Option<EventId>>,
-    /// Follow-ups pending in the queue.
+    /// Follow-ups: entries as `fast::epoch_entry` makes them, FIFO within
+    /// a tick, with the dropped ones still in place.
+    ring: Ring<u32>,
+    /// Some declaration is disruptible: entries carry epochs.
+    disruptive: bool,
+    /// Per fighter when `disruptive`, sized at a battle's first follow-up
+    /// (else empty): moved each time its queued follow-up is dropped.
+    epochs: Vec<u16>,
+    /// Follow-ups pending in the ring (the dropped ones not counted).
     queued: usize,
     /// Actions pending (listed and queued).
     live: usize,
     /// Fighters to follow up, in the order they landed (then disrupted).
     awaiting: Vec<u32>,
-    popped: Vec<(EventId, u32)>,
     round: u32,
     round_base: u64,
     /// The tick of the last moment.
@@ -159,12 +179,12 @@ impl Default for GraduatedClock {
             order: Vec::new(),
             cursor: 0,
             counts: Vec::new(),
-            queue: EventQueue::new(),
-            ids: Vec::new(),
+            ring: Ring::default(),
+            disruptive: false,
+            epochs: Vec::new(),
             queued: 0,
             live: 0,
             awaiting: Vec::new(),
-            popped: Vec::new(),
             round: 0,
             round_base: 0,
             now: 0,
@@ -176,12 +196,15 @@ impl GraduatedClock {
     /// Whether this clock runs `system` for fighters with these
     /// declarations: Graduated Rounds that extend the round, no extra
     /// preparation (the Scheduler drops it after a fighter's first
-    /// follow-up), no GM timing.
+    /// follow-up), no GM timing, every Ready Time (`2dF + speed`, at most
+    /// `speed + 2`) within the ring's [`MAX_DELAY`].
     pub(crate) fn handles(system: &TimingSystem, declarations: impl Iterator<Item = Declaration>) -> bool {
         matches!(system, TimingSystem::GraduatedRounds(c) if c.past_end == PastEnd::Extend)
-            && declarations
-                .into_iter()
-                .all(|d| d.gm.is_none() && d.extra_preparation == 0)
+            && declarations.into_iter().all(|d| {
+                d.gm.is_none()
+                    && d.extra_preparation == 0
+                    && i64::from(d.time_taken) - i64::from(d.speed_bonus) + 2 <= MAX_DELAY
+            })
     }
 
     /// Readies the clock for a new battle, keeping its memory. Checks what
@@ -197,7 +220,7 @@ impl GraduatedClock {
         }
         self.profiles.clear();
         self.fighters.clear();
-        self.ids.clear();
+        self.epochs.clear();
         // Room for every fighter first: a battle too big for memory is an
         // error naming its size, not an abort (as the battle's own arrays).
         let n = fighters.size_hint().0;
@@ -225,7 +248,7 @@ impl GraduatedClock {
         // Everyone may await a Ready Time, or land, at one tick.
         let n = self.fighters.len();
         reserve_fighters(&mut self.awaiting, n)?;
-        reserve_fighters(&mut self.popped, n)?;
+        self.disruptive = self.profiles.iter().any(|p| p.disruptible);
         self.varies = self.profiles.iter().any(|p| p.rate_of_fire.rounds() > 1);
         for p in &mut self.profiles {
             p.allowed = p.allowed_in(1);
@@ -245,7 +268,8 @@ impl GraduatedClock {
     /// [`reset`](Self::reset) left them): everyone standing, nothing
     /// pending, before the first round.
     pub(crate) fn restart(&mut self) {
-        self.queue.reset();
+        self.ring.clear();
+        self.epochs.clear();
         for f in &mut self.fighters {
             *f = Slot {
                 profile: f.profile,
@@ -260,7 +284,6 @@ impl GraduatedClock {
         self.order.clear();
         self.cursor = 0;
         self.awaiting.clear();
-        self.popped.clear();
         self.queued = 0;
         self.live = 0;
         self.round = 0;
@@ -398,9 +421,14 @@ impl GraduatedClock {
     /// Time from now, while the round allows them actions.
     #[inline(never)]
     fn follow_up(&mut self, rolls: &mut SeededRolls) -> Result<(), SimError> {
-        if self.ids.len() < self.fighters.len() {
-            reserve_fighters(&mut self.ids, self.fighters.len())?;
-            self.ids.resize(self.fighters.len(), None);
+        // (A round begins only with nothing pending, so those awaiting
+        // landed in this one: the ring's ticks count from `now`.)
+        debug_assert!(self.round_base <= self.now);
+        if self.disruptive && self.epochs.len() < self.fighters.len() {
+            // (Nothing is queued before a battle's first follow-up: no
+            // entry is older than these epochs.)
+            reserve_fighters(&mut self.epochs, self.fighters.len())?;
+            self.epochs.resize(self.fighters.len(), 0);
         }
         let now = self.now.max(self.round_base);
         for i in 0..self.awaiting.len() {
@@ -417,7 +445,8 @@ impl GraduatedClock {
             let speed = p.speed;
             let rt = (i64::from(rolls.two_df()) + speed).max(MIN_READY_TIME);
             let tick = match now.checked_add(rt.unsigned_abs()) {
-                Some(t) if t <= MAX_TICK => t,
+                // (`handles`: every Ready Time fits the ring.)
+                Some(t) if t <= MAX_TICK && rt <= MAX_DELAY => t,
                 _ => {
                     return Err(SimError::rules(skirmish_core::Error::out_of_range(
                         "ready_time",
@@ -427,11 +456,9 @@ impl GraduatedClock {
                     )));
                 }
             };
-            let id = self.queue.schedule(tick, w).map_err(SimError::rules)?;
+            let epoch = self.epochs.get(w as usize).copied().unwrap_or(0);
+            self.ring.push(tick, epoch_entry(w, epoch));
             f.pending = Pending::Queued;
-            if let Some(slot) = self.ids.get_mut(w as usize) {
-                *slot = Some(id);
-            }
             self.queued += 1;
             self.live += 1;
         }
@@ -449,10 +476,14 @@ impl GraduatedClock {
             Pending::Idle => return false,
             Pending::Listed => {}
             Pending::Queued => {
-                if let Some(id) = self.ids.get_mut(w as usize).and_then(Option::take) {
-                    self.queue.cancel(id);
+                // Its entry stays in the ring, no longer matching.
+                if let Some(ep) = self.epochs.get_mut(w as usize) {
+                    *ep = ep.wrapping_add(1);
                 }
                 self.queued -= 1;
+                if self.queued == 0 {
+                    self.ring.clear();
+                }
             }
         }
         f.pending = Pending::Idle;
@@ -490,7 +521,22 @@ impl Clock for GraduatedClock {
             .get(self.cursor)
             .and_then(|&w| fighters.get(w as usize))
             .map(|f| base + u64::from(f.init));
-        let queued = if self.queued > 0 { self.queue.peek_tick() } else { None };
+        // The ring's first tick with a pending follow-up, up to the list's:
+        // a bucket of dropped ones only on the way is emptied (no moment).
+        let mut queued = None;
+        let mut at = self.now;
+        while self.queued > 0
+            && let Some(t) = self.ring.next(at)
+            && listed.is_none_or(|l| t <= l)
+        {
+            let i = (t & RING_MASK) as usize;
+            if self.ring.bucket(i).iter().any(|&e| pending(fighters, &self.epochs, e)) {
+                queued = Some(t);
+                break;
+            }
+            self.ring.pop(i, |_| {});
+            at = t;
+        }
         let tick = match (listed, queued) {
             (Some(a), Some(b)) => a.min(b),
             (Some(a), None) => a,
@@ -521,21 +567,28 @@ impl Clock for GraduatedClock {
             }
         }
         if queued == Some(tick) {
-            self.queue.pop_tick(&mut self.popped);
-            for &(_, w) in &self.popped {
-                let Some(f) = fighters.get_mut(w as usize) else {
-                    continue;
-                };
-                if f.pending == Pending::Queued {
-                    f.pending = Pending::Idle;
-                    f.nth += 1;
-                    self.queued -= 1;
-                    self.live -= 1;
+            let (epochs, awaiting) = (&self.epochs, &mut self.awaiting);
+            let mut landed = 0;
+            self.ring.pop((tick & RING_MASK) as usize, |&e| {
+                if !pending(fighters, epochs, e) {
+                    return; // dropped: fallen, or disrupted
                 }
+                let w = e & WHO_MASK;
+                let Some(f) = fighters.get_mut(w as usize) else {
+                    return;
+                };
+                f.pending = Pending::Idle;
+                f.nth += 1;
+                landed += 1;
                 acting.push(w);
                 if f.nth < allowed(f) {
-                    self.awaiting.push(w);
+                    awaiting.push(w);
                 }
+            });
+            self.queued -= landed;
+            self.live -= landed;
+            if self.queued == 0 {
+                self.ring.clear();
             }
         }
         self.now = tick;
@@ -580,4 +633,13 @@ impl Clock for GraduatedClock {
 
     #[inline]
     fn ready_roll(&mut self, _who: u32, _roll: i32) {}
+}
+
+/// Whether ring entry `e` is its fighter's pending follow-up: queued, and
+/// with epochs, at the entry's epoch (see the module docs).
+#[inline]
+fn pending(fighters: &[Slot], epochs: &[u16], e: u32) -> bool {
+    let w = e & WHO_MASK;
+    fighters.get(w as usize).is_some_and(|f| f.pending == Pending::Queued)
+        && (epochs.is_empty() || epochs.get(w as usize).is_some_and(|&ep| e == epoch_entry(w, ep)))
 }

@@ -83,7 +83,15 @@ fn fighters(seed: u64, huge: bool, graduated: bool) -> Vec<(ActorTiming, Declara
         };
         let decl = Declaration {
             time_taken: if huge && pick(&mut chaos, 3) == 1 {
-                [5000, 999_999, 1_000_000][pick(&mut chaos, 3) - 1]
+                // Graduated Rounds' lean clock keeps follow-ups in a ring
+                // (`graduated.rs`): the slowest Ready Times that fit it
+                // (Time Taken - bonus + 2 up to `MAX_DELAY`, the bonus
+                // -4 or more here).
+                if graduated {
+                    [600, 1000, 1017][pick(&mut chaos, 3) - 1]
+                } else {
+                    [5000, 999_999, 1_000_000][pick(&mut chaos, 3) - 1]
+                }
             } else {
                 pick(&mut chaos, 8) as i32 - 1
             },
@@ -264,6 +272,9 @@ fn tick_crowds_and_far_events_step_for_step() {
 }
 
 /// Rounds reaching the last tick: the same error, no overflow (debug build).
+/// Graduated Rounds with a Ready Time too long for its lean clock's ring
+/// are not the lean clock's (the Scheduler's, as the battle takes them),
+/// and reach the last tick on it in long rounds instead.
 #[test]
 fn running_into_the_last_tick_step_for_step() {
     let gr = |tpr| {
@@ -273,11 +284,14 @@ fn running_into_the_last_tick_step_for_step() {
         })
     };
     for system in [TimingSystem::SimpleRounds, gr(20), gr(100_000)] {
-        for (tt, sb, rof, extra) in [
-            (1_000_000, -1_000_000, (1000u32, 1u32), 0u32),
-            (1_000_000, -1_000_000, (7, 3), 2),
-            (1_000_000, -1_000_000, (1, 1), 0),
-            (1_000_000, 0, (1, 2), 1),
+        for (tt, sb, rof, extra, steps) in [
+            (1_000_000, -1_000_000, (1000u32, 1u32), 0u32, 20_000),
+            (1_000_000, -1_000_000, (7, 3), 2, 20_000),
+            (1_000_000, -1_000_000, (1, 1), 0, 20_000),
+            (1_000_000, 0, (1, 2), 1, 20_000),
+            // 42,950 rounds of 100,000 ticks reach the last tick.
+            (5, 0, (1, 1), 0, 320_000),
+            (1000, -21, (2, 1), 0, 320_000),
         ] {
             for n in [1usize, 2, 3] {
                 let d = Declaration {
@@ -289,23 +303,52 @@ fn running_into_the_last_tick_step_for_step() {
                     ..Declaration::default()
                 };
                 let f = vec![(ActorTiming::default(), d); n];
+                let graduated = matches!(system, TimingSystem::GraduatedRounds(_));
+                let fits = i64::from(tt) - i64::from(sb) + 2 <= crate::fast::MAX_DELAY;
+                assert_eq!(LeanClock::handles(&system, f.iter().map(|x| x.1)), fits || !graduated);
+                if graduated && !fits {
+                    continue;
+                }
                 let want = script(
                     &mut SchedulerClock::new(&system, f.iter().copied()).unwrap(),
                     n,
                     1,
-                    20_000,
+                    steps,
                     0,
                 );
                 let mut slot = None;
-                let got = script(
+                let mut got = script(
                     LeanClock::ready(&mut slot, &system, f.iter().copied()).unwrap(),
                     n,
                     1,
-                    20_000,
+                    steps,
                     0,
                 );
-                assert_eq!(got.len(), want.len(), "{system:?} {tt} {rof:?} {n}");
-                assert_eq!(got, want, "{system:?} {tt} {rof:?} {n}");
+                let mut want = want;
+                if steps == 320_000 {
+                    // A round that would begin past the last tick: the
+                    // Scheduler has drawn its initiatives before it says
+                    // so, the lean clock has not. The battle ends at the
+                    // error either way, so the dice left are not compared.
+                    for log in [&mut got, &mut want] {
+                        if log.last().is_some_and(|l| l.starts_with("dice left")) {
+                            log.pop();
+                        }
+                    }
+                }
+                if let Some(i) = (0..got.len().max(want.len())).find(|&i| got.get(i) != want.get(i)) {
+                    panic!(
+                        "{system:?} {tt} {rof:?} {n} at line {i}:\n got  {:?}\n want {:?}",
+                        &got[i.saturating_sub(2)..(i + 2).min(got.len())],
+                        &want[i.saturating_sub(2)..(i + 2).min(want.len())]
+                    );
+                }
+                if graduated
+                    && steps == 320_000
+                    && matches!(system, TimingSystem::GraduatedRounds(c) if c.ticks_per_round == 100_000)
+                {
+                    assert!(got.iter().any(|l| l.starts_with("error")), "{tt} {n}: {:?}", got.last());
+                }
             }
         }
     }

@@ -134,9 +134,13 @@ pub(crate) struct OpposedArrays {
     /// The ranked policies' index of each side's keys (`most_wounded`'s
     /// damage taken kept in it).
     ranking: RankIndex,
-    /// The moment's hits `(target, damage, wound penalty after it)`, in the
-    /// order struck.
-    hits: Vec<(u32, i32, i32)>,
+    /// The moment's hits' targets, in the order struck, when penalties or
+    /// disruption read them; and with penalties, each one's wound penalty
+    /// after it. (Apart: a battle with disruption and no penalties keeps 4
+    /// bytes a hit, where a Simultaneous round's hits are about one per
+    /// fighter, issue 13's 64 bytes a fighter.)
+    hits: Vec<u32>,
+    penalties: Vec<i32>,
     /// `random` only: per side, which places of its list hold a fighter in
     /// reach (fewer attackers engaged than the reach allows).
     in_reach: [InReach; 2],
@@ -153,11 +157,13 @@ impl OpposedArrays {
         reserve_fighters(&mut self.target_of, n)?;
         reserve_fighters(&mut self.engaged_by, n)?;
         reserve_fighters(&mut self.hits, n)?;
+        reserve_fighters(&mut self.penalties, n)?;
         self.target_of.clear();
         self.target_of.resize(n, NONE);
         self.engaged_by.clear();
         self.engaged_by.resize(n, 0);
         self.hits.clear();
+        self.penalties.clear();
         if policy == Targeting::Random {
             self.in_reach[0].reset(first_b as usize)?;
             self.in_reach[1].reset(n - first_b as usize)?;
@@ -620,6 +626,7 @@ fn fight_with<C: Clock, M: FastModel, const RANKED: bool>(
             target_of,
             engaged_by,
             hits,
+            penalties,
             ranking,
             ..
         } = &mut *arrays;
@@ -666,14 +673,17 @@ fn fight_with<C: Clock, M: FastModel, const RANKED: bool>(
             summary.hits += u64::from(blow.landed);
             let (downed, penalty) = model.land(prep, &mut ft.state, blow.landed, blow.damage);
             if keep_hits && blow.landed {
-                hits.push((t, blow.damage, penalty));
+                hits.push(t);
+                if penalizes {
+                    penalties.push(penalty);
+                }
             }
             // `most_wounded`'s damage taken counts at once: every pick of
             // the moment is made (nothing reads a key until the next), and
             // the keys the end of the moment moves (the fallen's, their
             // targets') are set again there, so every key ends as it would
             // from the moment's hits summed at its end, without keeping
-            // them (12 bytes a hit: a Simultaneous round's are a hit per
+            // them (4 to 8 bytes a hit: a Simultaneous round's are a hit per
             // fighter or so).
             if counts_damage && blow.landed {
                 ranking.add_taken(t, blow.damage)?;
@@ -686,7 +696,8 @@ fn fight_with<C: Clock, M: FastModel, const RANKED: bool>(
 
         // 4. The end of the moment (as the general loop's `land_hits`).
         if penalizes {
-            set_penalties(standing, pos, first_b, hits);
+            set_penalties(standing, pos, first_b, (hits, penalties));
+            penalties.clear();
         }
         if fell > 0 {
             if RANKED {
@@ -699,7 +710,7 @@ fn fight_with<C: Clock, M: FastModel, const RANKED: bool>(
         end_moment::<RANKED>(arrays, reach, down, &fallen[..fell], (pos, first_b));
         let hits = &mut arrays.hits;
         if plan.any_disruptible {
-            for &(t, _, _) in hits.iter() {
+            for &t in hits.iter() {
                 if !is_down(down, t) && clock.disrupt(t, groups[group_of[t as usize] as usize].disruptible) {
                     summary.disruptions += 1;
                 }
@@ -770,11 +781,18 @@ fn pick_random<S>(
     })
 }
 
-/// The wound penalties of the moment's `hits` take effect (before the
-/// fallen leave their lists, while every hit's record is where `pos` says).
+/// The wound penalties of the moment's hits (their targets, each one's
+/// penalty after it) take effect (before the fallen leave their lists,
+/// while every hit's record is where `pos` says).
 #[inline]
-fn set_penalties<S>(standing: &mut [Vec<Fighter<S>>; 2], pos: &[u32], first_b: u32, hits: &[(u32, i32, i32)]) {
-    for &(t, _, penalty) in hits {
+fn set_penalties<S>(
+    standing: &mut [Vec<Fighter<S>>; 2],
+    pos: &[u32],
+    first_b: u32,
+    (hits, penalties): (&[u32], &[i32]),
+) {
+    debug_assert_eq!(hits.len(), penalties.len());
+    for (&t, &penalty) in hits.iter().zip(penalties) {
         if let Some(ft) = standing[usize::from(t >= first_b)].get_mut(pos[t as usize] as usize) {
             ft.penalty = super::narrow_penalty(penalty);
         }

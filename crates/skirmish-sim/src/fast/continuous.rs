@@ -5,19 +5,25 @@
 //!   (`SeededRolls::action_dice`; the general loop draws them the same
 //!   way and hands the Ready Time roll to its clock), so an actor's next
 //!   action is scheduled as it strikes, in the same pass that pops it.
-//! - **No event slab**: a ring of per-tick buckets of [`Entry`]
-//!   `(fighter, group, epoch)`. Acting, losing an action to a hit and
-//!   falling each bump the fighter's 16-bit epoch, and an entry is live iff
-//!   its epoch is the fighter's, so every standing fighter has exactly one
-//!   live entry (a fighter that acts and falls in the same tick leaves a
-//!   stale follow-up behind). Cancelling writes nothing into the ring, and
+//! - **No event slab**: a ring of per-tick buckets of pending actions
+//!   ([`Pending`]). Where hits are kept (wound penalties, disruption,
+//!   ranked policies) an entry is 4 bytes, the fighter and its epoch's low
+//!   10 bits ([`epoch_entry`]): acting, losing an action to a hit and
+//!   falling each bump the fighter's epoch, and an entry is live iff its
+//!   epoch is the fighter's, so every standing fighter has exactly one live
+//!   entry (a fighter that acts and falls in the same tick leaves a stale
+//!   follow-up behind). Cancelling writes nothing into the ring, and
 //!   popping and scheduling never touch the actor's record (at 2x100,000
 //!   that record would be a cache miss per action): a 2-byte epoch is all
-//!   they read. (An entry goes stale at most 1,023 ticks before it comes
-//!   up, and an epoch moves at most twice a tick, so 16 bits cannot wrap
-//!   onto a stale entry.) Without disruption an entry only goes stale when
+//!   they read. Ten bits cannot wrap onto a stale entry: one scheduled at
+//!   tick `s` comes up by `s + MAX_DELAY`, and its fighter's epoch moves at
+//!   most once a tick in between (acting and a disruption exclude each
+//!   other at a tick, and a fall at its entry's own tick comes after the
+//!   tick's entries are read). Without hits an entry only goes stale when
 //!   its fighter falls, so those battles check a bit per fighter instead
-//!   (at 2x100,000 the bits stay in cache, the epochs do not).
+//!   (at 2x100,000 the bits stay in cache, the epochs do not), and keep
+//!   no epochs; their entries are 8 bytes, [`Entry`], with the group and
+//!   the speed at hand.
 
 use skirmish_core::timing::graduated::MIN_READY_TIME;
 use skirmish_core::timing::simple::MIN_INITIATIVE;
@@ -58,15 +64,10 @@ impl Entry {
         (self.0 >> 48) as u16
     }
 
-    /// An entry for battles that never read epochs (no disruption): the
-    /// top 16 bits hold the fighter's speed (Time Taken minus speed bonus)
-    /// instead, so that scheduling its next action needs no group record.
-    #[inline]
-    fn with_speed(who: u32, group: u16, speed: i16) -> Entry {
-        Entry::new(who, group, speed as u16)
-    }
-
-    /// The speed of an entry made by [`with_speed`](Self::with_speed).
+    /// The speed of an entry of a battle that never reads epochs (no hits
+    /// kept): the top 16 bits hold the fighter's speed (Time Taken minus
+    /// speed bonus) instead, so that scheduling its next action needs no
+    /// group record.
     #[inline]
     fn speed(self) -> i64 {
         (self.0 as i64) >> 48
@@ -79,13 +80,107 @@ impl Entry {
     }
 }
 
+/// A pending action in the fused loop's ring: an [`Entry`] of 8 bytes
+/// (fighter, group, and an epoch or a speed) in the loops that keep no
+/// hits, or a 4-byte [`epoch_entry`] in those that do, its group read from
+/// the battle's list. The 8-byte entries put a disruptive 2x1,000,000
+/// battle at 61-70 bytes a fighter (issue 13's bar is 64); the loops
+/// without hits keep them, their group and speed at hand.
+pub(crate) trait Pending: Copy {
+    /// Fighter `who` of group `group` at epoch `epoch`.
+    fn new(who: u32, group: u16, epoch: u16) -> Self;
+    fn who(self) -> u32;
+    /// Its group, from the entry or the battle's list.
+    fn group(self, group_of: &[u32]) -> usize;
+    /// Whether it is live at its fighter's epoch `epoch`.
+    fn at(self, epoch: u16) -> bool;
+    /// The same entry at the next epoch.
+    fn bumped(self) -> Self;
+    /// The speed of an [`Entry`] made with the speed in its epoch's place
+    /// ([`Entry::speed`]: whole-strike battles, whose loops take
+    /// [`Entry`]s only).
+    fn speed(self) -> i64;
+    /// This kind's ring and bucket.
+    fn rings<'a>(
+        wide: (&'a mut Ring<Entry>, &'a mut Vec<Entry>),
+        narrow: (&'a mut Ring<u32>, &'a mut Vec<u32>),
+    ) -> (&'a mut Ring<Self>, &'a mut Vec<Self>);
+}
+
+impl Pending for Entry {
+    #[inline]
+    fn new(who: u32, group: u16, epoch: u16) -> Self {
+        Entry::new(who, group, epoch)
+    }
+    #[inline]
+    fn who(self) -> u32 {
+        Entry::who(self)
+    }
+    #[inline]
+    fn group(self, _: &[u32]) -> usize {
+        Entry::group(self)
+    }
+    #[inline]
+    fn at(self, epoch: u16) -> bool {
+        self.epoch() == epoch
+    }
+    #[inline]
+    fn bumped(self) -> Self {
+        Entry::bumped(self)
+    }
+    #[inline]
+    fn speed(self) -> i64 {
+        Entry::speed(self)
+    }
+    fn rings<'a>(
+        wide: (&'a mut Ring<Entry>, &'a mut Vec<Entry>),
+        _: (&'a mut Ring<u32>, &'a mut Vec<u32>),
+    ) -> (&'a mut Ring<Self>, &'a mut Vec<Self>) {
+        wide
+    }
+}
+
+impl Pending for u32 {
+    #[inline]
+    fn new(who: u32, _: u16, epoch: u16) -> Self {
+        epoch_entry(who, epoch)
+    }
+    #[inline]
+    fn who(self) -> u32 {
+        self & WHO_MASK
+    }
+    #[inline]
+    fn group(self, group_of: &[u32]) -> usize {
+        group_of.get(Pending::who(self) as usize).map_or(0, |&g| g as usize)
+    }
+    #[inline]
+    fn at(self, epoch: u16) -> bool {
+        self == epoch_entry(Pending::who(self), epoch)
+    }
+    #[inline]
+    fn bumped(self) -> Self {
+        // The epoch's bits are the top ones: the carry out is dropped.
+        self.wrapping_add(1 << WHO_BITS)
+    }
+    #[inline]
+    fn speed(self) -> i64 {
+        0
+    }
+    fn rings<'a>(
+        _: (&'a mut Ring<Entry>, &'a mut Vec<Entry>),
+        narrow: (&'a mut Ring<u32>, &'a mut Vec<u32>),
+    ) -> (&'a mut Ring<Self>, &'a mut Vec<Self>) {
+        narrow
+    }
+}
+
 /// Whether entry `e` is still its fighter's next action: its epoch is the
 /// fighter's (`KEEP_HITS`: acting, falling and a disrupting hit move
 /// epochs), or, without disruption, its fighter stands.
 #[inline(always)]
-fn live<const KEEP_HITS: bool>(epoch: &[u16], down: &[u64], e: &Entry) -> bool {
+fn live<E: Pending, const KEEP_HITS: bool>(epoch: &[u16], down: &[u64], e: E) -> bool {
     if KEEP_HITS {
-        epoch.get(e.who() as usize) == Some(&e.epoch())
+        epoch.get(e.who() as usize).is_some_and(|&ep| e.at(ep))
     } else {
         !is_down(down, e.who())
     }
@@ -261,16 +356,16 @@ pub(crate) fn fight<M: FastModel>(
     let keep_hits = M::penalizes(prep) || plan.any_disruptible;
     let whole = M::pair_table(prep).len() == plan.group_count() * plan.group_count() * ROLLS;
     let end = if plan.targeting == Targeting::LeastEngaged && !keep_hits && whole {
-        fight_with::<M, false, true, true>(plan, model, prep, group_of, (ws, &mut local, casualties, control))
+        fight_with::<M, Entry, false, true, true>(plan, model, prep, group_of, (ws, &mut local, casualties, control))
     } else if plan.targeting != Targeting::Random {
-        fight_with::<M, true, false, true>(plan, model, prep, group_of, (ws, &mut local, casualties, control))
+        fight_with::<M, u32, true, false, true>(plan, model, prep, group_of, (ws, &mut local, casualties, control))
     } else if keep_hits {
-        fight_with::<M, true, false, false>(plan, model, prep, group_of, (ws, &mut local, casualties, control))
+        fight_with::<M, u32, true, false, false>(plan, model, prep, group_of, (ws, &mut local, casualties, control))
     } else if whole {
         // And with whole strikes from the pair table.
-        fight_with::<M, false, true, false>(plan, model, prep, group_of, (ws, &mut local, casualties, control))
+        fight_with::<M, Entry, false, true, false>(plan, model, prep, group_of, (ws, &mut local, casualties, control))
     } else {
-        fight_with::<M, false, false, false>(plan, model, prep, group_of, (ws, &mut local, casualties, control))
+        fight_with::<M, Entry, false, false, false>(plan, model, prep, group_of, (ws, &mut local, casualties, control))
     };
     *rolls = local;
     end
@@ -278,7 +373,7 @@ pub(crate) fn fight<M: FastModel>(
 
 #[expect(clippy::too_many_lines, reason = "the battle loop reads best in one piece")]
 #[inline]
-fn fight_with<M: FastModel, const KEEP_HITS: bool, const PAIRS: bool, const RANKED: bool>(
+fn fight_with<M: FastModel, E: Pending, const KEEP_HITS: bool, const PAIRS: bool, const RANKED: bool>(
     plan: &FastPlan,
     model: &M,
     prep: &M::Prep,
@@ -297,7 +392,9 @@ fn fight_with<M: FastModel, const KEEP_HITS: bool, const PAIRS: bool, const RANK
         epoch,
         busy,
         ring,
+        ring4,
         bucket,
+        bucket4,
         fallen,
         hits,
         acting: _,
@@ -313,9 +410,13 @@ fn fight_with<M: FastModel, const KEEP_HITS: bool, const PAIRS: bool, const RANK
     }
     let penalizes = KEEP_HITS && M::penalizes(prep);
     let pairs = M::pair_table(prep);
-    reserve_fighters(epoch, group_of.len())?;
+    let (ring, bucket) = E::rings((ring, bucket), (ring4, bucket4));
+    // (Without hits an entry is live while its fighter stands.)
     epoch.clear();
-    epoch.resize(group_of.len(), 0);
+    if KEEP_HITS {
+        reserve_fighters(epoch, group_of.len())?;
+        epoch.resize(group_of.len(), 0);
+    }
     busy.clear();
     if plan.any_disruptible {
         reserve_fighters(busy, group_of.len())?;
@@ -331,9 +432,9 @@ fn fight_with<M: FastModel, const KEEP_HITS: bool, const PAIRS: bool, const RANK
         let entry = if PAIRS {
             // Below -16 a speed gives the same delays as -16 (both clamp
             // to 1 tick); every speed is at most MAX_DELAY - 9.
-            Entry::with_speed(w as u32, g as u16, speed.clamp(-16, MAX_DELAY) as i16)
+            E::new(w as u32, g as u16, speed.clamp(-16, MAX_DELAY) as i16 as u16)
         } else {
-            Entry::new(w as u32, g as u16, 0)
+            E::new(w as u32, g as u16, 0)
         };
         ring.push(init as u64, entry);
     }
@@ -360,7 +461,7 @@ fn fight_with<M: FastModel, const KEEP_HITS: bool, const PAIRS: bool, const RANK
         if ring.buckets[i].len() as u64 > room
             && ring.buckets[i]
                 .iter()
-                .filter(|e| live::<KEEP_HITS>(epoch, down, e))
+                .filter(|&&e| live::<E, KEEP_HITS>(epoch, down, e))
                 .count() as u64
                 > room
         {
@@ -369,7 +470,7 @@ fn fight_with<M: FastModel, const KEEP_HITS: bool, const PAIRS: bool, const RANK
         // Watched as the general loop is, at the moments someone acts: a
         // tick of stale entries only (the fallen's, the disrupted's) is none
         // there, its events cancelled. The round is the moment's lap.
-        if watch.wants(&summary) && ring.buckets[i].iter().any(|e| live::<KEEP_HITS>(epoch, down, e)) {
+        if watch.wants(&summary) && ring.buckets[i].iter().any(|&e| live::<E, KEEP_HITS>(epoch, down, e)) {
             watch.before(
                 (tick, u32::try_from((tick - 1) / lap + 1).unwrap_or(u32::MAX)),
                 &summary,
@@ -400,12 +501,12 @@ fn fight_with<M: FastModel, const KEEP_HITS: bool, const PAIRS: bool, const RANK
                     let Some(ep) = epoch.get_mut(who as usize) else {
                         continue;
                     };
-                    if *ep != e.epoch() {
+                    if !e.at(*ep) {
                         continue; // it fell, or lost this action to a hit
                     }
                     *ep = ep.wrapping_add(1);
                     if let Some(b) = busy.get_mut(who as usize) {
-                        *b = tick as u32;
+                        *b = tick as u16;
                     }
                 } else if is_down(down, who) {
                     // Without disruption only falling makes an entry stale,
@@ -420,7 +521,7 @@ fn fight_with<M: FastModel, const KEEP_HITS: bool, const PAIRS: bool, const RANK
                 let (side, speed) = if PAIRS {
                     (usize::from(who >= first_b), e.speed())
                 } else {
-                    let ga = &groups[e.group()];
+                    let ga = &groups[e.group(group_of)];
                     (usize::from(ga.side), i64::from(ga.speed))
                 };
                 let attack_penalty = if penalizes {
@@ -457,7 +558,7 @@ fn fight_with<M: FastModel, const KEEP_HITS: bool, const PAIRS: bool, const RANK
                     model,
                     prep,
                     pairs,
-                    (e.group(), attack_penalty),
+                    (e.group(group_of), attack_penalty),
                     ft,
                     dice.strike,
                     &mut landing,
@@ -494,7 +595,9 @@ fn fight_with<M: FastModel, const KEEP_HITS: bool, const PAIRS: bool, const RANK
         }
         for &f in fallen.iter().take(fell) {
             // Its pending action, if any, is no longer its.
-            epoch[f as usize] = epoch[f as usize].wrapping_add(1);
+            if let Some(ep) = epoch.get_mut(f as usize) {
+                *ep = ep.wrapping_add(1);
+            }
         }
         remove_fallen(standing, pos, down, first_b, &fallen[..fell]);
         if RANKED {
@@ -508,14 +611,14 @@ fn fight_with<M: FastModel, const KEEP_HITS: bool, const PAIRS: bool, const RANK
                     }
                     // Acted or already disrupted this tick: no pending
                     // action to lose.
-                    if groups[g as usize].disruptible && busy[t as usize] != tick as u32 {
-                        busy[t as usize] = tick as u32;
+                    if groups[g as usize].disruptible && busy[t as usize] != tick as u16 {
+                        busy[t as usize] = tick as u16;
                         let ep = &mut epoch[t as usize];
                         *ep = ep.wrapping_add(1);
                         // It goes again from now: Ready Time = 2dF + TT - bonus.
                         let speed = groups[g as usize].speed;
                         let rt = (i64::from(rolls.two_df()) + i64::from(speed)).max(MIN_READY_TIME);
-                        ring.push(tick + rt as u64, Entry::new(t, g as u16, *ep));
+                        ring.push(tick + rt as u64, E::new(t, g as u16, *ep));
                         summary.disruptions += 1;
                     }
                 }

@@ -380,15 +380,23 @@ pub(crate) struct Common {
     pos: Vec<u32>,
     /// One bit per fighter: down.
     down: Vec<u64>,
-    /// Per fighter: bumped when it acts or loses its action to a hit.
+    /// Per fighter, in the Continuous loops that keep hits: bumped when it
+    /// acts, falls or loses its action to a hit.
     epoch: Vec<u16>,
     /// Per fighter, only when some group is disruptible: the last tick it
-    /// acted or lost its action (then it has no pending action to lose).
-    busy: Vec<u32>,
+    /// acted or lost its action (then it has no pending action to lose),
+    /// its low 16 bits (a standing fighter acts or loses its action at
+    /// least every `MAX_DELAY` ticks, so they tell this tick from others).
+    busy: Vec<u16>,
+    /// The Continuous loops' rings: 8-byte entries where they carry a
+    /// group and a speed, 4-byte ones with an epoch where hits are kept
+    /// (`continuous.rs`).
     ring: Ring,
+    ring4: Ring<u32>,
     /// The bucket being fought: it changes places with the ring's bucket
     /// for the tick, so that strikes can schedule into the ring meanwhile.
     bucket: Vec<Entry>,
+    bucket4: Vec<u32>,
     /// Who fell this tick: the first `fell` entries. One more slot than
     /// fighters (each falls once), so that a strike writes its target here
     /// whether or not it fell and counts it only if it did: no branch to

@@ -245,9 +245,10 @@ fn fudge_opposed_battles_take_the_fast_path() {
     }
 }
 
-/// Under Continuous the FUDGE ring clock, and under Graduated Rounds the
-/// lean clock's follow-ups, keep a pending action's epoch in 10 bits
-/// (`fast/opposed/ring.rs`, `clock/graduated.rs`): a slow fighter that
+/// Under Continuous the FUDGE ring clock and the Full Contact loop, and
+/// under Graduated Rounds the lean clock's follow-ups, keep a pending
+/// action's epoch in 10 bits (`fast/opposed/ring.rs`, `fast/continuous.rs`,
+/// `clock/graduated.rs`): a slow fighter that
 /// loses its action to a hit nearly every tick leaves hundreds of stale
 /// entries behind, each hundreds of epochs behind its fighter's when it
 /// comes up, and still acts exactly when the general loop's clock (the
@@ -278,10 +279,21 @@ fn a_slow_fighter_disrupted_tick_after_tick_keeps_one_pending_action() {
         // clock empties its ring, stale entries and all).
         let steady =
             r#", { name = "steady", count = 3, skill = "Poor", weapon = { time_taken = 6, rate_of_fire = "100/1" } }"#;
-        for (timing, shots, more, lost) in [
-            (r#""continuous""#, "", "", 1000),
+        // Full Contact: the foes' Strike Rating a rung of the ladder per
+        // rung of skill, against the slow fighter's Defense Rating of 5.
+        let rating = match skill {
+            "Superb" => 10,
+            "Great" => 9,
+            "Good" => 8,
+            "Fair" => 7,
+            _ => 6,
+        };
+        for (timing, striking, shots, more, lost) in [
+            (r#""continuous""#, "fudge-opposed", "", "", 1000),
+            (r#""continuous""#, "full-contact", "", "", 1000),
             (
                 r#"{ system = "graduated_rounds", ticks_per_round = 20 }"#,
+                "fudge-opposed",
                 r#", rate_of_fire = "100/1""#,
                 steady,
                 300,
@@ -291,22 +303,22 @@ fn a_slow_fighter_disrupted_tick_after_tick_keeps_one_pending_action() {
                 r#"
             name = "slow"
             timing = {timing}
-            striking = "fudge-opposed"
+            striking = "{striking}"
             damage = {{ model = "hit_points", max_hp = 1000000, damage = "margin" }}
             [battle]
             max_ticks = 3000
             [[sides]]
             name = "a"
-            groups = [{{ name = "slow", count = 1, skill = "Fair", weapon = {{ time_taken = {time_taken} }}, speed_bonus = {bonus}, disruptible = true }}]
+            groups = [{{ name = "slow", count = 1, skill = "Fair", strike_rating = 5, defense_rating = 5, weapon = {{ time_taken = {time_taken} }}, speed_bonus = {bonus}, disruptible = true }}]
             [[sides]]
             name = "b"
-            groups = [{{ name = "quick", count = {foes}, skill = "{skill}", weapon = {{ time_taken = 1{shots} }} }}{more}]
+            groups = [{{ name = "quick", count = {foes}, skill = "{skill}", strike_rating = {rating}, defense_rating = 6, weapon = {{ time_taken = 1{shots} }} }}{more}]
             "#
             );
             let s: Scenario = toml::from_str(&text).unwrap();
             let b = Battle::new(&s).unwrap();
             assert!(b.has_fast_path());
-            let label = format!("{timing}: TT {time_taken} - {bonus}, {foes} foes of skill {skill}");
+            let label = format!("{timing}, {striking}: TT {time_taken} - {bonus}, {foes} foes of skill {skill}");
             fast_is_general(&b, 11, &label);
             let options = RunOptions {
                 trace: false,

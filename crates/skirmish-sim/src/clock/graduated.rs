@@ -26,8 +26,8 @@
 //! second action of the round, a disrupted fighter's new one) go through
 //! the queue, merged with the list by tick, the list's first on a tied
 //! tick. A battle of one action a round and no disruptible declaration
-//! (the parity battle) never touches the queue, and keeps per fighter a
-//! 12-byte record, its place in the fight's list and in the round's.
+//! (the parity battle) never touches the queue, and keeps per fighter an
+//! 8-byte record, its place in the fight's list and in the round's.
 //!
 //! **Why follow-ups are a ring, not the core queue.** The queue keeps a
 //! follow-up in a 32-byte slab slot plus a bucket entry, and its id (12
@@ -69,6 +69,12 @@ const COUNTING_SORT_SPAN: u64 = 4096;
 /// roll: no buckets to clear and sum.
 const SMALL_ROUND: usize = 8;
 
+/// Most runs of fighters with the same declaration (profiles) a battle
+/// may have here: a scenario's groups are fewer ([`MAX_GROUPS`]).
+///
+/// [`MAX_GROUPS`]: crate::scenario::MAX_GROUPS
+const MAX_PROFILES: usize = 1 << 16;
+
 /// What a run of fighters with the same declaration share (a group's
 /// fighters: read once per battle, not kept per fighter).
 #[derive(Debug, Clone, Copy)]
@@ -105,15 +111,16 @@ enum Pending {
     Queued,
 }
 
-/// One fighter: its profile and its state this round, 12 bytes (its
+/// One fighter: its profile and its state this round, 8 bytes (its
 /// actions allowed this round are its profile's: everyone in the fight
 /// has been since round 1).
 #[derive(Debug, Clone, Copy, Default)]
 struct Slot {
-    /// Index in `profiles`.
-    profile: u32,
-    /// Its initiative this round (ticks after the round's start).
-    init: u32,
+    /// Index in `profiles` (at most [`MAX_PROFILES`]).
+    profile: u16,
+    /// Its initiative this round (ticks after the round's start): at most
+    /// `MAX_DELAY + 7`, every speed fitting the ring (`reset`).
+    init: u16,
     /// Actions of the round that landed.
     nth: u16,
     pending: Pending,
@@ -232,8 +239,18 @@ impl GraduatedClock {
             let new_run = last != Some((timing, decl));
             super::admit(&mut last, timing, decl, self.fighters.len())?;
             if new_run || self.profiles.is_empty() {
+                // (`handles` takes no other battle: checked for what calls
+                // the clock directly.)
+                let speed = i64::from(decl.time_taken) - i64::from(decl.speed_bonus);
+                if speed + 2 > MAX_DELAY || self.profiles.len() == MAX_PROFILES {
+                    return Err(SimError::rules(skirmish_core::Error::invalid(
+                        "timing",
+                        "Graduated Rounds' lean clock takes at most 65,536 runs of fighters, each a Time Taken \
+                         minus speed bonus of at most 1,021 ticks",
+                    )));
+                }
                 self.profiles.push(Profile {
-                    speed: i64::from(decl.time_taken) - i64::from(decl.speed_bonus),
+                    speed,
                     rate_of_fire: decl.rate_of_fire,
                     extra_attacks: decl.extra_attacks,
                     allowed: 0,
@@ -241,7 +258,7 @@ impl GraduatedClock {
                 });
             }
             self.fighters.push(Slot {
-                profile: u32::try_from(self.profiles.len() - 1).unwrap_or(u32::MAX),
+                profile: u16::try_from(self.profiles.len() - 1).unwrap_or(u16::MAX),
                 ..Slot::default()
             });
         }
@@ -352,7 +369,7 @@ impl GraduatedClock {
             if p.allowed > 0 {
                 top = top.max(init);
                 // Checked against the last tick below; a u32 until then.
-                f.init = u32::try_from(init).unwrap_or(u32::MAX);
+                f.init = u16::try_from(init).unwrap_or(u16::MAX);
                 f.pending = Pending::Listed;
                 listed += 1;
                 if fused && let Some(c) = self.counts.get_mut(f.init as usize + 1) {

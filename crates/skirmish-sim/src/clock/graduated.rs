@@ -15,7 +15,7 @@
 //!
 //! **Why a round is laid out, and only follow-ups queued.** The Scheduler
 //! (and this clock's first version) schedules every action through the
-//! core [`EventQueue`]: a slab slot, a bucket entry and a pop per action,
+//! core [`EventQueue`](skirmish_core::timing::queue::EventQueue): a slab slot, a bucket entry and a pop per action,
 //! about a fifth of a battle's instructions at 2x10. But every first action
 //! of a round is scheduled at the round's start, in fighter order, before
 //! any follow-up of it; the queue pops a tick's events in scheduling order.
@@ -23,11 +23,12 @@
 //! follow-up on the same tick: they are laid out as one list, sorted by
 //! initiative (a stable counting sort, as Simple Rounds' round of single
 //! actions in `rounds.rs`), and walked with a cursor. Only follow-ups (a
-//! second action of the round, a disrupted fighter's new one) go through
-//! the queue, merged with the list by tick, the list's first on a tied
-//! tick. A battle of one action a round and no disruptible declaration
-//! (the parity battle) never touches the queue, and keeps per fighter an
-//! 8-byte record, its place in the fight's list and in the round's.
+//! second action of the round, a disrupted fighter's new one) are queued,
+//! on a ring of tick buckets (below), merged with the list by tick, the
+//! list's first on a tied tick. A battle of one action a round and no
+//! disruptible declaration (the parity battle) never touches the ring,
+//! and keeps per fighter an 8-byte record, its place in the fight's list
+//! and in the round's.
 //!
 //! **Why follow-ups are a ring, not the core queue.** The queue keeps a
 //! follow-up in a 32-byte slab slot plus a bucket entry, and its id (12
@@ -368,7 +369,8 @@ impl GraduatedClock {
             f.pending = Pending::Idle;
             if p.allowed > 0 {
                 top = top.max(init);
-                // Checked against the last tick below; a u32 until then.
+                // Checked against the last tick below; at most 1,030
+                // (`reset`: every speed fits the ring), so a u16.
                 f.init = u16::try_from(init).unwrap_or(u16::MAX);
                 f.pending = Pending::Listed;
                 listed += 1;

@@ -6,9 +6,9 @@
 //!   way and hands the Ready Time roll to its clock), so an actor's next
 //!   action is scheduled as it strikes, in the same pass that pops it.
 //! - **No event slab**: a ring of per-tick buckets of pending actions
-//!   ([`Pending`]). Where hits are kept (wound penalties, disruption,
-//!   ranked policies) an entry is 4 bytes, the fighter and its epoch's low
-//!   10 bits ([`epoch_entry`]): acting, losing an action to a hit and
+//!   ([`Pending`]). Where hits are kept (wound penalties, disruption, and
+//!   the ranked policies but `least_engaged` by whole strikes) an entry is
+//!   4 bytes, the fighter and its epoch's low 10 bits ([`epoch_entry`]): acting, losing an action to a hit and
 //!   falling each bump the fighter's epoch, and an entry is live iff its
 //!   epoch is the fighter's, so every standing fighter has exactly one live
 //!   entry (a fighter that acts and falls in the same tick leaves a stale
@@ -16,10 +16,12 @@
 //!   popping and scheduling never touch the actor's record (at 2x100,000
 //!   that record would be a cache miss per action): a 2-byte epoch is all
 //!   they read. Ten bits cannot wrap onto a stale entry: one scheduled at
-//!   tick `s` comes up by `s + MAX_DELAY`, and its fighter's epoch moves at
-//!   most once a tick in between (acting and a disruption exclude each
-//!   other at a tick, and a fall at its entry's own tick comes after the
-//!   tick's entries are read). Without hits an entry only goes stale when
+//!   tick `s` comes up by `s + MAX_DELAY`, and when it is read its
+//!   fighter's epoch has moved at most once for each tick after `s`, up to
+//!   and including its own: acting and a disruption exclude each other at
+//!   a tick; a fighter that acts and falls at one tick moves twice, but
+//!   nothing moves after a fall; and a fall at the entry's own tick comes
+//!   after that tick's entries are read. Without hits an entry only goes stale when
 //!   its fighter falls, so those battles check a bit per fighter instead
 //!   (at 2x100,000 the bits stay in cache, the epochs do not), and keep
 //!   no epochs; their entries are 8 bytes, [`Entry`], with the group and
@@ -195,19 +197,21 @@ pub(crate) const WHO_MASK: u32 = (1 << WHO_BITS) - 1;
 const EPOCH_MASK: u16 = (1 << (32 - WHO_BITS)) - 1;
 
 // Every fighter's number fits beside the epoch, and no entry waits long
-// enough for its epoch to come round again.
+// enough for its epoch to come round again (up to a move a tick of its
+// delay, `MAX_DELAY` moves, in the Full Contact loop).
 const _: () = assert!(MAX_FIGHTERS <= 1 << WHO_BITS);
-const _: () = assert!(MAX_DELAY <= EPOCH_MASK as i64 + 1);
+const _: () = assert!(MAX_DELAY <= EPOCH_MASK as i64);
 
 /// Fighter `w`'s 4-byte ring entry at epoch `epoch`: the fighter in the
 /// low 22 bits (a scenario fields at most [`MAX_FIGHTERS`], under 2^22),
-/// the epoch's low 10 bits above. A ring whose fighters' epochs move at
-/// most once a tick, each entry coming up at most [`MAX_DELAY`] ticks
-/// after it was scheduled and its epoch moving only at the ticks in
-/// between (at most 1,022 times), cannot mistake a stale entry for a live
-/// one: the FUDGE ring clock's (`opposed/ring.rs`) and Graduated Rounds'
-/// follow-ups (`clock/graduated.rs`). Without epochs (no disruption) the
-/// entry is the fighter alone.
+/// the epoch's low 10 bits above. A ring whose entries come up at most
+/// [`MAX_DELAY`] ticks after they were scheduled, and are read then, while
+/// their fighter's epoch moves at most once for each tick of the wait (at
+/// most 1,023 times), cannot mistake a stale entry for a live one: the
+/// Full Contact loop's (see the module docs), the FUDGE ring clock's
+/// (`opposed/ring.rs`) and Graduated Rounds' follow-ups
+/// (`clock/graduated.rs`). Without epochs (no disruption) the entry is the
+/// fighter alone.
 #[inline]
 pub(crate) fn epoch_entry(w: u32, epoch: u16) -> u32 {
     w | u32::from(epoch & EPOCH_MASK) << WHO_BITS

@@ -60,7 +60,7 @@ use skirmish_core::timing::{ActorTiming, Declaration, MAX_TICK, PastEnd, TimingS
 use super::{Clock, Tick};
 use crate::battle::reserve_fighters;
 use crate::error::SimError;
-use crate::fast::{MAX_DELAY, RING_MASK, Ring, WHO_MASK, epoch_entry};
+use crate::fast::{MAX_DELAY, RING_MASK, Ring, WHO_MASK, entry_is_live, epoch_entry};
 
 /// Initiatives up to this many ticks are sorted by counting; beyond, by a
 /// (stable) sort.
@@ -660,5 +660,5 @@ impl Clock for GraduatedClock {
 fn pending(fighters: &[Slot], epochs: &[u16], e: u32) -> bool {
     let w = e & WHO_MASK;
     fighters.get(w as usize).is_some_and(|f| f.pending == Pending::Queued)
-        && (epochs.is_empty() || epochs.get(w as usize).is_some_and(|&ep| e == epoch_entry(w, ep)))
+        && (epochs.is_empty() || entry_is_live(epochs, e))
 }

@@ -217,6 +217,13 @@ pub(crate) fn epoch_entry(w: u32, epoch: u16) -> u32 {
     w | u32::from(epoch & EPOCH_MASK) << WHO_BITS
 }
 
+/// Whether 4-byte entry `e` is still its fighter's pending action: its
+/// epoch is the fighter's in `epochs`.
+#[inline]
+pub(crate) fn entry_is_live(epochs: &[u16], e: u32) -> bool {
+    epochs.get(Pending::who(e) as usize).is_some_and(|&ep| e.at(ep))
+}
+
 /// Per-tick buckets of pending actions, FIFO within a tick: [`Entry`]s
 /// here, 4-byte entries ([`epoch_entry`]) in the FUDGE ring clock's
 /// (`opposed/ring.rs`) and Graduated Rounds' (`clock/graduated.rs`).

@@ -75,7 +75,7 @@ mod ranked;
 mod wounds;
 
 use continuous::Entry;
-pub(crate) use continuous::{Ring, WHO_MASK, epoch_entry, fight};
+pub(crate) use continuous::{Ring, WHO_MASK, entry_is_live, epoch_entry, fight};
 pub(crate) use moments::fight_moments;
 pub(crate) use opposed::{OpposedPlan, fight_opposed, fight_opposed_ring};
 pub(crate) use wounds::WoundsPrep;

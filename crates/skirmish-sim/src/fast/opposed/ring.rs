@@ -40,7 +40,7 @@ use skirmish_core::dice::SeededRolls;
 use skirmish_core::timing::graduated::MIN_READY_TIME;
 use skirmish_core::timing::simple::MIN_INITIATIVE;
 
-use super::super::{FastGroup, RING_MASK, Ring, WHO_MASK, epoch_entry as entry, is_down};
+use super::super::{FastGroup, RING_MASK, Ring, WHO_MASK, entry_is_live, epoch_entry, is_down};
 use crate::battle::reserve_fighters;
 use crate::clock::{Clock, Tick};
 use crate::error::SimError;
@@ -123,15 +123,12 @@ impl<'a> RingClock<'a> {
         i64::from(self.groups[g as usize].speed)
     }
 
-    /// Fighter `w` acts at `tick`.
+    /// Fighter `w` acts at `tick` (without epochs, epoch 0: the entry is
+    /// the fighter alone).
     #[inline]
     fn schedule(&mut self, tick: u64, w: u32) {
-        let e = if self.epochs {
-            entry(w, self.s.epoch.get(w as usize).copied().unwrap_or(0))
-        } else {
-            w
-        };
-        self.s.ring.push(tick, e);
+        let epoch = self.s.epoch.get(w as usize).copied().unwrap_or(0);
+        self.s.ring.push(tick, epoch_entry(w, epoch));
     }
 }
 
@@ -181,9 +178,8 @@ impl Clock for RingClock<'_> {
             };
             if self.epochs {
                 ring.pop(i, |&e| {
-                    let w = e & WHO_MASK;
-                    if epoch.get(w as usize).is_some_and(|&ep| e == entry(w, ep)) {
-                        take(w);
+                    if entry_is_live(epoch, e) {
+                        take(e & WHO_MASK);
                     }
                 });
             } else {

@@ -174,6 +174,7 @@ mod format;
 mod output;
 mod run;
 mod schema;
+mod spread;
 mod table;
 
 use std::collections::HashSet;

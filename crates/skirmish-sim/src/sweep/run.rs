@@ -26,6 +26,7 @@ use std::time::{Duration, Instant};
 use super::checkpoint::Checkpoint;
 use super::output::write_output;
 use super::schema::{Layout, Meta};
+use super::spread::{Relay, Unpin};
 use super::table::{Cell, CellStats, SweepTable};
 use super::{BoxError, MAX_THREADS, Progress, ProgressFn, SweepError, SweepOptions, SweepSpec, describe_values};
 use crate::report::{BattleSummary, Outcome};
@@ -331,30 +332,38 @@ where
         progress: &progress,
         shared: &shared,
     };
-    // One thread: the calling thread is the worker. More: that many
-    // scoped threads, the calling thread waiting for them. (A calling
-    // thread working beside `threads - 1` started ones was slower: the
-    // kernel left the new thread on the caller's core for a while, 1.06 to
-    // 1.23 cores busy and the README sweep 12.5-13.3 ms against 10.6-11.2,
-    // perf stat -r 40.) Scoped threads rather than a pool: the workers only
-    // take chunks off one counter, and they are joined before the results
-    // are read.
+    // One thread: the calling thread is the worker. More: where the caller
+    // can make room for them (`spread`: on Linux and Android), it starts
+    // `threads - 1` scoped threads, each on a core of its own, and works
+    // beside them; elsewhere it starts `threads` and waits for them (a
+    // caller working beside a thread the kernel queued on the caller's
+    // own core left that thread waiting for a balancing tick: 1.06 to 1.23
+    // cores busy and the README sweep 12.5-13.3 ms against 10.6-11.2, perf
+    // stat -r 40, before the relay). Scoped threads rather than a pool:
+    // the workers only take chunks off one counter, and they are joined
+    // before the results are read.
     if threads == 1 {
         sweep.work(&battle);
     } else {
+        let mut relay = Relay::start();
+        let caller_works = relay.is_some();
+        let started_threads = if caller_works { threads - 1 } else { threads };
         // A worker's panic (a progress callback's: battles' panics are
         // caught) comes out of the sweep as itself, once every worker is
-        // joined.
+        // joined; the caller's own, once they are joined too.
         let mut panicked = None;
         let started = std::thread::scope(|scope| {
-            let mut workers = Vec::with_capacity(threads);
+            let mut workers = Vec::with_capacity(started_threads);
             let mut started = Ok(());
-            for i in 0..threads {
+            for i in 0..started_threads {
                 let (sweep, battle) = (&sweep, &battle);
+                let unpin = relay.as_ref().map_or(Unpin::NONE, Relay::unpin);
                 match std::thread::Builder::new()
                     .name(format!("skirmish-sweep-{i}"))
-                    .spawn_scoped(scope, move || sweep.work(battle))
-                {
+                    .spawn_scoped(scope, move || {
+                        unpin.apply();
+                        sweep.work(battle);
+                    }) {
                     Ok(worker) => workers.push(worker),
                     Err(e) => {
                         // The workers already started stop at their next
@@ -368,6 +377,14 @@ where
                         break;
                     }
                 }
+                if relay.as_mut().is_some_and(|r| !r.step()) {
+                    relay = None;
+                }
+            }
+            // The caller takes back its own affinity mask.
+            drop(relay);
+            if caller_works && started.is_ok() {
+                sweep.work(&battle);
             }
             for worker in workers {
                 if let Err(payload) = worker.join() {

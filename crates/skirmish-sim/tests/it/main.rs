@@ -16,6 +16,7 @@ mod scenario_bounds;
 mod stats;
 mod sweep;
 mod sweep_panics;
+mod sweep_threads;
 mod systems;
 mod targeting;
 mod trace_text;

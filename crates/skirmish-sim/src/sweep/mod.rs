@@ -170,12 +170,14 @@
 //! ```
 
 mod checkpoint;
+mod engine;
 mod format;
 mod output;
 mod run;
 mod schema;
 mod spread;
 mod table;
+mod tally;
 
 use std::collections::HashSet;
 use std::error::Error as StdError;
@@ -188,8 +190,9 @@ use std::sync::atomic::AtomicBool;
 use crate::scenario::Scenario;
 
 pub use checkpoint::{ResumePlan, existing_work, plan_resume};
+pub use engine::{engine_battle, sweep};
 pub use output::{check_output, resolve_output, write_output};
-pub use run::{engine_battle, run_sweep, sweep};
+pub use run::run_sweep;
 pub use table::{Cell, CellStats, Column, SweepTable};
 
 /// The most battles a cell may ask for.

@@ -26,7 +26,7 @@
 //! [`Shared::gated`]): one part, every worker on it.
 
 use std::any::Any;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::ops::Range;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -38,151 +38,14 @@ use super::output::write_output;
 use super::schema::{Layout, Meta};
 use super::spread::{Relay, Unpin};
 use super::table::{Cell, CellStats, SweepTable};
+use super::tally::Tally;
 use super::{BoxError, MAX_THREADS, Progress, ProgressFn, SweepError, SweepOptions, SweepSpec, describe_values};
 use crate::report::{BattleSummary, Outcome};
 use crate::scenario::Scenario;
-use crate::stats;
 
 /// How often, at most, progress is reported while a cell runs (each
 /// finished cell is always reported).
 pub(super) const PROGRESS_INTERVAL: Duration = Duration::from_millis(100);
-
-/// Running totals of some battles: integer sums and a histogram of
-/// durations, so merging in any order gives the same result.
-#[derive(Debug, Clone, Default)]
-pub(super) struct Tally {
-    battles: u64,
-    wins: Vec<u64>,
-    draws: u64,
-    timeouts: u64,
-    ticks: u128,
-    rounds: u128,
-    actions: u128,
-    hits: u128,
-    amazing_strikes: u128,
-    amazing_defenses: u128,
-    disruptions: u128,
-    durations: Durations,
-}
-
-/// A histogram of battle durations in ticks: a count per tick below
-/// [`Durations::DENSE`] in an array (adding and merging are a few
-/// instructions), the rare longer battles in a map.
-#[derive(Debug, Clone, Default)]
-pub(super) struct Durations {
-    dense: Vec<u64>,
-    sparse: BTreeMap<u64, u64>,
-}
-
-impl Durations {
-    const DENSE: u64 = 4096;
-
-    #[inline]
-    fn add(&mut self, ticks: u64, count: u64) {
-        if ticks < Self::DENSE {
-            let i = ticks as usize;
-            if i >= self.dense.len() {
-                self.dense.resize(i + 1, 0);
-            }
-            self.dense[i] += count;
-        } else {
-            *self.sparse.entry(ticks).or_insert(0) += count;
-        }
-    }
-
-    fn merge(&mut self, other: Durations) {
-        if other.dense.len() > self.dense.len() {
-            self.dense.resize(other.dense.len(), 0);
-        }
-        for (mine, theirs) in self.dense.iter_mut().zip(other.dense) {
-            *mine += theirs;
-        }
-        for (ticks, count) in other.sparse {
-            *self.sparse.entry(ticks).or_insert(0) += count;
-        }
-    }
-
-    /// `(ticks, battles)` in increasing ticks, without empty entries.
-    fn counts(&self) -> impl Iterator<Item = (u64, u64)> + Clone + '_ {
-        self.dense
-            .iter()
-            .enumerate()
-            .filter(|&(_, &c)| c > 0)
-            .map(|(t, &c)| (t as u64, c))
-            .chain(self.sparse.iter().map(|(&t, &c)| (t, c)))
-    }
-}
-
-impl Tally {
-    fn new(sides: usize) -> Tally {
-        Tally {
-            wins: vec![0; sides],
-            ..Tally::default()
-        }
-    }
-
-    fn add(&mut self, s: &BattleSummary) {
-        self.battles += 1;
-        match s.outcome {
-            Outcome::Win { side } => {
-                if let Some(w) = self.wins.get_mut(side) {
-                    *w += 1;
-                }
-            }
-            Outcome::Draw => self.draws += 1,
-            Outcome::Timeout => self.timeouts += 1,
-        }
-        self.ticks += u128::from(s.ticks);
-        self.rounds += u128::from(s.rounds);
-        self.actions += u128::from(s.actions);
-        self.hits += u128::from(s.hits);
-        self.amazing_strikes += u128::from(s.amazing_strikes);
-        self.amazing_defenses += u128::from(s.amazing_defenses);
-        self.disruptions += u128::from(s.disruptions);
-        self.durations.add(s.ticks, 1);
-    }
-
-    fn merge(&mut self, other: Tally) {
-        self.battles += other.battles;
-        for (w, o) in self.wins.iter_mut().zip(other.wins) {
-            *w += o;
-        }
-        self.draws += other.draws;
-        self.timeouts += other.timeouts;
-        self.ticks += other.ticks;
-        self.rounds += other.rounds;
-        self.actions += other.actions;
-        self.hits += other.hits;
-        self.amazing_strikes += other.amazing_strikes;
-        self.amazing_defenses += other.amazing_defenses;
-        self.disruptions += other.disruptions;
-        self.durations.merge(other.durations);
-    }
-
-    fn finish(self, cell: usize) -> Result<CellStats, SweepError> {
-        let fit = |x: u128, column: &str| {
-            u64::try_from(x).map_err(|_| SweepError::Overflow {
-                cell,
-                column: column.to_owned(),
-            })
-        };
-        Ok(CellStats {
-            battles: self.battles,
-            median_ticks: stats::percentile_of_counts(self.durations.counts(), 50).unwrap_or(0),
-            p90_ticks: stats::percentile_of_counts(self.durations.counts(), 90).unwrap_or(0),
-            wins: self.wins,
-            draws: self.draws,
-            timeouts: self.timeouts,
-            total_ticks: fit(self.ticks, "total_ticks")?,
-            total_rounds: fit(self.rounds, "total_rounds")?,
-            total_actions: fit(self.actions, "total_actions")?,
-            total_hits: fit(self.hits, "total_hits")?,
-            total_amazing_strikes: fit(self.amazing_strikes, "total_amazing_strikes")?,
-            total_amazing_defenses: fit(self.amazing_defenses, "total_amazing_defenses")?,
-            total_disruptions: fit(self.disruptions, "total_disruptions")?,
-        })
-    }
-}
 
 /// Runs a sweep: builds every cell's scenario with `editor` (any refusal is
 /// reported before a battle runs), then fights battle `i` of every cell as
@@ -935,133 +798,6 @@ impl Reporter {
             callback(self.snapshot());
         }
     }
-}
-
-// ---------------------------------------------------------------------------
-// Sweeping with the battle engine
-
-thread_local! {
-    /// Each worker thread keeps the last cell's prepared battle and its
-    /// workspace, so a cell's battles neither re-resolve the scenario nor
-    /// allocate; with the sweep and the cell it was prepared for, when a
-    /// sweep ([`sweep`]) asked.
-    static PREPARED: std::cell::RefCell<Option<Box<Prepared>>> = const { std::cell::RefCell::new(None) };
-}
-
-/// A thread's prepared battle (see `PREPARED`), boxed: it is taken out
-/// and put back around every battle, a move of a pointer rather than of
-/// the scenario, battle and workspace (kilobytes).
-struct Prepared {
-    /// `(sweep, address of the cell's scenario)`: within one [`sweep`] call
-    /// the grid holds every cell's scenario at one address for the whole
-    /// call, so the same pair is the same scenario, without comparing it
-    /// (a deep comparison cost about as much as a small battle).
-    cell: Option<(u64, usize)>,
-    scenario: Scenario,
-    battle: crate::battle::Battle,
-    ws: crate::battle::Workspace,
-}
-
-/// One battle of `scenario` with the engine, reusing this thread's
-/// prepared battle when the scenario is the same as last time.
-pub fn engine_battle(scenario: &Scenario, seed: u64, index: u64) -> Result<BattleSummary, crate::SimError> {
-    prepared_battle(None, scenario, seed, index)
-}
-
-/// [`engine_battle`], told which sweep call it serves (`sweep`: a number
-/// no other call has) so that the cell is known by its address.
-fn prepared_battle(
-    sweep: Option<u64>,
-    scenario: &Scenario,
-    seed: u64,
-    index: u64,
-) -> Result<BattleSummary, crate::SimError> {
-    let cell = sweep.map(|id| (id, std::ptr::from_ref(scenario) as usize));
-    PREPARED.with(|slot| {
-        // Taken out while the battle runs: a battle that panics leaves no
-        // half-updated workspace behind for the next one on this thread.
-        let taken = slot.borrow_mut().take();
-        let mut prepared = match taken {
-            Some(p) if cell.is_some() && p.cell == cell => p,
-            Some(mut p) if p.scenario == *scenario => {
-                p.cell = cell;
-                p
-            }
-            // Another scenario: its battle, in the workspace the thread
-            // has (a workspace serves any battle; a new one is page faults
-            // on its rings, and a sixth of a millisecond of the README's
-            // sweep of six cells).
-            Some(mut p) => {
-                p.battle = crate::battle::Battle::new(scenario)?;
-                p.scenario.clone_from(scenario);
-                p.cell = cell;
-                p
-            }
-            None => prepare(cell, scenario)?,
-        };
-        let summary = prepared.battle.run_summary(&mut prepared.ws, seed, index);
-        *slot.borrow_mut() = Some(prepared);
-        summary
-    })
-}
-
-/// A new prepared battle of `scenario` for `cell`. Out of line: a new
-/// workspace is built on the stack (its rings are arrays of a thousand
-/// buckets), and a frame that could hold it was probed page by page on
-/// every battle: 53 KiB of stack written per battle, more than the L1
-/// cache, whose contents the battle then fetched again (callgrind: 12 of
-/// the 13 write misses per battle of the goblin ambush's sweep).
-#[cold]
-#[inline(never)]
-fn prepare(cell: Option<(u64, usize)>, scenario: &Scenario) -> Result<Box<Prepared>, crate::SimError> {
-    Ok(Box::new(Prepared {
-        cell,
-        scenario: scenario.clone(),
-        battle: crate::battle::Battle::new(scenario)?,
-        ws: crate::battle::Workspace::default(),
-    }))
-}
-
-/// Runs a sweep of `spec` with the battle engine: each cell's scenario is
-/// the base with the axes' values set by [`Scenario::with_field`]; battle
-/// `i` of every cell is battle `i` of master seed `spec.seed` (common random
-/// numbers).
-///
-/// ```
-/// use skirmish_sim::scenario::Scenario;
-/// use skirmish_sim::sweep::{sweep, Axis, SweepOptions, SweepSpec};
-///
-/// let spec = SweepSpec {
-///     scenario: Scenario::builtin("parity").unwrap(),
-///     axes: vec![Axis::new("sides.A.groups.0.count", ["8", "12"])],
-///     battles: 50,
-///     seed: 1,
-/// };
-/// let table = sweep(&spec, &SweepOptions::default()).unwrap();
-/// assert_eq!(table.cells().len(), 2);
-/// assert!(table.to_csv().starts_with("sides.A.groups.0.count,battles,win_rate_a,"));
-/// ```
-pub fn sweep(spec: &SweepSpec, options: &SweepOptions) -> Result<SweepTable, SweepError> {
-    static SWEEPS: AtomicU64 = AtomicU64::new(0);
-    let id = SWEEPS.fetch_add(1, Ordering::Relaxed);
-    let table = run_sweep(
-        spec,
-        |s: &Scenario, path: &str, value: &str| s.with_field(path, value),
-        |s: &Scenario, seed: u64, index: u64| prepared_battle(Some(id), s, seed, index),
-        options,
-    );
-    // On one thread the calling thread was the worker: it does not keep
-    // this sweep's last battle (its workspace may be large) after the sweep.
-    PREPARED.with(|slot| {
-        let mut slot = slot.borrow_mut();
-        if slot
-            .as_ref()
-            .is_some_and(|p| p.cell.is_some_and(|(sweep, _)| sweep == id))
-        {
-            *slot = None;
-        }
-    });
-    table
 }
 
 #[cfg(test)]

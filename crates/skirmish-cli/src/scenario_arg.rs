@@ -32,6 +32,10 @@ pub(crate) fn warn(arg: Option<&str>, loaded: &Scenario, fought: &Scenario) {
     let name = arg.unwrap_or(BUILTIN[0]);
     let known = if names_a_file(name) {
         Vec::new()
+    } else if loaded == fought {
+        // A built-in as it is: no changes, nothing to say (and its
+        // warnings not worked out twice for that: a sweep's setup).
+        return;
     } else {
         loaded.warnings()
     };

@@ -120,11 +120,13 @@ where
     }
     // Two cells fighting the same scenario are a mistake in the axes (two
     // spellings of one value, two paths to one field): the same battles
-    // would run twice under different labels.
-    let mut seen: HashMap<String, usize> = HashMap::with_capacity(grid.len());
+    // would run twice under different labels. Cells are told apart by a
+    // key equal scenarios share, then compared with every earlier cell of
+    // the same key.
+    let mut seen: HashMap<u64, Vec<usize>> = HashMap::with_capacity(grid.len());
     for (cell, (values, scenario)) in grid.iter().enumerate() {
-        let first = *seen.entry(scenario.fingerprint()).or_insert(cell);
-        if first != cell && grid[first].1 == *scenario {
+        let same_key = seen.entry(scenario.cell_key(&spec.scenario)).or_default();
+        if let Some(&first) = same_key.iter().find(|&&earlier| grid[earlier].1 == *scenario) {
             return Err(SweepError::Invalid(format!(
                 "cells {first} ({}) and {cell} ({}) are the same scenario: two values of an axis mean the same \
                  (such as tick-system and tick_system), or two axes set the same field",
@@ -132,6 +134,7 @@ where
                 describe_values(&spec.pairs(values)),
             )));
         }
+        same_key.push(cell);
     }
 
     let mut done: Vec<Option<CellStats>> = vec![None; n_cells];

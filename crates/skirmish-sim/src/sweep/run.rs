@@ -30,7 +30,7 @@ use std::collections::HashMap;
 use std::ops::Range;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Condvar, Mutex, PoisonError};
+use std::sync::{Condvar, Mutex, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
 use super::checkpoint::Checkpoint;
@@ -81,189 +81,118 @@ where
     if options.resume && options.checkpoint.is_none() {
         return Err(SweepError::Invalid("resume needs a checkpoint file".to_owned()));
     }
-    let side_names: Vec<String> = spec.scenario.sides.iter().map(|s| s.name.clone()).collect();
-    let layout = Layout::new(spec.axes.iter().map(|a| a.path.clone()).collect(), side_names.clone())?;
-    let fingerprint = spec.scenario.fingerprint();
-    let meta = Meta {
-        seed: spec.seed,
-        scenario: &fingerprint,
-    };
-
-    // Every cell's scenario, before any battle.
-    let n_cells = cells_total as usize;
-    // At most MAX_CELLS (validate): a failed allocation is an error, not an
-    // abort of the process (a Python host with it).
-    let mut grid: Vec<(Vec<String>, Scenario)> = Vec::new();
-    grid.try_reserve_exact(n_cells)
-        .map_err(|e| SweepError::Invalid(format!("{n_cells} cells: cannot allocate the grid ({e})")))?;
-    for cell in 0..n_cells {
-        let values = spec.cell_values(cell);
-        let mut scenario = spec.scenario.clone();
-        for (axis, value) in spec.axes.iter().zip(&values) {
-            scenario = editor(&scenario, &axis.path, value).map_err(|e| SweepError::Edit {
-                cell,
-                values: spec.pairs(&values),
-                path: axis.path.clone(),
-                value: value.clone(),
-                source: e.into(),
-            })?;
-        }
-        let names: Vec<&str> = scenario.sides.iter().map(|s| s.name.as_str()).collect();
-        if names != side_names {
-            return Err(SweepError::Invalid(format!(
-                "cell {cell} ({}) has sides {names:?}, the base scenario {side_names:?}: \
-                 a sweep may not rename, add or remove sides",
-                describe_values(&spec.pairs(&values))
-            )));
-        }
-        grid.push((values, scenario));
-    }
-    // Two cells fighting the same scenario are a mistake in the axes (two
-    // spellings of one value, two paths to one field): the same battles
-    // would run twice under different labels. Cells are told apart by a
-    // key equal scenarios share, then compared with every earlier cell of
-    // the same key.
-    let mut seen: HashMap<u64, Vec<usize>> = HashMap::with_capacity(grid.len());
-    for (cell, (values, scenario)) in grid.iter().enumerate() {
-        let same_key = seen.entry(scenario.cell_key(&spec.scenario)).or_default();
-        if let Some(&first) = same_key.iter().find(|&&earlier| grid[earlier].1 == *scenario) {
-            return Err(SweepError::Invalid(format!(
-                "cells {first} ({}) and {cell} ({}) are the same scenario: two values of an axis mean the same \
-                 (such as tick-system and tick_system), or two axes set the same field",
-                describe_values(&spec.pairs(&grid[first].0)),
-                describe_values(&spec.pairs(values)),
-            )));
-        }
-        same_key.push(cell);
-    }
-
-    let mut done: Vec<Option<CellStats>> = vec![None; n_cells];
-    let checkpoint = match &options.checkpoint {
-        Some(path) => Some(Checkpoint::open(path, &layout, spec, meta, options.resume, &mut done)?),
-        None => None,
-    };
-
     let threads = match options.threads {
         Some(n) if n > 0 => n,
         _ => std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
     }
     .min(MAX_THREADS);
-    // The chunks of every unfinished cell are handed out in order, cell
-    // after cell, to whichever worker is free (one counter): no worker
-    // waits at the end of a cell for the others (six cells of a thousand
-    // small battles lost a sixth of the second core so), only at the end
-    // of the sweep, which small chunks keep short (and progress and
-    // cancellation prompt).
-    let chunk_len = (spec.battles / (threads as u64 * 32)).clamp(1, 1024);
-    let n_chunks = spec.battles.div_ceil(chunk_len);
-    let mut pending: Vec<usize> = Vec::new();
-    let mut slots: Vec<Slot> = Vec::new();
-    let unfinished = done.iter().filter(|d| d.is_none()).count();
-    pending
-        .try_reserve_exact(unfinished)
-        .and_then(|()| slots.try_reserve_exact(unfinished))
-        .map_err(|e| SweepError::Invalid(format!("{unfinished} cells: cannot allocate their state ({e})")))?;
-    pending.extend((0..n_cells).filter(|&cell| done[cell].is_none()));
-    slots.extend(pending.iter().map(|_| Slot::new(n_chunks)));
-
-    let cells_done = (n_cells - pending.len()) as u64;
-    let progress = Reporter {
-        callback: options.progress.clone(),
-        start: Instant::now(),
-        last_ms: AtomicU64::new(0),
-        cells_done: AtomicU64::new(cells_done),
-        cells_total,
-        battles_done: AtomicU64::new(cells_done * spec.battles),
-        battles_total: cells_total * spec.battles,
-    };
     let cancel = options.cancel.as_deref();
-    let sides = side_names.len();
-    let shared = Shared {
-        slots,
-        parts: Part::cut(
-            pending.len() as u64 * n_chunks,
-            if options.checkpoint.is_some() { 1 } else { threads },
-        ),
-        failed: AtomicUsize::new(usize::MAX),
-        abort: AtomicBool::new(false),
-        failure: Mutex::new(None),
-        gated: checkpoint.is_some(),
-        rows: Mutex::new(Rows {
-            done,
-            checkpoint,
-            next: 0,
-            broken: false,
-        }),
-        written: AtomicUsize::new(0),
-        resolved: Condvar::new(),
-    };
-    let sweep = SweepRun {
-        spec,
-        grid: &grid,
-        pending: &pending,
-        layout: &layout,
-        meta,
-        chunk_len,
-        n_chunks,
-        sides,
-        cancel,
-        progress: &progress,
-        shared: &shared,
-    };
+    let build = || Setup::build(spec, &editor, options, threads, cells_total);
+
     // One thread: the calling thread is the worker. More: where the caller
     // can make room for them (`spread`: on Linux and Android), it starts
-    // `threads - 1` scoped threads, each on a core of its own, and works
-    // beside them; elsewhere it starts `threads` and waits for them (a
-    // caller working beside a thread the kernel queued on the caller's
-    // own core left that thread waiting for a balancing tick: 1.06 to 1.23
-    // cores busy and the README sweep 12.5-13.3 ms against 10.6-11.2, perf
-    // stat -r 40, before the relay). Scoped threads rather than a pool:
-    // the workers only take chunks off one counter, and they are joined
-    // before the results are read.
-    if threads == 1 {
-        sweep.work(&battle, 0);
+    // `threads - 1` scoped threads before the setup, each on a core of its
+    // own, where they wait for it, and works beside them once it is built;
+    // elsewhere it builds the setup, starts `threads` threads and waits
+    // for them (a caller working beside a thread the kernel queued on the
+    // caller's own core left that thread waiting for a balancing tick: 1.06
+    // to 1.23 cores busy and the README sweep 12.5-13.3 ms against
+    // 10.6-11.2, perf stat -r 40, before the relay). Started before the
+    // setup, a worker's own start (the thread, its stack and the caller's
+    // move to the next core, about 0.1 ms) is made while the caller reads
+    // the cells. Scoped threads rather than a pool: the workers only take
+    // chunks off one counter, and they are joined before the results are
+    // read.
+    let setup = if threads == 1 {
+        let setup = build()?;
+        setup.run(spec, cancel).work(&battle, 0);
+        setup
     } else {
-        let mut relay = Relay::start();
-        let caller_works = relay.is_some();
-        let started_threads = if caller_works { threads - 1 } else { threads };
+        // The setup, once built (`None`: no battle runs: the setup was
+        // refused, panicked, or a worker could not start).
+        let slot: OnceLock<Option<Setup>> = OnceLock::new();
+        let mut refused = None;
         // A worker's panic (a progress callback's: battles' panics are
         // caught) comes out of the sweep as itself, once every worker is
         // joined; the caller's own, once they are joined too.
         let mut panicked = None;
         let started = std::thread::scope(|scope| {
+            // However the caller leaves (a refusal, a panic in the editor),
+            // the waiting workers are told.
+            let publish = Publish(&slot);
+            let mut relay = Relay::start();
+            let caller_works = relay.is_some();
+            let started_threads = if caller_works { threads - 1 } else { threads };
             let mut workers = Vec::with_capacity(started_threads);
             let mut started = Ok(());
-            for i in 0..started_threads {
-                let (sweep, battle) = (&sweep, &battle);
-                let unpin = relay.as_ref().map_or(Unpin::NONE, Relay::unpin);
-                match std::thread::Builder::new()
-                    .name(format!("skirmish-sweep-{i}"))
-                    .spawn_scoped(scope, move || {
-                        unpin.apply();
-                        sweep.work(battle, i);
-                    }) {
-                    Ok(worker) => workers.push(worker),
-                    Err(e) => {
-                        // The workers already started stop at their next
-                        // chunk.
-                        shared.abort.store(true, Ordering::Relaxed);
-                        shared.wake();
-                        started = Err(SweepError::ThreadPool(format!(
-                            "cannot start worker thread {} of {threads}: {e}",
-                            i + 1
-                        )));
-                        break;
+            let mut start_workers = |relay: &mut Option<Relay>| {
+                for i in 0..started_threads {
+                    let (slot, battle) = (&slot, &battle);
+                    let unpin = relay.as_ref().map_or(Unpin::NONE, Relay::unpin);
+                    // A worker the caller moves away from spins on its
+                    // core; one that may share the caller's sleeps.
+                    let spin = relay.as_ref().is_some_and(Relay::has_next);
+                    match std::thread::Builder::new()
+                        .name(format!("skirmish-sweep-{i}"))
+                        .spawn_scoped(scope, move || {
+                            unpin.apply();
+                            if let Some(setup) = wait_for(slot, spin) {
+                                setup.run(spec, cancel).work(battle, i);
+                            }
+                        }) {
+                        Ok(worker) => workers.push(worker),
+                        Err(e) => {
+                            // The workers already started stop: before
+                            // the setup, at once; after it, at their next
+                            // chunk.
+                            match slot.get() {
+                                Some(Some(setup)) => {
+                                    setup.shared.abort.store(true, Ordering::Relaxed);
+                                    setup.shared.wake();
+                                }
+                                _ => {
+                                    let _ = slot.set(None);
+                                }
+                            }
+                            started = Err(SweepError::ThreadPool(format!(
+                                "cannot start worker thread {} of {threads}: {e}",
+                                i + 1
+                            )));
+                            break;
+                        }
+                    }
+                    if relay.as_mut().is_some_and(|r| !r.step()) {
+                        *relay = None;
                     }
                 }
-                if relay.as_mut().is_some_and(|r| !r.step()) {
-                    relay = None;
+            };
+            if caller_works {
+                start_workers(&mut relay);
+                // The caller takes back its own affinity mask.
+                drop(relay);
+                if started.is_ok() {
+                    match build() {
+                        Ok(setup) => {
+                            let _ = slot.set(Some(setup));
+                        }
+                        Err(e) => refused = Some(e),
+                    }
+                }
+                if started.is_ok()
+                    && let Some(Some(setup)) = slot.get()
+                {
+                    setup.run(spec, cancel).work(&battle, started_threads);
+                }
+            } else {
+                match build() {
+                    Ok(setup) => {
+                        let _ = slot.set(Some(setup));
+                        start_workers(&mut None);
+                    }
+                    Err(e) => refused = Some(e),
                 }
             }
-            // The caller takes back its own affinity mask.
-            drop(relay);
-            if caller_works && started.is_ok() {
-                sweep.work(&battle, started_threads);
-            }
+            drop(publish);
             for worker in workers {
                 if let Err(payload) = worker.join() {
                     panicked.get_or_insert(payload);
@@ -274,9 +203,30 @@ where
         if let Some(payload) = panicked {
             panic::resume_unwind(payload);
         }
+        if let Some(e) = refused {
+            return Err(e);
+        }
         started?;
-    }
+        match slot.into_inner() {
+            Some(Some(setup)) => setup,
+            // A setup is built or refused, or a worker failed to start.
+            _ => return Err(SweepError::Invalid("internal: the sweep was not set up".to_owned())),
+        }
+    };
 
+    let Setup {
+        layout,
+        fingerprint,
+        grid,
+        pending,
+        shared,
+        ..
+    } = setup;
+    let meta = Meta {
+        seed: spec.seed,
+        scenario: &fingerprint,
+    };
+    let cancel = options.cancel.as_deref();
     let Shared { failure, rows, .. } = shared;
     let mut failure = failure.into_inner().unwrap_or_else(PoisonError::into_inner);
     let Rows {
@@ -338,6 +288,215 @@ where
         write_output(&path, table.to_csv().as_bytes())?;
     }
     Ok(table)
+}
+
+/// What a sweep's workers share, built before the first battle: the
+/// table's layout and the base scenario's fingerprint, every cell's
+/// scenario, the unfinished cells and their chunks, progress, and the
+/// state of the run.
+struct Setup {
+    layout: Layout,
+    fingerprint: String,
+    grid: Vec<(Vec<String>, Scenario)>,
+    /// The unfinished cells (a resumed checkpoint has the others).
+    pending: Vec<usize>,
+    chunk_len: u64,
+    n_chunks: u64,
+    progress: Reporter,
+    shared: Shared,
+}
+
+impl Setup {
+    /// Builds every cell's scenario with `editor` and checks the grid
+    /// (sides kept, no two cells the same scenario), opens the checkpoint,
+    /// and lays out the chunks for `threads` workers: every refusal before
+    /// any battle.
+    fn build<Ed, EdErr>(
+        spec: &SweepSpec,
+        editor: &Ed,
+        options: &SweepOptions,
+        threads: usize,
+        cells_total: u64,
+    ) -> Result<Setup, SweepError>
+    where
+        Ed: Fn(&Scenario, &str, &str) -> Result<Scenario, EdErr>,
+        EdErr: Into<BoxError>,
+    {
+        let side_names: Vec<String> = spec.scenario.sides.iter().map(|s| s.name.clone()).collect();
+        let layout = Layout::new(spec.axes.iter().map(|a| a.path.clone()).collect(), side_names.clone())?;
+        let fingerprint = spec.scenario.fingerprint();
+        let meta = Meta {
+            seed: spec.seed,
+            scenario: &fingerprint,
+        };
+
+        // Every cell's scenario, before any battle.
+        let n_cells = cells_total as usize;
+        // At most MAX_CELLS (validate): a failed allocation is an error, not an
+        // abort of the process (a Python host with it).
+        let mut grid: Vec<(Vec<String>, Scenario)> = Vec::new();
+        grid.try_reserve_exact(n_cells)
+            .map_err(|e| SweepError::Invalid(format!("{n_cells} cells: cannot allocate the grid ({e})")))?;
+        for cell in 0..n_cells {
+            let values = spec.cell_values(cell);
+            let mut scenario = spec.scenario.clone();
+            for (axis, value) in spec.axes.iter().zip(&values) {
+                scenario = editor(&scenario, &axis.path, value).map_err(|e| SweepError::Edit {
+                    cell,
+                    values: spec.pairs(&values),
+                    path: axis.path.clone(),
+                    value: value.clone(),
+                    source: e.into(),
+                })?;
+            }
+            let names: Vec<&str> = scenario.sides.iter().map(|s| s.name.as_str()).collect();
+            if names != side_names {
+                return Err(SweepError::Invalid(format!(
+                    "cell {cell} ({}) has sides {names:?}, the base scenario {side_names:?}: \
+                     a sweep may not rename, add or remove sides",
+                    describe_values(&spec.pairs(&values))
+                )));
+            }
+            grid.push((values, scenario));
+        }
+        // Two cells fighting the same scenario are a mistake in the axes (two
+        // spellings of one value, two paths to one field): the same battles
+        // would run twice under different labels. Cells are told apart by a
+        // key equal scenarios share, then compared with every earlier cell of
+        // the same key.
+        let mut seen: HashMap<u64, Vec<usize>> = HashMap::with_capacity(grid.len());
+        for (cell, (values, scenario)) in grid.iter().enumerate() {
+            let same_key = seen.entry(scenario.cell_key(&spec.scenario)).or_default();
+            if let Some(&first) = same_key.iter().find(|&&earlier| grid[earlier].1 == *scenario) {
+                return Err(SweepError::Invalid(format!(
+                    "cells {first} ({}) and {cell} ({}) are the same scenario: two values of an axis mean the same \
+                     (such as tick-system and tick_system), or two axes set the same field",
+                    describe_values(&spec.pairs(&grid[first].0)),
+                    describe_values(&spec.pairs(values)),
+                )));
+            }
+            same_key.push(cell);
+        }
+
+        let mut done: Vec<Option<CellStats>> = vec![None; n_cells];
+        let checkpoint = match &options.checkpoint {
+            Some(path) => Some(Checkpoint::open(path, &layout, spec, meta, options.resume, &mut done)?),
+            None => None,
+        };
+
+        // The chunks of every unfinished cell are handed out in order, cell
+        // after cell, to whichever worker is free (one counter): no worker
+        // waits at the end of a cell for the others (six cells of a thousand
+        // small battles lost a sixth of the second core so), only at the end
+        // of the sweep, which small chunks keep short (and progress and
+        // cancellation prompt).
+        let chunk_len = (spec.battles / (threads as u64 * 32)).clamp(1, 1024);
+        let n_chunks = spec.battles.div_ceil(chunk_len);
+        let mut pending: Vec<usize> = Vec::new();
+        let mut slots: Vec<Slot> = Vec::new();
+        let unfinished = done.iter().filter(|d| d.is_none()).count();
+        pending
+            .try_reserve_exact(unfinished)
+            .and_then(|()| slots.try_reserve_exact(unfinished))
+            .map_err(|e| SweepError::Invalid(format!("{unfinished} cells: cannot allocate their state ({e})")))?;
+        pending.extend((0..n_cells).filter(|&cell| done[cell].is_none()));
+        slots.extend(pending.iter().map(|_| Slot::new(n_chunks)));
+
+        let cells_done = (n_cells - pending.len()) as u64;
+        let progress = Reporter {
+            callback: options.progress.clone(),
+            start: Instant::now(),
+            last_ms: AtomicU64::new(0),
+            cells_done: AtomicU64::new(cells_done),
+            cells_total,
+            battles_done: AtomicU64::new(cells_done * spec.battles),
+            battles_total: cells_total * spec.battles,
+        };
+        let shared = Shared {
+            slots,
+            parts: Part::cut(
+                pending.len() as u64 * n_chunks,
+                if options.checkpoint.is_some() { 1 } else { threads },
+            ),
+            failed: AtomicUsize::new(usize::MAX),
+            abort: AtomicBool::new(false),
+            failure: Mutex::new(None),
+            gated: checkpoint.is_some(),
+            rows: Mutex::new(Rows {
+                done,
+                checkpoint,
+                next: 0,
+                broken: false,
+            }),
+            written: AtomicUsize::new(0),
+            resolved: Condvar::new(),
+        };
+        Ok(Setup {
+            layout,
+            fingerprint,
+            grid,
+            pending,
+            chunk_len,
+            n_chunks,
+            progress,
+            shared,
+        })
+    }
+
+    /// The run as a worker sees it.
+    fn run<'a>(&'a self, spec: &'a SweepSpec, cancel: Option<&'a AtomicBool>) -> SweepRun<'a> {
+        SweepRun {
+            spec,
+            grid: &self.grid,
+            pending: &self.pending,
+            meta: Meta {
+                seed: spec.seed,
+                scenario: &self.fingerprint,
+            },
+            layout: &self.layout,
+            chunk_len: self.chunk_len,
+            n_chunks: self.n_chunks,
+            sides: self.layout.sides.len(),
+            cancel,
+            progress: &self.progress,
+            shared: &self.shared,
+        }
+    }
+}
+
+/// Tells the workers waiting for a sweep's setup that there is none, if
+/// none was published before this is dropped (the setup refused, or the
+/// editor panicked).
+struct Publish<'a>(&'a OnceLock<Option<Setup>>);
+
+impl Drop for Publish<'_> {
+    fn drop(&mut self) {
+        let _ = self.0.set(None);
+    }
+}
+
+/// How long a worker started before the setup spins for it (checking,
+/// without a system call) before it sleeps: a setup takes a fraction of a
+/// millisecond, and a thread that slept is woken on whichever core the
+/// kernel picks, here the busy caller's, for a balancing tick (see
+/// `spread.rs`).
+const SPIN: Duration = Duration::from_millis(2);
+
+/// The setup, once the caller has built it (`None`: no battle runs).
+/// `spin`: this worker has a core of its own to spin on first.
+fn wait_for(slot: &OnceLock<Option<Setup>>, spin: bool) -> Option<&Setup> {
+    if spin {
+        let since = Instant::now();
+        while since.elapsed() < SPIN {
+            if let Some(setup) = slot.get() {
+                return setup.as_ref();
+            }
+            for _ in 0..64 {
+                std::hint::spin_loop();
+            }
+        }
+    }
+    slot.wait().as_ref()
 }
 
 /// What the workers of a sweep share: per unfinished cell (by its

@@ -76,6 +76,11 @@ mod imp {
             Unpin(Some(self.mask))
         }
 
+        /// Whether there is a core for [`step`](Self::step) to move to.
+        pub(in crate::sweep) fn has_next(&self) -> bool {
+            self.at + 1 < self.cores.len()
+        }
+
         /// A worker was just started on the caller's core: the caller moves
         /// to the next core, leaving it that one. `false` when there is no
         /// core left to move to or the move failed: the caller then drops
@@ -138,6 +143,11 @@ mod imp {
         /// Never called: there is no relay.
         pub(in crate::sweep) fn unpin(&self) -> Unpin {
             Unpin(())
+        }
+
+        /// Never called: there is no relay.
+        pub(in crate::sweep) fn has_next(&self) -> bool {
+            false
         }
 
         /// Never called: there is no relay.

@@ -5,7 +5,7 @@
 //! worker; Linux and Android only, elsewhere there is no relay).
 
 use skirmish_sim::scenario::Scenario;
-use skirmish_sim::sweep::{SweepError, run_sweep};
+use skirmish_sim::sweep::{SweepError, SweepOptions, run_sweep};
 
 use crate::sweep::{battle, editor, spec, threads};
 
@@ -28,6 +28,52 @@ fn a_failure_in_a_later_part_is_reported_once_the_earlier_cells_finish() {
         };
         assert_eq!((*cell, *index), (4, 3), "{n} threads: {err}");
     }
+}
+
+/// On two or more threads the workers may start before the cells are
+/// built, and wait for them: a refused cell, a panicking editor or a
+/// refused checkpoint must let them go (no hang) and run no battle.
+#[test]
+fn workers_started_before_the_setup_are_let_go_when_it_fails() {
+    use std::panic::{AssertUnwindSafe, catch_unwind};
+    use std::sync::atomic::{AtomicU64, Ordering};
+
+    let calls = AtomicU64::new(0);
+    let counting = |s: &Scenario, seed: u64, i: u64| {
+        calls.fetch_add(1, Ordering::Relaxed);
+        battle(s, seed, i)
+    };
+    for n in [2, 3, 8] {
+        // A cell refused by the editor: its error, at once.
+        let refusing = |s: &Scenario, path: &str, value: &str| {
+            if value == "6" {
+                return Err("six is refused".to_owned());
+            }
+            editor(s, path, value)
+        };
+        let err = run_sweep(&spec(50), refusing, counting, &threads(n)).unwrap_err();
+        assert!(matches!(err, SweepError::Edit { cell: 1, .. }), "{n} threads: {err}");
+
+        // An editor that panics: its panic, once every worker is joined.
+        let panicking = |s: &Scenario, path: &str, value: &str| {
+            if value == "6" {
+                panic!("the editor broke");
+            }
+            editor(s, path, value)
+        };
+        let caught = catch_unwind(AssertUnwindSafe(|| run_sweep(&spec(50), panicking, counting, &threads(n))));
+        let payload = caught.err().unwrap_or_else(|| panic!("{n} threads: no panic"));
+        assert_eq!(payload.downcast_ref::<&str>(), Some(&"the editor broke"), "{n} threads");
+
+        // A checkpoint that cannot be opened (a folder).
+        let folder = crate::sweep::scratch("unused");
+        let options = SweepOptions {
+            checkpoint: folder.parent().map(std::path::Path::to_path_buf),
+            ..threads(n)
+        };
+        assert!(run_sweep(&spec(50), editor, counting, &options).is_err(), "{n} threads");
+    }
+    assert_eq!(calls.load(Ordering::Relaxed), 0);
 }
 
 #[test]

@@ -36,7 +36,7 @@ use std::time::{Duration, Instant};
 use super::checkpoint::Checkpoint;
 use super::output::write_output;
 use super::schema::{Layout, Meta};
-use super::spread::{Relay, Unpin};
+use super::spread::{Placement, Relay};
 use super::table::{Cell, CellStats, SweepTable};
 use super::tally::Tally;
 use super::{BoxError, MAX_THREADS, Progress, ProgressFn, SweepError, SweepOptions, SweepSpec, describe_values};
@@ -98,11 +98,10 @@ where
     // caller's own core left that thread waiting for a balancing tick: 1.06
     // to 1.23 cores busy and the README sweep 12.5-13.3 ms against
     // 10.6-11.2, perf stat -r 40, before the relay). Started before the
-    // setup, a worker's own start (the thread, its stack and the caller's
-    // move to the next core, about 0.1 ms) is made while the caller reads
-    // the cells. Scoped threads rather than a pool: the workers only take
-    // chunks off one counter, and they are joined before the results are
-    // read.
+    // setup, a worker's own start (the thread, its stack, its move to its
+    // core: about 0.1 ms) is made while the caller reads the cells. Scoped
+    // threads rather than a pool: the workers only take chunks off one
+    // counter, and they are joined before the results are read.
     let setup = if threads == 1 {
         let setup = build()?;
         setup.run(spec, cancel).work(&battle, 0);
@@ -111,6 +110,8 @@ where
         // The setup, once built (`None`: no battle runs: the setup was
         // refused, panicked, or a worker could not start).
         let slot: OnceLock<Option<Setup>> = OnceLock::new();
+        // The workers that have run their first step (see `spread`).
+        let arrived = AtomicUsize::new(0);
         let mut refused = None;
         // A worker's panic (a progress callback's: battles' panics are
         // caught) comes out of the sweep as itself, once every worker is
@@ -127,16 +128,15 @@ where
             let mut started = Ok(());
             let mut start_workers = |relay: &mut Option<Relay>| {
                 for i in 0..started_threads {
-                    let (slot, battle) = (&slot, &battle);
-                    let unpin = relay.as_ref().map_or(Unpin::NONE, Relay::unpin);
-                    // A worker the caller moves away from spins on its
-                    // core; one that may share the caller's sleeps.
-                    let spin = relay.as_ref().is_some_and(Relay::has_next);
+                    let (slot, battle, arrived) = (&slot, &battle, &arrived);
+                    let placement = relay.as_mut().map_or(Placement::NONE, Relay::place);
                     match std::thread::Builder::new()
                         .name(format!("skirmish-sweep-{i}"))
                         .spawn_scoped(scope, move || {
-                            unpin.apply();
-                            if let Some(setup) = wait_for(slot, spin) {
+                            // On a core of its own, a worker spins for the
+                            // setup; one that may share the caller's sleeps.
+                            let own_core = placement.apply(arrived);
+                            if let Some(setup) = wait_for(slot, own_core) {
                                 setup.run(spec, cancel).work(battle, i);
                             }
                         }) {
@@ -161,8 +161,8 @@ where
                             break;
                         }
                     }
-                    if relay.as_mut().is_some_and(|r| !r.step()) {
-                        *relay = None;
+                    if let Some(relay) = relay.as_ref() {
+                        relay.wait(arrived, i + 1);
                     }
                 }
             };

@@ -10,88 +10,99 @@
 //! two threads, so the second worker lost a seventh of it before its first
 //! battle.
 //!
-//! So, on Linux and Android, the thread starting the workers relays: it
-//! pins itself to the core it is on, starts a worker there (the worker
-//! inherits the pin, so it is queued on that core, not anywhere else), then
-//! moves itself to the next core it may use, which the kernel does before
-//! the call returns (0.05 ms: the idle core is woken to take it), leaving
-//! the worker its old core to run on at once. After the last worker the
-//! caller takes back its own affinity mask, and every worker takes back
-//! the same mask as its first act: nothing stays pinned, and a busy
-//! machine balances the threads as it would have.
+//! So, on Linux and Android, the caller starting the workers relays them:
+//! it pins itself to the core it is on, starts a worker (which inherits
+//! the pin, so it is queued on that core and nowhere else) and yields the
+//! core until the worker has run. The worker's first act is to say so and
+//! move itself to the next core the caller may use: the kernel moves it
+//! before the call returns (0.06 ms: the idle core is woken to take it),
+//! while the caller goes on, on its own core. Then the worker takes back
+//! the caller's affinity mask, and after the last worker so does the
+//! caller: nothing stays pinned, and a busy machine balances the threads
+//! as it would have.
+//!
+//! The worker moves, not the caller: an idle virtual core can take
+//! milliseconds to wake (the caller moving itself instead waited 2-3 ms for
+//! its new core in one run of ten), and the caller has the sweep's setup to
+//! do; the worker only waits for it.
 //!
 //! Only where the threads run changes, never what they compute: the
 //! sweep's bytes do not depend on which thread runs which chunk. Every
 //! step is best-effort: a call that fails (a seccomp filter, a core taken
-//! away meanwhile) ends the relay, the caller's mask is restored, and the
-//! workers start as they otherwise would. A caller allowed on one core
+//! away meanwhile) leaves that thread where it is, and a worker that could
+//! not move says so ([`Placement::apply`]). A caller allowed on one core
 //! only, or not told where it runs, relays nothing. Elsewhere (macOS,
-//! Windows, iOS) the relay is a no-op.
+//! Windows, iOS) there is no relay.
 
 #[cfg(any(target_os = "linux", target_os = "android"))]
 mod imp {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::time::{Duration, Instant};
+
     use nix::sched::{CpuSet, sched_getaffinity, sched_getcpu, sched_setaffinity};
     use nix::unistd::Pid;
 
     /// The calling thread.
     const SELF: Pid = Pid::from_raw(0);
 
-    /// A relay under way: the caller's own mask, the cores it may use in
-    /// the order it visits them (from the one it started on), and how
-    /// many it has visited. Dropped, the caller takes back its own mask
-    /// (staying, for now, on the core it is on).
+    /// How long the caller yields its core, at most, for a worker to run:
+    /// it runs at once unless the machine is busy, and the caller then
+    /// goes on without it.
+    const YIELD: Duration = Duration::from_millis(10);
+
+    /// A relay under way: the caller's own mask, the cores it may use (the
+    /// caller's first, then the others in order), and how many workers it
+    /// has placed. Dropped, the caller takes back its own mask.
     #[derive(Debug)]
     pub(in crate::sweep) struct Relay {
         mask: CpuSet,
         cores: Vec<usize>,
-        at: usize,
+        placed: usize,
     }
 
-    /// What a worker started by a relay restores on its first run.
+    /// Where a worker goes on its first step: the core of its own it moves
+    /// to (`None`: there are more workers than cores; it stays where the
+    /// kernel put it), and the mask it takes back after.
     #[derive(Debug, Clone, Copy)]
-    pub(in crate::sweep) struct Unpin(Option<CpuSet>);
+    pub(in crate::sweep) struct Placement {
+        core: Option<usize>,
+        mask: Option<CpuSet>,
+    }
 
     impl Relay {
-        /// Pins the calling thread to the core it is on, so that the next
-        /// thread it starts is queued there; `None` (nothing changed) when
-        /// its mask, its core or a second core to move to is unknown.
+        /// Pins the calling thread to the core it is on, so that the
+        /// workers it starts are queued there; `None` (nothing changed)
+        /// when its mask, its core or a second core is unknown.
         pub(in crate::sweep) fn start() -> Option<Relay> {
             let mask = sched_getaffinity(SELF).ok()?;
             let here = sched_getcpu().ok()?;
-            let allowed: Vec<usize> = (0..CpuSet::count())
+            let mut cores: Vec<usize> = (0..CpuSet::count())
                 .filter(|&c| mask.is_set(c).unwrap_or(false))
                 .collect();
-            let first = allowed.iter().position(|&c| c == here)?;
-            if allowed.len() < 2 {
+            let first = cores.iter().position(|&c| c == here)?;
+            if cores.len() < 2 {
                 return None;
             }
-            let mut cores = allowed;
             cores.rotate_left(first);
-            let relay = Relay { mask, cores, at: 0 };
-            pin(here).then_some(relay)
+            pin(here).then_some(Relay { mask, cores, placed: 0 })
         }
 
-        /// What a worker started now restores on its first run.
-        pub(in crate::sweep) fn unpin(&self) -> Unpin {
-            Unpin(Some(self.mask))
+        /// The placement of the next worker started: the next core after
+        /// the caller's, while there are any.
+        pub(in crate::sweep) fn place(&mut self) -> Placement {
+            self.placed += 1;
+            Placement {
+                core: self.cores.get(self.placed).copied(),
+                mask: Some(self.mask),
+            }
         }
 
-        /// Whether there is a core for [`step`](Self::step) to move to.
-        pub(in crate::sweep) fn has_next(&self) -> bool {
-            self.at + 1 < self.cores.len()
-        }
-
-        /// A worker was just started on the caller's core: the caller moves
-        /// to the next core, leaving it that one. `false` when there is no
-        /// core left to move to or the move failed: the caller then drops
-        /// the relay, and further workers start unpinned.
-        pub(in crate::sweep) fn step(&mut self) -> bool {
-            match self.cores.get(self.at + 1) {
-                Some(&next) if pin(next) => {
-                    self.at += 1;
-                    true
-                }
-                _ => false,
+        /// Yields the caller's core until `arrived` counts `n` workers (or
+        /// [`YIELD`] has passed): the worker just started is queued on it.
+        pub(in crate::sweep) fn wait(&self, arrived: &AtomicUsize, n: usize) {
+            let since = Instant::now();
+            while arrived.load(Ordering::Acquire) < n && since.elapsed() < YIELD {
+                std::thread::yield_now();
             }
         }
     }
@@ -104,15 +115,20 @@ mod imp {
         }
     }
 
-    impl Unpin {
-        /// A worker started without a relay: nothing to restore.
-        pub(in crate::sweep) const NONE: Unpin = Unpin(None);
+    impl Placement {
+        /// A worker started without a relay: it stays where it is.
+        pub(in crate::sweep) const NONE: Placement = Placement { core: None, mask: None };
 
-        /// The worker's first act: takes back the caller's own mask.
-        pub(in crate::sweep) fn apply(self) {
-            if let Some(mask) = self.0 {
+        /// The worker's first act: counts itself in `arrived` (the caller
+        /// goes on), moves to its core and takes back the caller's mask.
+        /// Whether it is now on a core of its own.
+        pub(in crate::sweep) fn apply(self, arrived: &AtomicUsize) -> bool {
+            arrived.fetch_add(1, Ordering::Release);
+            let moved = self.core.is_some_and(pin);
+            if let Some(mask) = self.mask {
                 let _ = sched_setaffinity(SELF, &mask);
             }
+            moved
         }
     }
 
@@ -126,13 +142,15 @@ mod imp {
 
 #[cfg(not(any(target_os = "linux", target_os = "android")))]
 mod imp {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
     /// No relay on this platform: [`Relay::start`] gives `None`.
     #[derive(Debug)]
     pub(in crate::sweep) struct Relay(());
 
-    /// Nothing to restore on this platform.
+    /// A worker stays where the system puts it.
     #[derive(Debug, Clone, Copy)]
-    pub(in crate::sweep) struct Unpin(());
+    pub(in crate::sweep) struct Placement(());
 
     impl Relay {
         /// No relay on this platform.
@@ -141,28 +159,24 @@ mod imp {
         }
 
         /// Never called: there is no relay.
-        pub(in crate::sweep) fn unpin(&self) -> Unpin {
-            Unpin(())
+        pub(in crate::sweep) fn place(&mut self) -> Placement {
+            Placement(())
         }
 
         /// Never called: there is no relay.
-        pub(in crate::sweep) fn has_next(&self) -> bool {
-            false
-        }
-
-        /// Never called: there is no relay.
-        pub(in crate::sweep) fn step(&mut self) -> bool {
-            false
-        }
+        pub(in crate::sweep) fn wait(&self, _: &AtomicUsize, _: usize) {}
     }
 
-    impl Unpin {
-        /// Nothing to restore.
-        pub(in crate::sweep) const NONE: Unpin = Unpin(());
+    impl Placement {
+        /// A worker stays where it is.
+        pub(in crate::sweep) const NONE: Placement = Placement(());
 
-        /// Nothing to restore.
-        pub(in crate::sweep) fn apply(self) {}
+        /// Counts the worker in `arrived`; it has no core of its own.
+        pub(in crate::sweep) fn apply(self, arrived: &AtomicUsize) -> bool {
+            arrived.fetch_add(1, Ordering::Release);
+            false
+        }
     }
 }
 
-pub(super) use imp::{Relay, Unpin};
+pub(super) use imp::{Placement, Relay};

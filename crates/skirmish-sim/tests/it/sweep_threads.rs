@@ -61,7 +61,9 @@ fn workers_started_before_the_setup_are_let_go_when_it_fails() {
             }
             editor(s, path, value)
         };
-        let caught = catch_unwind(AssertUnwindSafe(|| run_sweep(&spec(50), panicking, counting, &threads(n))));
+        let caught = catch_unwind(AssertUnwindSafe(|| {
+            run_sweep(&spec(50), panicking, counting, &threads(n))
+        }));
         let payload = caught.err().unwrap_or_else(|| panic!("{n} threads: no panic"));
         assert_eq!(payload.downcast_ref::<&str>(), Some(&"the editor broke"), "{n} threads");
 

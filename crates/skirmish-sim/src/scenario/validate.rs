@@ -1,6 +1,7 @@
 //! The rules a scenario must keep before a battle runs it.
 
 use std::collections::HashMap;
+use std::fmt;
 
 use super::error::{ScenarioError, ScenarioErrorKind};
 use skirmish_core::tables::{armor, weapons};
@@ -103,8 +104,8 @@ impl Scenario {
         let mut side_names = HashMap::with_capacity(self.sides.len());
         let mut total: u128 = 0;
         for (s, side) in self.sides.iter().enumerate() {
-            let side_path = format!("sides[{s}]");
-            named(&side_path, "side", &side.name)?;
+            let side_path = At { side: s, group: None };
+            named(side_path, "side", &side.name)?;
             if let Some(first) = side_names.insert(name_key(&side.name), s) {
                 return Err(ScenarioError::invalid(
                     format!("{side_path}.name"),
@@ -125,8 +126,11 @@ impl Scenario {
             }
             let mut group_names = HashMap::with_capacity(side.groups.len());
             for (g, group) in side.groups.iter().enumerate() {
-                let path = format!("{side_path}.groups[{g}]");
-                named(&path, "group", &group.name)?;
+                let path = At {
+                    side: s,
+                    group: Some(g),
+                };
+                named(path, "group", &group.name)?;
                 if let Some(first) = group_names.insert(name_key(&group.name), g) {
                     return Err(ScenarioError::invalid(
                         format!("{path}.name"),
@@ -137,7 +141,7 @@ impl Scenario {
                         ),
                     ));
                 }
-                validate_group(&path, group)?;
+                validate_group(path, group)?;
                 total += u128::from(group.count);
             }
         }
@@ -162,7 +166,7 @@ fn validate_striking(striking: &Striking) -> Result<(), ScenarioError> {
     }
 }
 
-fn validate_group(path: &str, group: &Group) -> Result<(), ScenarioError> {
+fn validate_group(path: At, group: &Group) -> Result<(), ScenarioError> {
     let field = |name: &str| format!("{path}.{name}");
     if group.count == 0 {
         return Err(ScenarioError::invalid(
@@ -186,7 +190,7 @@ fn validate_group(path: &str, group: &Group) -> Result<(), ScenarioError> {
     }
     group
         .validate()
-        .map_err(|e| ScenarioError::from_core(ScenarioErrorKind::Invalid, path, e))?;
+        .map_err(|e| ScenarioError::from_core(ScenarioErrorKind::Invalid, &path.to_string(), e))?;
     Ok(())
 }
 
@@ -236,7 +240,26 @@ pub(crate) fn too_many_groups(groups: usize) -> ScenarioError {
     )
 }
 
-fn named(path: &str, what: &str, name: &str) -> Result<(), ScenarioError> {
+/// Where a side (`sides[s]`) or one of its groups (`sides[s].groups[g]`)
+/// is, written out only for an error: a sweep validates every cell, and
+/// writing every group's path took half of a validation.
+#[derive(Debug, Clone, Copy)]
+struct At {
+    side: usize,
+    group: Option<usize>,
+}
+
+impl fmt::Display for At {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "sides[{}]", self.side)?;
+        match self.group {
+            Some(g) => write!(f, ".groups[{g}]"),
+            None => Ok(()),
+        }
+    }
+}
+
+fn named(path: At, what: &str, name: &str) -> Result<(), ScenarioError> {
     if name.trim().is_empty() {
         return Err(ScenarioError::invalid(
             format!("{path}.name"),

@@ -281,10 +281,10 @@ pub struct SweepOptions {
     /// `None` or `Some(0)`: one per core the process may use
     /// ([`std::thread::available_parallelism`]). With one, the calling
     /// thread fights the battles. With more, on Linux and Android the
-    /// calling thread starts one fewer, each placed on a core of its own
-    /// for its first battle and free to move after, and fights beside
-    /// them; elsewhere it starts that many and waits for them. The numbers
-    /// do not depend on it.
+    /// calling thread starts one fewer, each (while cores last) placed on
+    /// a core of its own for its first battle and free to move after, and
+    /// fights beside them; elsewhere it starts that many and waits for
+    /// them. The numbers do not depend on it.
     pub threads: Option<usize>,
     /// Called after every finished cell (its row already checkpointed) and,
     /// within a cell, at most every 100 ms; it may be called from any of the

@@ -121,12 +121,14 @@ where
             // However the caller leaves (a refusal, a panic in the editor),
             // the waiting workers are told.
             let publish = Publish(&slot);
-            let mut relay = Relay::start();
+            let relay = Relay::start();
             let caller_works = relay.is_some();
             let started_threads = if caller_works { threads - 1 } else { threads };
             let mut workers = Vec::with_capacity(started_threads);
             let mut started = Ok(());
-            let mut start_workers = |relay: &mut Option<Relay>| {
+            // Dropped at the end, the relay gives the caller back its own
+            // affinity mask.
+            let mut start_workers = |mut relay: Option<Relay>| {
                 for i in 0..started_threads {
                     let (slot, battle, arrived) = (&slot, &battle, &arrived);
                     let placement = relay.as_mut().map_or(Placement::NONE, Relay::place);
@@ -167,16 +169,16 @@ where
                 }
             };
             if caller_works {
-                start_workers(&mut relay);
-                // The caller takes back its own affinity mask.
-                drop(relay);
-                if started.is_ok() {
-                    match build() {
-                        Ok(setup) => {
-                            let _ = slot.set(Some(setup));
-                        }
-                        Err(e) => refused = Some(e),
+                start_workers(relay);
+                // Built even if a worker could not start (the workers
+                // already started were told: no setup), so that a refusal
+                // of the sweep itself comes first, as where the workers
+                // start after the setup.
+                match build() {
+                    Ok(setup) => {
+                        let _ = slot.set(Some(setup));
                     }
+                    Err(e) => refused = Some(e),
                 }
                 if started.is_ok()
                     && let Some(Some(setup)) = slot.get()
@@ -187,7 +189,7 @@ where
                 match build() {
                     Ok(setup) => {
                         let _ = slot.set(Some(setup));
-                        start_workers(&mut None);
+                        start_workers(None);
                     }
                     Err(e) => refused = Some(e),
                 }

@@ -73,7 +73,11 @@ impl Scheduler {
                         }
                         _ => false,
                     };
-                    if chains {
+                    // One declaration awaited however many of the actor's
+                    // actions land at this moment (a follow-up and an
+                    // action left from before a disruption can share a
+                    // tick): listed once, as a snapshot requires.
+                    if chains && !a.awaiting {
                         a.awaiting = true;
                         self.awaiting.push(who);
                     }
@@ -87,8 +91,10 @@ impl Scheduler {
                     self.actor_events -= 1;
                     let a = &mut self.actors[who as usize];
                     a.pending.retain(|p| *p != id);
-                    a.awaiting = true;
-                    self.awaiting.push(who);
+                    if !a.awaiting {
+                        a.awaiting = true;
+                        self.awaiting.push(who);
+                    }
                     acts.push(Act::Turn { actor: ActorId(who) });
                     first.get_or_insert(ev.kind);
                 }

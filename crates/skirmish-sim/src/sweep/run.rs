@@ -21,8 +21,8 @@
 //! On one stream every worker fought every cell: each built every cell's
 //! battle and ran every timing system's code on its own core's cold
 //! caches. With parts each meets about its share of the cells: the
-//! README's sweep on two threads 6.39 -> 6.06 ms (perf stat -r 60, three
-//! rounds). With a checkpoint the cells must finish in order (see
+//! README's sweep on two threads 6.37-6.40 -> 6.00-6.26 ms (perf stat -r
+//! 60, three rounds). With a checkpoint the cells must finish in order (see
 //! [`Shared::gated`]): one part, every worker on it.
 
 use std::any::Any;
@@ -91,8 +91,8 @@ where
 
     // One thread: the calling thread is the worker. More: where the caller
     // can make room for them (`spread`: on Linux and Android), it starts
-    // `threads - 1` scoped threads before the setup, each on a core of its
-    // own, where they wait for it, and works beside them once it is built;
+    // `threads - 1` scoped threads before the setup, each (while cores
+    // last) on a core of its own, where they wait for it, and works beside them once it is built;
     // elsewhere it builds the setup, starts `threads` threads and waits
     // for them (a caller working beside a thread the kernel queued on the
     // caller's own core left that thread waiting for a balancing tick: 1.06

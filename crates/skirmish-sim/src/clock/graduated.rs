@@ -346,25 +346,31 @@ impl GraduatedClock {
             }
         }
         // Initiative and actions, in fighter order (the dice's order); the
-        // fallen leave the list as it is walked.
-        let (fighters, profiles) = (&mut self.fighters, &self.profiles);
+        // fallen leave the list as it is walked. The lists as slices and
+        // the generator in a local: through `self`, every store to a
+        // record made the compiler load each list's pointer and length and
+        // the generator's state again.
+        let (fighters, profiles) = (self.fighters.as_mut_slice(), self.profiles.as_slice());
+        let counts: &mut [u32] = if fused { &mut self.counts } else { &mut [] };
+        let mut local = rolls.clone();
+        let list = self.active.as_mut_slice();
         let mut kept = 0;
         let mut listed = 0usize;
         let mut top = 0i64;
-        for i in 0..self.active.len() {
-            let w = self.active[i];
+        for i in 0..list.len() {
+            let w = list[i];
             let Some(f) = fighters.get_mut(w as usize) else {
                 continue;
             };
             if !f.alive {
                 continue;
             }
-            self.active[kept] = w;
+            list[kept] = w;
             kept += 1;
             let Some(p) = profiles.get(f.profile as usize) else {
                 continue;
             };
-            let init = (i64::from(rolls.four_df()) + 5 + p.speed).max(MIN_INITIATIVE);
+            let init = (i64::from(local.four_df()) + 5 + p.speed).max(MIN_INITIATIVE);
             f.nth = 0;
             f.pending = Pending::Idle;
             if p.allowed > 0 {
@@ -374,37 +380,39 @@ impl GraduatedClock {
                 f.init = u16::try_from(init).unwrap_or(u16::MAX);
                 f.pending = Pending::Listed;
                 listed += 1;
-                if fused && let Some(c) = self.counts.get_mut(f.init as usize + 1) {
+                if let Some(c) = counts.get_mut(f.init as usize + 1) {
                     *c += 1;
                 }
             }
         }
+        *rolls = local;
         self.active.truncate(kept);
         // No first action may land past the last tick (the Scheduler
         // refuses to schedule it).
         if base.saturating_add(top.unsigned_abs()) > MAX_TICK {
             return Err(super::past_last_tick());
         }
-        let fighters = &self.fighters;
+        let fighters = self.fighters.as_slice();
         let with_actions = self
             .active
             .iter()
             .copied()
             .filter(|&w| fighters.get(w as usize).is_some_and(|f| f.pending == Pending::Listed));
         if fused {
-            let counts = &mut self.counts;
+            let counts = self.counts.as_mut_slice();
             for k in 1..counts.len() {
                 counts[k] += counts[k - 1];
             }
             // Every entry is written below: the last round's are not
             // cleared first.
             self.order.resize(listed, 0);
+            let order = self.order.as_mut_slice();
             for w in with_actions {
                 let Some(f) = fighters.get(w as usize) else {
                     continue;
                 };
                 if let Some(at) = counts.get_mut(f.init as usize)
-                    && let Some(slot) = self.order.get_mut(*at as usize)
+                    && let Some(slot) = order.get_mut(*at as usize)
                 {
                     *slot = w;
                     *at += 1;
@@ -526,18 +534,21 @@ impl Clock for GraduatedClock {
             return Ok(None);
         }
         // Past the list's entries that no longer land (fallen, disrupted).
-        let (fighters, profiles) = (&mut self.fighters, &self.profiles);
+        // The lists and the cursor in locals: through `self`, every store
+        // to a record made the compiler load them again.
+        let (fighters, profiles) = (self.fighters.as_mut_slice(), self.profiles.as_slice());
+        let order = self.order.as_slice();
+        let mut cursor = self.cursor;
         let allowed = |f: &Slot| profiles.get(f.profile as usize).map_or(0, |p| p.allowed);
-        while let Some(&w) = self.order.get(self.cursor) {
+        while let Some(&w) = order.get(cursor) {
             if fighters.get(w as usize).is_some_and(|f| f.pending == Pending::Listed) {
                 break;
             }
-            self.cursor += 1;
+            cursor += 1;
         }
         let base = self.round_base;
-        let listed = self
-            .order
-            .get(self.cursor)
+        let listed = order
+            .get(cursor)
             .and_then(|&w| fighters.get(w as usize))
             .map(|f| base + u64::from(f.init));
         // The ring's first tick with a pending follow-up, up to the list's:
@@ -564,27 +575,30 @@ impl Clock for GraduatedClock {
         };
         // The round's first actions were scheduled before any follow-up.
         if listed == Some(tick) {
-            while let Some(&w) = self.order.get(self.cursor) {
+            let mut landed = 0;
+            while let Some(&w) = order.get(cursor) {
                 let Some(f) = fighters.get_mut(w as usize) else {
-                    self.cursor += 1;
+                    cursor += 1;
                     continue;
                 };
                 if base + u64::from(f.init) != tick {
                     break;
                 }
-                self.cursor += 1;
+                cursor += 1;
                 if f.pending != Pending::Listed {
                     continue;
                 }
                 f.pending = Pending::Idle;
                 f.nth = 1;
-                self.live -= 1;
+                landed += 1;
                 acting.push(w);
                 if allowed(f) > 1 {
                     self.awaiting.push(w);
                 }
             }
+            self.live -= landed;
         }
+        self.cursor = cursor;
         if queued == Some(tick) {
             let (epochs, awaiting) = (&self.epochs, &mut self.awaiting);
             let mut landed = 0;

@@ -422,64 +422,16 @@ impl RoundsClock {
                         p.allowed = p.allowed_in(round);
                     }
                 }
-                let profiles = &self.profiles;
-                // Initiative and actions, in fighter order (the dice's
-                // order); the fallen leave the list as it is walked.
-                let mut span = 0u64;
-                let mut passes = 0u32;
-                // The highest initiative of those with `passes` actions.
-                let mut last_init = 0u32;
-                let mut kept = 0;
-                for i in 0..self.active.len() {
-                    let w = self.active[i];
-                    let f = &mut fighters[w as usize];
-                    if !f.alive() {
-                        continue;
-                    }
-                    self.active[kept] = w;
-                    kept += 1;
-                    let p = &profiles[f.profile as usize];
-                    let init = (i64::from(rolls.four_df()) + p.init_add).max(MIN_INITIATIVE);
-                    // At most 4 + 5 + 2 x MAX_DURATION + MAX_BONUS: a u32.
-                    let init = u32::try_from(init).unwrap_or(u32::MAX);
-                    let allowed = p.allowed;
-                    f.init = init;
-                    f.allowed = allowed;
-                    f.from = 1;
-                    if allowed > 0 {
-                        span = span.max(u64::from(init));
-                        let allowed = u32::from(allowed);
-                        if allowed > passes {
-                            (passes, last_init) = (allowed, init);
-                        } else if allowed == passes {
-                            last_init = last_init.max(init);
-                        }
-                        if fused && let Some(c) = self.counts.get_mut(init as usize + 1) {
-                            *c += 1;
-                        }
-                    }
-                }
-                self.active.truncate(kept);
-                let span = if passes == 0 { 1 } else { span };
+                let counts: &mut [u32] = if fused { &mut self.counts } else { &mut [] };
+                let Rolled {
+                    span,
+                    passes,
+                    last_init,
+                } = roll_simple(&mut self.active, fighters, &self.profiles, rolls, counts);
+                let span = if passes == 0 { 1 } else { u64::from(span) };
                 self.span = span;
                 if fused {
-                    let counts = &mut self.counts;
-                    for k in 1..counts.len() {
-                        counts[k] += counts[k - 1];
-                    }
-                    let total = counts.last().copied().unwrap_or(0) as usize;
-                    // Every entry is written below: the last round's are
-                    // not cleared first (room for every fighter: `reset`).
-                    self.by_init.resize(total, 0);
-                    for &w in &self.active {
-                        let f = &fighters[w as usize];
-                        if f.allowed == 0 {
-                            continue;
-                        }
-                        let at = &mut counts[f.init as usize];
-                        self.by_init[*at as usize] = w;
-                        *at += 1;
-                    }
+                    place_by_init(&mut self.counts, &self.active, fighters, &mut self.by_init);
                 } else if small {
                     // Each after those of a lower or the same initiative
                     // (room for every fighter: `reset`).
@@ -615,6 +567,96 @@ impl RoundsClock {
     }
 }
 
+/// What rolling a Simple Rounds round gives ([`roll_simple`]).
+struct Rolled {
+    /// The highest initiative of those with an action (0 for none).
+    span: u32,
+    /// The most actions anyone has this round.
+    passes: u32,
+    /// The highest initiative of those with `passes` actions.
+    last_init: u32,
+}
+
+/// A Simple Rounds round's initiatives and actions, in fighter order (the
+/// dice's order): the fallen leave `active` as it is walked, and with
+/// `counts` (else empty) each initiative with an action is counted at
+/// `init + 1` for [`place_by_init`]. The lists come in as slices and the
+/// generator is copied to a local: through `self`, every store to a record
+/// made the compiler load each list's pointer and length and the
+/// generator's state again (about a third of this loop's instructions).
+#[inline]
+fn roll_simple(
+    active: &mut Vec<u32>,
+    fighters: &mut [Slot],
+    profiles: &[Profile],
+    rolls: &mut SeededRolls,
+    counts: &mut [u32],
+) -> Rolled {
+    let mut local = rolls.clone();
+    let mut rolled = Rolled {
+        span: 0,
+        passes: 0,
+        last_init: 0,
+    };
+    let list = active.as_mut_slice();
+    let mut kept = 0;
+    for i in 0..list.len() {
+        let w = list[i];
+        let f = &mut fighters[w as usize];
+        if !f.alive() {
+            continue;
+        }
+        list[kept] = w;
+        kept += 1;
+        let p = &profiles[f.profile as usize];
+        let init = (i64::from(local.four_df()) + p.init_add).max(MIN_INITIATIVE);
+        // At most 4 + 5 + 2 x MAX_DURATION + MAX_BONUS: a u32.
+        let init = u32::try_from(init).unwrap_or(u32::MAX);
+        let allowed = p.allowed;
+        f.init = init;
+        f.allowed = allowed;
+        f.from = 1;
+        if allowed > 0 {
+            rolled.span = rolled.span.max(init);
+            let allowed = u32::from(allowed);
+            if allowed > rolled.passes {
+                (rolled.passes, rolled.last_init) = (allowed, init);
+            } else if allowed == rolled.passes {
+                rolled.last_init = rolled.last_init.max(init);
+            }
+            if let Some(c) = counts.get_mut(init as usize + 1) {
+                *c += 1;
+            }
+        }
+    }
+    active.truncate(kept);
+    *rolls = local;
+    rolled
+}
+
+/// `by_init` from the initiatives [`roll_simple`] counted: those in
+/// `active` with an action, by initiative, fighter order within one (a
+/// stable counting sort). Every entry is written: the last round's are not
+/// cleared first (room for every fighter: `reset`).
+#[inline]
+fn place_by_init(counts: &mut [u32], active: &[u32], fighters: &[Slot], by_init: &mut Vec<u32>) {
+    for k in 1..counts.len() {
+        counts[k] += counts[k - 1];
+    }
+    let total = counts.last().copied().unwrap_or(0) as usize;
+    by_init.resize(total, 0);
+    let out = by_init.as_mut_slice();
+    for &w in active {
+        let f = &fighters[w as usize];
+        if f.allowed == 0 {
+            continue;
+        }
+        let at = &mut counts[f.init as usize];
+        out[*at as usize] = w;
+        *at += 1;
+    }
+}
+
 /// Fills `events` with every action of the round in landing order, as
 /// its fighter: slot by slot, `order` within a slot. Fighter `w`'s nth
 /// action (1..=allowed) goes to `slot(w, nth)` in `1..=slots`. A counting
@@ -719,16 +761,20 @@ impl RoundsClock {
     fn next_simple(&mut self, rolls: &mut SeededRolls, acting: &mut Vec<u32>) -> Result<Option<Tick>, SimError> {
         while self.round != 0 {
             let pass = self.pass;
-            let fighters = &mut self.fighters;
+            // The list, the records and the cursor in locals: through
+            // `self`, every store to a record made the compiler load the
+            // lists' pointers and lengths again.
+            let (by_init, fighters) = (self.by_init.as_slice(), self.fighters.as_mut_slice());
+            let mut cursor = self.cursor;
             let pending = |f: &Slot| u32::from(f.from) == pass;
-            while let Some(&w) = self.by_init.get(self.cursor)
+            while let Some(&w) = by_init.get(cursor)
                 && !pending(&fighters[w as usize])
             {
-                self.cursor += 1;
+                cursor += 1;
             }
-            if let Some(&first) = self.by_init.get(self.cursor) {
+            if let Some(&first) = by_init.get(cursor) {
                 let init = fighters[first as usize].init;
-                while let Some(&w) = self.by_init.get(self.cursor) {
+                while let Some(&w) = by_init.get(cursor) {
                     let f = &mut fighters[w as usize];
                     if f.init != init {
                         break;
@@ -737,12 +783,25 @@ impl RoundsClock {
                         acting.push(w);
                         f.from = f.from.saturating_add(1);
                     }
-                    self.cursor += 1;
+                    cursor += 1;
                 }
+                self.cursor = cursor;
                 // Checked at `begin_round`: no pass lands past the last tick.
                 let tick = self.round_base + u64::from(pass.saturating_sub(1)) * self.span + u64::from(init);
-                return Ok(Some(self.moment(tick)));
+                // The Scheduler's labels (`moment`) without its divisions:
+                // the tick is `init` into pass `pass` (an initiative with
+                // an action is at most `span`).
+                let labels = Tick::Moment {
+                    tick,
+                    round: self.round,
+                    display: i64::from(init),
+                    pass,
+                };
+                debug_assert_eq!(labels, self.moment(tick));
+                self.now = tick;
+                return Ok(Some(labels));
             }
+            self.cursor = cursor;
             if pass >= self.passes {
                 break;
             }

@@ -137,6 +137,10 @@ pub(crate) struct GraduatedClock {
     /// Some profile's actions change from round to round (a Rate of Fire
     /// over more than one round).
     varies: bool,
+    /// Some profile has more than one action this round: a first action
+    /// may be followed up (else none is, and the list's walk asks no
+    /// profile).
+    follow_ups: bool,
     /// The highest initiative anyone can roll: the counting sort's
     /// buckets, sized once per battle.
     init_cap: u64,
@@ -180,6 +184,7 @@ impl Default for GraduatedClock {
             ticks_per_round: 20,
             profiles: Vec::new(),
             varies: false,
+            follow_ups: false,
             init_cap: 0,
             fighters: Vec::new(),
             active: Vec::new(),
@@ -322,10 +327,11 @@ impl GraduatedClock {
         if base > MAX_TICK {
             return Err(super::past_last_tick());
         }
-        if self.varies {
+        if self.varies || round == 1 {
             for p in &mut self.profiles {
                 p.allowed = p.allowed_in(round);
             }
+            self.follow_ups = self.profiles.iter().any(|p| p.allowed > 1);
         }
         // `order` by initiative, fighter order within one: a few fighters
         // (a party and its foes) inserted in order as they roll; more, with
@@ -592,7 +598,7 @@ impl Clock for GraduatedClock {
                 f.nth = 1;
                 landed += 1;
                 acting.push(w);
-                if allowed(f) > 1 {
+                if self.follow_ups && allowed(f) > 1 {
                     self.awaiting.push(w);
                 }
             }

@@ -423,11 +423,7 @@ impl RoundsClock {
                     }
                 }
                 let counts: &mut [u32] = if fused { &mut self.counts } else { &mut [] };
-                let Rolled {
-                    span,
-                    passes,
-                    last_init,
-                } = roll_simple(&mut self.active, fighters, &self.profiles, rolls, counts);
+                let Rolled { span, passes } = roll_simple(&mut self.active, fighters, &self.profiles, rolls, counts);
                 let span = if passes == 0 { 1 } else { u64::from(span) };
                 self.span = span;
                 if fused {
@@ -456,8 +452,12 @@ impl RoundsClock {
                 // is at most `span`, so the latest is one of those with the
                 // most actions (at most MAX_ACTIONS x a u32 span: no
                 // overflow in u64).
-                if passes > 0 {
-                    last = base + u64::from(passes - 1) * span + u64::from(last_init);
+                // (The last action is at most `base + passes x span`: only a
+                // round that may pass the last tick asks which it is.)
+                if passes > 0 && base + u64::from(passes) * span > MAX_TICK {
+                    last = base
+                        + u64::from(passes - 1) * span
+                        + u64::from(last_init(&self.active, &self.fighters, passes));
                 }
                 self.pass = 1;
                 self.passes = passes;
@@ -573,8 +573,6 @@ struct Rolled {
     span: u32,
     /// The most actions anyone has this round.
     passes: u32,
-    /// The highest initiative of those with `passes` actions.
-    last_init: u32,
 }
 
 /// A Simple Rounds round's initiatives and actions, in fighter order (the
@@ -593,11 +591,7 @@ fn roll_simple(
     counts: &mut [u32],
 ) -> Rolled {
     let mut local = rolls.clone();
-    let mut rolled = Rolled {
-        span: 0,
-        passes: 0,
-        last_init: 0,
-    };
+    let mut rolled = Rolled { span: 0, passes: 0 };
     let list = active.as_mut_slice();
     let mut kept = 0;
     for i in 0..list.len() {
@@ -618,12 +612,7 @@ fn roll_simple(
         f.from = 1;
         if allowed > 0 {
             rolled.span = rolled.span.max(init);
-            let allowed = u32::from(allowed);
-            if allowed > rolled.passes {
-                (rolled.passes, rolled.last_init) = (allowed, init);
-            } else if allowed == rolled.passes {
-                rolled.last_init = rolled.last_init.max(init);
-            }
+            rolled.passes = rolled.passes.max(u32::from(allowed));
             if let Some(c) = counts.get_mut(init as usize + 1) {
                 *c += 1;
             }
@@ -632,6 +621,21 @@ fn roll_simple(
     active.truncate(kept);
     *rolls = local;
     rolled
+}
+
+/// The highest initiative of the fighters in `active` with `passes`
+/// actions this round (as [`roll_simple`] left them): the round's last
+/// action lands on pass `passes` at it. Asked only when a round might run
+/// past the last tick (a second walk of the fighters, not one more compare
+/// in every roll).
+fn last_init(active: &[u32], fighters: &[Slot], passes: u32) -> u32 {
+    active
+        .iter()
+        .filter_map(|&w| fighters.get(w as usize))
+        .filter(|f| u32::from(f.allowed) == passes)
+        .map(|f| f.init)
+        .max()
+        .unwrap_or(0)
 }
 
 /// `by_init` from the initiatives [`roll_simple`] counted: those in

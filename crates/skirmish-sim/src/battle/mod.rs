@@ -537,6 +537,7 @@ impl Battle {
                 LeanClock::Rounds(c) => fast::fight_opposed(plan, model, prep, g, c, out),
                 LeanClock::Graduated(c) => fast::fight_opposed(plan, model, prep, g, c, out),
                 LeanClock::Tick(c) => fast::fight_opposed(plan, model, prep, g, c, out),
+                LeanClock::TickLazy(c) => fast::fight_opposed(plan, model, prep, g, c, out),
             };
         }
         match self.lean_clock((lean, lean_for))? {
@@ -544,6 +545,7 @@ impl Battle {
             LeanClock::Rounds(c) => fast::fight_moments(plan, model, prep, g, c, None, out),
             LeanClock::Graduated(c) => fast::fight_moments(plan, model, prep, g, c, None, out),
             LeanClock::Tick(c) => fast::fight_moments(plan, model, prep, g, c, None, out),
+            LeanClock::TickLazy(c) => fast::fight_moments(plan, model, prep, g, c, None, out),
         }
     }
 

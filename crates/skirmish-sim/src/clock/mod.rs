@@ -52,7 +52,7 @@ mod tick;
 
 pub(crate) use graduated::GraduatedClock;
 pub(crate) use rounds::RoundsClock;
-pub(crate) use tick::TickClock;
+pub(crate) use tick::{LazyTickClock, TickClock};
 
 /// What a clock hands the battle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -235,6 +235,9 @@ pub(crate) enum LeanClock {
     Graduated(GraduatedClock),
     /// The Tick System.
     Tick(TickClock),
+    /// The Tick System where only a fall cancels an event (no disruptible
+    /// declaration) and every delay fits the fast path's ring.
+    TickLazy(LazyTickClock),
 }
 
 impl LeanClock {
@@ -256,7 +259,7 @@ impl LeanClock {
     pub(crate) fn ready<'s>(
         slot: &'s mut Option<LeanClock>,
         system: &TimingSystem,
-        fighters: impl Iterator<Item = (ActorTiming, Declaration)>,
+        fighters: impl Iterator<Item = (ActorTiming, Declaration)> + Clone,
     ) -> Result<&'s mut LeanClock, SimError> {
         match system {
             TimingSystem::Continuous(c) => {
@@ -280,6 +283,14 @@ impl LeanClock {
                     *slot = Some(LeanClock::Graduated(GraduatedClock::default()));
                 }
                 if let Some(LeanClock::Graduated(clock)) = slot {
+                    clock.reset(system, fighters)?;
+                }
+            }
+            TimingSystem::TickSystem(_) if LazyTickClock::takes(system, fighters.clone()) => {
+                if !matches!(slot, Some(LeanClock::TickLazy(_))) {
+                    *slot = Some(LeanClock::TickLazy(LazyTickClock::default()));
+                }
+                if let Some(LeanClock::TickLazy(clock)) = slot {
                     clock.reset(system, fighters)?;
                 }
             }
@@ -308,6 +319,7 @@ impl LeanClock {
             LeanClock::Rounds(c) => c.restart(),
             LeanClock::Graduated(c) => c.restart(),
             LeanClock::Tick(c) => c.restart(),
+            LeanClock::TickLazy(c) => c.restart(),
         }
     }
 }
@@ -320,6 +332,7 @@ impl Clock for LeanClock {
             LeanClock::Rounds(c) => c.next(rolls, acting),
             LeanClock::Graduated(c) => c.next(rolls, acting),
             LeanClock::Tick(c) => c.next(rolls, acting),
+            LeanClock::TickLazy(c) => c.next(rolls, acting),
         }
     }
 
@@ -330,6 +343,7 @@ impl Clock for LeanClock {
             LeanClock::Rounds(c) => c.remove(who),
             LeanClock::Graduated(c) => c.remove(who),
             LeanClock::Tick(c) => c.remove(who),
+            LeanClock::TickLazy(c) => c.remove(who),
         }
     }
 
@@ -340,6 +354,7 @@ impl Clock for LeanClock {
             LeanClock::Rounds(c) => c.disrupt(who, disruptible),
             LeanClock::Graduated(c) => c.disrupt(who, disruptible),
             LeanClock::Tick(c) => c.disrupt(who, disruptible),
+            LeanClock::TickLazy(c) => c.disrupt(who, disruptible),
         }
     }
 
@@ -350,6 +365,7 @@ impl Clock for LeanClock {
             LeanClock::Rounds(c) => c.ready_roll(who, roll),
             LeanClock::Graduated(c) => c.ready_roll(who, roll),
             LeanClock::Tick(c) => c.ready_roll(who, roll),
+            LeanClock::TickLazy(c) => c.ready_roll(who, roll),
         }
     }
 }

@@ -67,11 +67,13 @@
 //! Tick System option and declaration runs here
 //! ([`TickClock::handles`]).
 
+mod lazy;
 mod ring;
 
 use skirmish_core::dice::{Dice, SeededRolls};
 use skirmish_core::timing::{ActionKind, ActorTiming, Declaration, MAX_TICK, TimingSystem};
 
+pub(crate) use self::lazy::LazyTickClock;
 use self::ring::{NONE, TickRing};
 use super::{Clock, Tick};
 use crate::battle::reserve_fighters;
@@ -200,50 +202,25 @@ impl TickClock {
         system: &TimingSystem,
         fighters: impl Iterator<Item = (ActorTiming, Declaration)>,
     ) -> Result<(), SimError> {
-        system.validate().map_err(SimError::rules)?;
-        let TimingSystem::TickSystem(c) = system else {
-            return Err(SimError::Scenario(format!(
-                "the Tick System's clock cannot run {}",
-                system.name()
-            )));
-        };
-        self.die = c.initiative_die;
         self.fighters.clear();
-        self.profiles.clear();
         // Room for every fighter first: a battle too big for memory is an
         // error naming its size, not an abort (as the battle's own arrays).
         let n = fighters.size_hint().0;
         reserve_fighters(&mut self.fighters, n)?;
         reserve_fighters(&mut self.awaiting, n)?;
-        let mut last: Option<(ActorTiming, Declaration)> = None;
-        for (timing, decl) in fighters {
-            super::admit(&mut last, timing, decl, self.fighters.len())?;
-            let profile = Profile {
-                ticks: decl.action_ticks.unwrap_or(c.action_ticks),
-                interval: timing.interval,
-                bonus: timing.initiative_bonus,
-                prepare: decl.kind == ActionKind::Prepare,
-                disruptible: decl.disruptible,
-            };
-            if self.profiles.last() != Some(&profile) {
-                if self.profiles.len() == self.profiles.capacity() {
-                    let more = self.profiles.len().max(4) * 2;
-                    reserve_fighters(&mut self.profiles, more)?;
-                }
-                self.profiles.push(profile);
+        let records = &mut self.fighters;
+        self.die = read_fighters(system, fighters, &mut self.profiles, |profile| {
+            if records.len() == records.capacity() {
+                let more = records.len().max(4) * 2;
+                reserve_fighters(records, more)?;
             }
-            if self.fighters.len() == self.fighters.capacity() {
-                let more = self.fighters.len().max(4) * 2;
-                reserve_fighters(&mut self.fighters, more)?;
-            }
-            // Fewer than `MAX_ACTORS` profiles (`admit` counts): a u32.
-            let index = u32::try_from(self.profiles.len() - 1).unwrap_or(0);
-            self.fighters.push(Fighter {
+            records.push(Fighter {
                 action: NONE,
                 turn: NONE,
-                profile: index,
+                profile,
             });
-        }
+            Ok(())
+        })?;
         reserve_fighters(&mut self.awaiting, self.fighters.len())?;
         reserve_fighters(&mut self.alive, self.fighters.len().div_ceil(64))?;
         self.restart_with(2 * self.fighters.len())
@@ -428,6 +405,51 @@ impl TickClock {
         }
         Ok(())
     }
+}
+
+/// Reads the fighters as both Tick System clocks keep them (this one and
+/// [`LazyTickClock`]): checks what the Scheduler checks as they join (the
+/// system's options, each fighter's traits and declaration, the number of
+/// fighters), fills `profiles` (one per run of equal fighters) and hands
+/// each fighter's profile, in fighter order, to `each`. Returns the
+/// initiative die.
+fn read_fighters(
+    system: &TimingSystem,
+    fighters: impl Iterator<Item = (ActorTiming, Declaration)>,
+    profiles: &mut Vec<Profile>,
+    mut each: impl FnMut(u32) -> Result<(), SimError>,
+) -> Result<Dice, SimError> {
+    system.validate().map_err(SimError::rules)?;
+    let TimingSystem::TickSystem(c) = system else {
+        return Err(SimError::Scenario(format!(
+            "the Tick System's clock cannot run {}",
+            system.name()
+        )));
+    };
+    profiles.clear();
+    let mut last: Option<(ActorTiming, Declaration)> = None;
+    let mut count = 0;
+    for (timing, decl) in fighters {
+        super::admit(&mut last, timing, decl, count)?;
+        let profile = Profile {
+            ticks: decl.action_ticks.unwrap_or(c.action_ticks),
+            interval: timing.interval,
+            bonus: timing.initiative_bonus,
+            prepare: decl.kind == ActionKind::Prepare,
+            disruptible: decl.disruptible,
+        };
+        if profiles.last() != Some(&profile) {
+            if profiles.len() == profiles.capacity() {
+                let more = profiles.len().max(4) * 2;
+                reserve_fighters(profiles, more)?;
+            }
+            profiles.push(profile);
+        }
+        // Fewer than `MAX_ACTORS` profiles (`admit` counts): a u32.
+        each(u32::try_from(profiles.len() - 1).unwrap_or(0))?;
+        count += 1;
+    }
+    Ok(c.initiative_die)
 }
 
 /// An action that would be done after the last tick (the Scheduler's own
@@ -786,6 +808,104 @@ mod tests {
             let want = script(&mut scheduler(&system, &f), f.len(), seed, 300, true);
             assert_eq!(script(&mut clock, f.len(), seed, 300, true), want, "seed {seed}");
         }
+    }
+
+    /// The lazy clock (no handles: `lazy.rs`) step for step against the
+    /// Scheduler and the handles clock, on every battle it takes: the
+    /// random fighters above made not disruptible, their delays cut to the
+    /// ring's reach, with falls (a hit's disruption answered no by all);
+    /// each again on a reused clock. And the battles it does not take.
+    #[test]
+    fn the_lazy_clock_steps_like_the_others() {
+        let mut reused = super::LazyTickClock::default();
+        let mut taken = 0;
+        for system in systems() {
+            for seed in 0..80 {
+                let f: Vec<_> = fighters(seed)
+                    .into_iter()
+                    .map(|(t, d)| {
+                        let timing = ActorTiming {
+                            initiative_bonus: t.initiative_bonus.min(200),
+                            interval: t.interval % 700,
+                            ..t
+                        };
+                        let decl = Declaration {
+                            disruptible: false,
+                            gm: None,
+                            extra_preparation: 0,
+                            ..d
+                        };
+                        (timing, decl)
+                    })
+                    .collect();
+                if !super::LazyTickClock::takes(&system, f.iter().copied()) {
+                    continue;
+                }
+                taken += 1;
+                let want = script(&mut scheduler(&system, &f), f.len(), seed, 600, true);
+                assert_eq!(
+                    script(&mut lean(&system, &f), f.len(), seed, 600, true),
+                    want,
+                    "{system:?} seed {seed}"
+                );
+                let mut lazy = super::LazyTickClock::default();
+                lazy.reset(&system, f.iter().copied()).unwrap();
+                assert_eq!(
+                    script(&mut lazy, f.len(), seed, 600, true),
+                    want,
+                    "{system:?} seed {seed}"
+                );
+                reused.reset(&system, f.iter().copied()).unwrap();
+                assert_eq!(
+                    script(&mut reused, f.len(), seed, 600, true),
+                    want,
+                    "reused: seed {seed}"
+                );
+                reused.restart();
+                assert_eq!(
+                    script(&mut reused, f.len(), seed, 600, true),
+                    want,
+                    "restarted: seed {seed}"
+                );
+            }
+        }
+        assert!(taken > 300, "{taken} battles taken");
+        // Not taken: a disruptible declaration, an action of no ticks, a
+        // delay past the ring, initiatives that could put a round's first
+        // turns past it.
+        let system = TimingSystem::tick_system();
+        let take =
+            |timing: ActorTiming, decl: Declaration| super::LazyTickClock::takes(&system, [(timing, decl)].into_iter());
+        let (t, d) = (ActorTiming::default(), Declaration::default());
+        assert!(take(t, d));
+        assert!(!take(t, Declaration { disruptible: true, ..d }));
+        assert!(!take(
+            t,
+            Declaration {
+                action_ticks: Some(0),
+                ..d
+            }
+        ));
+        assert!(!take(ActorTiming { interval: 1_022, ..t }, d));
+        assert!(take(ActorTiming { interval: 1_021, ..t }, d));
+        assert!(!take(
+            ActorTiming {
+                initiative_bonus: 492,
+                ..t
+            },
+            d
+        ));
+        assert!(take(
+            ActorTiming {
+                initiative_bonus: 491,
+                ..t
+            },
+            d
+        ));
+        assert!(!super::LazyTickClock::takes(
+            &TimingSystem::SimpleRounds,
+            [(t, d)].into_iter()
+        ));
     }
 
     /// Nobody: nothing ever happens. Everyone preparing: rounds begin and

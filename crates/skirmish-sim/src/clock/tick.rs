@@ -428,8 +428,7 @@ fn read_fighters(
     };
     profiles.clear();
     let mut last: Option<(ActorTiming, Declaration)> = None;
-    let mut count = 0;
-    for (timing, decl) in fighters {
+    for (count, (timing, decl)) in fighters.enumerate() {
         super::admit(&mut last, timing, decl, count)?;
         let profile = Profile {
             ticks: decl.action_ticks.unwrap_or(c.action_ticks),
@@ -447,7 +446,6 @@ fn read_fighters(
         }
         // Fewer than `MAX_ACTORS` profiles (`admit` counts): a u32.
         each(u32::try_from(profiles.len() - 1).unwrap_or(0))?;
-        count += 1;
     }
     Ok(c.initiative_die)
 }
@@ -906,6 +904,10 @@ mod tests {
             &TimingSystem::SimpleRounds,
             [(t, d)].into_iter()
         ));
+        // At most `MAX_FIGHTERS` (memory: see `lazy.rs`).
+        let many = |n| super::LazyTickClock::takes(&system, std::iter::repeat_n((t, d), n));
+        assert!(many(super::lazy::MAX_FIGHTERS));
+        assert!(!many(super::lazy::MAX_FIGHTERS + 1));
     }
 
     /// Nobody: nothing ever happens. Everyone preparing: rounds begin and

@@ -222,10 +222,6 @@ impl Clock for SchedulerClock {
 /// A battle's lean clock, kept in a workspace from battle to battle (see
 /// the module docs).
 #[derive(Debug)]
-#[expect(
-    clippy::large_enum_variant,
-    reason = "one clock a workspace, readied in place from battle to battle: never moved in a loop, and unboxed for the loop's calls"
-)]
 pub(crate) enum LeanClock {
     /// Continuous timing.
     Continuous(ContinuousClock),

@@ -323,6 +323,29 @@ impl<E> Ring<E> {
         }
     }
 
+    /// Takes bucket `i`'s entries into `out` (empty), which takes the
+    /// bucket's place, and clears its bit: entries can be pushed while
+    /// they are read (never into bucket `i`: every delay is under
+    /// `RING`). [`put_back`](Self::put_back) returns it.
+    #[inline]
+    pub(crate) fn take(&mut self, i: usize, out: &mut Vec<E>) {
+        self.bits[i / 64] &= !(1 << (i % 64));
+        std::mem::swap(out, &mut self.buckets[i]);
+    }
+
+    /// The bucket [`take`](Self::take) took from place `i`, read: emptied,
+    /// a large one's memory to the spares (the ring keeps the empty one it
+    /// was swapped for), a small one back into its place.
+    #[inline]
+    pub(crate) fn put_back(&mut self, i: usize, bucket: &mut Vec<E>) {
+        if bucket.capacity() >= SPARE_AT_LEAST {
+            self.give_back(std::mem::take(bucket));
+        } else {
+            bucket.clear();
+            std::mem::swap(bucket, &mut self.buckets[i]);
+        }
+    }
+
     /// Bucket `i`'s entries (`i` a tick's place, `tick & RING_MASK`).
     #[inline]
     pub(crate) fn bucket(&self, i: usize) -> &[E] {

@@ -19,6 +19,17 @@
 //! fighter, so that a fall takes its events off the count), which is what
 //! "the round ends when nothing is pending" reads.
 //!
+//! And a fighter whose turn begins starts its action as its event is read,
+//! not at the next step from a list of those awaiting (as `TickClock`
+//! does, skipping those who fell in the moment between): nothing but the
+//! moment comes between, so the events are the same, scheduled in the same
+//! order from the same tick, and those of a fighter that falls in the
+//! moment are skipped when they come up like any fallen fighter's. An
+//! action that would be done past the last tick is the next step's error,
+//! where `TickClock` meets it. Measured (callgrind, parity 2x10, random
+//! targets): 355 instructions an action on `TickClock`, 328 without
+//! handles, 315 starting actions as turns begin.
+//!
 //! It takes a battle only where every event fits the ring
 //! ([`LazyTickClock::takes`]): an action's ticks and Interval, and twice
 //! the highest initiative anyone can roll (a round's first turns come at
@@ -66,9 +77,14 @@ pub(crate) struct LazyTickClock {
     pending: Vec<u8>,
     /// Events pending for fighters still in the fight.
     live: usize,
-    /// Fighters whose turn began at the last tick, in the order they began,
-    /// with their profiles. The fallen stay on it and are skipped.
-    awaiting: Vec<(u32, u32)>,
+    /// The tick's events being read (the ring's bucket, taken out so that
+    /// the turns beginning can schedule meanwhile).
+    bucket: Vec<u32>,
+    /// A round's initiatives while it is laid out, in fighter order.
+    rolled: Vec<(u32, i32)>,
+    /// An action that would be done past the last tick, met as its turn
+    /// began: the error of the next step (`TickClock` meets it then).
+    late: Option<SimError>,
     /// A bit per fighter still in the fight.
     alive: Vec<u64>,
     /// Fighters still in the fight.
@@ -91,7 +107,9 @@ impl Default for LazyTickClock {
             profile_of: Vec::new(),
             pending: Vec::new(),
             live: 0,
-            awaiting: Vec::new(),
+            bucket: Vec::new(),
+            rolled: Vec::new(),
+            late: None,
             alive: Vec::new(),
             standing: 0,
             round: 0,
@@ -151,7 +169,7 @@ impl LazyTickClock {
             Ok(())
         })?;
         let n = self.profile_of.len();
-        reserve_fighters(&mut self.awaiting, n)?;
+        reserve_fighters(&mut self.rolled, n)?;
         reserve_fighters(&mut self.pending, n)?;
         reserve_fighters(&mut self.alive, n.div_ceil(64))?;
         self.restart();
@@ -167,7 +185,9 @@ impl LazyTickClock {
         self.pending.clear();
         self.pending.resize(n, 0);
         self.live = 0;
-        self.awaiting.clear();
+        self.bucket.clear();
+        self.rolled.clear();
+        self.late = None;
         self.alive.clear();
         self.alive.resize(n.div_ceil(64), u64::MAX);
         self.standing = n;
@@ -186,66 +206,12 @@ impl LazyTickClock {
         *live += 1;
     }
 
-    /// The fighters whose turns began start their actions, in the order
-    /// the turns began (`TickClock::start_actions`, the same events in the
-    /// same order).
-    #[inline]
-    fn start_actions(&mut self) -> Result<(), SimError> {
-        if self.awaiting.is_empty() {
-            return Ok(());
-        }
-        // The declarations count from the last moment (the round began
-        // before it).
-        let now = self.now.max(self.round_base);
-        let round_end = self.round_end;
-        let LazyTickClock {
-            ring,
-            profiles,
-            pending,
-            live,
-            awaiting,
-            alive,
-            ..
-        } = self;
-        for &(w, profile) in awaiting.iter() {
-            if !is_alive(alive, w as usize) {
-                continue;
-            }
-            let Some(p) = profiles.get(profile as usize) else {
-                continue;
-            };
-            if p.prepare {
-                continue;
-            }
-            let done = now.saturating_add(u64::from(p.ticks));
-            if done > MAX_TICK {
-                return Err(too_late(now, p.ticks));
-            }
-            let next = done + u64::from(p.interval);
-            // A turn only while its countdown is at least 1 (`takes`: both
-            // within the ring).
-            if next <= round_end && p.interval == 0 {
-                Self::schedule(ring, (pending, live), done, w, ACTION_TURN);
-            } else {
-                Self::schedule(ring, (pending, live), done, w, ACTION);
-                if next <= round_end {
-                    Self::schedule(ring, (pending, live), next, w, TURN);
-                }
-            }
-        }
-        self.awaiting.clear();
-        Ok(())
-    }
-
     /// Rolls and lays out the next round as `TickClock::begin_round` does:
     /// everyone in the fight rolls initiative in fighter order; the highest
     /// (at least 1) is the round's length; first turns in fighter order.
     fn begin_round(&mut self, rolls: &mut SeededRolls) -> Result<(), SimError> {
         let round = super::super::next_round(self.round)?;
-        // Nothing is pending (the last round is over), so nobody awaits:
-        // the list holds each fighter's initiative meanwhile (as
-        // `TickClock` keeps it in the fighter's record), in fighter order.
-        self.awaiting.clear();
+        self.rolled.clear();
         // Below any initiative: with nobody rolling, the round is 1 tick.
         let mut highest = i64::MIN;
         for (w, &profile) in self.profile_of.iter().enumerate() {
@@ -261,7 +227,7 @@ impl LazyTickClock {
             let init = roll.saturating_add(bonus);
             highest = highest.max(i64::from(init));
             // (Fewer than `MAX_ACTORS` fighters: `w` fits.)
-            self.awaiting.push((w as u32, u32::from_ne_bytes(init.to_ne_bytes())));
+            self.rolled.push((w as u32, init));
         }
         let base = if self.round == 0 {
             0
@@ -272,7 +238,7 @@ impl LazyTickClock {
         let span = h.unsigned_abs();
         if base > MAX_TICK || base.saturating_add(span) > MAX_TICK {
             // The initiatives are no turns.
-            self.awaiting.clear();
+            self.rolled.clear();
             return Err(super::super::past_last_tick());
         }
         self.round = round;
@@ -282,17 +248,17 @@ impl LazyTickClock {
             ring,
             pending,
             live,
-            awaiting,
+            rolled,
             ..
         } = self;
-        for &(w, init) in awaiting.iter() {
-            let d = i64::from(i32::from_ne_bytes(init.to_ne_bytes())).clamp(1, h);
+        for &(w, init) in rolled.iter() {
+            let d = i64::from(init).clamp(1, h);
             // `h - d` is in `0..h`: the turn is at most `base + span`
             // (`takes`: within the ring).
             let tick = base + (h - d).unsigned_abs() + 1;
             Self::schedule(ring, (pending, live), tick, w, TURN);
         }
-        awaiting.clear();
+        rolled.clear();
         Ok(())
     }
 }
@@ -301,8 +267,10 @@ impl Clock for LazyTickClock {
     #[inline]
     fn next(&mut self, rolls: &mut SeededRolls, acting: &mut Vec<u32>) -> Result<Option<Tick>, SimError> {
         acting.clear();
+        if let Some(late) = self.late.take() {
+            return Err(late);
+        }
         loop {
-            self.start_actions()?;
             if (self.round == 0 || self.live == 0) && self.standing > 0 {
                 self.begin_round(rolls)?;
                 return Ok(Some(Tick::NewRound));
@@ -315,38 +283,77 @@ impl Clock for LazyTickClock {
             let Some(tick) = self.ring.next(self.now) else {
                 return Ok(None);
             };
+            let i = (tick & RING_MASK) as usize;
+            self.ring.take(i, &mut self.bucket);
+            self.now = tick;
+            let round_end = self.round_end;
             let LazyTickClock {
                 ring,
-                pending,
-                awaiting,
+                bucket,
+                profiles,
                 profile_of,
+                pending,
+                live,
                 alive,
+                late,
                 ..
             } = self;
-            let mut popped = 0;
-            ring.pop((tick & RING_MASK) as usize, |&ev| {
+            let mut landed = 0;
+            for &ev in bucket.iter() {
                 let w = ev >> KIND_BITS;
                 // A fallen fighter's event: skipped (its count went with it).
                 if !is_alive(alive, w as usize) {
-                    return;
+                    continue;
                 }
                 if let Some(p) = pending.get_mut(w as usize) {
                     *p = p.saturating_sub(1);
                 }
-                popped += 1;
+                landed += 1;
                 let kind = ev & KIND_MASK;
                 if kind != TURN {
                     acting.push(w);
                 }
-                if kind != ACTION {
-                    awaiting.push((w, profile_of.get(w as usize).copied().unwrap_or(0)));
+                if kind == ACTION {
+                    continue;
                 }
-            });
-            self.now = tick;
-            self.live -= popped;
+                // Its turn begins: it starts its action now, where
+                // `TickClock` does at the next step. Nothing comes between
+                // but the moment, and a fighter that falls in it leaves the
+                // events scheduled here to be skipped: the same events, in
+                // the same order (the order the turns began), from the same
+                // tick (the round began before it).
+                let Some(p) = profile_of.get(w as usize).and_then(|&p| profiles.get(p as usize)) else {
+                    continue;
+                };
+                if p.prepare {
+                    continue;
+                }
+                let done = tick.saturating_add(u64::from(p.ticks));
+                if done > MAX_TICK {
+                    late.get_or_insert_with(|| too_late(tick, p.ticks));
+                    continue;
+                }
+                let next = done + u64::from(p.interval);
+                // A turn only while its countdown is at least 1 (`takes`:
+                // both within the ring).
+                if next <= round_end && p.interval == 0 {
+                    Self::schedule(ring, (pending, live), done, w, ACTION_TURN);
+                } else {
+                    Self::schedule(ring, (pending, live), done, w, ACTION);
+                    if next <= round_end {
+                        Self::schedule(ring, (pending, live), next, w, TURN);
+                    }
+                }
+            }
+            *live -= landed;
+            ring.put_back(i, bucket);
             // A tick of turns alone, or of the fallen's events, lands
-            // nothing: on to the next.
+            // nothing: on to the next (and a late action is this step's
+            // error, as `TickClock` meets it there).
             if acting.is_empty() {
+                if let Some(late) = self.late.take() {
+                    return Err(late);
+                }
                 continue;
             }
             let end = i64::try_from(self.round_end).unwrap_or(i64::MAX);

@@ -525,6 +525,54 @@ impl GraduatedClock {
     }
 }
 
+impl GraduatedClock {
+    /// [`Clock::next`] with no follow-up queued (every round of a battle
+    /// of one action a round): the list's next run of equal initiative
+    /// alone, the same moment as the merge with the ring gives, for less
+    /// (the battle's most common step).
+    #[inline]
+    fn next_listed(&mut self, acting: &mut Vec<u32>) -> Option<Tick> {
+        let (fighters, profiles) = (self.fighters.as_mut_slice(), self.profiles.as_slice());
+        let order = self.order.as_slice();
+        let mut cursor = self.cursor;
+        // Past the list's entries that no longer land (fallen, disrupted).
+        while let Some(&w) = order.get(cursor)
+            && fighters.get(w as usize).is_some_and(|f| f.pending != Pending::Listed)
+        {
+            cursor += 1;
+        }
+        let first = order.get(cursor).and_then(|&w| fighters.get(w as usize))?;
+        let init = first.init;
+        let mut landed = 0;
+        while let Some(&w) = order.get(cursor)
+            && let Some(f) = fighters.get_mut(w as usize)
+            && f.init == init
+        {
+            cursor += 1;
+            if f.pending != Pending::Listed {
+                continue;
+            }
+            f.pending = Pending::Idle;
+            f.nth = 1;
+            landed += 1;
+            acting.push(w);
+            if self.follow_ups && profiles.get(f.profile as usize).is_some_and(|p| p.allowed > 1) {
+                self.awaiting.push(w);
+            }
+        }
+        self.live -= landed;
+        self.cursor = cursor;
+        let tick = self.round_base + u64::from(init);
+        self.now = tick;
+        Some(Tick::Moment {
+            tick,
+            round: self.round,
+            display: i64::from(init),
+            pass: 0,
+        })
+    }
+}
+
 impl Clock for GraduatedClock {
     #[inline]
     fn next(&mut self, rolls: &mut SeededRolls, acting: &mut Vec<u32>) -> Result<Option<Tick>, SimError> {
@@ -538,6 +586,9 @@ impl Clock for GraduatedClock {
                 return Ok(Some(Tick::NewRound));
             }
             return Ok(None);
+        }
+        if self.queued == 0 {
+            return Ok(self.next_listed(acting));
         }
         // Past the list's entries that no longer land (fallen, disrupted).
         // The lists and the cursor in locals: through `self`, every store

@@ -317,6 +317,7 @@ impl GraduatedClock {
     /// Rolls and lays out the next round: everyone in the fight rolls
     /// initiative in fighter order; those with an action this round act
     /// first on it, by initiative, fighter order within one.
+    #[inline(never)]
     fn begin_round(&mut self, rolls: &mut SeededRolls) -> Result<(), SimError> {
         let round = super::next_round(self.round)?;
         let base = if self.round == 0 {
@@ -573,9 +574,12 @@ impl GraduatedClock {
     }
 }
 
-impl Clock for GraduatedClock {
-    #[inline]
-    fn next(&mut self, rolls: &mut SeededRolls, acting: &mut Vec<u32>) -> Result<Option<Tick>, SimError> {
+impl GraduatedClock {
+    /// [`Clock::next`], small enough to be inlined into the battle's loop:
+    /// the common step (the list's next run) here, a new round and the
+    /// merge with the ring in functions of their own.
+    #[inline(always)]
+    fn step(&mut self, rolls: &mut SeededRolls, acting: &mut Vec<u32>) -> Result<Option<Tick>, SimError> {
         acting.clear();
         if !self.awaiting.is_empty() {
             self.follow_up(rolls)?;
@@ -590,6 +594,15 @@ impl Clock for GraduatedClock {
         if self.queued == 0 {
             return Ok(self.next_listed(acting));
         }
+        self.next_merged(acting)
+    }
+}
+
+impl GraduatedClock {
+    /// [`Clock::next`] with follow-ups queued: the list's next run and the
+    /// ring's next tick, the earlier (the list's first on a tie).
+    #[inline(never)]
+    fn next_merged(&mut self, acting: &mut Vec<u32>) -> Result<Option<Tick>, SimError> {
         // Past the list's entries that no longer land (fallen, disrupted).
         // The lists and the cursor in locals: through `self`, every store
         // to a record made the compiler load them again.
@@ -688,6 +701,13 @@ impl Clock for GraduatedClock {
             display: i64::try_from(tick.saturating_sub(base)).unwrap_or(i64::MAX),
             pass: 0,
         }))
+    }
+}
+
+impl Clock for GraduatedClock {
+    #[inline(always)]
+    fn next(&mut self, rolls: &mut SeededRolls, acting: &mut Vec<u32>) -> Result<Option<Tick>, SimError> {
+        self.step(rolls, acting)
     }
 
     #[inline]

@@ -214,21 +214,32 @@ impl LazyTickClock {
         self.rolled.clear();
         // Below any initiative: with nobody rolling, the round is 1 tick.
         let mut highest = i64::MIN;
-        for (w, &profile) in self.profile_of.iter().enumerate() {
-            if !is_alive(&self.alive, w) {
+        // The generator in a local and the lists as slices: their state
+        // stays in registers across the stores.
+        let mut local = rolls.clone();
+        let (profile_of, profiles, alive) = (
+            self.profile_of.as_slice(),
+            self.profiles.as_slice(),
+            self.alive.as_slice(),
+        );
+        for (w, &profile) in profile_of.iter().enumerate() {
+            if !is_alive(alive, w) {
                 continue;
             }
-            // The die was checked with the options: rolled as `roll` would.
+            // The die was checked with the options: rolled as `roll` would
+            // (one die of a kind: the same one draw as `standard`).
             let roll = match self.die {
-                Dice::Fudge { count } => rolls.fudge(count),
-                Dice::Standard { count, sides } => rolls.standard(count, sides),
+                Dice::Fudge { count } => local.fudge(count),
+                Dice::Standard { count: 1, sides } => local.below(u64::from(sides)) as i32 + 1,
+                Dice::Standard { count, sides } => local.standard(count, sides),
             };
-            let bonus = self.profiles.get(profile as usize).map_or(0, |p| p.bonus);
+            let bonus = profiles.get(profile as usize).map_or(0, |p| p.bonus);
             let init = roll.saturating_add(bonus);
             highest = highest.max(i64::from(init));
             // (Fewer than `MAX_ACTORS` fighters: `w` fits.)
             self.rolled.push((w as u32, init));
         }
+        *rolls = local;
         let base = if self.round == 0 {
             0
         } else {

@@ -15,7 +15,11 @@
 //!   tested: `tests/it/systems.rs`).
 //! - [`TickClock`] (`tick.rs`) is the same for the Tick System, every
 //!   option and declaration (a battle only repeats declarations, so none
-//!   of the table's operations is needed; tested: `tests/it/systems.rs`).
+//!   of the table's operations is needed; tested: `tests/it/systems.rs`);
+//!   [`LazyTickClock`] (`tick/lazy.rs`) runs it without handles for a
+//!   battle of up to 65,536 fighters where only a fall cancels an event
+//!   (no disruptible declaration) and every delay fits the fast path's
+//!   ring.
 //!
 //! [`LeanClock`] holds whichever lean clock the battle's system has, so a
 //! workspace keeps one from battle to battle; what none of them runs

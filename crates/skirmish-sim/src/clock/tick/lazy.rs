@@ -14,7 +14,7 @@
 //! skipped when they come up (its bit in `alive` is clear): this clock
 //! keeps no handles. Its events are the fast path's 4-byte ring entries
 //! (`fast::Ring`, FIFO within a tick as the core queue is), the fighter
-//! and what happens ([`payload`](super::payload)), and it counts the
+//! and what happens ([`payload`]), and it counts the
 //! events pending for fighters still in the fight (`live`; `pending` per
 //! fighter, so that a fall takes its events off the count), which is what
 //! "the round ends when nothing is pending" reads.

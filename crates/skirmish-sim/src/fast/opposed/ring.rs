@@ -48,7 +48,7 @@ use crate::error::SimError;
 /// The ring clock's memory, kept in the workspace from battle to battle.
 #[derive(Default)]
 pub(crate) struct RingState {
-    /// The pending actions: entries as [`entry`] makes them, the fighter
+    /// The pending actions: entries as [`epoch_entry`] makes them, the fighter
     /// alone without disruption.
     ring: Ring<u32>,
     /// With disruption, per fighter: moved when it falls or loses its

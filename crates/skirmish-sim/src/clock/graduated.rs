@@ -533,17 +533,49 @@ impl GraduatedClock {
     /// (the battle's most common step).
     #[inline]
     fn next_listed(&mut self, acting: &mut Vec<u32>) -> Option<Tick> {
-        let (fighters, profiles) = (self.fighters.as_mut_slice(), self.profiles.as_slice());
-        let order = self.order.as_slice();
+        let init = self.listed_next()?;
+        self.land_listed(init, acting);
+        let tick = self.round_base + u64::from(init);
+        self.now = tick;
+        Some(Tick::Moment {
+            tick,
+            round: self.round,
+            display: i64::from(init),
+            pass: 0,
+        })
+    }
+}
+
+impl GraduatedClock {
+    /// The initiative of the list's next entry still listed, the cursor
+    /// moved past those that no longer land (fallen, disrupted); `None`
+    /// past the list's end.
+    #[inline(always)]
+    fn listed_next(&mut self) -> Option<u16> {
+        // The list, the records and the cursor in locals: through `self`,
+        // every store to a record made the compiler load them again.
+        let (fighters, order) = (self.fighters.as_slice(), self.order.as_slice());
         let mut cursor = self.cursor;
-        // Past the list's entries that no longer land (fallen, disrupted).
         while let Some(&w) = order.get(cursor)
             && fighters.get(w as usize).is_some_and(|f| f.pending != Pending::Listed)
         {
             cursor += 1;
         }
-        let first = order.get(cursor).and_then(|&w| fighters.get(w as usize))?;
-        let init = first.init;
+        self.cursor = cursor;
+        order
+            .get(cursor)
+            .and_then(|&w| fighters.get(w as usize))
+            .map(|f| f.init)
+    }
+
+    /// The list's run of initiative `init` at the cursor lands: each of its
+    /// fighters still listed acts (into `acting`), and awaits a follow-up
+    /// if its round allows another action.
+    #[inline(always)]
+    fn land_listed(&mut self, init: u16, acting: &mut Vec<u32>) {
+        let (fighters, profiles) = (self.fighters.as_mut_slice(), self.profiles.as_slice());
+        let order = self.order.as_slice();
+        let mut cursor = self.cursor;
         let mut landed = 0;
         while let Some(&w) = order.get(cursor)
             && let Some(f) = fighters.get_mut(w as usize)
@@ -563,14 +595,6 @@ impl GraduatedClock {
         }
         self.live -= landed;
         self.cursor = cursor;
-        let tick = self.round_base + u64::from(init);
-        self.now = tick;
-        Some(Tick::Moment {
-            tick,
-            round: self.round,
-            display: i64::from(init),
-            pass: 0,
-        })
     }
 }
 
@@ -603,24 +627,10 @@ impl GraduatedClock {
     /// ring's next tick, the earlier (the list's first on a tie).
     #[inline(never)]
     fn next_merged(&mut self, acting: &mut Vec<u32>) -> Result<Option<Tick>, SimError> {
-        // Past the list's entries that no longer land (fallen, disrupted).
-        // The lists and the cursor in locals: through `self`, every store
-        // to a record made the compiler load them again.
-        let (fighters, profiles) = (self.fighters.as_mut_slice(), self.profiles.as_slice());
-        let order = self.order.as_slice();
-        let mut cursor = self.cursor;
-        let allowed = |f: &Slot| profiles.get(f.profile as usize).map_or(0, |p| p.allowed);
-        while let Some(&w) = order.get(cursor) {
-            if fighters.get(w as usize).is_some_and(|f| f.pending == Pending::Listed) {
-                break;
-            }
-            cursor += 1;
-        }
         let base = self.round_base;
-        let listed = order
-            .get(cursor)
-            .and_then(|&w| fighters.get(w as usize))
-            .map(|f| base + u64::from(f.init));
+        let next_init = self.listed_next();
+        let listed = next_init.map(|init| base + u64::from(init));
+        let fighters = self.fighters.as_slice();
         // The ring's first tick with a pending follow-up, up to the list's:
         // a bucket of dropped ones only on the way is emptied (no moment).
         let mut queued = None;
@@ -644,31 +654,13 @@ impl GraduatedClock {
             (None, None) => return Ok(None),
         };
         // The round's first actions were scheduled before any follow-up.
-        if listed == Some(tick) {
-            let mut landed = 0;
-            while let Some(&w) = order.get(cursor) {
-                let Some(f) = fighters.get_mut(w as usize) else {
-                    cursor += 1;
-                    continue;
-                };
-                if base + u64::from(f.init) != tick {
-                    break;
-                }
-                cursor += 1;
-                if f.pending != Pending::Listed {
-                    continue;
-                }
-                f.pending = Pending::Idle;
-                f.nth = 1;
-                landed += 1;
-                acting.push(w);
-                if self.follow_ups && allowed(f) > 1 {
-                    self.awaiting.push(w);
-                }
-            }
-            self.live -= landed;
+        if let Some(init) = next_init
+            && listed == Some(tick)
+        {
+            self.land_listed(init, acting);
         }
-        self.cursor = cursor;
+        let (fighters, profiles) = (self.fighters.as_mut_slice(), self.profiles.as_slice());
+        let allowed = |f: &Slot| profiles.get(f.profile as usize).map_or(0, |p| p.allowed);
         if queued == Some(tick) {
             let (epochs, awaiting) = (&self.epochs, &mut self.awaiting);
             let mut landed = 0;

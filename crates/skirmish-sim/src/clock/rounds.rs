@@ -549,16 +549,7 @@ impl RoundsClock {
             for w in with_actions.clone() {
                 self.counts[fighters[w as usize].init as usize + 1] += 1;
             }
-            for k in 1..self.counts.len() {
-                self.counts[k] += self.counts[k - 1];
-            }
-            let total = self.counts[span + 1] as usize;
-            self.by_init.resize(total, 0);
-            for w in with_actions {
-                let slot = &mut self.counts[fighters[w as usize].init as usize];
-                self.by_init[*slot as usize] = w;
-                *slot += 1;
-            }
+            place_by_init(&mut self.counts, &self.active, fighters, &mut self.by_init);
         } else {
             self.by_init.extend(with_actions);
             self.by_init.sort_by_key(|&w| fighters[w as usize].init);

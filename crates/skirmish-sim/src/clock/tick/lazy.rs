@@ -45,7 +45,7 @@
 //! `TickClock` does, step for step: the same events scheduled in the same
 //! order, so each tick's fighters come up in the same order, the same
 //! dice, the same moments and labels (tested against both `TickClock` and
-//! the Scheduler below, and battle by battle in `tests/it/systems.rs`). A
+//! the Scheduler in `tick/tests.rs`, and battle by battle in `tests/it/systems.rs`). A
 //! fallen fighter's events left in the ring come up at their ticks and are
 //! skipped, as `TickClock`'s ring skips its cancelled events.
 
@@ -154,19 +154,8 @@ impl LazyTickClock {
         system: &TimingSystem,
         fighters: impl Iterator<Item = (ActorTiming, Declaration)>,
     ) -> Result<(), SimError> {
-        self.profile_of.clear();
-        // Room for every fighter first: a battle too big for memory is an
-        // error naming its size, not an abort (as the battle's own arrays).
-        let n = fighters.size_hint().0;
-        reserve_fighters(&mut self.profile_of, n)?;
-        let of = &mut self.profile_of;
-        self.die = read_fighters(system, fighters, &mut self.profiles, |profile| {
-            if of.len() == of.capacity() {
-                let more = of.len().max(4) * 2;
-                reserve_fighters(of, more)?;
-            }
-            of.push(profile);
-            Ok(())
+        self.die = read_fighters(system, fighters, &mut self.profiles, &mut self.profile_of, |profile| {
+            profile
         })?;
         let n = self.profile_of.len();
         reserve_fighters(&mut self.rolled, n)?;

@@ -211,7 +211,11 @@ impl RateOfFire {
         if round == 0 {
             return 0;
         }
-        let (n, k) = (u64::from(self.shots), u64::from(self.rounds.max(1)));
+        // One round or less per volley: the same every round.
+        if self.rounds <= 1 {
+            return self.shots;
+        }
+        let (n, k) = (u64::from(self.shots), u64::from(self.rounds));
         let upto = |r: u64| (r * n).div_ceil(k);
         let r = u64::from(round);
         u32::try_from(upto(r) - upto(r - 1)).unwrap_or(u32::MAX)

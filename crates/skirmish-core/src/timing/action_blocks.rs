@@ -17,6 +17,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::MAX_ACTIONS;
 use crate::dice::Dice;
 use crate::error::{Error, Result};
 
@@ -50,7 +51,9 @@ impl ActionBlocksConfig {
     }
 
     /// Actions this phase from the die `roll`:
-    /// max(1, floor((REF + Combat Sense + roll) / divisor)).
+    /// max(1, floor((REF + Combat Sense + roll) / divisor)), at most
+    /// [`MAX_ACTIONS`] (the Scheduler's bound). The one home of the rule:
+    /// the Scheduler and the battle engine's round clock call it.
     ///
     /// ```
     /// use skirmish_core::timing::ActionBlocksConfig;
@@ -62,6 +65,6 @@ impl ActionBlocksConfig {
     pub fn actions(&self, reflexes: i32, combat_sense: i32, roll: i32) -> u32 {
         let composite = i64::from(reflexes) + i64::from(combat_sense) + i64::from(roll);
         let n = composite.div_euclid(i64::from(self.divisor.max(1)));
-        n.clamp(1, i64::from(u32::MAX)) as u32
+        n.clamp(1, i64::from(MAX_ACTIONS)) as u32
     }
 }

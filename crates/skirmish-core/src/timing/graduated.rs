@@ -72,6 +72,30 @@ impl GraduatedConfig {
 /// The smallest Ready Time: "Ready Time cannot have a value less than 1".
 pub const MIN_READY_TIME: i64 = 1;
 
+/// The Ready Time formula, the one home of it: `roll + offset`, at least
+/// [`MIN_READY_TIME`], where `offset` is the declaration's
+/// [`time_offset`](Declaration::time_offset) (TT + extra preparation -
+/// speed bonus). The 2dF roll is not checked: [`ready_time`] checks a roll
+/// typed in; the battle engine's clocks draw theirs.
+///
+/// ```
+/// use skirmish_core::timing::graduated::ready_time_from;
+/// assert_eq!(ready_time_from(2, 3), 5); // Orc #1's dagger
+/// assert_eq!(ready_time_from(-1, 1), 1); // Roland: never below 1
+/// ```
+#[inline]
+pub const fn ready_time_from(roll: i64, offset: i64) -> i64 {
+    let total = roll + offset;
+    if total < MIN_READY_TIME { MIN_READY_TIME } else { total }
+}
+
+/// The longest Ready Time a declaration with this `offset` can roll (2dF
+/// at +2).
+#[inline]
+pub const fn longest_ready_time(offset: i64) -> i64 {
+    ready_time_from(2, offset)
+}
+
 /// Ready Time from a 2dF `roll`: `roll + TT - bonus`, at least 1.
 /// `extra_preparation` counts as Time Taken.
 ///
@@ -87,7 +111,5 @@ pub fn ready_time(roll: i32, declaration: &Declaration) -> Result<i64> {
     if !(-2..=2).contains(&roll) {
         return Err(Error::out_of_range("ready_time.roll", roll, -2, 2));
     }
-    let total = i64::from(roll) + i64::from(declaration.time_taken) + i64::from(declaration.extra_preparation)
-        - i64::from(declaration.speed_bonus);
-    Ok(total.max(MIN_READY_TIME))
+    Ok(ready_time_from(i64::from(roll), declaration.time_offset()))
 }

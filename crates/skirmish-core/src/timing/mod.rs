@@ -353,6 +353,22 @@ impl Declaration {
         self
     }
 
+    /// What this declaration adds to its initiative and Ready Time rolls:
+    /// Time Taken + extra preparation - speed bonus (docs/rules.md §1.2,
+    /// §1.3). The one home of that sum: [`simple::initiative_from`] and
+    /// [`graduated::ready_time_from`] take it.
+    ///
+    /// ```
+    /// use skirmish_core::timing::Declaration;
+    /// // Roland's elven bow: TT 2, speed bonus +1.
+    /// assert_eq!(Declaration::new(2, 1).time_offset(), 1);
+    /// assert_eq!(Declaration::new(2, 1).with_extra_preparation(4).time_offset(), 5);
+    /// ```
+    #[inline]
+    pub const fn time_offset(&self) -> i64 {
+        self.time_taken as i64 + self.extra_preparation as i64 - self.speed_bonus as i64
+    }
+
     /// The same action done again: one-off parts dropped.
     pub fn repeated(mut self) -> Declaration {
         self.extra_preparation = 0;

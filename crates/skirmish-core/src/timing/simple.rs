@@ -21,10 +21,39 @@
 
 use crate::error::{Error, Result};
 
-use super::Declaration;
+use super::{Declaration, MAX_ACTIONS};
+use crate::tables::weapons::RateOfFire;
 
 /// The smallest initiative: "a calculated Initiative of 0 or less counts as 1".
 pub const MIN_INITIATIVE: i64 = 1;
+
+/// What the initiative adds to its 4dF roll before the declaration's
+/// [`time_offset`](Declaration::time_offset): 4dF + 5 runs 1..9.
+pub const INITIATIVE_BASE: i64 = 5;
+
+/// The initiative formula, the one home of it: `roll + 5 + offset`, at
+/// least [`MIN_INITIATIVE`], where `offset` is the declaration's
+/// [`time_offset`](Declaration::time_offset) (TT + extra preparation -
+/// speed bonus). The roll is not checked: [`initiative`] checks a roll
+/// typed in; the battle engine's clocks draw theirs from 4dF.
+///
+/// ```
+/// use skirmish_core::timing::simple::initiative_from;
+/// assert_eq!(initiative_from(-1, 1), 5); // Roland
+/// assert_eq!(initiative_from(-4, -9), 1); // never below 1
+/// ```
+#[inline]
+pub const fn initiative_from(roll: i64, offset: i64) -> i64 {
+    let total = roll + INITIATIVE_BASE + offset;
+    if total < MIN_INITIATIVE { MIN_INITIATIVE } else { total }
+}
+
+/// The highest initiative a declaration with this `offset` can roll (4dF
+/// at +4): a round's length bound for the clocks that lay one out.
+#[inline]
+pub const fn highest_initiative(offset: i64) -> i64 {
+    initiative_from(4, offset)
+}
 
 /// Relativity initiative from a 4dF `roll`: `roll + 5 + TT - bonus`, at
 /// least 1. `extra_preparation` counts as Time Taken.
@@ -42,9 +71,7 @@ pub fn initiative(roll: i32, declaration: &Declaration) -> Result<i64> {
     if !(-4..=4).contains(&roll) {
         return Err(Error::out_of_range("initiative.roll", roll, -4, 4));
     }
-    let total = i64::from(roll) + 5 + i64::from(declaration.time_taken) + i64::from(declaration.extra_preparation)
-        - i64::from(declaration.speed_bonus);
-    Ok(total.max(MIN_INITIATIVE))
+    Ok(initiative_from(i64::from(roll), declaration.time_offset()))
 }
 
 /// Actions in the actor's `round_of_use`-th round with this declaration:
@@ -57,8 +84,24 @@ pub fn initiative(roll: i32, declaration: &Declaration) -> Result<i64> {
 /// assert_eq!([1, 2, 3, 4].map(|r| actions_in_round(&mace, r)), [2, 1, 1, 2]);
 /// ```
 pub fn actions_in_round(declaration: &Declaration, round_of_use: u32) -> u32 {
-    declaration
-        .rate_of_fire
+    actions_with(declaration.rate_of_fire, declaration.extra_attacks, round_of_use)
+}
+
+/// Actions in the `round_of_use`-th round from a Rate of Fire and extra
+/// attacks, at most [`MAX_ACTIONS`]: the one home of the actions-per-round
+/// rule, which [`actions_in_round`], the Scheduler and the battle engine's
+/// round clocks call.
+///
+/// ```
+/// use skirmish_core::timing::simple::actions_with;
+/// // A bow at 1/2 with Bracers of Archery (one extra attack).
+/// let rof = "1/2".parse().unwrap();
+/// assert_eq!([1, 2, 3].map(|r| actions_with(rof, 1, r)), [2, 1, 2]);
+/// ```
+#[inline]
+pub fn actions_with(rate_of_fire: RateOfFire, extra_attacks: u32, round_of_use: u32) -> u32 {
+    rate_of_fire
         .shots_in_round(round_of_use)
-        .saturating_add(declaration.extra_attacks)
+        .saturating_add(extra_attacks)
+        .min(MAX_ACTIONS)
 }

@@ -108,6 +108,21 @@ pub struct FreeActionResult {
     pub pushed: bool,
 }
 
+/// A Tick System initiative: the die's `roll` + the actor's initiative
+/// bonus (docs/rules.md §1.5). The one home of the rule: the Scheduler and
+/// the battle engine's Tick clocks call it. Both are at most
+/// [`MAX_BONUS`](super::MAX_BONUS) either way in a checked fight; beyond,
+/// it saturates.
+///
+/// ```
+/// use skirmish_core::timing::tick_system::initiative;
+/// assert_eq!(initiative(14, 3), 17);
+/// ```
+#[inline]
+pub const fn initiative(roll: i32, bonus: i32) -> i32 {
+    roll.saturating_add(bonus)
+}
+
 /// Countdown tick of the next turn: `current - (action ticks + interval)`.
 ///
 /// ```

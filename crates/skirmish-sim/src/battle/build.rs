@@ -6,6 +6,7 @@ use skirmish_core::damage::Damage;
 use skirmish_core::fighter::{Fighter, FullContactRules};
 use skirmish_core::striking::full_contact::StrikeOptions;
 use skirmish_core::timing::TimingSystem;
+use skirmish_core::timing::simple::highest_initiative;
 
 use super::{Battle, FastPrep, GroupRt, reserve_fighters};
 use crate::error::SimError;
@@ -134,10 +135,11 @@ impl Battle {
         for g in &self.groups {
             let side = g.side;
             let g = &g.fighter;
-            let speed = i64::from(g.action.time_taken) - i64::from(g.action.speed_bonus);
-            // The longest delay of the Continuous ring: initiative, 4dF + 5
-            // + TT - bonus.
-            if lap.is_some() && speed + 9 > fast::MAX_DELAY {
+            // Scenario groups take no extra preparation: the offset is
+            // Time Taken - speed bonus, every action.
+            let speed = g.action.time_offset();
+            // The longest delay of the Continuous ring: the highest initiative.
+            if lap.is_some() && highest_initiative(speed) > fast::MAX_DELAY {
                 return None;
             }
             groups.push(FastGroup {
@@ -201,15 +203,15 @@ impl Battle {
     }
 
     /// Whether the battle fits the Continuous ring (`fast/continuous.rs`):
-    /// its longest delay, initiative's 4dF + 5 + TT - bonus, within
+    /// its longest delay, the highest initiative, within
     /// [`fast::MAX_DELAY`], groups in 16 bits, ticks in 32 bits.
     fn fits_ring(&self) -> bool {
         self.groups.len() <= fast::MAX_GROUPS
             && self.max_ticks < u64::from(u32::MAX) - fast::MAX_DELAY as u64
-            && self.groups.iter().all(|g| {
-                let a = &g.fighter.action;
-                i64::from(a.time_taken) - i64::from(a.speed_bonus) + 9 <= fast::MAX_DELAY
-            })
+            && self
+                .groups
+                .iter()
+                .all(|g| highest_initiative(g.fighter.action.time_offset()) <= fast::MAX_DELAY)
     }
 
     /// A battle of single fighters already resolved (a continuation's):

@@ -53,8 +53,8 @@
 
 use skirmish_core::dice::SeededRolls;
 use skirmish_core::tables::weapons::RateOfFire;
-use skirmish_core::timing::graduated::MIN_READY_TIME;
-use skirmish_core::timing::simple::MIN_INITIATIVE;
+use skirmish_core::timing::graduated::{longest_ready_time, ready_time_from};
+use skirmish_core::timing::simple::{highest_initiative, initiative_from};
 use skirmish_core::timing::{ActorTiming, Declaration, MAX_TICK, PastEnd, TimingSystem};
 
 use super::{Clock, Tick};
@@ -80,7 +80,8 @@ const MAX_PROFILES: usize = 1 << 16;
 /// fighters: read once per battle, not kept per fighter).
 #[derive(Debug, Clone, Copy)]
 struct Profile {
-    /// Time Taken - speed bonus.
+    /// The declaration's time offset (Time Taken - speed bonus: no extra
+    /// preparation on this clock, see `handles`).
     speed: i64,
     /// The declaration's Rate of Fire and extra attacks.
     rate_of_fire: RateOfFire,
@@ -213,11 +214,9 @@ impl GraduatedClock {
     /// `speed + 2`) within the ring's [`MAX_DELAY`].
     pub(crate) fn handles(system: &TimingSystem, declarations: impl Iterator<Item = Declaration>) -> bool {
         matches!(system, TimingSystem::GraduatedRounds(c) if c.past_end == PastEnd::Extend)
-            && declarations.into_iter().all(|d| {
-                d.gm.is_none()
-                    && d.extra_preparation == 0
-                    && i64::from(d.time_taken) - i64::from(d.speed_bonus) + 2 <= MAX_DELAY
-            })
+            && declarations
+                .into_iter()
+                .all(|d| d.gm.is_none() && d.extra_preparation == 0 && longest_ready_time(d.time_offset()) <= MAX_DELAY)
     }
 
     /// Readies the clock for a new battle, keeping its memory. Checks what
@@ -247,8 +246,8 @@ impl GraduatedClock {
             if new_run || self.profiles.is_empty() {
                 // (`handles` takes no other battle: checked for what calls
                 // the clock directly.)
-                let speed = i64::from(decl.time_taken) - i64::from(decl.speed_bonus);
-                if speed + 2 > MAX_DELAY || self.profiles.len() == MAX_PROFILES {
+                let speed = decl.time_offset();
+                if longest_ready_time(speed) > MAX_DELAY || self.profiles.len() == MAX_PROFILES {
                     return Err(SimError::rules(skirmish_core::Error::invalid(
                         "timing",
                         "Graduated Rounds' lean clock takes at most 65,536 runs of fighters, each a Time Taken \
@@ -276,11 +275,10 @@ impl GraduatedClock {
         for p in &mut self.profiles {
             p.allowed = p.allowed_in(1);
         }
-        // 4dF shows at most +4; an initiative is at least MIN_INITIATIVE.
         self.init_cap = self
             .profiles
             .iter()
-            .map(|p| u64::try_from((p.speed + 9).max(MIN_INITIATIVE)).unwrap_or(u64::MAX))
+            .map(|p| u64::try_from(highest_initiative(p.speed)).unwrap_or(u64::MAX))
             .max()
             .unwrap_or(0);
         self.restart();
@@ -377,7 +375,7 @@ impl GraduatedClock {
             let Some(p) = profiles.get(f.profile as usize) else {
                 continue;
             };
-            let init = (i64::from(local.four_df()) + 5 + p.speed).max(MIN_INITIATIVE);
+            let init = initiative_from(i64::from(local.four_df()), p.speed);
             f.nth = 0;
             f.pending = Pending::Idle;
             if p.allowed > 0 {
@@ -477,7 +475,7 @@ impl GraduatedClock {
                 continue;
             }
             let speed = p.speed;
-            let rt = (i64::from(rolls.two_df()) + speed).max(MIN_READY_TIME);
+            let rt = ready_time_from(i64::from(rolls.two_df()), speed);
             let tick = match now.checked_add(rt.unsigned_abs()) {
                 // (`handles`: every Ready Time fits the ring.)
                 Some(t) if t <= MAX_TICK && rt <= MAX_DELAY => t,

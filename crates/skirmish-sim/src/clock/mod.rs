@@ -39,9 +39,9 @@
 //! follow-up, as before.
 
 use skirmish_core::dice::{Dice, RollSource, SeededRolls};
-use skirmish_core::timing::graduated::MIN_READY_TIME;
+use skirmish_core::timing::graduated::ready_time_from;
 use skirmish_core::timing::queue::{EventId, EventQueue};
-use skirmish_core::timing::simple::MIN_INITIATIVE;
+use skirmish_core::timing::simple::{actions_with, initiative_from};
 use skirmish_core::timing::{
     Act, ActorId, ActorTiming, Declaration, MAX_ACTORS, MAX_TICK, Scheduler, Step, TimingSystem,
 };
@@ -376,8 +376,10 @@ pub(crate) struct ContinuousClock {
     queue: EventQueue<u32>,
     /// Per fighter: the pending event.
     pending: Vec<Option<EventId>>,
-    /// Per fighter: Time Taken and speed bonus.
-    speed: Vec<(i32, i32)>,
+    /// Per fighter: the declaration's time offset for its initiative and
+    /// for its follow-ups (which drop the one-off extra preparation, as
+    /// the Scheduler's `Declaration::repeated` does).
+    speed: Vec<(i64, i64)>,
     alive: Vec<bool>,
     /// Fighters to follow up, in the order they landed (then disrupted).
     awaiting: Vec<u32>,
@@ -407,7 +409,8 @@ impl ContinuousClock {
     /// Readies the clock for a new battle, keeping its memory.
     pub(crate) fn reset(&mut self, lap: u32, fighters: impl Iterator<Item = Declaration>) {
         self.speed.clear();
-        self.speed.extend(fighters.map(|d| (d.time_taken, d.speed_bonus)));
+        self.speed
+            .extend(fighters.map(|d| (d.time_offset(), d.repeated().time_offset())));
         self.lap = u64::from(lap.max(1));
         self.restart();
     }
@@ -434,28 +437,27 @@ impl Clock for ContinuousClock {
     fn next(&mut self, rolls: &mut SeededRolls, acting: &mut Vec<u32>) -> Result<Option<Tick>, SimError> {
         acting.clear();
         if !self.started {
-            // Initiative for everyone, in order: 4dF + 5 + TT - bonus, at least 1.
+            // Initiative for everyone, in order.
             self.started = true;
             for w in 0..self.speed.len() {
-                let (tt, bonus) = self.speed[w];
-                let init = (i64::from(rolls.four_df()) + 5 + i64::from(tt) - i64::from(bonus)).max(MIN_INITIATIVE);
+                let init = initiative_from(i64::from(rolls.four_df()), self.speed[w].0);
                 self.pending[w] = Some(self.queue.schedule(init as u64, w as u32).map_err(SimError::rules)?);
             }
             return Ok(Some(Tick::NewRound));
         }
-        // The same again: Ready Time = 2dF + TT - bonus, at least 1.
+        // The same again, after its Ready Time.
         let now = self.queue.now();
         for i in 0..self.awaiting.len() {
             let w = self.awaiting[i];
             if !self.alive[w as usize] {
                 continue;
             }
-            let (tt, bonus) = self.speed[w as usize];
+            let offset = self.speed[w as usize].1;
             let roll = match self.ready[w as usize].take() {
                 Some(roll) => i32::from(roll),
                 None => rolls.fudge(2),
             };
-            let rt = (i64::from(roll) + i64::from(tt) - i64::from(bonus)).max(MIN_READY_TIME);
+            let rt = ready_time_from(i64::from(roll), offset);
             self.pending[w as usize] = Some(self.queue.schedule(now + rt as u64, w).map_err(SimError::rules)?);
         }
         self.awaiting.clear();
@@ -764,23 +766,12 @@ pub(crate) fn next_round(round: u32) -> Result<u32, SimError> {
 }
 
 /// Actions in round `round` of a declaration with Rate of Fire `rof` and
-/// `extra_attacks` (`actions_in_round`: every fighter of a lean clock has
-/// been in the fight since round 1), at most `MAX_ACTIONS` (1,000: a u16).
-/// The round clocks read it from their per-run profiles.
+/// `extra_attacks` (core `actions_with`: every fighter of a lean clock has
+/// been in the fight since round 1), as the round clocks keep it (a u16:
+/// at most `MAX_ACTIONS`, 1,000).
 #[inline]
 pub(crate) fn actions_in_round(rof: skirmish_core::tables::weapons::RateOfFire, extra_attacks: u32, round: u32) -> u16 {
-    // One shot a round or more is the same every round.
-    let shots = if rof.rounds() <= 1 {
-        rof.shots()
-    } else {
-        rof.shots_in_round(round)
-    };
-    u16::try_from(
-        shots
-            .saturating_add(extra_attacks)
-            .min(skirmish_core::timing::MAX_ACTIONS),
-    )
-    .unwrap_or(u16::MAX)
+    u16::try_from(actions_with(rof, extra_attacks, round)).unwrap_or(u16::MAX)
 }
 
 /// What the Scheduler's `add` checks, for a lean clock taking one more

@@ -58,8 +58,8 @@
 
 use skirmish_core::dice::{Dice, SeededRolls};
 use skirmish_core::tables::weapons::RateOfFire;
-use skirmish_core::timing::simple::MIN_INITIATIVE;
-use skirmish_core::timing::{ActionBlocksConfig, ActorTiming, Declaration, MAX_ACTIONS, MAX_TICK, TimingSystem};
+use skirmish_core::timing::simple::{highest_initiative, initiative_from};
+use skirmish_core::timing::{ActionBlocksConfig, ActorTiming, Declaration, MAX_TICK, TimingSystem};
 
 use super::{Clock, Tick};
 use crate::battle::reserve_fighters;
@@ -89,8 +89,9 @@ enum Kind {
 /// group's fighters: read once per battle, not kept per fighter).
 #[derive(Debug, Clone, Copy)]
 struct Profile {
-    /// 5 + Time Taken + extra preparation - speed bonus (Simple Rounds).
-    init_add: i64,
+    /// The declaration's time offset (Time Taken + extra preparation -
+    /// speed bonus) for its initiative (Simple Rounds).
+    offset: i64,
     /// REF (also Action Blocks' order within a block) and Combat Sense.
     reflexes: (i32, i32),
     /// The declaration's Rate of Fire and extra attacks.
@@ -255,8 +256,7 @@ impl RoundsClock {
             super::admit(&mut last, timing, decl, self.fighters.len())?;
             if new_run || self.profiles.is_empty() {
                 self.profiles.push(Profile {
-                    init_add: 5 + i64::from(decl.time_taken) + i64::from(decl.extra_preparation)
-                        - i64::from(decl.speed_bonus),
+                    offset: decl.time_offset(),
                     reflexes: (timing.reflexes, timing.combat_sense),
                     rate_of_fire: decl.rate_of_fire,
                     extra_attacks: decl.extra_attacks,
@@ -274,11 +274,10 @@ impl RoundsClock {
         for p in &mut self.profiles {
             p.allowed = p.allowed_in(1);
         }
-        // 4dF shows at most +4; an initiative is at least MIN_INITIATIVE.
         self.init_cap = self
             .profiles
             .iter()
-            .map(|p| u64::try_from(p.init_add.saturating_add(4).max(MIN_INITIATIVE)).unwrap_or(u64::MAX))
+            .map(|p| u64::try_from(highest_initiative(p.offset)).unwrap_or(u64::MAX))
             .max()
             .unwrap_or(0);
         self.blocks_runs.clear();
@@ -472,7 +471,7 @@ impl RoundsClock {
                         Dice::Fudge { count } => rolls.fudge(count),
                         Dice::Standard { count, sides } => rolls.standard(count, sides),
                     };
-                    let allowed = c.actions(reflexes, combat_sense, roll).min(MAX_ACTIONS);
+                    let allowed = c.actions(reflexes, combat_sense, roll);
                     f.allowed = allowed16(allowed);
                     f.from = 1;
                     n = n.max(allowed);
@@ -594,7 +593,7 @@ fn roll_simple(
         list[kept] = w;
         kept += 1;
         let p = &profiles[f.profile as usize];
-        let init = (i64::from(local.four_df()) + p.init_add).max(MIN_INITIATIVE);
+        let init = initiative_from(i64::from(local.four_df()), p.offset);
         // At most 4 + 5 + 2 x MAX_DURATION + MAX_BONUS: a u32.
         let init = u32::try_from(init).unwrap_or(u32::MAX);
         let allowed = p.allowed;

@@ -71,7 +71,7 @@ mod lazy;
 mod ring;
 
 use skirmish_core::dice::{Dice, SeededRolls};
-use skirmish_core::timing::{ActionKind, ActorTiming, Declaration, MAX_TICK, TimingSystem};
+use skirmish_core::timing::{ActionKind, ActorTiming, Declaration, MAX_TICK, TimingSystem, tick_system};
 
 pub(crate) use self::lazy::LazyTickClock;
 use self::ring::{NONE, TickRing};
@@ -337,7 +337,7 @@ impl TickClock {
             // At most 40 dice of 1,000,000 sides and a bonus of at most
             // 1,000,000 either way (checked with the options and traits):
             // exact in an `i32`.
-            let init = roll.saturating_add(bonus);
+            let init = tick_system::initiative(roll, bonus);
             f.action = u32::from_ne_bytes(init.to_ne_bytes());
             highest = highest.max(i64::from(init));
         }

@@ -27,8 +27,8 @@
 //!   no epochs; their entries are 8 bytes, [`Entry`], with the group and
 //!   the speed at hand.
 
-use skirmish_core::timing::graduated::MIN_READY_TIME;
-use skirmish_core::timing::simple::MIN_INITIATIVE;
+use skirmish_core::timing::graduated::ready_time_from;
+use skirmish_core::timing::simple::initiative_from;
 
 use super::{
     Common, FastEnd, FastModel, FastPlan, Landing, MAX_DELAY, Out, RING, RING_MASK, ROLLS, Tally, Watch, after_falls,
@@ -459,10 +459,10 @@ fn fight_with<M: FastModel, E: Pending, const KEEP_HITS: bool, const PAIRS: bool
     ring.clear();
     bucket.clear();
 
-    // Initiative for everyone, in order: 4dF + 5 + TT - bonus, at least 1.
+    // Initiative for everyone, in order.
     for (w, &g) in group_of.iter().enumerate() {
         let speed = i64::from(groups[g as usize].speed);
-        let init = (i64::from(rolls.four_df()) + 5 + speed).max(MIN_INITIATIVE);
+        let init = initiative_from(i64::from(rolls.four_df()), speed);
         let entry = if PAIRS {
             // Below -16 a speed gives the same delays as -16 (both clamp
             // to 1 tick); every speed is at most MAX_DELAY - 9.
@@ -574,7 +574,7 @@ fn fight_with<M: FastModel, E: Pending, const KEEP_HITS: bool, const PAIRS: bool
                         None => {
                             // No enemy to pick: the action is spent, the
                             // next one scheduled as after a strike.
-                            let rt = (i64::from(dice.ready) + speed).max(MIN_READY_TIME);
+                            let rt = ready_time_from(i64::from(dice.ready), speed);
                             // (Without epochs the entry's top bits are its
                             // speed: kept as it is, as after a strike.)
                             ring.push(tick + rt as u64, if PAIRS { e } else { e.bumped() });
@@ -597,7 +597,7 @@ fn fight_with<M: FastModel, E: Pending, const KEEP_HITS: bool, const PAIRS: bool
                     dice.strike,
                     &mut landing,
                 )?;
-                let rt = (i64::from(dice.ready) + speed).max(MIN_READY_TIME);
+                let rt = ready_time_from(i64::from(dice.ready), speed);
                 ring.push(tick + rt as u64, if PAIRS { e } else { e.bumped() });
             }
             landing.tally.drain(&mut summary);
@@ -649,9 +649,9 @@ fn fight_with<M: FastModel, E: Pending, const KEEP_HITS: bool, const PAIRS: bool
                         busy[t as usize] = tick as u16;
                         let ep = &mut epoch[t as usize];
                         *ep = ep.wrapping_add(1);
-                        // It goes again from now: Ready Time = 2dF + TT - bonus.
+                        // It goes again from now, after its Ready Time.
                         let speed = groups[g as usize].speed;
-                        let rt = (i64::from(rolls.two_df()) + i64::from(speed)).max(MIN_READY_TIME);
+                        let rt = ready_time_from(i64::from(rolls.two_df()), i64::from(speed));
                         ring.push(tick + rt as u64, E::new(t, g as u16, *ep));
                         summary.disruptions += 1;
                     }

@@ -28,7 +28,7 @@ use super::simple::{actions_in_round, initiative};
 use super::snapshot::{
     ActorPresence, ActorSnapshot, EventKind, EventSnapshot, InProgress, SCHEDULER_SNAPSHOT_VERSION, SchedulerSnapshot,
 };
-use super::tick_system::FreeActionResult;
+use super::tick_system::{self, FreeActionResult};
 use super::{
     Act, ActionKind, ActorId, ActorTiming, Declaration, GmTiming, InitiativeEntry, Moment, PastEnd, PendingAct, Step,
     TimingSystem,
@@ -679,7 +679,7 @@ impl Scheduler {
             }
             (TimingSystem::TickSystem(c), InitiativeEntry::Roll(r)) => {
                 check_die(c.initiative_die, r)?;
-                Ok(i64::from(r) + i64::from(timing.initiative_bonus))
+                Ok(i64::from(tick_system::initiative(r, timing.initiative_bonus)))
             }
             (TimingSystem::TickSystem(_), InitiativeEntry::Total(t)) => {
                 check_range("initiative.total", t, -i64::from(MAX_BONUS), 2 * i64::from(MAX_BONUS))?;
@@ -687,9 +687,7 @@ impl Scheduler {
             }
             (TimingSystem::ActionBlocks(c), InitiativeEntry::Roll(r)) => {
                 check_die(c.die, r)?;
-                Ok(c.actions(timing.reflexes, timing.combat_sense, r)
-                    .min(MAX_ACTIONS)
-                    .into())
+                Ok(c.actions(timing.reflexes, timing.combat_sense, r).into())
             }
             (TimingSystem::ActionBlocks(_), InitiativeEntry::Total(t)) => {
                 check_range("initiative.actions", t, 1, MAX_ACTIONS.into())?;

@@ -60,7 +60,7 @@ impl Scheduler {
             let init = self.roll_initiative(i as u32, &decl, rolls)?;
             let allowed = match &self.system {
                 TimingSystem::SimpleRounds | TimingSystem::GraduatedRounds(_) => {
-                    actions_in_round(&a.decl, a.rounds_of_use.saturating_add(1)).min(MAX_ACTIONS)
+                    actions_in_round(&a.decl, a.rounds_of_use.saturating_add(1))
                 }
                 TimingSystem::ActionBlocks(_) => init.clamp(0, MAX_ACTIONS.into()) as u32,
                 _ => 1,

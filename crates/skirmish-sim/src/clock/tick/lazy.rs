@@ -50,7 +50,7 @@
 //! skipped, as `TickClock`'s ring skips its cancelled events.
 
 use skirmish_core::dice::{Dice, SeededRolls};
-use skirmish_core::timing::{ActorTiming, Declaration, MAX_TICK, TimingSystem};
+use skirmish_core::timing::{ActorTiming, Declaration, MAX_TICK, TimingSystem, tick_system};
 
 use super::{ACTION, ACTION_TURN, KIND_BITS, KIND_MASK, Profile, TURN, is_alive, payload, read_fighters, too_late};
 use crate::battle::reserve_fighters;
@@ -223,7 +223,7 @@ impl LazyTickClock {
                 Dice::Standard { count, sides } => local.standard(count, sides),
             };
             let bonus = profiles.get(profile as usize).map_or(0, |p| p.bonus);
-            let init = roll.saturating_add(bonus);
+            let init = tick_system::initiative(roll, bonus);
             highest = highest.max(i64::from(init));
             // (Fewer than `MAX_ACTORS` fighters: `w` fits.)
             self.rolled.push((w as u32, init));

@@ -37,8 +37,8 @@
 //! tick per fighter took 4 bytes, issue 13's 64 a fighter).
 
 use skirmish_core::dice::SeededRolls;
-use skirmish_core::timing::graduated::MIN_READY_TIME;
-use skirmish_core::timing::simple::MIN_INITIATIVE;
+use skirmish_core::timing::graduated::ready_time_from;
+use skirmish_core::timing::simple::initiative_from;
 
 use super::super::{FastGroup, RING_MASK, Ring, WHO_MASK, entry_is_live, epoch_entry, is_down};
 use crate::battle::reserve_fighters;
@@ -116,7 +116,7 @@ impl<'a> RingClock<'a> {
         })
     }
 
-    /// Fighter `w`'s Time Taken minus speed bonus.
+    /// Fighter `w`'s time offset (Time Taken - speed bonus).
     #[inline]
     fn speed(&self, w: u32) -> i64 {
         let g = self.group_of[w as usize];
@@ -137,16 +137,16 @@ impl Clock for RingClock<'_> {
     fn next(&mut self, rolls: &mut SeededRolls, acting: &mut Vec<u32>) -> Result<Option<Tick>, SimError> {
         acting.clear();
         if !self.started {
-            // Initiative for everyone, in order: 4dF + 5 + TT - bonus, at least 1.
+            // Initiative for everyone, in order.
             self.started = true;
             for w in 0..self.group_of.len() as u32 {
                 let speed = self.speed(w);
-                let init = (i64::from(rolls.four_df()) + 5 + speed).max(MIN_INITIATIVE);
+                let init = initiative_from(i64::from(rolls.four_df()), speed);
                 self.schedule(init as u64, w);
             }
             return Ok(Some(Tick::NewRound));
         }
-        // The same again: Ready Time = 2dF + TT - bonus, at least 1.
+        // The same again, after its Ready Time.
         for i in 0..self.s.awaiting.len() {
             let w = self.s.awaiting[i];
             set_bit(&mut self.s.busy, w, false);
@@ -154,7 +154,7 @@ impl Clock for RingClock<'_> {
                 continue;
             }
             let speed = self.speed(w);
-            let rt = (i64::from(rolls.two_df()) + speed).max(MIN_READY_TIME);
+            let rt = ready_time_from(i64::from(rolls.two_df()), speed);
             self.schedule(self.now + rt as u64, w);
         }
         self.s.awaiting.clear();

@@ -187,18 +187,7 @@ fn parts(p: &[Part]) -> String {
 }
 
 fn result_words(r: &StrikeReport) -> String {
-    use skirmish_core::tracker::StrikeResult as R;
-    let what = match r.result {
-        R::Hit => "hit",
-        R::AmazingStrike => "amazing strike",
-        R::GuaranteedHit => "guaranteed hit",
-        R::Miss => "miss",
-        R::AmazingDefense => "amazing defense",
-        R::Fumble => "fumble",
-        R::OutOfReach => "out of reach",
-        R::Parried => "parried",
-        R::BelowMinimum => "below the minimum to hit",
-    };
+    let what = r.result.name();
     format!("{what}, margin {:+}, damage {}", r.margin, r.damage)
 }
 

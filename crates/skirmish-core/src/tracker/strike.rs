@@ -120,6 +120,34 @@ pub enum StrikeResult {
 }
 
 impl StrikeResult {
+    /// The result in words, the one home of them (the log, the CLI and
+    /// the bindings say these): `"hit"`, `"parried"`, `"below the minimum
+    /// to hit"`, ...; the Full Contact outcomes as
+    /// [`StrikeOutcome::name`] says them.
+    ///
+    /// ```
+    /// use skirmish_core::tracker::StrikeResult;
+    /// assert_eq!(StrikeResult::AmazingDefense.name(), "amazing defense");
+    /// assert_eq!(StrikeResult::BelowMinimum.name(), "below the minimum to hit");
+    /// ```
+    pub const fn name(self) -> &'static str {
+        let outcome = match self {
+            StrikeResult::Parried => return "parried",
+            StrikeResult::BelowMinimum => return "below the minimum to hit",
+            StrikeResult::Hit => StrikeOutcome::Hit { margin: 0 },
+            StrikeResult::AmazingStrike => StrikeOutcome::AmazingStrike { margin: 0 },
+            StrikeResult::GuaranteedHit => StrikeOutcome::GuaranteedHit { margin: 0 },
+            StrikeResult::Miss => StrikeOutcome::Miss { margin: 0 },
+            StrikeResult::AmazingDefense => StrikeOutcome::AmazingDefense { margin: 0 },
+            StrikeResult::Fumble => StrikeOutcome::Fumble { margin: 0 },
+            StrikeResult::OutOfReach => StrikeOutcome::OutOfReach {
+                strike_rating: 0,
+                margin: 0,
+            },
+        };
+        outcome.name()
+    }
+
     fn of(outcome: StrikeOutcome) -> StrikeResult {
         match outcome {
             StrikeOutcome::Hit { .. } => StrikeResult::Hit,
@@ -562,9 +590,9 @@ fn strike_in(
     let (a_name, t_name) = (s.combatants[ai].name.clone(), s.combatants[ti].name.clone());
     let what = match result {
         StrikeResult::Parried => "parried".to_string(),
-        StrikeResult::BelowMinimum => format!("wins by {margin} but below the minimum to hit"),
-        r if landed => format!("{} by {margin}", result_name(r)),
-        r => result_name(r).to_string(),
+        StrikeResult::BelowMinimum => format!("wins by {margin} but {}", result.name()),
+        r if landed => format!("{} by {margin}", r.name()),
+        r => r.name().to_string(),
     };
     let wound_text = if landed {
         format!(
@@ -625,18 +653,4 @@ fn strike_in(
         disrupted,
         text,
     })
-}
-
-fn result_name(r: StrikeResult) -> &'static str {
-    match r {
-        StrikeResult::Hit => "hit",
-        StrikeResult::AmazingStrike => "amazing strike",
-        StrikeResult::GuaranteedHit => "guaranteed hit",
-        StrikeResult::Miss => "miss",
-        StrikeResult::AmazingDefense => "amazing defense",
-        StrikeResult::Fumble => "fumble",
-        StrikeResult::OutOfReach => "out of reach",
-        StrikeResult::Parried => "parried",
-        StrikeResult::BelowMinimum => "below the minimum",
-    }
 }

@@ -608,20 +608,9 @@ impl ToPyErr for SweepError {
     }
 }
 
-/// The message of a panic payload.
-fn panic_message(payload: &(dyn Any + Send)) -> String {
-    if let Some(s) = payload.downcast_ref::<&str>() {
-        (*s).to_owned()
-    } else if let Some(s) = payload.downcast_ref::<String>() {
-        s.clone()
-    } else {
-        "a panic with no message".to_owned()
-    }
-}
-
 /// The `InternalError` for a caught panic.
 pub(crate) fn internal(py: Python<'_>, payload: &(dyn Any + Send)) -> PyErr {
-    let detail = panic_message(payload);
+    let detail = skirmish_core::error::panic_message(payload);
     raise(
         py,
         "InternalError",

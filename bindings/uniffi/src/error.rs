@@ -131,11 +131,7 @@ impl SkirmishError {
 
     /// The error a caught panic becomes.
     pub(crate) fn from_panic(payload: &(dyn Any + Send)) -> SkirmishError {
-        let what = payload
-            .downcast_ref::<&str>()
-            .map(|s| (*s).to_owned())
-            .or_else(|| payload.downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "a panic without a message".to_owned());
+        let what = skirmish_core::error::panic_message(payload);
         SkirmishError::Internal {
             message: format!("internal error in skirmish (please report it): {what}"),
         }

@@ -6,6 +6,24 @@
 
 use std::fmt;
 
+/// The text of a caught panic's payload (what `catch_unwind` returns:
+/// `panic!` gives a `&str` or a `String`), for the errors a caught panic
+/// becomes in the tracker, the sweep and the bindings: the one home of it.
+///
+/// ```
+/// let payload = std::panic::catch_unwind(|| panic!("at {}", 3)).unwrap_err();
+/// assert_eq!(skirmish_core::error::panic_message(payload.as_ref()), "at 3");
+/// ```
+pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    if let Some(text) = payload.downcast_ref::<&str>() {
+        (*text).to_owned()
+    } else if let Some(text) = payload.downcast_ref::<String>() {
+        text.clone()
+    } else {
+        "a panic without a message".to_owned()
+    }
+}
+
 /// A result whose error is [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 

@@ -85,11 +85,7 @@ impl TrackerError {
 
     /// A caught panic: `payload` is what `catch_unwind` returned.
     pub(crate) fn internal(payload: &(dyn std::any::Any + Send)) -> TrackerError {
-        let what = payload
-            .downcast_ref::<&str>()
-            .map(|s| (*s).to_owned())
-            .or_else(|| payload.downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "a panic without a message".to_owned());
+        let what = crate::error::panic_message(payload);
         TrackerError::new(
             ErrorKind::Internal,
             None,

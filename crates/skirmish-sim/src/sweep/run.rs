@@ -25,7 +25,6 @@
 //! 60, three rounds). With a checkpoint the cells must finish in order (see
 //! [`Shared::gated`]): one part, every worker on it.
 
-use std::any::Any;
 use std::collections::HashMap;
 use std::ops::Range;
 use std::panic::{self, AssertUnwindSafe};
@@ -832,17 +831,6 @@ pub(super) enum Failure {
     Panic(String),
 }
 
-/// The text of a panic's payload (`panic!` gives a `&str` or a `String`).
-fn panic_message(payload: &(dyn Any + Send)) -> String {
-    if let Some(text) = payload.downcast_ref::<&str>() {
-        (*text).to_owned()
-    } else if let Some(text) = payload.downcast_ref::<String>() {
-        text.clone()
-    } else {
-        "a panic without a message".to_owned()
-    }
-}
-
 /// What one chunk of a cell's battles gave.
 pub(super) struct ChunkOut {
     tally: Tally,
@@ -909,7 +897,7 @@ where
                 }
             },
             Ok(Err(e)) => Failure::Error(e.into()),
-            Err(payload) => Failure::Panic(panic_message(payload.as_ref())),
+            Err(payload) => Failure::Panic(skirmish_core::error::panic_message(payload.as_ref())),
         };
         first_error.fetch_min(index, Ordering::Relaxed);
         out.error = Some((index, failure));

@@ -531,11 +531,8 @@ fn a_panicking_progress_callback_stops_the_sweep_with_its_panic() {
             run_sweep(&spec(300), editor, battle, &options)
         }))
         .unwrap_err();
-        let message = payload
-            .downcast_ref::<&str>()
-            .map(|s| (*s).to_owned())
-            .or_else(|| payload.downcast_ref::<String>().cloned());
-        assert_eq!(message.as_deref(), Some("the callback broke"), "{n} threads");
+        let message = skirmish_core::error::panic_message(payload.as_ref());
+        assert_eq!(message, "the callback broke", "{n} threads");
     }
 }
 

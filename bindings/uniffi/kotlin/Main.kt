@@ -178,7 +178,8 @@ fun theGoblinAmbush() {
         check("the log tells the story", e.log().any { it.text.contains("Roland changes to draw short sword") }) {
             e.log().joinToString("\n") { it.text }
         }
-        check("the built-in ambush has the same eight", goblinAmbush().map { it.spec.name } == party.map { it.name })
+        check("the built-in ambush has the same eight",
+            Encounter.fromScenario("goblin-ambush", 1uL).use { b -> b.combatants().map { it.name } } == party.map { it.name })
     }
 }
 

@@ -7,7 +7,7 @@
 //! mirror the core's types (the core's own types keep their Rust shape:
 //! `usize`, tuples, private fields, a `Duration` that clashes with UniFFI's);
 //! the exact odds of a Full Contact strike; the weapon and armor tables; the
-//! built-in goblin ambush.
+//! built-in scenarios (`Encounter.fromScenario("goblin-ambush", seed)`).
 //!
 //! One file per core module, conversion only: no rule lives here.
 //!
@@ -27,7 +27,6 @@
 
 uniffi::setup_scaffolding!();
 
-pub mod ambush;
 pub mod damage;
 pub mod error;
 pub mod fighter;

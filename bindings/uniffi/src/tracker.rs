@@ -832,9 +832,23 @@ mod tests {
             let ffi = TimingSystem::from(&core_system);
             assert_eq!(core_timing::TimingSystem::try_from(ffi).unwrap(), core_system);
         }
-        for m in skirmish_core::ambush::goblin_ambush() {
-            let ffi = CombatantSpec::from(m.spec.clone());
-            assert_eq!(core::CombatantSpec::try_from(ffi).unwrap(), m.spec);
+        let two = skirmish_core::tables::weapons::RateOfFire::TWO;
+        let traits = core_timing::ActorTiming {
+            initiative_bonus: 3,
+            interval: 3,
+            reflexes: 7,
+            combat_sense: 2,
+        };
+        let specs = [
+            core::CombatantSpec::new("Roland", core_timing::Declaration::new(2, 1).with_rate_of_fire(two))
+                .on_side("party")
+                .with_timing(traits)
+                .labelled("elven bow"),
+            core::CombatantSpec::new("Madoc", core_timing::Declaration::new(0, 2).disruptible()).labelled("Spark"),
+        ];
+        for spec in specs {
+            let ffi = CombatantSpec::from(spec.clone());
+            assert_eq!(core::CombatantSpec::try_from(ffi).unwrap(), spec);
         }
     }
 }

@@ -17,9 +17,11 @@
 
 use std::io::Write as _;
 
-use skirmish_core::ambush::goblin_ambush;
 use skirmish_core::timing::{Declaration, GmTiming, InitiativeEntry, TimingSystem};
 use skirmish_core::tracker::{CombatantSpec, Encounter, SheetLine, Turn};
+
+use skirmish_sim::odds::encounter_from_scenario;
+use skirmish_sim::scenario::Scenario;
 
 use crate::output::ClosedPipe;
 
@@ -81,12 +83,11 @@ pub(crate) fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
     if args.as_in_the_text {
         return as_in_the_text(&system);
     }
-    let mut e = Encounter::new(system.clone(), args.seed)?;
+    let mut ambush = Scenario::builtin("goblin-ambush")?;
+    ambush.timing = system.clone();
+    let mut e = encounter_from_scenario(&ambush, args.seed)?;
     // A replay never undoes: no history (it grew with every step).
     e.set_undo_limit(0)?;
-    for m in goblin_ambush() {
-        e.add_combatant(m.spec)?;
-    }
     let mut out = Out::new();
     if args.json {
         out.put("[")?;

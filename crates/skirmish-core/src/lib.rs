@@ -76,7 +76,6 @@
 
 #![deny(missing_docs)]
 
-pub mod ambush;
 pub mod combat;
 pub mod damage;
 pub mod dice;

@@ -3,10 +3,11 @@
 use std::path::{Path, PathBuf};
 
 use proptest::prelude::*;
-use skirmish_core::ambush::goblin_ambush;
 use skirmish_core::damage::{DamageConfig, HitPointsConfig};
 use skirmish_core::tables::weapons;
 use skirmish_core::timing::TimingSystem;
+use skirmish_core::tracker::Turn;
+use skirmish_sim::odds::encounter_from_scenario;
 use skirmish_sim::scenario::{
     BUILTIN, FullContactRules, MAX_FIGHTERS, Scenario, ScenarioError, ScenarioErrorKind, Striking, Targeting,
     WeaponChoice,
@@ -803,9 +804,10 @@ fn unknown_builtins_suggest_the_closest() {
     assert!(Scenario::builtin_source("nope").is_err());
 }
 
-/// The preset's timing data is the rules crate's ambush, fighter by fighter.
+/// The preset is the texts' ambush: their Time Taken, Rate of Fire, speed
+/// bonuses and spells, and the Full Contact article's ratings.
 #[test]
-fn goblin_ambush_agrees_with_the_core_ambush() {
+fn goblin_ambush_is_the_texts_ambush() {
     let preset = Scenario::builtin("goblin-ambush").unwrap();
     assert_eq!(preset.timing, TimingSystem::continuous());
     assert_eq!(preset.striking, Striking::FullContact(FullContactRules::default()));
@@ -815,33 +817,34 @@ fn goblin_ambush_agrees_with_the_core_ambush() {
         .iter()
         .flat_map(|side| side.groups.iter().map(move |g| (side.name.as_str(), g)))
         .collect();
-    let members = goblin_ambush();
-    assert_eq!(fighters.len(), members.len());
-    for ((side, group), member) in fighters.iter().zip(&members) {
-        let spec = &member.spec;
-        assert_eq!(group.name, spec.name);
-        assert_eq!(Some(side.to_string()), spec.side, "{}", spec.name);
+    // The texts' timing numbers, fighter by fighter: (name, side, Time
+    // Taken, Rate of Fire, speed bonus, disruptible) (docs/rules.md §1.2).
+    let text = [
+        ("Roland", "party", 2, "2/1", 1, false),
+        ("Madoc", "party", 0, "1/1", 2, true),
+        ("Cardiff", "party", 7, "1/1", 0, false),
+        ("Orc #1", "goblinoids", 3, "2/1", 0, false),
+        ("Orc #2", "goblinoids", 3, "2/1", 0, false),
+        ("Goblin #1", "goblinoids", 8, "1/1", 0, false),
+        ("Goblin #2", "goblinoids", 8, "1/1", 0, false),
+        ("Shaman", "goblinoids", 2, "1/1", 0, true),
+    ];
+    assert_eq!(fighters.len(), text.len());
+    for ((side, group), (name, text_side, tt, rof, bonus, disruptible)) in fighters.iter().zip(text) {
+        assert_eq!((group.name.as_str(), *side), (name, text_side));
         assert_eq!(group.count, 1);
         let (time_taken, rate_of_fire) = match group.weapon.as_ref().unwrap() {
             WeaponChoice::Named(name) => {
                 let row = weapons::find(name).unwrap();
                 (i32::try_from(row.time_taken).unwrap(), row.rate_of_fire)
             }
-            WeaponChoice::Custom(custom) => {
-                assert_eq!(custom.name, spec.action_label, "{}", spec.name);
-                (custom.time_taken, custom.rate_of_fire)
-            }
+            WeaponChoice::Custom(custom) => (custom.time_taken, custom.rate_of_fire),
         };
-        let action = &spec.action;
-        assert_eq!(time_taken, action.time_taken, "{} TT", spec.name);
-        assert_eq!(rate_of_fire, action.rate_of_fire, "{} RoF", spec.name);
-        assert_eq!(group.speed_bonus, action.speed_bonus, "{} speed bonus", spec.name);
-        assert_eq!(group.disruptible, action.disruptible, "{} disruptible", spec.name);
-        assert_eq!(group.extra_attacks, action.extra_attacks, "{} extra attacks", spec.name);
-        assert_eq!(group.initiative_bonus, spec.timing.initiative_bonus, "{}", spec.name);
-        assert_eq!(group.interval, spec.timing.interval, "{}", spec.name);
-        assert_eq!(group.reflexes, spec.timing.reflexes, "{}", spec.name);
-        assert_eq!(group.combat_sense, spec.timing.combat_sense, "{}", spec.name);
+        assert_eq!(time_taken, tt, "{name} TT");
+        assert_eq!(rate_of_fire, rof.parse().unwrap(), "{name} RoF");
+        assert_eq!(group.speed_bonus, bonus, "{name} speed bonus");
+        assert_eq!(group.disruptible, disruptible, "{name} disruptible");
+        assert_eq!(group.extra_attacks, 0, "{name} extra attacks");
     }
     // The Full Contact article's numbers.
     let rating = |name: &str| {
@@ -919,5 +922,56 @@ fn deep_nesting_is_an_error_not_a_crash() {
         assert!(Scenario::from_toml_str(&toml, "deep.toml").is_err());
         let json = format!("{{\"name\": {}{}}}", "[".repeat(depth), "]".repeat(depth));
         assert!(Scenario::from_json_str(&json, "deep.json").is_err());
+    }
+}
+
+/// Value stability: the built-in goblin ambush in the tracker under each
+/// system with seed 2026, the
+/// first moments as "display:names". A change here changes every user's
+/// seeded battles: a breaking change, not a test to update.
+#[test]
+fn golden_seeded_schedules() {
+    let run = |system: &str| {
+        let mut ambush = Scenario::builtin("goblin-ambush").unwrap();
+        ambush.timing = TimingSystem::by_name(system).unwrap();
+        let mut e = encounter_from_scenario(&ambush, 2026).unwrap();
+        let mut out = Vec::new();
+        while out.len() < 8 {
+            if let Turn::Moment { moment, lines, .. } = e.next().unwrap() {
+                let names: Vec<&str> = lines.iter().map(|l| l.name.as_str()).collect();
+                out.push(format!("{}:{}", moment.display, names.join("+")));
+            }
+        }
+        out.join(" ")
+    };
+    let got: Vec<(&str, String)> = TimingSystem::NAMES.iter().map(|n| (*n, run(n))).collect();
+    let want = [
+        (
+            "simultaneous",
+            "1:Roland+Madoc+Cardiff+Orc #1+Orc #2+Goblin #1+Goblin #2+Shaman 2:Roland+Madoc+Cardiff+Orc #1+Orc #2+Goblin #1+Goblin #2+Shaman 3:Roland+Madoc+Cardiff+Orc #1+Orc #2+Goblin #1+Goblin #2+Shaman 4:Roland+Madoc+Cardiff+Orc #1+Orc #2+Goblin #1+Goblin #2+Shaman 5:Roland+Madoc+Cardiff+Orc #1+Orc #2+Goblin #1+Goblin #2+Shaman 6:Roland+Madoc+Cardiff+Orc #1+Orc #2+Goblin #1+Goblin #2+Shaman 7:Roland+Madoc+Cardiff+Orc #1+Orc #2+Goblin #1+Goblin #2+Shaman 8:Roland+Madoc+Cardiff+Orc #1+Orc #2+Goblin #1+Goblin #2+Shaman",
+        ),
+        (
+            "simple-rounds",
+            "3:Madoc 6:Shaman 7:Roland+Orc #1 9:Orc #2 13:Cardiff+Goblin #1 16:Goblin #2 7:Roland+Orc #1 9:Orc #2",
+        ),
+        (
+            "graduated-rounds",
+            "3:Madoc 6:Shaman 7:Roland+Orc #1 8:Roland+Orc #1 9:Orc #2 11:Orc #2 13:Cardiff+Goblin #1 16:Goblin #2",
+        ),
+        (
+            "continuous",
+            "3:Madoc 4:Madoc 5:Madoc 6:Shaman+Madoc 7:Roland+Orc #1+Madoc 8:Madoc 9:Orc #2+Roland+Madoc 10:Shaman+Orc #2+Madoc",
+        ),
+        (
+            "tick-system",
+            "20:Roland 18:Madoc+Roland 17:Goblin #1 16:Madoc 15:Roland+Goblin #1 14:Shaman 13:Goblin #2+Roland 12:Cardiff+Madoc+Shaman",
+        ),
+        (
+            "action-blocks",
+            "3:Roland 2:Roland+Madoc+Shaman+Cardiff 1:Roland+Madoc+Orc #1+Orc #2+Shaman+Cardiff+Goblin #1+Goblin #2 2:Roland+Orc #1 1:Roland+Madoc+Orc #1+Orc #2+Shaman+Cardiff+Goblin #1+Goblin #2 2:Roland+Orc #1+Cardiff 1:Roland+Madoc+Orc #1+Orc #2+Shaman+Cardiff+Goblin #1+Goblin #2 2:Roland+Orc #1+Orc #2+Shaman",
+        ),
+    ];
+    for ((name, g), (wname, w)) in got.iter().zip(want) {
+        assert_eq!((*name, g.as_str()), (wname, w));
     }
 }

@@ -1,4 +1,4 @@
-//! Issue 13: every timing system x every targeting policy on the parity
+//! Every timing system x every targeting policy on the parity
 //! battle at 2x10 and 2x100,000 fighters: cost per action, to set beside
 //! Continuous with random targets (the fast path).
 //!

@@ -1,6 +1,6 @@
 //! Fights the parity battle under any timing system and targeting policy,
 //! battles `0..B` of seed 1 at N against N, inside `measured`, so callgrind
-//! counts just those (issue 13: every system and policy as fast as
+//! counts just those (the aim: every system and policy as fast as
 //! Continuous with random targets).
 //!
 //! ```sh

@@ -1,6 +1,6 @@
 //! How long a thread started beside a busy one takes to run, on this
-//! machine (issue 13: why the README's two-thread sweep, 15 ms in all, is
-//! not twice as fast as one thread).
+//! machine (the question: why the README's two-thread sweep, 15 ms in all,
+//! is not twice as fast as one thread).
 //!
 //! A sweep's calling thread starts its workers and the first starts
 //! battles at once; the second can only start when the kernel runs it on

@@ -1,5 +1,5 @@
 //! The tracker at a phone's scale: memory, snapshot size and restore time
-//! of a 30-combatant Continuous encounter after N operations (issue 9's
+//! of a 30-combatant Continuous encounter after N operations (the tracker's
 //! bounded-memory targets: for 1,000 operations, heap under 5 MB, snapshot
 //! under 1 MB, restore under 10 ms).
 //!

@@ -1,4 +1,4 @@
-"""Shared definitions of the peer parity battle (issue 4) for the Python peers.
+"""Shared definitions of the peer parity battle for the Python peers.
 
 Both peers (`parity_heapq.py`, `parity_simpy.py`) import the rule constants,
 the dice tables and the command line / JSON output from here, so that the only

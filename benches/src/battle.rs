@@ -1,5 +1,5 @@
-//! The battle and sweep benches' input: the built-in parity battle (issue
-//! 4's peer battle) at any size, as `skirmish bench parity` fights it, a
+//! The battle and sweep benches' input: the built-in parity battle (the
+//! peers' battle, benches/peers) at any size, as `skirmish bench parity` fights it, a
 //! fixed batch of its battles per timed iteration, and the sweep spec.
 
 use skirmish_sim::SimError;

@@ -1,12 +1,12 @@
 //! Seeded event streams for the scheduler benches.
 //!
 //! A stream is the input of the hold model ([`crate::hold`]): `actors`
-//! combatants fighting Continuous combat (RULES.md §4), each with one
+//! combatants fighting Continuous combat (docs/rules.md §1.4), each with one
 //! pending action. When an actor's action lands it declares the next one,
 //! which lands at `now + Ready Time`, where
 //!
 //! ```text
-//! Ready Time = max(1, 2dF + TT - speed bonus)      (RULES.md §3-4)
+//! Ready Time = max(1, 2dF + TT - speed bonus)      (docs/rules.md §1.3-1.4)
 //! ```
 //!
 //! with TT the Continuous Time Taken of a weapon from the tables (2..=14)

@@ -1,5 +1,5 @@
 """Exact odds, strikes, ratings, dice, tables and timing analysis, checked
-against the worked examples of the texts (RULES.md; the same numbers as the
+against the worked examples of the texts (docs/rules.md; the same numbers as the
 Rust tests, and the very case file crates/skirmish-core/tests/cases/full_contact.toml)."""
 
 from __future__ import annotations

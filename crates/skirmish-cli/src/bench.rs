@@ -32,7 +32,7 @@ pub(crate) struct Args {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 enum Which {
-    /// The peer parity battle (issue 4): N x A against N x B.
+    /// The peer parity battle: N x A against N x B.
     Parity,
 }
 

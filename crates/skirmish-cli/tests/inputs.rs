@@ -1,4 +1,4 @@
-//! Issue 12: what the command line says about bad input, and with which
+//! What the command line says about bad input, and with which
 //! exit status: 2 for a usage error (a bad argument, scenario or value:
 //! fix the command), 1 for a failure at run time (the command was fine),
 //! the same for every verb. One test per message the probe found

@@ -1,4 +1,4 @@
-//! `skirmish replay --as-in-the-text` (issue 12 item 7): every timing
+//! `skirmish replay --as-in-the-text`: every timing
 //! example of the texts, with their declarations and rolls, each number as
 //! the text gives it; and a long replay in bounded memory.
 #![allow(clippy::unwrap_used, reason = "tests")]

@@ -1,4 +1,4 @@
-//! `skirmish run` on a long battle (issue 12): the trace is written as it
+//! `skirmish run` on a long battle: the trace is written as it
 //! is fought (text and JSON), and Ctrl-C stops the battle saying where it
 //! was, exit 1.
 #![allow(clippy::unwrap_used, reason = "tests")]

@@ -177,7 +177,8 @@ fn continuous_goblin_ambush_follows_the_text() {
 
 /// The same ambush under the Tick System: the counter counts down from the
 /// highest initiative; Cardiff acts on 20 for 2 ticks, is done on 18 and,
-/// with an Interval of 6, has his next turn on 12 (tick-system.txt).
+/// with an Interval of 6, has his next turn on 12 ("The Tick System";
+/// docs/rules.md §1.5).
 #[test]
 fn tick_system_goblin_ambush() {
     let s = track(

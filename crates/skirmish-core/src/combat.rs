@@ -7,7 +7,7 @@
 //! ([`Striking`](crate::fighter::Striking)) and the
 //! damage it does: the hit's margin (SR + roll - DR, or the relative
 //! degree), plus the attacker's offensive damage factor, minus the
-//! defender's defensive factor (RULES.md §3), plus the amazing-strike
+//! defender's defensive factor (docs/rules.md §3.1), plus the amazing-strike
 //! extra. The damage model ([`crate::damage`]) then turns that damage into
 //! a wound or lost hit points.
 //!
@@ -110,7 +110,7 @@ pub fn full_contact_blow(
 /// added on an amazing strike: the margin, except that a guaranteed hit
 /// (a +4 that hits only by the optional rule, at a margin of 0 or less)
 /// lands as the least hit, margin 1. The rule exists so that the
-/// "impossible" hit happens (full-contact-striking.txt); a hit that could
+/// "impossible" hit happens (Full Contact; docs/rules.md §3.1); a hit that could
 /// never do damage would not be one.
 #[inline]
 pub fn damage_margin(outcome: StrikeOutcome, extra: i32) -> i32 {
@@ -122,7 +122,7 @@ pub fn damage_margin(outcome: StrikeOutcome, extra: i32) -> i32 {
 }
 
 /// The damage of a hit by `margin`: plus the attacker's offensive factor,
-/// minus the defender's defensive factor (RULES.md §3). Saturates rather
+/// minus the defender's defensive factor (docs/rules.md §3.1). Saturates rather
 /// than overflows.
 #[inline]
 pub const fn damage_of(margin: i32, offense: i32, defense_factor: i32) -> i32 {
@@ -172,7 +172,7 @@ pub struct OpposedBlow {
     pub damage: i32,
 }
 
-/// A FUDGE opposed blow (fudge-combat-chapter4.txt 4.3): the attacker hits
+/// A FUDGE opposed blow (FUDGE 4.3; docs/rules.md §5): the attacker hits
 /// when its result beats the defender's by 1 or more and is at least the
 /// rules' minimum result (Poor against an equal-sized foe); a defender
 /// that wins is not hurt (its own blows are its own actions).

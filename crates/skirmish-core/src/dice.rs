@@ -1,5 +1,5 @@
 //! Dice: Fudge dice (`NdF`), plain `NdN`, exact distributions, and the
-//! **roll sources** every rule takes its dice from (RULES.md §0).
+//! **roll sources** every rule takes its dice from (docs/rules.md §0).
 //!
 //! A rule never rolls on its own: it asks a [`RollSource`] for a [`Dice`]
 //! roll. Two sources ship:

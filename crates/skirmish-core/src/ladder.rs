@@ -1,4 +1,4 @@
-//! The Fudge trait ladder and the half-toward-zero bonus rule (RULES.md §0).
+//! The Fudge trait ladder and the half-toward-zero bonus rule (docs/rules.md §0).
 //!
 //! | value | name |
 //! | ---: | --- |

@@ -1,6 +1,6 @@
-//! Damage: what a hit does to the one it hits (RULES.md §3).
+//! Damage: what a hit does to the one it hits (docs/rules.md §3).
 //!
-//! The seeds leave damage to the game; this module makes it a pluggable part
+//! The texts leave damage to the game; this module makes it a pluggable part
 //! of a battle, next to timing and striking. Two models ship:
 //!
 //! - [`FudgeWounds`], the documented default: FUDGE's wound levels on a

@@ -86,7 +86,7 @@ impl fmt::Display for WoundLevel {
     }
 }
 
-/// The least damage for each wound level (FUDGE's wound chart; RULES.md §3).
+/// The least damage for each wound level (docs/rules.md §3.2).
 ///
 /// Damage below `scratch` does nothing. Must be strictly increasing;
 /// `scratch` at least 1. Missing fields in a file take the defaults.
@@ -345,7 +345,7 @@ pub struct WoundChange {
 }
 
 /// FUDGE wound levels on a track of boxes: the default damage model
-/// (RULES.md §3).
+/// (docs/rules.md §3.2).
 ///
 /// Damage 1-2 is a Scratch, 3-4 Hurt (-1), 5-6 Very Hurt (-2), 7-8
 /// Incapacitated, 9+ Near Death (thresholds configurable). A wound whose

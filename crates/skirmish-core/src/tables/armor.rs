@@ -1,7 +1,8 @@
 //! The suggested armor values of Full Contact striking
-//! (full-contact-striking.txt, "Addendum: Suggested Armor Values").
+//! (the "Full Contact" striking article, "Addendum: Suggested Armor
+//! Values"; docs/rules.md §2.1.2).
 //!
-//! Every row of the seed's table, in its order, with the names a GM is
+//! Every row of the text's table, in its order, with the names a GM is
 //! likely to type as aliases. Lookups ignore case, punctuation, `&`/`and`
 //! and `etc.`, so `"kevlar"`, `"Riot Gear"`, `"chain mail"` and
 //! `"Gauntlets, greaves and helm"` all find their row.

@@ -1,11 +1,11 @@
 //! The weapon speed tables: Time Taken and Rate of Fire for common weapons
-//! (relativity-timing-systems.txt, "Addendum: Suggested Weapon Speeds";
-//! RULES.md §1).
+//! (the Relativity "Timing Systems" article, "Addendum: Suggested Weapon
+//! Speeds"; docs/rules.md §1.9).
 //!
-//! The seed gives four tables — Fantasy (18 weapons), Oriental (15),
+//! The text gives four tables — Fantasy (18 weapons), Oriental (15),
 //! Industrial & Modern (15) and Science Fiction (9) — "preliminary values to
-//! get players started". Every row ships here as static data, in the seed's
-//! order, with the seed's spelling ("Rifle, Twelve-Guage", sic; "Rifle,
+//! get players started". Every row ships here as static data, in the text's
+//! order, with the text's spelling ("Rifle, Twelve-Guage", sic; "Rifle,
 //! Twelve-Gauge" is accepted as an alias). "Rate of Fire is presented in
 //! shots-per-round": [`RateOfFire`] keeps it as the exact fraction written.
 //!
@@ -16,7 +16,7 @@
 //! - `+` Machine guns: the values are for bursts of about 15 rounds
 //!   ([`Weapon::burst`]).
 //!
-//! The footnote markers are not part of the names: the seed's
+//! The footnote markers are not part of the names: the text's
 //! "Grenade*, Hand" is `"Grenade, Hand"` with [`Footnote::Grenade`].
 //!
 //! ```
@@ -44,9 +44,9 @@ use crate::error::{Error, Result, closest_names};
 // Genre
 // ---------------------------------------------------------------------------
 
-/// The four tables of the seed.
+/// The four tables of the text.
 ///
-/// Displays as the seed's heading ("Industrial & Modern"); serializes as a
+/// Displays as the text's heading ("Industrial & Modern"); serializes as a
 /// snake_case id (`industrial_modern`); parses forgivingly: `"fantasy"`,
 /// `"oriental"`, `"modern"`, `"industrial"`, `"Industrial & Modern"`,
 /// `"sci-fi"`, `"scifi"`, `"science fiction"`, ...
@@ -71,7 +71,7 @@ pub enum Genre {
 }
 
 impl Genre {
-    /// The four genres, in the seed's order.
+    /// The four genres, in the text's order.
     pub const ALL: [Genre; 4] = [
         Genre::Fantasy,
         Genre::Oriental,
@@ -79,7 +79,7 @@ impl Genre {
         Genre::ScienceFiction,
     ];
 
-    /// The seed's heading for the table: `"Industrial & Modern"`.
+    /// The text's heading for the table: `"Industrial & Modern"`.
     pub const fn title(self) -> &'static str {
         match self {
             Genre::Fantasy => "Fantasy",
@@ -154,7 +154,7 @@ impl Serialize for Genre {
 /// assert_eq!((rof.shots(), rof.rounds()), (4, 3));
 /// assert!((rof.as_f64() - 4.0 / 3.0).abs() < 1e-12);
 /// assert_eq!(rof.to_string(), "4/3");
-/// // Simple Rounds (RULES.md §1.2): 4/3 fires 2, 1, 1 in rounds 1, 2, 3.
+/// // Simple Rounds (docs/rules.md §1.2): 4/3 fires 2, 1, 1 in rounds 1, 2, 3.
 /// assert_eq!([1, 2, 3, 4].map(|r| rof.shots_in_round(r)), [2, 1, 1, 2]);
 /// assert!("0/1".parse::<RateOfFire>().is_err());
 /// ```
@@ -202,8 +202,8 @@ impl RateOfFire {
         f64::from(self.shots) / f64::from(self.rounds)
     }
 
-    /// Shots in the `round`-th round of use (1-based), by RULES.md's
-    /// decision for Simple Rounds: `ceil(r*n/k) - ceil((r-1)*n/k)`, so a
+    /// Shots in the `round`-th round of use (1-based), by the decision for
+    /// Simple Rounds (docs/rules.md §1.2): `ceil(r*n/k) - ceil((r-1)*n/k)`, so a
     /// ready weapon fires first (1/2 fires in rounds 1, 3, 5, ...).
     /// Round 0 has no shots.
     #[inline]
@@ -275,7 +275,7 @@ impl TryFrom<RateOfFireRepr> for RateOfFire {
 // Footnotes
 // ---------------------------------------------------------------------------
 
-/// A footnote of the tables, with its marker and the seed's text.
+/// A footnote of the tables, with its marker and its words as printed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Footnote {
@@ -291,10 +291,10 @@ pub enum Footnote {
 }
 
 impl Footnote {
-    /// The three footnotes, in the seed's order.
+    /// The three footnotes, in the text's order.
     pub const ALL: [Footnote; 3] = [Footnote::HeavyCrossbow, Footnote::Grenade, Footnote::MachineGun];
 
-    /// The marker the seed puts on the row: `'*'` or `'+'`.
+    /// The marker the text puts on the row: `'*'` or `'+'`.
     pub const fn marker(self) -> char {
         match self {
             Footnote::HeavyCrossbow | Footnote::Grenade => '*',
@@ -310,7 +310,7 @@ impl Footnote {
         }
     }
 
-    /// The footnote as the seed writes it (without its marker).
+    /// The footnote as the text writes it (without its marker).
     pub const fn text(self) -> &'static str {
         match self {
             Footnote::HeavyCrossbow => {
@@ -343,7 +343,7 @@ impl Footnote {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[non_exhaustive]
 pub struct Weapon {
-    /// The name exactly as in the seed, without footnote markers.
+    /// The name exactly as in the text, without footnote markers.
     pub name: &'static str,
     /// The table it is in.
     pub genre: Genre,
@@ -446,7 +446,7 @@ const fn machine_gun(name: &'static str, tt: u32, shots: u32, rounds: u32) -> We
 /// Rows per genre, in [`Genre::ALL`] order.
 const COUNTS: [usize; 4] = [18, 15, 15, 9];
 
-/// Every row of the four tables, in the seed's order.
+/// Every row of the four tables, in the text's order.
 static WEAPONS: [Weapon; 57] = [
     // Fantasy
     fantasy("Axe, Battle", 5, 1, 1),
@@ -544,12 +544,12 @@ const _: () = {
     }
 };
 
-/// Every weapon of the four tables, in the seed's order.
+/// Every weapon of the four tables, in the text's order.
 pub fn all() -> &'static [Weapon] {
     &WEAPONS
 }
 
-/// The weapons of one table, in the seed's order.
+/// The weapons of one table, in the text's order.
 ///
 /// ```
 /// use skirmish_core::tables::weapons::{by_genre, Genre};
@@ -648,7 +648,7 @@ fn find_among(range: std::ops::Range<usize>, name: &str) -> Result<&'static Weap
     }
 }
 
-/// The ways a weapon may be written: its name and aliases as the seed
+/// The ways a weapon may be written: its name and aliases as the text
 /// writes them ("Crossbow, Heavy") and in reading order ("Heavy Crossbow").
 fn spellings(w: &Weapon) -> impl Iterator<Item = String> {
     std::iter::once(w.name).chain(w.aliases.iter().copied()).flat_map(|n| {

@@ -1,4 +1,4 @@
-//! FUZION Action Blocks (fuzion-action-blocks.txt; RULES.md §1.6).
+//! FUZION Action Blocks (FUZION "Action Blocks"; docs/rules.md §1.6).
 //!
 //! - Per three-second **phase**: actions = max(1, floor((REF + Combat Sense
 //!   + 1d6) / 5)), recomputed every phase.

@@ -6,9 +6,9 @@
 //! integer counts of equally likely outcomes ([`Distribution`],
 //! [`Probability`]) or as exact fractions ([`Ratio`]), never by sampling.
 //!
-//! The rules (RULES.md §1):
+//! The rules (docs/rules.md §1):
 //!
-//! - *relativity-timing-systems.txt*, "Simple Rounds: Initiative": the
+//! - the Relativity "Timing Systems" article, "Simple Rounds: Initiative": the
 //!   landing tick of a first action is `4dF + 5 + TT - speed bonus`, and "a
 //!   calculated Initiative of 0 or less counts as 1"
 //!   ([`initiative_distribution`], [`first_action_order`]). Graduated Rounds
@@ -21,10 +21,10 @@
 //! - "Continuous Combat": the expected number of actions in a stretch of
 //!   ticks ([`continuous_actions`]).
 //! - "Simple Rounds: Turn Order" and the weapon table's Rate of Fire, with
-//!   RULES.md's decision for fractional rates
+//!   the decision for fractional rates (docs/rules.md §1.2)
 //!   ([`RateOfFire::shots_in_round`]) and extra attacks from gear such as
 //!   "Bracers of Archery" ([`attacks_per_round`]).
-//! - *fuzion-action-blocks.txt*: actions per phase
+//! - FUZION "Action Blocks" (docs/rules.md §1.6): actions per phase
 //!   `max(1, floor((REF + Combat Sense + 1d6) / 5))` ([`actions_per_phase`]).
 //!
 //! # Example
@@ -350,7 +350,7 @@ pub fn first_action_order(a: FirstAction, b: FirstAction) -> Result<OrderOdds> {
 /// Actions in a FUZION phase for one roll of the d6:
 /// `max(1, floor((reflexes + combat_sense + roll) / 5))`.
 ///
-/// The division floors (toward minus infinity) as the seed says ("the total
+/// The division floors (toward minus infinity) as the text says ("the total
 /// is rounded down"), so a negative Initiative Composite such as -3 gives
 /// -1 rather than the 0 that truncation would; either way the minimum of
 /// one action applies, so the count is 1 for every composite below 10.
@@ -436,11 +436,11 @@ pub struct RoundAttacks {
 }
 
 /// Attacks per round of a weapon with `rate_of_fire` (`n/k`) in Simple
-/// Rounds, by RULES.md's decision: `ceil(r*n/k) - ceil((r-1)*n/k)` in the
-/// `r`-th round of use ([`RateOfFire::shots_in_round`]), plus
-/// `extra_per_round` from gear such as "Bracers of Archery". The same
-/// counts give the actions a Graduated Round allows (see
-/// [`graduated_actions`]).
+/// Rounds, by the decision of docs/rules.md §1.2:
+/// `ceil(r*n/k) - ceil((r-1)*n/k)` in the `r`-th round of use
+/// ([`RateOfFire::shots_in_round`]), plus `extra_per_round` from gear
+/// such as "Bracers of Archery". The same counts give the actions a
+/// Graduated Round allows (see [`graduated_actions`]).
 ///
 /// # Errors
 /// [`Error::OutOfRange`] for a cycle longer than [`MAX_CYCLE_ROUNDS`]

@@ -1,4 +1,4 @@
-//! Continuous Combat (Relativity, "Continuous Combat"; RULES.md §1.4).
+//! Continuous Combat (Relativity, "Continuous Combat"; docs/rules.md §1.4).
 //!
 //! - No rounds. First actions by initiative as in
 //!   [Simple Rounds](super::simple); after each action the actor declares

@@ -1,4 +1,4 @@
-//! Graduated Rounds (Relativity, "Graduated Rounds"; RULES.md §1.3), and
+//! Graduated Rounds (Relativity, "Graduated Rounds"; docs/rules.md §1.3), and
 //! the Ready Time that Continuous shares.
 //!
 //! - A round has 20 ticks (configurable). The first action's initiative

@@ -1,4 +1,4 @@
-//! Timing: when an action lands (RULES.md §1).
+//! Timing: when an action lands (docs/rules.md §1).
 //!
 //! Six timing systems share one [`Scheduler`] over one
 //! [`EventQueue`](queue::EventQueue) keyed by integer tick:
@@ -249,7 +249,7 @@ pub enum ActionKind {
     NonCombat,
 }
 
-/// The GM's last word on when a declared action lands (RULES.md §1.4).
+/// The GM's last word on when a declared action lands (docs/rules.md §1.4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum GmTiming {

@@ -1,4 +1,4 @@
-//! Simple Rounds (Relativity, "Simple Rounds (D&D Style)"; RULES.md §1.2),
+//! Simple Rounds (Relativity, "Simple Rounds (D&D Style)"; docs/rules.md §1.2),
 //! and the initiative roll that Graduated Rounds and Continuous share.
 //!
 //! - **Initiative** = 4dF + 5 (1..9) + Time Taken - speed bonus; a total of
@@ -7,7 +7,7 @@
 //! - **Multiple actions**: everyone's first action in initiative order, then
 //!   a second pass of those with a second action in the same order, and so
 //!   on. Actions per round come from the Rate of Fire with the fractional
-//!   decision of RULES.md (a weapon with RoF n/k fires
+//!   decision of docs/rules.md §1.2 (a weapon with RoF n/k fires
 //!   `ceil(r*n/k) - ceil((r-1)*n/k)` times in its r-th round of use, see
 //!   [`RateOfFire::shots_in_round`](crate::tables::weapons::RateOfFire::shots_in_round)),
 //!   plus extra attacks from gear ("Bracers of Archery").

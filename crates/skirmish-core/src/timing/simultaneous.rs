@@ -1,4 +1,4 @@
-//! Simultaneous Combat (Relativity, "Simultaneous Combat"; RULES.md §1.1).
+//! Simultaneous Combat (Relativity, "Simultaneous Combat"; docs/rules.md §1.1).
 //!
 //! No ordering: every combatant able to act acts once per **exchange**, all
 //! at the same instant, and the effects apply together ("then anyone left

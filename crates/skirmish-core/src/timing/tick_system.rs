@@ -1,4 +1,4 @@
-//! The Tick System (tick-system.txt; RULES.md §1.5).
+//! The Tick System ("The Tick System"; docs/rules.md §1.5).
 //!
 //! - Everyone rolls initiative (default 1d20, configurable) + bonus; the
 //!   highest total acts first and **sets the round length** in ticks; the

@@ -309,7 +309,7 @@ struct Combatant {
     #[serde(default)]
     damage: Option<DamageState>,
     /// The wound penalty its rolls take at the current moment: the one it
-    /// had when the moment began (simultaneity, RULES.md §1).
+    /// had when the moment began (simultaneity, docs/rules.md §1.8).
     #[serde(default)]
     moment_penalty: i32,
     /// The moment it went down at (it still strikes in that moment).

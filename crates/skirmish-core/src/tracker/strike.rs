@@ -7,7 +7,7 @@
 //! is the table's view: each side's total with its breakdown, the wound in
 //! words, and the timing consequences:
 //!
-//! - **Simultaneity** (RULES.md §1): a roll takes the wound penalty its
+//! - **Simultaneity** (docs/rules.md §1.8): a roll takes the wound penalty its
 //!   fighter had when the current moment began; a wound struck in the
 //!   moment counts from the next. A combatant taken out in the moment still
 //!   strikes in it (two fighters can fell each other). Who strikes when is
@@ -251,7 +251,7 @@ impl Encounter {
     /// `attacker` strikes `target` under the encounter's striking rules,
     /// with `dice` typed in or rolled; the damage model marks the wound.
     ///
-    /// - **Simultaneity** (RULES.md §1): a roll takes the wound penalty its
+    /// - **Simultaneity** (docs/rules.md §1.8): a roll takes the wound penalty its
     ///   fighter had when the current moment began; a wound struck in the
     ///   moment counts from the next. A combatant taken out in the moment still
     ///   strikes in it (two fighters can fell each other). Who strikes when is

@@ -108,7 +108,7 @@ fn the_seed_ready_times() {
     let dagger = ready_time_distribution(3, 0).unwrap();
     assert_eq!((dagger.min(), dagger.counts()), (1, &[1, 2, 3, 2, 1][..]));
     let roland = ready_time_distribution(2, 1).unwrap();
-    // Rolls -2, -1, 0 all give the minimum 1 (the seed's roll of -1 -> 0 -> 1).
+    // Rolls -2, -1, 0 all give the minimum 1 (the text's roll of -1 -> 0 -> 1).
     assert_eq!((roland.min(), roland.counts()), (1, &[6, 2, 1][..]));
 }
 
@@ -191,7 +191,7 @@ fn roland_against_cardiff() {
         [(6516, 6561), (36, 6561), (9, 6561)]
     );
     assert_eq!(brute_order(roland, cardiff), (6516, 36, 9));
-    // The seed's rolls (4 and 1 on 4dF+5) gave 5 and 8: Roland first, one of the 6516.
+    // The text's rolls (4 and 1 on 4dF+5) gave 5 and 8: Roland first, one of the 6516.
 }
 
 #[test]

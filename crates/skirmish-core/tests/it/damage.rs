@@ -1,4 +1,4 @@
-//! Damage models (RULES.md §3): the cases in `tests/cases/damage.toml`, and
+//! Damage models (docs/rules.md §3): the cases in `tests/cases/damage.toml`, and
 //! the models used the way a battle uses them.
 
 use serde::Deserialize;

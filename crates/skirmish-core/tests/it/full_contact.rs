@@ -1,4 +1,4 @@
-//! Full Contact striking: the worked examples of full-contact-striking.txt
+//! Full Contact striking: the worked examples of the "Full Contact" article
 //! and our edge cases as data (`tests/cases/full_contact.toml`, one driver
 //! below), then exact odds against brute force, and bad input.
 

@@ -1,16 +1,16 @@
-//! The weapon speed tables against the seed's own text.
+//! The weapon speed tables against the text's own tables.
 //!
-//! `tests/cases/weapon_tables.txt` is the seed's addendum tables copied
-//! verbatim (relativity-timing-systems.txt, "Suggested Weapon Speeds": the
-//! genre headings, the tab-separated rows and the footnotes). This test
-//! parses it and compares every row, in order, with the static data, so no
-//! row can be missing, extra or wrong.
+//! `tests/cases/weapon_tables.txt` is the text's addendum tables copied
+//! verbatim (the Relativity "Timing Systems" article's "Suggested Weapon
+//! Speeds", docs/rules.md §1.9: the genre headings, the tab-separated rows
+//! and the footnotes). This test parses it and compares every row, in
+//! order, with the static data, so no row can be missing, extra or wrong.
 
 use skirmish_core::tables::weapons::{self, Footnote, Genre, RateOfFire};
 
 const SEED_TABLES: &str = include_str!("../cases/weapon_tables.txt");
 
-/// A row of the seed's table, as written there.
+/// A row of the text's table, as written there.
 #[derive(Debug)]
 struct SeedRow {
     genre: Genre,

@@ -15,8 +15,8 @@
 //!    the defender's skill + 4dF). Wound penalties feed both rolls.
 //! 3. At the end of the moment every hit is applied, in the order it was
 //!    struck; the fallen lose their pending actions; a fighter hit before its
-//!    disruptible action landed loses that action (RULES.md's simultaneity
-//!    decision: two fighters can fell each other, and a spell completes on
+//!    disruptible action landed loses that action (the simultaneity
+//!    decision of docs/rules.md §1.8: two fighters can fell each other, and a spell completes on
 //!    the tick its caster is struck).
 //! 4. The battle ends when one side is left (a win), none is (a draw, both
 //!    wiped out at the same moment), or a limit of ticks, rounds or actions
@@ -30,7 +30,7 @@
 //!
 //! - **Damage** is the hit's margin (SR + roll - DR, or the relative
 //!   degree), plus the attacker's `offense`, minus the defender's
-//!   `toughness` (RULES.md §3), plus `amazing_strike_damage` on an amazing
+//!   `toughness` (docs/rules.md §3.1), plus `amazing_strike_damage` on an amazing
 //!   strike. Armor from the
 //!   table counts once per striking system: in the Defense Rating under
 //!   Full Contact (as in the article), in the defensive damage factor under

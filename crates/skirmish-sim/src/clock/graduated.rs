@@ -1,5 +1,5 @@
 //! A lean clock for Graduated Rounds with the default past-the-end policy,
-//! "extend the round" (issue 13).
+//! "extend the round".
 //!
 //! Graduated Rounds is Continuous timing inside rounds: each fighter's
 //! first action of a round lands on its initiative (4dF + 5 + Time Taken -
@@ -34,7 +34,7 @@
 //! follow-up in a 32-byte slab slot plus a bucket entry, and its id (12
 //! bytes) per fighter to cancel it: with disruption, where hundreds of
 //! thousands are pending at once, that put a 2x1,000,000 battle at 74-86
-//! bytes a fighter (issue 13's bar is 64). Follow-ups are now the FUDGE
+//! bytes a fighter (the target is 64). Follow-ups are now the FUDGE
 //! ring clock's 4-byte entries in per-tick buckets (`fast::Ring`, FIFO
 //! within a tick as the queue is): the fighter, and with a disruptible
 //! declaration its epoch's low bits, moved each time a queued follow-up is

@@ -1,5 +1,5 @@
 //! The lean clocks step for step against the core Scheduler (a
-//! reviewer's probe of issue 13's clocks, kept): random fighters in runs of
+//! reviewer's probe of the lean clocks, kept): random fighters in runs of
 //! equal ones (Rates of Fire, extra attacks and preparation, REF and Combat
 //! Sense, Time Taken up to 1,000,000), random hits, falls and disruptions,
 //! every moment, actor list, disruption answer and the dice left compared;

@@ -11,8 +11,8 @@
 //!   (tested: `tests/it/battle.rs`).
 //! - [`RoundsClock`] (`rounds.rs`) is the same for Simultaneous Combat,
 //!   Simple Rounds and Action Blocks, and [`GraduatedClock`]
-//!   (`graduated.rs`) for Graduated Rounds that extend the round (issue 13;
-//!   tested: `tests/it/systems.rs`).
+//!   (`graduated.rs`) for Graduated Rounds that extend the round (tested:
+//!   `tests/it/systems.rs`).
 //! - [`TickClock`] (`tick.rs`) is the same for the Tick System, every
 //!   option and declaration (a battle only repeats declarations, so none
 //!   of the table's operations is needed; tested: `tests/it/systems.rs`);
@@ -201,7 +201,7 @@ impl Clock for SchedulerClock {
     /// One Scheduler call for the moment's fallen: its awaiting list (all
     /// who acted at this moment) is filtered once, not once per fallen
     /// fighter, which made the Tick System's cost per action grow with
-    /// the battle's size (issue 13).
+    /// the battle's size.
     fn remove_fallen(&mut self, fallen: &[u32]) {
         self.scheduler.remove_each(fallen.iter().map(|&f| ActorId(f)));
         // The fallen are not followed up: their rolls go at the next call.

@@ -1,5 +1,5 @@
 //! A lean clock for Simultaneous Combat, Simple Rounds and FUZION Action
-//! Blocks (issue 13).
+//! Blocks.
 //!
 //! The core [`Scheduler`](skirmish_core::timing::Scheduler) runs every
 //! timing system for the live tracker: per-actor state of ~200 bytes, a
@@ -22,7 +22,7 @@
 //! writes none either: its fighters with an action, by initiative, are
 //! walked once per pass (those with no further action leaving the list
 //! after each), a moment being a run of equal initiative. What a fighter
-//! costs the clock (issue 13's 64 bytes a fighter): a 12-byte record (its
+//! costs the clock (against a target of 64 bytes a fighter): a 12-byte record (its
 //! group's data is in a profile per run of equal fighters), its place in
 //! the fight's list (4), in the initiative or REF order (Simple Rounds, and
 //! Action Blocks unless the order by REF is fighter order, 4), and in a
@@ -175,7 +175,7 @@ pub(crate) struct RoundsClock {
     /// Action Blocks with the runs by REF in fighter order (REF never
     /// rising from a profile to the next, as with one REF for all): the
     /// order by REF is `active`'s, and `by_init` is not kept (4 bytes a
-    /// fighter of issue 13's 64).
+    /// fighter of the 64-byte budget).
     blocks_in_order: bool,
     /// Counting sort buckets; after an Action Blocks round's layout,
     /// `counts[b]` is where the entries of its `b`th block (`1..=span`, tick

@@ -1,4 +1,4 @@
-//! A lean clock for the Tick System (tick-system.txt; RULES.md §1.5).
+//! A lean clock for the Tick System ("The Tick System"; docs/rules.md §1.5).
 //!
 //! The core [`Scheduler`](skirmish_core::timing::Scheduler) runs the Tick
 //! System for the live tracker, with everything a table needs (free

@@ -1,4 +1,4 @@
-//! The fast path's index of a side's best target (issue 13: the ranked
+//! The fast path's index of a side's best target (the aim: the ranked
 //! policies within 2x of random targets): the lowest key among a side's
 //! fighters, ties to the lowest fighter, as the general loop's tournament
 //! trees (`ranking.rs`) give it, at a fraction of their cost.

@@ -1,5 +1,5 @@
 //! The fast path under the timing systems with a lean clock but no fused
-//! loop (issue 13): Simultaneous Combat, Simple Rounds, Action Blocks,
+//! loop: Simultaneous Combat, Simple Rounds, Action Blocks,
 //! Graduated Rounds and the Tick System.
 //!
 //! Profiled at 2x10 after the lean clocks (callgrind), about 500 of the

@@ -1,4 +1,4 @@
-//! FUDGE opposed striking on the fast path (issue 13): two-sided battles
+//! FUDGE opposed striking on the fast path: two-sided battles
 //! under every timing system with a lean clock (Continuous's included) and
 //! every targeting policy.
 //!
@@ -140,7 +140,7 @@ pub(crate) struct OpposedArrays {
     /// disruption read them; and with penalties, each one's wound penalty
     /// after it. (Apart: a battle with disruption and no penalties keeps 4
     /// bytes a hit, where a Simultaneous round's hits are about one per
-    /// fighter, issue 13's 64 bytes a fighter.)
+    /// fighter, against a target of 64 bytes a fighter.)
     hits: Vec<u32>,
     penalties: Vec<i32>,
     /// `random` only: per side, which places of its list hold a fighter in

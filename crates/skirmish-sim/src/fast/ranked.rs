@@ -1,4 +1,4 @@
-//! The ranked targeting policies on the fast path (issue 13): "attack the
+//! The ranked targeting policies on the fast path: "attack the
 //! most wounded foe" and "attack the least engaged foe", on both loops
 //! (`continuous.rs`, `moments.rs`), so under every timing system with a
 //! lean clock.

@@ -1,4 +1,4 @@
-//! A battle under a `Control` (issue 12): a flag stops it with where it
+//! A battle under a `Control`: a flag stops it with where it
 //! was, its trace streams line by line exactly as the report keeps it, and
 //! its progress is reported.
 

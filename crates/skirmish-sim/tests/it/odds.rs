@@ -495,7 +495,7 @@ fn a_fighter_standing_but_already_down_falls_at_its_first_hit() {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 40, ..ProptestConfig::default() })]
 
-    /// Issue 13: odds from here fight on the fast path's moments loop,
+    /// Odds from here fight on the fast path's moments loop,
     /// with the encounter's own clock, whenever the continuation qualifies
     /// (two sides, Full Contact): battle for battle the general loop's
     /// summaries, under every timing system, both damage models (the

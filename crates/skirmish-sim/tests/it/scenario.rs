@@ -863,7 +863,7 @@ fn goblin_ambush_is_the_texts_ambush() {
     assert_eq!(rating("Shaman").2, "Fair");
 }
 
-/// The parity battle exactly as issue 4 fixes it.
+/// The parity battle exactly as the peers (benches/peers) fight it.
 #[test]
 fn parity_is_the_peer_battle() {
     let p = Scenario::builtin("parity").unwrap();

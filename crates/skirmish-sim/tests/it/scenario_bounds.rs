@@ -1,4 +1,4 @@
-//! Issue 12: no scenario input runs away, and every refusal says what to
+//! No scenario input runs away, and every refusal says what to
 //! do. Lists too long are refused while they are read (before any check
 //! that looks at pairs), files that are not regular files are refused
 //! before they are opened for reading, and a file is read only up to its

@@ -1,4 +1,4 @@
-//! Issue 13: the round and tick systems get lean clocks of their own, with
+//! The round and tick systems get lean clocks of their own, with
 //! results identical to the core Scheduler's for the same seed. These
 //! digests were pinned from the engine before any lean round clock
 //! (commit c5e05e2), over full reports with traces and casualties: every
@@ -145,7 +145,7 @@ fn system_digests() -> Vec<(String, u64)> {
 
 /// Pinned before any lean round clock: (timing system, policy, digest).
 /// Re-pinned once when trace lines gained their `pass` and FUDGE opposed
-/// lines their wound penalty (issue 12 item 7): with both taken out of the
+/// lines their wound penalty: with both taken out of the
 /// reports' text, the new engine gave exactly the digests pinned before.
 const PINNED: &[(&str, u64)] = &[
     ("simultaneous, random", 0x8f0425ad6304b8b0),

@@ -1,4 +1,4 @@
-//! Issue 13: `most_wounded` and `least_engaged` targeting pick from an
+//! `most_wounded` and `least_engaged` targeting pick from an
 //! index kept up to date as blows land, not from a scan of every enemy.
 //! The index must pick exactly what the scan picked, ties and FUDGE's
 //! reach included, so the same seed gives the same battle. These digests
@@ -92,7 +92,7 @@ fn policy_digest(scenario: &Scenario, battles: u64, policy: &str) -> u64 {
 
 /// Pinned before the index replaced the scan: (scenario, policy, digest).
 /// Re-pinned once when trace lines gained their `pass` and FUDGE opposed
-/// lines their wound penalty (issue 12 item 7): with both taken out of the
+/// lines their wound penalty: with both taken out of the
 /// reports' text, the new engine gave exactly the digests pinned before.
 const PINNED: &[(&str, &str, u64)] = &[
     ("parity 3", "most_wounded", 0x695d16670170e381),

@@ -1,4 +1,4 @@
-//! Traces that tell the truth (issue 12 item 7): a FUDGE opposed line's
+//! Traces that tell the truth: a FUDGE opposed line's
 //! parts add up to its totals (the wound penalty is one of them), and a
 //! round system's moments carry their pass, so Simple Rounds read round,
 //! pass and initiative in order.

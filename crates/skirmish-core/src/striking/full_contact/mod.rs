@@ -1,4 +1,4 @@
-//! Full Contact striking (full-contact-striking.txt; RULES.md §2).
+//! Full Contact striking (the "Full Contact" striking article; docs/rules.md §2.1).
 //!
 //! One number for the attacker, one for the defender, one roll of 4dF:
 //!

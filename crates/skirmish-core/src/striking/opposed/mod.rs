@@ -1,5 +1,5 @@
-//! FUDGE opposed combat (fudge-combat-chapter4.txt, sections 4.2 to 4.4;
-//! RULES.md §2, "FUDGE opposed combat").
+//! FUDGE opposed combat (FUDGE chapter 4, sections 4.2 to 4.4;
+//! docs/rules.md §2.2, "FUDGE opposed combat").
 //!
 //! Combat in FUDGE is an Opposed action. Each fighter's **rolled result**
 //! is a trait level plus 4dF; the **relative degree** is one result minus
@@ -31,7 +31,7 @@
 //! Functions that roll for several combatants draw in the order their
 //! documentation gives.
 //!
-//! # Where RULES.md decides, or the text is silent
+//! # Decisions where the text is silent (docs/rules.md §2.2)
 //!
 //! - Two all-out attackers who tie stand off ([`exchange`]).
 //! - A "successful" all-out defense, for scouting, is one that was not hit

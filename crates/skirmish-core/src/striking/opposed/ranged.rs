@@ -217,8 +217,8 @@ pub struct ExchangeOfFire {
 
 /// Two shooters firing at each other instead of dodging (4.4): "the
 /// action is Unopposed - making the Difficulty Level is all that is needed
-/// to hit. The GM may make such actions simultaneous." RULES.md §2 makes
-/// them simultaneous, and so does this: both shots are resolved from the
+/// to hit. The GM may make such actions simultaneous." docs/rules.md §2.2.9
+/// makes them simultaneous, and so does this: both shots are resolved from the
 /// same moment, so both may hit ("Will and Dicken would have skewered each
 /// other"). Rolls: first, then second.
 ///

@@ -1,5 +1,5 @@
 //! The Tick System's clock for a battle where nothing is ever cancelled
-//! but by a fall (issue 13): no disruptible declaration, and every delay
+//! but by a fall: no disruptible declaration, and every delay
 //! within the fast path's ring.
 //!
 //! [`TickClock`](super::TickClock) keeps a handle per pending event so that
@@ -40,7 +40,7 @@
 //! doubling, lent from tick to tick) hold several times the pending events
 //! where `TickClock`'s chunks hold about one and a tenth, so at 2x1,000,000
 //! this clock's battles peaked at 63.5-78.2 bytes a fighter against
-//! `TickClock`'s 48.5-58.5 (issue 13's bar is 64). Below the cap the
+//! `TickClock`'s 48.5-58.5 (the target is 64). Below the cap the
 //! difference is at most a few megabytes, and the time is what counts. Everything else it does as
 //! `TickClock` does, step for step: the same events scheduled in the same
 //! order, so each tick's fighters come up in the same order, the same

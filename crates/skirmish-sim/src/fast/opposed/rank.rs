@@ -22,7 +22,7 @@ use crate::ranking::{ABSENT, Key};
 /// - `most_wounded`: a leaf that is also the fighter's damage taken (its
 ///   one home: a full fighter is still struck, and its damage must outlive
 ///   its absence; a separate array of it cost 8 bytes a fighter more,
-///   against issue 13's 64). Present, its rank orders the most wounded
+///   against the 64-byte budget). Present, its rank orders the most wounded
 ///   first; full, it is above every present rank, parked in the index
 ///   (absent to it, and a blow on a full fighter touches only its leaf);
 ///   down, it is absent (its damage is never read again). In 4

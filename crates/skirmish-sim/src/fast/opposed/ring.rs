@@ -28,13 +28,13 @@
 //! bits cannot wrap onto a stale entry. (Entries were
 //! `(fighter, group, epoch)`, 8 bytes, which with the buckets' spare room
 //! put a disruptive battle at 70.8 bytes a fighter at 2x1,000,000, over
-//! issue 13's 64.) In a battle without disruption only a fall leaves an
+//! the 64-byte target.) In a battle without disruption only a fall leaves an
 //! entry stale, so the entry is the fighter alone, live while it stands,
 //! and there are no epochs (2 bytes a fighter). A fighter has a pending
 //! action to lose unless it acted, or already lost one, at this tick
 //! (`busy`). Both put it in `awaiting` until the next call, and nothing
 //! else does, so `busy` is a bit per fighter set while it is there (a
-//! tick per fighter took 4 bytes, issue 13's 64 a fighter).
+//! tick per fighter took 4 bytes of the 64-byte budget).
 
 use skirmish_core::dice::SeededRolls;
 use skirmish_core::timing::graduated::ready_time_from;

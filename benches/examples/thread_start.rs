@@ -1,12 +1,12 @@
 //! How long a thread started beside a busy one takes to run, on this
-//! machine (the question: why the README's two-thread sweep, 15 ms in all,
-//! is not twice as fast as one thread).
+//! machine (the question: why the README's two-thread sweep, a few ms in
+//! all, is not twice as fast as one thread).
 //!
 //! A sweep's calling thread starts its workers and the first starts
 //! battles at once; the second can only start when the kernel runs it on
 //! the other core. On a machine whose idle core sleeps (a virtual CPU
 //! whose host must wake it), that can take milliseconds, a large part of
-//! a 15 ms run. Each of 200 trials waits 20 ms (so the other core goes
+//! run that short. Each of 200 trials waits 20 ms (so the other core goes
 //! idle, as before a fresh `skirmish sweep`), starts a thread while this
 //! one keeps busy for 5 ms, and records when the new thread first ran.
 //!

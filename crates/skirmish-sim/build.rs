@@ -4,9 +4,9 @@
 //! The TOML files stay the one home of the built-ins: they are what
 //! `skirmish scenarios show` prints and a user copies. But every run of the
 //! command line reads one (the default goblin ambush), and the TOML parser
-//! took about 560,000 instructions for it (0.13 ms of a 6 ms README sweep,
-//! before its first battle): the same values as JSON read in a sixth of
-//! that. The conversion is the TOML parser's own values written by
+//! was a visible part of a short sweep's time before its first battle: the
+//! same values read as JSON cost a fraction of it. The conversion is the
+//! TOML parser's own values written by
 //! `serde_json`; a test reads every built-in both ways and compares.
 
 use std::error::Error;

@@ -49,7 +49,7 @@ pub(crate) fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
         (0u64, 0u64, 0u64, 0u64, 0u64, 0u64);
     // Warm-up: the same battles, untimed, for up to 0.2 s, so that the timed
     // run sees a grown workspace and a CPU out of its idle clocks (a run of
-    // 10,000 small battles takes only ~20 ms).
+    // 10,000 small battles is short enough for both to show).
     let warm = Instant::now();
     for i in 0..args.battles {
         battle.run_summary(&mut ws, args.seed, i)?;

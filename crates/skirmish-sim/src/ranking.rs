@@ -2,7 +2,7 @@
 //! each side's standing fighters ranked by the policy's key, kept up to date
 //! as blows land, fighters fall and engagements change, so a pick costs
 //! O(log n) instead of a scan of every enemy (with the scan, a 2x100,000
-//! battle with either policy did not finish in 120 s).
+//! battle with either policy did not finish).
 //!
 //! One tournament tree (a segment tree of minimums) per side over its
 //! fighters in fighter order: a leaf holds the fighter's key `(rank,

@@ -592,9 +592,8 @@ pub fn find_in(genre: Genre, name: &str) -> Result<&'static Weapon> {
 
 /// Every table weapon's spellings as keys (index as [`WEAPONS`]), built
 /// once: a lookup used to rebuild them, allocating, for every spelling of
-/// every weapon it compared (about 300,000 instructions a lookup, a
-/// quarter of a small sweep's, which looks up each group's weapon for each
-/// cell).
+/// every weapon it compared, and a small sweep looks up each group's
+/// weapon for each cell.
 fn spelling_keys() -> &'static [Vec<Key>] {
     static KEYS: OnceLock<Vec<Vec<Key>>> = OnceLock::new();
     KEYS.get_or_init(|| {

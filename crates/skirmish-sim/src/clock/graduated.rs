@@ -16,7 +16,7 @@
 //! **Why a round is laid out, and only follow-ups queued.** The Scheduler
 //! (and this clock's first version) schedules every action through the
 //! core [`EventQueue`](skirmish_core::timing::queue::EventQueue): a slab slot, a bucket entry and a pop per action,
-//! about a fifth of a battle's instructions at 2x10. But every first action
+//! a large share of a battle's instructions at 2x10. But every first action
 //! of a round is scheduled at the round's start, in fighter order, before
 //! any follow-up of it; the queue pops a tick's events in scheduling order.
 //! So the round's first actions land in (tick, fighter) order, ahead of any
@@ -33,8 +33,8 @@
 //! **Why follow-ups are a ring, not the core queue.** The queue keeps a
 //! follow-up in a 32-byte slab slot plus a bucket entry, and its id (12
 //! bytes) per fighter to cancel it: with disruption, where hundreds of
-//! thousands are pending at once, that put a 2x1,000,000 battle at 74-86
-//! bytes a fighter (the target is 64). Follow-ups are now the FUDGE
+//! thousands are pending at once, that put a 2x1,000,000 battle over the
+//! 64-byte-a-fighter target. Follow-ups are now the FUDGE
 //! ring clock's 4-byte entries in per-tick buckets (`fast::Ring`, FIFO
 //! within a tick as the queue is): the fighter, and with a disruptible
 //! declaration its epoch's low bits, moved each time a queued follow-up is

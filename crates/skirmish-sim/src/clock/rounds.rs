@@ -7,7 +7,7 @@
 //! and checked per round. A battle under these two systems needs none of
 //! that: a round is laid out once, every action of it lands in a known
 //! order, and nothing is added mid-round. Profiled at 2x10 (callgrind), the
-//! Scheduler took about 60% of a Simultaneous battle's instructions, most
+//! Scheduler took most of a Simultaneous battle's instructions, most
 //! of it allocation (a `Vec` per actor per round, regrown).
 //!
 //! This clock lays an Action Blocks round of many blocks out as one flat
@@ -70,7 +70,7 @@ const COUNTING_SORT_SPAN: u64 = 4096;
 
 /// A Simple Rounds round of at most this many fighters is sorted by
 /// insertion as they roll: no buckets to clear and sum (the goblin
-/// ambush's counting sort was a fifth of its rounds' instructions).
+/// ambush's counting sort was a large share of its rounds' instructions).
 const SMALL_ROUND: usize = 8;
 
 /// Which of the three systems.
@@ -571,7 +571,7 @@ struct Rolled {
 /// `init + 1` for [`place_by_init`]. The lists come in as slices and the
 /// generator is copied to a local: through `self`, every store to a record
 /// made the compiler load each list's pointer and length and the
-/// generator's state again (about a third of this loop's instructions).
+/// generator's state again (a large share of this loop's instructions).
 #[inline]
 fn roll_simple(
     active: &mut Vec<u32>,

@@ -5,8 +5,8 @@
 //! actions, interrupts, held turns, Acquire, Prepare's defense bonus,
 //! entered initiative): per-actor state of ~200 bytes with a `Vec` of
 //! pending events, a plan built per follow-up and a layout per round.
-//! Profiled, a battle paid about 2,300 instructions per action and 540
-//! bytes per fighter for it. A battle uses none of that: its fighters only
+//! Profiled, a battle paid for all of it in time per action and memory
+//! per fighter. A battle uses none of that: its fighters only
 //! do "the same again", fall, or lose an action to a hit.
 //!
 //! This clock keeps a 12-byte record per fighter (the handles of its
@@ -29,14 +29,10 @@
 //! [`SchedulerClock`](super::SchedulerClock) does, so a seeded battle is
 //! identical on either clock (`tests/it/systems.rs` pins the digests and
 //! compares the two report by report; the unit tests (`tick/tests.rs`) drive both step
-//! for step). Measured (callgrind, parity battles, random targets):
-//! 2,334 instructions per action at 2x10 on the Scheduler, 503 on plain
-//! 40-byte records and the core queue, 328 on a ring of 8-byte nodes and
-//! 348 on its chunks and 357 with the alive bits (2x100,000: 472 -> 309
-//! -> 309 -> 316; the chunks and the bits are for the cache: criterion at
-//! 2x100,000, 72 -> 61 -> 50 ns per action); peak memory at
-//! 2x1,000,000, 1.08 GB -> 379 MB -> 109 MB -> 91 MB (47 bytes per
-//! fighter, the whole process).
+//! for step). Its cost per action and memory per fighter are measured in
+//! docs/performance.md ("Every timing system and targeting policy",
+//! "Memory per fighter at 2x1,000,000"); the chunks and the alive bits
+//! are for the cache at 2x100,000, not for instructions.
 //!
 //! The Scheduler's rules it keeps:
 //!

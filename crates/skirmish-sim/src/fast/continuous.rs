@@ -86,7 +86,7 @@ impl Entry {
 /// (fighter, group, and an epoch or a speed) in the loops that keep no
 /// hits, or a 4-byte [`epoch_entry`] in those that do, its group read from
 /// the battle's list. The 8-byte entries put a disruptive 2x1,000,000
-/// battle at 61-70 bytes a fighter (the target is 64); the loops
+/// battle over the 64-byte-a-fighter target; the loops
 /// without hits keep them, their group and speed at hand.
 pub(crate) trait Pending: Copy {
     /// Fighter `who` of group `group` at epoch `epoch`.

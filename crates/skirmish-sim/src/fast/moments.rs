@@ -2,8 +2,8 @@
 //! loop: Simultaneous Combat, Simple Rounds, Action Blocks,
 //! Graduated Rounds and the Tick System.
 //!
-//! Profiled at 2x10 after the lean clocks (callgrind), about 500 of the
-//! 600 to 950 instructions per action of these systems were the general
+//! Profiled at 2x10 after the lean clocks (callgrind), most of the
+//! instructions per action of these systems were the general
 //! loop's (`battle/fight.rs`): targets picked into a list through the
 //! policy's general code, every strike through `combat::full_contact_blow`,
 //! hits landed on full per-fighter arrays (engagement, damage taken,

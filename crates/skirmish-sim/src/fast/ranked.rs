@@ -252,8 +252,8 @@ impl RankedArrays {
 /// and it goes to an entry of the same target among the last two when it
 /// fits in it: every pick of a side is the same all moment (keys change at
 /// its end), so the moment's hits hold about one entry per side instead of
-/// one per hit (at 2x1,000,000 under Action Blocks, 8 bytes per fighter
-/// less), whatever order the two sides strike in. Damage taken is a sum,
+/// one per hit (a round's worth under Action Blocks), whatever order the
+/// two sides strike in. Damage taken is a sum,
 /// so the entries' order and grouping do not change the keys; an entry
 /// that would overflow starts another, so there are never more entries
 /// than hits (the room reserved).

@@ -7,8 +7,8 @@
 //! track again for the worst wound (the status before and after, the
 //! penalty), each a branch on the dice; and the fast path branched on
 //! whether the blow hit before it. Profiled on the README's six-system
-//! sweep (cachegrind, one thread), landing wounds was a fifth of every
-//! mispredicted branch of the battles. Every answer depends only on the
+//! sweep (cachegrind, one thread), landing wounds was a large share of the
+//! battles' mispredicted branches. Every answer depends only on the
 //! level called for (none, the five levels with boxes, Dead) and the
 //! track's state, and a track has few states: with the default boxes (3,
 //! 1, 1, 1, 1) 64 of filled boxes, and dead. So [`WoundsPrep`] tables,

@@ -73,8 +73,7 @@ impl Scenario {
         // reads nor changes them: their JSON form is left out (an empty
         // list), and only the field it names is read again. A sweep edits
         // every cell so; writing and reading the whole scenario was most of
-        // a small sweep's setup (about 480,000 instructions a cell for the
-        // goblin ambush).
+        // a small sweep's setup.
         let top = segments(path).first().filter(|_| partial).and_then(|first| {
             TOP_PARTS
                 .iter()

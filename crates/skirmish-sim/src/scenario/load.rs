@@ -34,8 +34,7 @@ impl Scenario {
     /// have equal keys. The FNV-1a hash of the JSON of every field but
     /// the sides, and of the sides too where they are not `base`'s. A
     /// sweep's cells mostly vary the rules, not the sides, and writing the
-    /// sides was nine tenths of a fingerprint (the goblin ambush's eight
-    /// fighters: 52,000 instructions a cell).
+    /// sides was most of a fingerprint's cost.
     pub(crate) fn cell_key(&self, base: &Scenario) -> u64 {
         // Every field, by name: a field added to the scenario is a
         // compile error here until the key covers it.
@@ -216,9 +215,9 @@ impl std::io::Write for Fnv {
 /// ratings, skill, a weapon, armor, bonuses: up to about 250 bytes of TOML
 /// each); the built-ins are under 4 KiB. A larger file is refused before
 /// it is read. The bound is what keeps loading quick and small: TOML is
-/// parsed whole before it is read as a scenario, at about 0.4 s and 60 MB
-/// a MiB, so 4 MiB of the smallest groups is refused in 1.6 s and 245 MB
-/// (16 MiB took 9 s and 1 GB).
+/// parsed whole before it is read as a scenario, so time and memory grow
+/// with the file (measured in docs/reliability.md, "Bounds of every
+/// input").
 pub const MAX_SCENARIO_BYTES: u64 = 4 * 1024 * 1024;
 
 /// The text of the scenario file at `path` (`kind` names its format in

@@ -14,12 +14,9 @@ pub const BATTLE_MEMORY_BUDGET: u64 = 2 * 1024 * 1024 * 1024;
 
 /// Bytes of battle state per fighter, measured: the peak resident memory of
 /// `skirmish run` at 2 x 1,000,000 fighters on the hungriest path (set from
-/// the Tick System on the core Scheduler, 558 bytes per fighter at 7a6e9e7;
-/// now every system has a lean clock, and the hungriest path left, the
-/// Scheduler under Graduated Rounds' other past-the-end policies, takes
-/// 402), rounded up for headroom. At the cap the Tick System peaked at 1.73
-/// GiB. docs/reliability.md ("Bounds of every input") has the table and
-/// the command.
+/// the Tick System on the core Scheduler, before it had a lean clock),
+/// rounded up for headroom. docs/reliability.md ("Memory per fighter") has
+/// the figures and the command.
 pub const FIGHTER_STATE_BYTES: u64 = 600;
 
 /// Most fighters a scenario may field, over all sides:

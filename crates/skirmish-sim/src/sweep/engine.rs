@@ -58,8 +58,7 @@ fn prepared_battle(
             }
             // Another scenario: its battle, in the workspace the thread
             // has (a workspace serves any battle; a new one is page faults
-            // on its rings, and a sixth of a millisecond of the README's
-            // sweep of six cells).
+            // on its rings in every cell).
             Some(mut p) => {
                 p.battle = crate::battle::Battle::new(scenario)?;
                 p.scenario.clone_from(scenario);
@@ -77,9 +76,8 @@ fn prepared_battle(
 /// A new prepared battle of `scenario` for `cell`. Out of line: a new
 /// workspace is built on the stack (its rings are arrays of a thousand
 /// buckets), and a frame that could hold it was probed page by page on
-/// every battle: 53 KiB of stack written per battle, more than the L1
-/// cache, whose contents the battle then fetched again (callgrind: 12 of
-/// the 13 write misses per battle of the goblin ambush's sweep).
+/// every battle: more stack written per battle than the L1 cache holds,
+/// whose contents the battle then fetched again.
 #[cold]
 #[inline(never)]
 fn prepare(cell: Option<(u64, usize)>, scenario: &Scenario) -> Result<Box<Prepared>, crate::SimError> {

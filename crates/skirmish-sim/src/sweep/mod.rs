@@ -205,13 +205,13 @@ pub const MAX_BATTLES: u64 = 1_000_000_000;
 /// copy of the scenario (built before any battle, so a bad value is
 /// reported first), its fingerprint for the duplicate check, its row of
 /// statistics, and when resuming an entry in the index of the checkpoint's
-/// rows. Measured: about 1.4 KB a cell for the small `parity` scenario
-/// (peak resident memory 20 MB at 10,000 cells, 144 MB at 100,000; see
-/// docs/reliability.md), so a million cells is already about 1.4 GB, more
-/// for a bigger scenario. And a million cells of the default 1,000 battles is a billion battles, days of
-/// CPU time: a grid beyond it is a mistake in the axes (`1..3000` three
-/// times is 27 billion cells), which is refused before anything is
-/// allocated, instead of aborting the process on a failed allocation.
+/// rows: for the small `parity` scenario a million cells is already more
+/// than a gigabyte, more for a bigger scenario (measured in
+/// docs/reliability.md, "Bounds of every input"). And a million cells of
+/// the default 1,000 battles is a billion battles, days of CPU time: a
+/// grid beyond it is a mistake in the axes (`1..3000` three times is 27
+/// billion cells), which is refused before anything is allocated, instead
+/// of aborting the process on a failed allocation.
 pub const MAX_CELLS: u64 = 1_000_000;
 
 /// The most worker threads a sweep may ask for: far beyond any machine's

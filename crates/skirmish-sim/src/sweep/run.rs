@@ -8,9 +8,8 @@
 //! One stream of chunks, not one parallel job a cell: a job a cell made
 //! every worker wait at each cell's end for the last chunk and hand the
 //! calling thread the result (a wake-up across threads each time), which
-//! on the README's six cells of a thousand small battles left a fifth of
-//! the second core idle (2 threads: 1.57x one thread's speed; one cell of
-//! six thousand battles 1.86x). A worker merges the chunks it runs of one
+//! on the README's six cells of a thousand small battles left part of the
+//! second core idle. A worker merges the chunks it runs of one
 //! cell itself and hands them in when it moves on; whoever hands in a
 //! cell's last chunk finishes the cell and writes every finished row from
 //! the first unwritten one, in cell order.
@@ -20,9 +19,9 @@
 //! worker whose part is done joins the part with the most chunks left.
 //! On one stream every worker fought every cell: each built every cell's
 //! battle and ran every timing system's code on its own core's cold
-//! caches. With parts each meets about its share of the cells: the
-//! README's sweep on two threads 6.37-6.40 -> 6.00-6.26 ms (perf stat -r
-//! 60, three rounds). With a checkpoint the cells must finish in order (see
+//! caches. With parts each meets about its share of the cells, and the
+//! README's sweep on two threads is faster. With a checkpoint the cells
+//! must finish in order (see
 //! [`Shared::gated`]): one part, every worker on it.
 
 use std::collections::HashMap;
@@ -94,11 +93,10 @@ where
     // last) on a core of its own, where they wait for it, and works beside them once it is built;
     // elsewhere it builds the setup, starts `threads` threads and waits
     // for them (a caller working beside a thread the kernel queued on the
-    // caller's own core left that thread waiting for a balancing tick: 1.06
-    // to 1.23 cores busy and the README sweep 12.5-13.3 ms against
-    // 10.6-11.2, perf stat -r 40, before the relay). Started before the
-    // setup, a worker's own start (the thread, its stack, its move to its
-    // core: about 0.1 ms) is made while the caller reads the cells. Scoped
+    // caller's own core left that thread waiting for a balancing tick, and
+    // the sweep slower than waiting). Started before the setup, a worker's
+    // own start (the thread, its stack, its move to its core) is made
+    // while the caller reads the cells. Scoped
     // threads rather than a pool: the workers only take chunks off one
     // counter, and they are joined before the results are read.
     let setup = if threads == 1 {

@@ -3,28 +3,26 @@
 //! A thread started beside a busy one is queued, most of the time, on the
 //! busy thread's own core, and runs there only when the kernel next
 //! balances its cores: on the virtual machines this project runs on (and
-//! the cloud notebooks designers sweep in) that is 1.9 ms later in the
-//! median and up to a 4 ms scheduler tick (`benches/examples/thread_start`:
-//! a worker started beside a busy thread first runs on that thread's core
-//! in 70 of 100 trials). The README's six-system sweep is 6-7 ms in all on
-//! two threads, so the second worker lost a seventh of it before its first
-//! battle.
+//! the cloud notebooks designers sweep in) that can be milliseconds later,
+//! up to a scheduler tick (`benches/examples/thread_start` measures it). A
+//! short sweep such as the README's lasts a few such delays, so the
+//! second worker lost a large part of it before its first battle.
 //!
 //! So, on Linux and Android, the caller starting the workers relays them:
 //! it pins itself to the core it is on, starts a worker (which inherits
 //! the pin, so it is queued on that core and nowhere else) and yields the
 //! core until the worker has run. The worker's first act is to say so and
 //! move itself to the next core the caller may use: the kernel moves it
-//! before the call returns (0.06 ms: the idle core is woken to take it),
+//! before the call returns (the idle core is woken to take it),
 //! while the caller goes on, on its own core. Then the worker takes back
 //! the caller's affinity mask, and after the last worker so does the
 //! caller: nothing stays pinned, and a busy machine balances the threads
 //! as it would have.
 //!
 //! The worker moves, not the caller: an idle virtual core can take
-//! milliseconds to wake (the caller moving itself instead waited 2-3 ms for
-//! its new core in one run of ten), and the caller has the sweep's setup to
-//! do; the worker only waits for it.
+//! milliseconds to wake (a caller moving itself instead waited for its new
+//! core), and the caller has the sweep's setup to do; the worker only
+//! waits for it.
 //!
 //! Only where the threads run changes, never what they compute: the
 //! sweep's bytes do not depend on which thread runs which chunk. Every

@@ -50,7 +50,7 @@ fn many(sides: usize, groups: usize) -> String {
 
 #[test]
 fn twenty_thousand_sides_are_refused_while_read_with_file_line_and_limit() {
-    // Before: 8.2 s of pairwise name checks to reach "at most 255 sides",
+    // Before: seconds of pairwise name checks to reach "at most 255 sides",
     // and that only when the battle was built, with no file or line.
     let e = Scenario::from_toml_str(&many(20_000, 1), "wide.toml").unwrap_err();
     assert_eq!(e.kind, ScenarioErrorKind::Schema, "{e}");
@@ -84,7 +84,7 @@ fn the_side_limit_holds_at_the_edge() {
 
 #[test]
 fn groups_past_the_limit_are_refused_while_read() {
-    // Before: 2.2M groups ran past 120 s. One side's list is cut off at the
+    // Before: 2.2M groups ran for minutes. One side's list is cut off at the
     // limit while it is read (the rest only counted)...
     let e = Scenario::from_toml_str(&many(2, MAX_GROUPS + 10), "deep.toml").unwrap_err();
     assert_eq!(e.path, "sides[0].groups", "{e}");

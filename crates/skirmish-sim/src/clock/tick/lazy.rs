@@ -7,8 +7,8 @@
 //! schedule writes the handles into the fighter's record, every pop clears
 //! them, and its ring keeps chunks, dead marks and a far queue to make
 //! handles and far delays cheap. Profiled at 2x10 (callgrind, parity
-//! battle), that clock was about 210 of the Tick System's 355 instructions
-//! an action, where the Continuous fast path spends about 185 on the whole
+//! battle), that clock was most of the Tick System's instructions an
+//! action, more than the Continuous fast path spends on the whole
 //! action. A battle whose declarations are not disruptible never cancels a
 //! living fighter's event, and a fallen fighter's events can simply be
 //! skipped when they come up (its bit in `alive` is clear): this clock
@@ -26,9 +26,8 @@
 //! order from the same tick, and those of a fighter that falls in the
 //! moment are skipped when they come up like any fallen fighter's. An
 //! action that would be done past the last tick is the next step's error,
-//! where `TickClock` meets it. Measured (callgrind, parity 2x10, random
-//! targets): 355 instructions an action on `TickClock`, 328 without
-//! handles, 315 starting actions as turns begin.
+//! where `TickClock` meets it. Both savings were measured in instructions
+//! per action at 2x10 (docs/performance.md has the current figures).
 //!
 //! It takes a battle only where every event fits the ring
 //! ([`LazyTickClock::takes`]): an action's ticks and Interval, and twice
@@ -39,8 +38,8 @@
 //! [`MAX_FIGHTERS`] fighters: the ring's buckets (a `Vec` each, grown by
 //! doubling, lent from tick to tick) hold several times the pending events
 //! where `TickClock`'s chunks hold about one and a tenth, so at 2x1,000,000
-//! this clock's battles peaked at 63.5-78.2 bytes a fighter against
-//! `TickClock`'s 48.5-58.5 (the target is 64). Below the cap the
+//! this clock's battles went over the 64-byte-a-fighter target where
+//! `TickClock`'s stay under it. Below the cap the
 //! difference is at most a few megabytes, and the time is what counts. Everything else it does as
 //! `TickClock` does, step for step: the same events scheduled in the same
 //! order, so each tick's fighters come up in the same order, the same

@@ -3,8 +3,8 @@
 //! The core [`EventQueue`] is general: any number of events per owner,
 //! handles that stay unique for its life, far-future events in three
 //! levels, a slab slot of 32 bytes per event plus its bucket entry and its
-//! free-list entry. Profiled under the Tick System clock it cost about 190
-//! instructions per action (two schedules and a pop, each through the
+//! free-list entry. Profiled under the Tick System clock it was a large
+//! part of an action's cost (two schedules and a pop, each through the
 //! slab). A battle's Tick System needs much less: every fighter has at most
 //! two pending events (its action and its turn), and nearly every event is
 //! a few ticks away (an action's ticks, an Interval, a round of a d20).
@@ -22,7 +22,7 @@
 //!   version linked one 8-byte node per event: after a few rounds its free
 //!   list and every bucket's list jumped about the array, and at 2x100,000
 //!   each schedule and each pop waited on a cache miss that depended on the
-//!   last (criterion: 72 ns per action against 32 at 2x10). A chunk is one
+//!   last, and 2x100,000 cost far more per action than 2x10. A chunk is one
 //!   cache line read in order: one dependent miss per [`SLOTS`] events;
 //! - an event's slot (chunk and place in it) is its handle: the fighter
 //!   keeps it (4 bytes) and **cancelling** marks the slot dead, O(1); a

@@ -5,7 +5,7 @@
 //!
 //! The lean `ContinuousClock` (`clock/mod.rs`) keeps the core `EventQueue`:
 //! profiled on the 2x10 FUDGE parity battle, its scheduling and popping
-//! were about 280 instructions per action, as much as the whole moment's
+//! cost as much per action as the whole moment's
 //! picks and strikes. A FUDGE action draws no `action_dice` word, so its
 //! follow-up cannot be scheduled as it strikes (as the Full Contact ring
 //! loop does); here the clock keeps the moment's actors and draws their
@@ -27,8 +27,8 @@
 //! epoch moving only at the ticks in between: at most 1,022 times, so 10
 //! bits cannot wrap onto a stale entry. (Entries were
 //! `(fighter, group, epoch)`, 8 bytes, which with the buckets' spare room
-//! put a disruptive battle at 70.8 bytes a fighter at 2x1,000,000, over
-//! the 64-byte target.) In a battle without disruption only a fall leaves an
+//! put a disruptive battle at 2x1,000,000 over the 64-byte-a-fighter
+//! target.) In a battle without disruption only a fall leaves an
 //! entry stale, so the entry is the fighter alone, live while it stands,
 //! and there are no epochs (2 bytes a fighter). A fighter has a pending
 //! action to lose unless it acted, or already lost one, at this tick

@@ -14,7 +14,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use skirmish_core::dice::SeededRolls;
 use skirmish_core::ladder::Level;
 use skirmish_core::striking::full_contact::{self, StrikeOptions};
-use skirmish_core::striking::opposed::{Combatant, Fighter, exchange, melee_round};
+use skirmish_core::striking::opposed::{Combatant, RolledCombatant, exchange, melee_round};
 
 const N: usize = 4_096;
 
@@ -25,12 +25,12 @@ fn strikes(c: &mut Criterion) {
         .map(|_| (rating(&mut rolls), rating(&mut rolls), rolls.four_df()))
         .collect();
     let level = |rolls: &mut SeededRolls| Level::new(rolls.below(6) as i32 - 2);
-    let results: Vec<(Fighter, Fighter)> = (0..N)
+    let results: Vec<(RolledCombatant, RolledCombatant)> = (0..N)
         .map(|_| {
             let (a, b) = (level(&mut rolls), level(&mut rolls));
             (
-                Fighter::new(Level::new(a.value() + rolls.four_df())),
-                Fighter::new(Level::new(b.value() + rolls.four_df())),
+                RolledCombatant::new(Level::new(a.value() + rolls.four_df())),
+                RolledCombatant::new(Level::new(b.value() + rolls.four_df())),
             )
         })
         .collect();

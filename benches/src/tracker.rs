@@ -7,7 +7,7 @@ use skirmish_core::damage::{DamageConfig, HitPointsConfig};
 use skirmish_core::fighter::{FighterProfile, Striking};
 use skirmish_core::timing::TimingSystem;
 use skirmish_core::tracker::{
-    CombatantId, Encounter, EncounterRules, Status, StrikeDice, StrikeOptions, TrackerError, Turn,
+    CombatantId, Encounter, EncounterRules, EncounterStrikeOptions, Status, StrikeDice, TrackerError, Turn,
 };
 use skirmish_sim::SimError;
 use skirmish_sim::odds::encounter_from_scenario;
@@ -57,7 +57,7 @@ pub fn long_fight(ops: u64) -> Result<Encounter, TrackerError> {
                 // Fighters alternate sides: an enemy is one of the other parity.
                 k = k.wrapping_add(7);
                 let target = CombatantId((k % PER_SIDE) * 2 + (1 - m.0 % 2));
-                if e.strike(m, target, StrikeOptions::default(), StrikeDice::default())
+                if e.strike(m, target, EncounterStrikeOptions::default(), StrikeDice::default())
                     .is_ok()
                 {
                     done += 1;
@@ -89,7 +89,12 @@ pub fn ambush_mid_fight() -> Result<Encounter, SimError> {
                 break;
             };
             fell |= e
-                .strike(member, target.id, StrikeOptions::default(), StrikeDice::default())?
+                .strike(
+                    member,
+                    target.id,
+                    EncounterStrikeOptions::default(),
+                    StrikeDice::default(),
+                )?
                 .went_down;
         }
         if fell {

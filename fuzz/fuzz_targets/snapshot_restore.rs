@@ -22,7 +22,7 @@ use std::sync::OnceLock;
 use arbitrary::{Arbitrary, Unstructured};
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
-use skirmish_core::tracker::{CombatantId, Encounter, ErrorKind, StrikeDice, StrikeOptions, ViewFor};
+use skirmish_core::tracker::{CombatantId, Encounter, ErrorKind, StrikeDice, EncounterStrikeOptions, ViewFor};
 use skirmish_fuzz::as_saved;
 
 const GOLDEN: [&str; 3] = [
@@ -179,8 +179,8 @@ fuzz_target!(|data: &[u8]| {
         let (ra, rb) = if step % 3 == 2 && n > 1 {
             let (x, y) = (CombatantId(step % n), CombatantId((step + 1) % n));
             (
-                format!("{:?}", a.strike(x, y, StrikeOptions::default(), StrikeDice::default())),
-                format!("{:?}", b.strike(x, y, StrikeOptions::default(), StrikeDice::default())),
+                format!("{:?}", a.strike(x, y, EncounterStrikeOptions::default(), StrikeDice::default())),
+                format!("{:?}", b.strike(x, y, EncounterStrikeOptions::default(), StrikeDice::default())),
             )
         } else if step == 4 {
             (format!("{:?}", a.undo()), format!("{:?}", b.undo()))

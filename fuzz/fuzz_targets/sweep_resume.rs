@@ -27,7 +27,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use arbitrary::{Arbitrary, Unstructured};
 use libfuzzer_sys::fuzz_target;
 use skirmish_fuzz::{cheap_to_fight, small_builtin};
-use skirmish_sim::sweep::{Axis, Progress, SweepError, SweepOptions, SweepSpec, existing_work, sweep};
+use skirmish_sim::sweep::{Axis, SweepProgress, SweepError, SweepOptions, SweepSpec, existing_work, sweep};
 
 #[derive(Arbitrary, Debug)]
 struct SpecIn {
@@ -192,7 +192,7 @@ fuzz_target!(|data: &[u8]| {
                 cancel: Some(Arc::clone(&cancel)),
                 // One thread: the callback after a finished cell stops the
                 // sweep before the next cell starts.
-                progress: Some(Arc::new(move |p: Progress| {
+                progress: Some(Arc::new(move |p: SweepProgress| {
                     if p.cells_done >= stop_after && p.cells_done < p.cells_total {
                         flag.store(true, Ordering::Relaxed);
                     }

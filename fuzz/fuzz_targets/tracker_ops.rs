@@ -24,7 +24,7 @@ use skirmish_core::striking::full_contact::RangedShot;
 use skirmish_core::tables::weapons::RateOfFire;
 use skirmish_core::timing::{ActorTiming, InitiativeEntry};
 use skirmish_core::tracker::{
-    CombatantId, CombatantSpec, Duration, EffectId, Encounter, EncounterRules, ErrorKind, StrikeDice, StrikeOptions,
+    CombatantId, CombatantSpec, Duration, EffectId, Encounter, EncounterRules, ErrorKind, StrikeDice, EncounterStrikeOptions,
     ViewFor, WoundOverride,
 };
 use skirmish_fuzz::as_saved;
@@ -249,7 +249,7 @@ struct Input {
     ops: Vec<Op>,
 }
 
-fn no_internal<T>(r: &skirmish_core::tracker::Result<T>, what: &dyn std::fmt::Debug) {
+fn no_internal<T>(r: &skirmish_core::tracker::TrackerResult<T>, what: &dyn std::fmt::Debug) {
     if let Err(e) = r {
         assert!(e.kind() != ErrorKind::Internal, "{what:?} gave an internal error: {e}");
     }
@@ -277,7 +277,7 @@ fn apply(e: &mut Encounter, op: &Op) -> Option<bool> {
             attack,
             defense,
         } => {
-            let options = StrikeOptions {
+            let options = EncounterStrikeOptions {
                 parry: *parry,
                 range: range.and_then(|(s, r, d)| RangedShot::new(s, r, d).ok()),
                 point_blank: *point_blank,

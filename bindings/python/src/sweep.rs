@@ -11,7 +11,7 @@ use std::time::Duration;
 use numpy::IntoPyArray;
 use pyo3::prelude::*;
 use pyo3::types::PyList;
-use skirmish_sim::sweep::{self, Axis, Column, Progress, SweepError, SweepOptions, SweepSpec, SweepTable};
+use skirmish_sim::sweep::{self, Axis, Column, SweepError, SweepOptions, SweepProgress, SweepSpec, SweepTable};
 
 use crate::error::{ToPyErr, guard, internal};
 use crate::scenario::PyScenario;
@@ -31,7 +31,7 @@ struct Shared {
 }
 
 impl Shared {
-    fn store(&self, p: Progress) {
+    fn store(&self, p: SweepProgress) {
         self.cells_done.store(p.cells_done, Ordering::Relaxed);
         self.cells_total.store(p.cells_total, Ordering::Relaxed);
         self.battles_done.store(p.battles_done, Ordering::Relaxed);
@@ -113,7 +113,7 @@ pub(crate) fn run_sweep(
         let hook = Arc::clone(&shared);
         let options = SweepOptions {
             threads,
-            progress: Some(Arc::new(move |p: Progress| hook.store(p))),
+            progress: Some(Arc::new(move |p: SweepProgress| hook.store(p))),
             cancel: Some(Arc::clone(&cancel)),
             checkpoint,
             resume,

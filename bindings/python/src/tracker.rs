@@ -16,8 +16,8 @@ use skirmish_core::damage::DamageConfig;
 use skirmish_core::fighter::{FighterProfile, Striking};
 use skirmish_core::timing::{Declaration, InitiativeEntry, TimingSystem};
 use skirmish_core::tracker::{
-    CombatantId, CombatantSpec, Duration, EffectId, Encounter, EncounterRules, StrikeDice, StrikeOptions, TrackerError,
-    ViewFor, WoundOverride,
+    CombatantId, CombatantSpec, Duration, EffectId, Encounter, EncounterRules, EncounterStrikeOptions, StrikeDice,
+    TrackerError, ViewFor, WoundOverride,
 };
 use skirmish_sim::odds::{encounter_from_scenario, odds_from_here};
 
@@ -330,7 +330,7 @@ impl PyEncounter {
         guard(py, || self.inner.end_effect(EffectId(effect)).map_err(|e| e.to_py(py)))
     }
 
-    /// `attacker` strikes `target` (`StrikeOptions` as JSON; the dice typed
+    /// `attacker` strikes `target` (`EncounterStrikeOptions` as JSON; the dice typed
     /// in or `None` to roll); the `StrikeReport` as JSON.
     #[pyo3(signature = (attacker, target, options, attack = None, defense = None))]
     fn strike(
@@ -343,7 +343,7 @@ impl PyEncounter {
         defense: Option<i32>,
     ) -> PyResult<String> {
         guard(py, || {
-            let options = parse!(py, StrikeOptions, options, "options")?;
+            let options = parse!(py, EncounterStrikeOptions, options, "options")?;
             let report = self
                 .inner
                 .strike(id(attacker), id(target), options, StrikeDice { attack, defense })

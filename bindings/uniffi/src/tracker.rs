@@ -509,7 +509,7 @@ impl Encounter {
         dice: Option<StrikeDice>,
     ) -> Result<StrikeReport> {
         self.write(|e| {
-            let options = core::StrikeOptions::try_from(options.unwrap_or_default())?;
+            let options = core::EncounterStrikeOptions::try_from(options.unwrap_or_default())?;
             Ok(
                 e.strike(id(attacker), id(target), options, dice.unwrap_or_default().into())?
                     .into(),

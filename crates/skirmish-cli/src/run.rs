@@ -20,7 +20,7 @@ use std::time::Duration;
 use indicatif::{ProgressBar, ProgressStyle};
 use skirmish_core::timing::TimingSystem;
 use skirmish_sim::SimError;
-use skirmish_sim::battle::{Battle, Control, Progress, RunOptions};
+use skirmish_sim::battle::{Battle, BattleProgress, Control, RunOptions};
 use skirmish_sim::report::{BattleReport, Outcome, TraceLine};
 
 use crate::output::ClosedPipe;
@@ -148,7 +148,7 @@ pub(crate) fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
     }
     let bar = progress_bar();
     let shown = bar.clone();
-    let mut progress = move |p: &Progress| {
+    let mut progress = move |p: &BattleProgress| {
         shown.set_length(p.fielded);
         shown.set_position(p.fielded - p.standing);
         shown.set_message(format!("tick {} round {}, {} actions", p.tick, p.round, p.actions));

@@ -6,7 +6,7 @@
 
 use skirmish_core::fighter::FighterProfile;
 use skirmish_core::timing::{InitiativeEntry, TimingSystem};
-use skirmish_core::tracker::{Encounter, StrikeDice, StrikeOptions, Turn};
+use skirmish_core::tracker::{Encounter, EncounterStrikeOptions, StrikeDice, Turn};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     // Seed 7: whatever the tracker rolls itself is the same on every run.
@@ -40,7 +40,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     // with the attack roll typed in (+1).
                     let attacker = line.members[0];
                     let target = if attacker == roland { orcs[0] } else { roland };
-                    let report = e.strike(attacker, target, StrikeOptions::default(), StrikeDice::typed(1, None))?;
+                    let report = e.strike(
+                        attacker,
+                        target,
+                        EncounterStrikeOptions::default(),
+                        StrikeDice::typed(1, None),
+                    )?;
                     println!(
                         "  {} + roll {:+} = {} against {}: {:?}, damage {}",
                         report.attack_total - report.attack_roll,
@@ -63,7 +68,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let before = e.log_len();
     e.undo()?;
     println!("undone: the log went from {before} to {} entries", e.log_len());
-    let report = e.strike(attacker, target, StrikeOptions::default(), StrikeDice::typed(-4, None))?;
+    let report = e.strike(
+        attacker,
+        target,
+        EncounterStrikeOptions::default(),
+        StrikeDice::typed(-4, None),
+    )?;
     println!("struck again with -4: {:?}", report.result);
 
     println!("log:");

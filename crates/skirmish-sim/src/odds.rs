@@ -74,7 +74,7 @@
 //! ```
 
 use serde::{Deserialize, Serialize};
-use skirmish_core::damage::{DamageModel, Status};
+use skirmish_core::damage::{Condition, DamageModel};
 use skirmish_core::dice::SeededRolls;
 use skirmish_core::fighter::Fighter;
 use skirmish_core::tracker::{Continuation, Encounter, EncounterRules};
@@ -323,7 +323,7 @@ impl Plan {
         let down_yet_standing = c
             .fighters
             .iter()
-            .any(|f| f.standing && damage.status(&f.damage) != Status::Standing);
+            .any(|f| f.standing && damage.status(&f.damage) != Condition::Standing);
         let battle = Battle::of_fighters(
             timing,
             c.rules.striking,

@@ -26,8 +26,8 @@ impl TryFrom<RangedShot> for CoreRangedShot {
     }
 }
 
-/// How a strike at the table is made (the core's `tracker::StrikeOptions`;
-/// renamed: `StrikeOptions` is Full Contact's odds options here).
+/// How a strike at the table is made (the core's
+/// `tracker::EncounterStrikeOptions`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, uniffi::Record)]
 pub struct EncounterStrikeOptions {
     /// The defender parries (Full Contact): it rolls too.
@@ -44,10 +44,10 @@ pub struct EncounterStrikeOptions {
     pub modifier: i32,
 }
 
-impl TryFrom<EncounterStrikeOptions> for core::StrikeOptions {
+impl TryFrom<EncounterStrikeOptions> for core::EncounterStrikeOptions {
     type Error = CoreError;
-    fn try_from(o: EncounterStrikeOptions) -> Result<core::StrikeOptions, CoreError> {
-        Ok(core::StrikeOptions {
+    fn try_from(o: EncounterStrikeOptions) -> Result<core::EncounterStrikeOptions, CoreError> {
+        Ok(core::EncounterStrikeOptions {
             parry: o.parry,
             range: o.range.map(TryInto::try_into).transpose()?,
             point_blank: o.point_blank,

@@ -8,7 +8,7 @@ use std::str::FromStr;
 use skirmish_core::striking::full_contact::RangedShot;
 use skirmish_core::tables::weapons::RateOfFire;
 use skirmish_core::timing::{ActionKind, GmTiming, InitiativeEntry};
-use skirmish_core::tracker::{Duration, StrikeDice, StrikeOptions};
+use skirmish_core::tracker::{Duration, EncounterStrikeOptions, StrikeDice};
 
 use super::CmdError;
 
@@ -102,7 +102,7 @@ pub(crate) enum Command {
         /// Whom.
         target: String,
         /// How.
-        options: StrikeOptions,
+        options: EncounterStrikeOptions,
         /// With which dice.
         dice: StrikeDice,
     },
@@ -599,8 +599,8 @@ fn declare_opts(w: &mut Words) -> Result<DeclareOpts, CmdError> {
     Ok(o)
 }
 
-fn strike_opts(w: &mut Words) -> Result<(StrikeOptions, StrikeDice), CmdError> {
-    let mut options = StrikeOptions::default();
+fn strike_opts(w: &mut Words) -> Result<(EncounterStrikeOptions, StrikeDice), CmdError> {
+    let mut options = EncounterStrikeOptions::default();
     let mut dice = StrikeDice::default();
     while let Some(word) = w.next() {
         match word.to_lowercase().as_str() {

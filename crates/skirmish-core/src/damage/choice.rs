@@ -219,16 +219,16 @@ impl DamageModel for Damage {
     }
 
     #[inline]
-    fn status(&self, state: &DamageState) -> Status {
+    fn status(&self, state: &DamageState) -> Condition {
         match (self, state) {
             (Damage::FudgeWounds(m), DamageState::FudgeWounds(s)) => m.status(s),
             (Damage::HitPoints(m), DamageState::HitPoints(s)) => m.status(s),
             (_, DamageState::FudgeWounds(s)) => s.status(),
             (_, DamageState::HitPoints(s)) => {
                 if s.hp <= 0 {
-                    Status::Dead
+                    Condition::Dead
                 } else {
-                    Status::Standing
+                    Condition::Standing
                 }
             }
         }

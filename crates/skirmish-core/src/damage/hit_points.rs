@@ -351,13 +351,13 @@ impl DamageModel for HitPoints {
     }
 
     #[inline]
-    fn status(&self, state: &HitPointState) -> Status {
+    fn status(&self, state: &HitPointState) -> Condition {
         if state.hp <= self.config.dead_at {
-            Status::Dead
+            Condition::Dead
         } else if state.hp <= 0 {
-            Status::Down
+            Condition::Down
         } else {
-            Status::Standing
+            Condition::Standing
         }
     }
 

@@ -33,7 +33,7 @@
 //! adds it to the fighter's rolls.
 //!
 //! ```
-//! use skirmish_core::damage::{DamageFactors, DamageModel, FudgeWounds, Status, WoundLevel};
+//! use skirmish_core::damage::{DamageFactors, DamageModel, FudgeWounds, Condition, WoundLevel};
 //!
 //! let model = FudgeWounds::default();
 //! let mut track = model.fresh();
@@ -46,7 +46,7 @@
 //! let outcome = model.apply(&mut track, hit.damage);
 //! assert_eq!(outcome.change.marked, Some(WoundLevel::Hurt));
 //! assert_eq!(model.wound_penalty(&track), -1);
-//! assert_eq!(outcome.after, Status::Standing);
+//! assert_eq!(outcome.after, Condition::Standing);
 //! ```
 
 // The code is split by concern; every item is re-exported here, so the

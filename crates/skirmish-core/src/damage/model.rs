@@ -1,4 +1,4 @@
-//! The shared model: [`Status`], [`HitOutcome`] and the [`DamageModel`]
+//! The shared model: [`Condition`], [`HitOutcome`] and the [`DamageModel`]
 //! trait every damage model implements, so a battle or the tracker can apply
 //! hits without knowing which model it runs.
 
@@ -15,7 +15,7 @@ use crate::error::Result;
 /// order by taking damage.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Status {
+pub enum Condition {
     /// Able to fight (perhaps at a wound penalty).
     Standing,
     /// Out of the fight, not dead (Incapacitated, Near Death, hp <= 0).
@@ -24,17 +24,17 @@ pub enum Status {
     Dead,
 }
 
-impl Status {
+impl Condition {
     /// Out of the fight: down or dead.
     #[inline]
     pub const fn is_down(self) -> bool {
-        !matches!(self, Status::Standing)
+        !matches!(self, Condition::Standing)
     }
 
     /// Dead.
     #[inline]
     pub const fn is_dead(self) -> bool {
-        matches!(self, Status::Dead)
+        matches!(self, Condition::Dead)
     }
 }
 
@@ -43,10 +43,10 @@ impl Status {
 pub struct HitOutcome<C> {
     /// What the model changed ([`WoundChange`](super::WoundChange), [`HitPointChange`](super::HitPointChange), ...).
     pub change: C,
-    /// Status before the hit.
-    pub before: Status,
-    /// Status after the hit.
-    pub after: Status,
+    /// Condition before the hit.
+    pub before: Condition,
+    /// Condition after the hit.
+    pub after: Condition,
     /// The wound penalty after the hit (0, -1 Hurt, -2 Very Hurt).
     pub penalty: i32,
 }
@@ -89,7 +89,7 @@ pub trait DamageModel {
     fn wound_penalty(&self, state: &Self::State) -> i32;
 
     /// Standing, down or dead.
-    fn status(&self, state: &Self::State) -> Status;
+    fn status(&self, state: &Self::State) -> Condition;
 
     /// Out of the fight (down or dead).
     #[inline]

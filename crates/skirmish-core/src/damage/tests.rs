@@ -53,12 +53,12 @@ fn penalties_and_status_per_level() {
     use WoundLevel::*;
     let m = fudge();
     for (damage, penalty, status) in [
-        (0, 0, Status::Standing),
-        (1, 0, Status::Standing),
-        (3, -1, Status::Standing),
-        (5, -2, Status::Standing),
-        (7, -2, Status::Down),
-        (9, -2, Status::Down),
+        (0, 0, Condition::Standing),
+        (1, 0, Condition::Standing),
+        (3, -1, Condition::Standing),
+        (5, -2, Condition::Standing),
+        (7, -2, Condition::Down),
+        (9, -2, Condition::Down),
     ] {
         let mut t = m.fresh();
         let o = m.apply(&mut t, damage);
@@ -67,7 +67,7 @@ fn penalties_and_status_per_level() {
         assert_eq!(m.status(&t), status);
     }
     assert_eq!(Dead.penalty(), -2);
-    assert_eq!(Dead.status(), Status::Dead);
+    assert_eq!(Dead.status(), Condition::Dead);
 }
 
 #[test]
@@ -106,7 +106,7 @@ fn a_full_chain_ends_in_death() {
             None
         ]
     );
-    assert_eq!(t.status(), Status::Dead);
+    assert_eq!(t.status(), Condition::Dead);
     // A dead combatant takes no further wounds.
     let mut t2 = t;
     let o = m.apply(&mut t2, 9);
@@ -125,7 +125,7 @@ fn near_death_with_its_box_full_is_dead() {
     let second = m.apply(&mut t, 9);
     assert_eq!(second.change.marked, Some(WoundLevel::Dead));
     assert!(second.newly_dead() && !second.newly_down());
-    assert_eq!(second.before, Status::Down);
+    assert_eq!(second.before, Condition::Down);
 }
 
 #[test]
@@ -224,7 +224,7 @@ fn hit_points_parity_table() {
     let o = m.apply(&mut s, 1);
     assert_eq!(
         (o.change.hp, o.before, o.after),
-        (1, Status::Standing, Status::Standing)
+        (1, Condition::Standing, Condition::Standing)
     );
     let o = m.apply(&mut s, 9);
     assert_eq!(o.change.hp, -1);
@@ -279,7 +279,7 @@ fn hit_points_down_before_dead_and_penalties() {
         let o = m.apply(&mut s, 2);
         seen.push((o.change.hp, o.penalty, o.after));
     }
-    use Status::*;
+    use Condition::*;
     assert_eq!(
         seen,
         [

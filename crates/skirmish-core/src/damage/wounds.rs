@@ -65,11 +65,11 @@ impl WoundLevel {
 
     /// The status of a combatant whose worst wound is this one.
     #[inline]
-    pub const fn status(self) -> Status {
+    pub const fn status(self) -> Condition {
         match self {
-            WoundLevel::Scratch | WoundLevel::Hurt | WoundLevel::VeryHurt => Status::Standing,
-            WoundLevel::Incapacitated | WoundLevel::NearDeath => Status::Down,
-            WoundLevel::Dead => Status::Dead,
+            WoundLevel::Scratch | WoundLevel::Hurt | WoundLevel::VeryHurt => Condition::Standing,
+            WoundLevel::Incapacitated | WoundLevel::NearDeath => Condition::Down,
+            WoundLevel::Dead => Condition::Dead,
         }
     }
 
@@ -283,8 +283,8 @@ impl WoundTrack {
 
     /// Standing, down (Incapacitated or Near Death) or dead.
     #[inline]
-    pub fn status(&self) -> Status {
-        self.worst().map_or(Status::Standing, WoundLevel::status)
+    pub fn status(&self) -> Condition {
+        self.worst().map_or(Condition::Standing, WoundLevel::status)
     }
 }
 
@@ -354,7 +354,7 @@ pub struct WoundChange {
 /// Incapacitated and worse are down.
 ///
 /// ```
-/// use skirmish_core::damage::{DamageModel, FudgeWounds, Status, WoundLevel};
+/// use skirmish_core::damage::{DamageModel, FudgeWounds, Condition, WoundLevel};
 /// let model = FudgeWounds::default();
 /// let mut t = model.fresh();
 /// for _ in 0..3 {
@@ -367,7 +367,7 @@ pub struct WoundChange {
 /// let big = model.apply(&mut t, 8);
 /// assert_eq!(big.change.marked, Some(WoundLevel::Incapacitated));
 /// assert!(big.newly_down());
-/// assert_eq!(big.after, Status::Down);
+/// assert_eq!(big.after, Condition::Down);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(try_from = "FudgeWoundsConfig", into = "FudgeWoundsConfig")]
@@ -503,7 +503,7 @@ impl DamageModel for FudgeWounds {
                 worst,
             },
             before,
-            after: worst.map_or(Status::Standing, WoundLevel::status),
+            after: worst.map_or(Condition::Standing, WoundLevel::status),
             penalty: worst.map_or(0, WoundLevel::penalty),
         }
     }
@@ -514,7 +514,7 @@ impl DamageModel for FudgeWounds {
     }
 
     #[inline]
-    fn status(&self, state: &WoundTrack) -> Status {
+    fn status(&self, state: &WoundTrack) -> Condition {
         state.status()
     }
 

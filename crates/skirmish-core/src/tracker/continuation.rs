@@ -10,7 +10,7 @@ use crate::fighter::Fighter;
 use crate::timing::{ActorId, Scheduler};
 
 use super::Encounter;
-use super::{CombatantId, EncounterRules, Result, Status, TrackerError};
+use super::{CombatantId, EncounterRules, Status, TrackerError, TrackerResult};
 
 /// One combatant of a [`Continuation`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -53,7 +53,7 @@ impl Encounter {
     /// Refused (`NotNow`) when a combatant still in the fight has no
     /// combat stats or no side, or fewer than two sides have anyone
     /// standing: there is then nothing to simulate.
-    pub fn continuation(&self) -> Result<Continuation> {
+    pub fn continuation(&self) -> TrackerResult<Continuation> {
         let s = &self.state;
         let mut fighters = Vec::new();
         let mut sides: Vec<String> = Vec::new();

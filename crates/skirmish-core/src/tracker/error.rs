@@ -156,4 +156,4 @@ impl From<TrackerError> for crate::Error {
 }
 
 /// The tracker's result type.
-pub type Result<T> = std::result::Result<T, TrackerError>;
+pub type TrackerResult<T> = std::result::Result<T, TrackerError>;

@@ -66,9 +66,9 @@ use crate::timing::{
 };
 
 pub use continuation::{Continuation, ContinuingFighter};
-pub use error::{ErrorKind, Result, TrackerError};
+pub use error::{ErrorKind, TrackerError, TrackerResult};
 pub use snapshot::{SNAPSHOT_HISTORY, SNAPSHOT_VERSION};
-pub use strike::{Part, StrikeDice, StrikeOptions, StrikeReport, StrikeResult, WoundOverride};
+pub use strike::{EncounterStrikeOptions, Part, StrikeDice, StrikeReport, StrikeResult, WoundOverride};
 pub use view::{CombatantState, EncounterView, ViewFor};
 
 /// A combatant of an [`Encounter`], in the order added.
@@ -464,13 +464,13 @@ impl PartialEq for Encounter {
 impl Encounter {
     /// A new encounter under `system`, rolling with a generator seeded by
     /// `seed`, with the default rules (Full Contact, FUDGE wound track).
-    pub fn new(system: TimingSystem, seed: u64) -> Result<Encounter> {
+    pub fn new(system: TimingSystem, seed: u64) -> TrackerResult<Encounter> {
         Encounter::with_rules(system, EncounterRules::default(), seed)
     }
 
     /// A new encounter under `system` and `rules`, rolling with a generator
     /// seeded by `seed`.
-    pub fn with_rules(system: TimingSystem, rules: EncounterRules, seed: u64) -> Result<Encounter> {
+    pub fn with_rules(system: TimingSystem, rules: EncounterRules, seed: u64) -> TrackerResult<Encounter> {
         let model = rules
             .damage
             .build()
@@ -503,7 +503,7 @@ impl Encounter {
     /// changes. A panic inside `op` (a bug) is caught and becomes an
     /// [`ErrorKind::Internal`] error: it only ever touched the copy, so
     /// the encounter is as it was before the call.
-    fn mutate<T>(&mut self, op: impl FnOnce(&mut State, &mut Vec<LogEntry>) -> Result<T>) -> Result<T> {
+    fn mutate<T>(&mut self, op: impl FnOnce(&mut State, &mut Vec<LogEntry>) -> TrackerResult<T>) -> TrackerResult<T> {
         let mut next = self.state.clone();
         let mut written = Vec::new();
         let v = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| op(&mut next, &mut written)))
@@ -540,7 +540,7 @@ impl Encounter {
 
     /// Keeps at most `limit` undo steps (0..=[`MAX_UNDO_LIMIT`]; 0 turns
     /// undo off); the oldest go first. Not itself undoable.
-    pub fn set_undo_limit(&mut self, limit: u32) -> Result<()> {
+    pub fn set_undo_limit(&mut self, limit: u32) -> TrackerResult<()> {
         if limit > MAX_UNDO_LIMIT {
             return Err(TrackerError::invalid(
                 "undo_limit",
@@ -571,7 +571,7 @@ impl Encounter {
 
     /// Adds one combatant. Before the first initiative it simply takes part;
     /// later it joins at the next chance its timing system gives.
-    pub fn add_combatant(&mut self, spec: CombatantSpec) -> Result<CombatantId> {
+    pub fn add_combatant(&mut self, spec: CombatantSpec) -> TrackerResult<CombatantId> {
         let ids = self.add_line(spec.name.clone(), vec![spec.name.clone()], false, spec)?;
         Ok(ids[0])
     }
@@ -579,7 +579,7 @@ impl Encounter {
     /// Adds a group of `count` identical combatants named "`name` 1",
     /// "`name` 2", ...: one line on the sheet, one initiative roll, members
     /// that fall one by one.
-    pub fn add_group(&mut self, name: &str, count: u32, spec: CombatantSpec) -> Result<Vec<CombatantId>> {
+    pub fn add_group(&mut self, name: &str, count: u32, spec: CombatantSpec) -> TrackerResult<Vec<CombatantId>> {
         if !(1..=MAX_GROUP).contains(&count) {
             return Err(TrackerError::invalid(
                 "group.count",
@@ -596,7 +596,7 @@ impl Encounter {
     /// striking rules (weapon and armor by table name), the same way a
     /// scenario's group is; its first action is its weapon's. Its strikes
     /// are then resolved by [`strike`](Self::strike).
-    pub fn add_fighter(&mut self, side: &str, profile: &FighterProfile) -> Result<Vec<CombatantId>> {
+    pub fn add_fighter(&mut self, side: &str, profile: &FighterProfile) -> TrackerResult<Vec<CombatantId>> {
         let fighter = profile
             .resolve(self.state.scheduler.system(), &self.state.rules.striking)
             .map_err(|e| TrackerError::from(e.in_field("profile")))?;
@@ -624,7 +624,7 @@ impl Encounter {
         names: Vec<String>,
         group: bool,
         spec: CombatantSpec,
-    ) -> Result<Vec<CombatantId>> {
+    ) -> TrackerResult<Vec<CombatantId>> {
         if line_name.trim().is_empty() {
             return Err(TrackerError::invalid("name", "must not be empty"));
         }
@@ -670,7 +670,7 @@ impl Encounter {
         })
     }
 
-    fn combatant(&self, id: CombatantId) -> Result<&Combatant> {
+    fn combatant(&self, id: CombatantId) -> TrackerResult<&Combatant> {
         self.state.combatants.get(id.0 as usize).ok_or_else(|| {
             TrackerError::not_found(
                 "combatant",
@@ -679,7 +679,7 @@ impl Encounter {
         })
     }
 
-    fn standing(&self, id: CombatantId) -> Result<ActorId> {
+    fn standing(&self, id: CombatantId) -> TrackerResult<ActorId> {
         let c = self.combatant(id)?;
         if c.status != Status::Standing {
             return Err(TrackerError::not_now(
@@ -715,7 +715,7 @@ impl Encounter {
     }
 
     /// The combatant named `name` (case-insensitive).
-    pub fn find(&self, name: &str) -> Result<CombatantId> {
+    pub fn find(&self, name: &str) -> TrackerResult<CombatantId> {
         let wanted = name.trim().to_lowercase();
         self.state
             .combatants
@@ -735,16 +735,16 @@ impl Encounter {
     /// Marks a combatant down: its line acts no more once every member of
     /// it is down or removed (simultaneity: a combatant downed at a moment
     /// has already acted in it).
-    pub fn down(&mut self, id: CombatantId) -> Result<()> {
+    pub fn down(&mut self, id: CombatantId) -> TrackerResult<()> {
         self.take_out(id, Status::Down)
     }
 
     /// Removes a combatant from the encounter (fled, or added by mistake).
-    pub fn remove(&mut self, id: CombatantId) -> Result<()> {
+    pub fn remove(&mut self, id: CombatantId) -> TrackerResult<()> {
         self.take_out(id, Status::Removed)
     }
 
-    fn take_out(&mut self, id: CombatantId, status: Status) -> Result<()> {
+    fn take_out(&mut self, id: CombatantId, status: Status) -> TrackerResult<()> {
         self.standing(id)?;
         self.mutate(|s, log| strike::take_out_in(s, log, id, status))
     }
@@ -785,7 +785,7 @@ impl Encounter {
     }
 
     /// Undoes the last operation (including a [`next`](Self::next)).
-    pub fn undo(&mut self) -> Result<()> {
+    pub fn undo(&mut self) -> TrackerResult<()> {
         let prev = self
             .history
             .pop_back()
@@ -798,7 +798,7 @@ impl Encounter {
 
     /// Does again the last operation undone, exactly (the same rolls).
     /// Any new operation clears what could be redone.
-    pub fn redo(&mut self) -> Result<()> {
+    pub fn redo(&mut self) -> TrackerResult<()> {
         let (next, lines) = self
             .redo
             .pop()
@@ -944,7 +944,7 @@ mod panic_safety {
         let before = e.clone();
         let snapshot = e.snapshot().unwrap_or_else(|e| panic!("{e}"));
         let (log, undo, redo) = (e.log_len(), e.undo_depth(), e.redo_depth());
-        let r: Result<()> = e.mutate(|s, log| {
+        let r: TrackerResult<()> = e.mutate(|s, log| {
             // Half an operation: the copy is changed and a line written,
             // then the bug strikes.
             s.combatants.clear();
@@ -968,9 +968,9 @@ mod panic_safety {
     #[test]
     fn a_panic_with_a_string_payload_keeps_its_words() {
         let mut e = mid_fight();
-        let r: Result<()> = e.mutate(|_, _| std::panic::panic_any(String::from("owned words")));
+        let r: TrackerResult<()> = e.mutate(|_, _| std::panic::panic_any(String::from("owned words")));
         assert!(r.expect_err("caught").message().ends_with("owned words"));
-        let r: Result<()> = e.mutate(|_, _| std::panic::panic_any(17_u8));
+        let r: TrackerResult<()> = e.mutate(|_, _| std::panic::panic_any(17_u8));
         assert!(r.expect_err("caught").message().ends_with("a panic without a message"));
     }
 }

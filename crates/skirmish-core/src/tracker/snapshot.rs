@@ -15,7 +15,7 @@ use std::collections::VecDeque;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Encounter, Log, MAX_UNDO_LIMIT, Result, State, Status, TrackerError};
+use super::{Encounter, Log, MAX_UNDO_LIMIT, State, Status, TrackerError, TrackerResult};
 use crate::damage::DamageModel;
 use crate::timing::ActorId;
 
@@ -62,7 +62,7 @@ impl Encounter {
     /// The whole encounter as JSON (the format: docs/snapshot.md): the
     /// state with its generator, the newest [`SNAPSHOT_HISTORY`] undo
     /// steps, the kept log. Redo steps are not saved.
-    pub fn snapshot(&self) -> Result<String> {
+    pub fn snapshot(&self) -> TrackerResult<String> {
         let skip = self.history.len().saturating_sub(SNAPSHOT_HISTORY);
         let snap = SnapshotRef {
             format: FORMAT,
@@ -80,7 +80,7 @@ impl Encounter {
     /// document, or one from a newer version, is a
     /// [`BadSnapshot`](super::ErrorKind::BadSnapshot) error saying what is
     /// wrong.
-    pub fn restore(json: &str) -> Result<Encounter> {
+    pub fn restore(json: &str) -> TrackerResult<Encounter> {
         let bad = |what: String| TrackerError::bad_snapshot(what);
         // One parse on the common path; the head is read on its own only to
         // say why a document that did not parse is refused.
@@ -160,7 +160,7 @@ fn head_error(json: &str) -> Option<TrackerError> {
 /// Checks that a restored state is whole and consistent, and rebuilds what
 /// a snapshot does not carry (the damage model, from the rules). Linear in
 /// the size of the state.
-fn check_state(s: &mut State) -> Result<()> {
+fn check_state(s: &mut State) -> TrackerResult<()> {
     let invalid = |field: String, why: &str| TrackerError::invalid(&field, why);
     s.scheduler.validate()?;
     s.model = s

@@ -21,7 +21,7 @@
 //!   share one action, so a hit on one member does not disrupt the group's.
 //! - FUDGE's multi-foe penalty and situational modifiers (position,
 //!   shields, aim) are the GM's call here: pass them as
-//!   [`StrikeOptions::modifier`].
+//!   [`EncounterStrikeOptions::modifier`].
 
 use serde::{Deserialize, Serialize};
 
@@ -31,12 +31,12 @@ use crate::dice::{Dice, RollSource, ScriptedRolls};
 use crate::fighter::{RATING_LIMIT, Striking};
 use crate::striking::full_contact::{self, RangedShot, StrikeOutcome};
 
-use super::{ActorId, CombatantId, Encounter, LogEntry, Result, State, Status, TrackerError, note};
+use super::{ActorId, CombatantId, Encounter, LogEntry, State, Status, TrackerError, TrackerResult, note};
 
 /// How a strike is made.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
-pub struct StrikeOptions {
+pub struct EncounterStrikeOptions {
     /// Full Contact: the target parries, a Strike roll (the defense die)
     /// against the attack's SR + roll; only a parry that exceeds it knocks
     /// the blow aside.
@@ -63,7 +63,7 @@ pub struct StrikeDice {
     pub attack: Option<i32>,
     /// The defender's 4dF: FUDGE's opposed roll, or Full Contact's parry
     /// roll (a Full Contact defender rolls only to parry with
-    /// [`StrikeOptions::parry`]; a roll typed in without one is checked and
+    /// [`EncounterStrikeOptions::parry`]; a roll typed in without one is checked and
     /// not used).
     pub defense: Option<i32>,
 }
@@ -229,7 +229,7 @@ pub enum WoundOverride {
 }
 
 /// Reads one 4dF: typed in (validated) or rolled from the encounter.
-fn four_df(s: &mut State, typed: Option<i32>, field: &str) -> Result<i32> {
+fn four_df(s: &mut State, typed: Option<i32>, field: &str) -> TrackerResult<i32> {
     match typed {
         Some(r) => ScriptedRolls::new([r])
             .roll(Dice::FOUR_DF)
@@ -265,7 +265,7 @@ impl Encounter {
     ///   share one action, so a hit on one member does not disrupt the group's.
     /// - FUDGE's multi-foe penalty and situational modifiers (position,
     ///   shields, aim) are the GM's call here: pass them as
-    ///   [`StrikeOptions::modifier`].
+    ///   [`EncounterStrikeOptions::modifier`].
     ///
     /// Refused (changing nothing): an unknown combatant (`NotFound`); an
     /// attacker that is down (unless it went down at this very moment) or
@@ -277,9 +277,9 @@ impl Encounter {
         &mut self,
         attacker: CombatantId,
         target: CombatantId,
-        options: StrikeOptions,
+        options: EncounterStrikeOptions,
         dice: StrikeDice,
-    ) -> Result<StrikeReport> {
+    ) -> TrackerResult<StrikeReport> {
         let a = self.combatant(attacker)?;
         let t = self.combatant(target)?;
         if attacker == target {
@@ -332,7 +332,7 @@ impl Encounter {
     /// taken-out level goes down (its pending action cancelled); one that
     /// is down stays out of the fight (`NotNow` if the override would stand
     /// it up: add it again instead).
-    pub fn set_damage(&mut self, id: CombatantId, change: WoundOverride) -> Result<()> {
+    pub fn set_damage(&mut self, id: CombatantId, change: WoundOverride) -> TrackerResult<()> {
         let c = self.combatant(id)?;
         if c.status == Status::Removed {
             return Err(TrackerError::not_now("combatant", format!("{} is removed", c.name)));
@@ -384,7 +384,7 @@ impl Encounter {
     }
 
     /// A combatant's wound penalty now (0 for one without stats).
-    pub fn penalty(&self, id: CombatantId) -> Result<i32> {
+    pub fn penalty(&self, id: CombatantId) -> TrackerResult<i32> {
         let c = self.combatant(id)?;
         Ok(c.damage.map_or(0, |d| self.state.model.wound_penalty(&d)))
     }
@@ -412,7 +412,12 @@ pub(super) fn describe_damage(d: &DamageState) -> String {
 
 /// Marks combatant `id` down or removed; its line's pending action goes
 /// once no member of it stands.
-pub(super) fn take_out_in(s: &mut State, log: &mut Vec<LogEntry>, id: CombatantId, status: Status) -> Result<()> {
+pub(super) fn take_out_in(
+    s: &mut State,
+    log: &mut Vec<LogEntry>,
+    id: CombatantId,
+    status: Status,
+) -> TrackerResult<()> {
     let line = s.combatants[id.0 as usize].line;
     s.combatants[id.0 as usize].status = status;
     if status == Status::Down {
@@ -440,9 +445,9 @@ fn strike_in(
     log: &mut Vec<LogEntry>,
     attacker: CombatantId,
     target: CombatantId,
-    options: StrikeOptions,
+    options: EncounterStrikeOptions,
     dice: StrikeDice,
-) -> Result<StrikeReport> {
+) -> TrackerResult<StrikeReport> {
     let (ai, ti) = (attacker.0 as usize, target.0 as usize);
     let (Some(af), Some(tf)) = (super::stats_of(s, ai).cloned(), super::stats_of(s, ti).cloned()) else {
         return Err(TrackerError::invalid("combatant", "has no combat stats"));

@@ -10,7 +10,7 @@ impl Encounter {
     /// Sets a combatant's initiative (for a group: the group's): a roll
     /// typed in from the table, or the total. Right after a new round it
     /// corrects that round; otherwise it is used for the next roll.
-    pub fn set_initiative(&mut self, id: CombatantId, entry: InitiativeEntry) -> Result<()> {
+    pub fn set_initiative(&mut self, id: CombatantId, entry: InitiativeEntry) -> TrackerResult<()> {
         let actor = self.standing(id)?;
         self.mutate(|s, log| {
             s.scheduler.set_initiative(actor, entry)?;
@@ -31,7 +31,7 @@ impl Encounter {
         clippy::should_implement_trait,
         reason = "the GM's \"next\": fallible and undoable, not an Iterator"
     )]
-    pub fn next(&mut self) -> Result<Turn> {
+    pub fn next(&mut self) -> TrackerResult<Turn> {
         if self.state.combatants.is_empty() {
             return Err(TrackerError::not_now(
                 "encounter",
@@ -172,7 +172,7 @@ impl Encounter {
         label: &str,
         action: Declaration,
         roll: Option<i32>,
-    ) -> Result<Option<u64>> {
+    ) -> TrackerResult<Option<u64>> {
         let actor = self.standing(id)?;
         self.mutate(|s, log| {
             let changing =
@@ -199,7 +199,7 @@ impl Encounter {
 
     /// Cancels a combatant's next action (called off, lost). See
     /// [`Scheduler::cancel`]. Returns whether anything was pending.
-    pub fn cancel(&mut self, id: CombatantId) -> Result<bool> {
+    pub fn cancel(&mut self, id: CombatantId) -> TrackerResult<bool> {
         let actor = self.standing(id)?;
         self.mutate(|s, log| {
             let done = s.scheduler.cancel(actor)?;
@@ -213,7 +213,7 @@ impl Encounter {
 
     /// The combatant was hit before its disruptible action (a spell)
     /// landed: the action is lost. Returns whether it was disrupted.
-    pub fn disrupt(&mut self, id: CombatantId) -> Result<bool> {
+    pub fn disrupt(&mut self, id: CombatantId) -> TrackerResult<bool> {
         let actor = self.standing(id)?;
         self.mutate(|s, log| {
             let done = s.scheduler.disrupt(actor)?;
@@ -234,7 +234,7 @@ impl Encounter {
     }
 
     /// Moves a combatant's next action `ticks` later (see [`Scheduler::delay`]).
-    pub fn delay(&mut self, id: CombatantId, ticks: u32) -> Result<u64> {
+    pub fn delay(&mut self, id: CombatantId, ticks: u32) -> TrackerResult<u64> {
         let actor = self.standing(id)?;
         self.mutate(|s, log| {
             let t = s.scheduler.delay(actor, ticks)?;
@@ -250,7 +250,7 @@ impl Encounter {
 
     /// Action Blocks: the combatant holds its declaration to the end of the
     /// current block's sequence. Returns the new order of the block's lines.
-    pub fn hold(&mut self, id: CombatantId) -> Result<Vec<String>> {
+    pub fn hold(&mut self, id: CombatantId) -> TrackerResult<Vec<String>> {
         let actor = self.standing(id)?;
         if !matches!(self.system(), TimingSystem::ActionBlocks(_)) {
             return Err(TrackerError::not_now(
@@ -275,7 +275,12 @@ impl Encounter {
 
     /// Tick System: a free action (defending by default) now. See
     /// [`Scheduler::free_action`].
-    pub fn free_action(&mut self, id: CombatantId, ticks: Option<u32>, defending: bool) -> Result<FreeActionResult> {
+    pub fn free_action(
+        &mut self,
+        id: CombatantId,
+        ticks: Option<u32>,
+        defending: bool,
+    ) -> TrackerResult<FreeActionResult> {
         let actor = self.standing(id)?;
         self.tick_system_only("free_action")?;
         self.mutate(|s, log| {
@@ -300,7 +305,7 @@ impl Encounter {
     /// Tick System: something tries to stop the combatant's non-combat
     /// action; `concentration_kept` is the result of its Resist
     /// Concentration Loss roll. Returns whether the action was lost.
-    pub fn interrupt(&mut self, id: CombatantId, concentration_kept: bool) -> Result<bool> {
+    pub fn interrupt(&mut self, id: CombatantId, concentration_kept: bool) -> TrackerResult<bool> {
         let actor = self.standing(id)?;
         self.tick_system_only("interrupt")?;
         self.mutate(|s, log| {
@@ -321,7 +326,7 @@ impl Encounter {
 
     /// Tick System: a prepared combatant takes its held turn now; it then
     /// declares as at any turn.
-    pub fn take_held_turn(&mut self, id: CombatantId) -> Result<ActingLine> {
+    pub fn take_held_turn(&mut self, id: CombatantId) -> TrackerResult<ActingLine> {
         let actor = self.standing(id)?;
         self.tick_system_only("take_held_turn")?;
         self.mutate(|s, log| {
@@ -335,7 +340,7 @@ impl Encounter {
 
     /// `NotNow` unless the encounter runs the Tick System (whose rules
     /// `field` belongs to).
-    fn tick_system_only(&self, field: &str) -> Result<()> {
+    fn tick_system_only(&self, field: &str) -> TrackerResult<()> {
         if matches!(self.system(), TimingSystem::TickSystem(_)) {
             Ok(())
         } else {
@@ -347,7 +352,7 @@ impl Encounter {
     }
 
     /// The combatant's (its line's) current declaration and its label.
-    pub fn declaration(&self, id: CombatantId) -> Result<LineDeclaration> {
+    pub fn declaration(&self, id: CombatantId) -> TrackerResult<LineDeclaration> {
         let c = self.combatant(id)?;
         let line = &self.state.lines[c.line as usize];
         Ok(LineDeclaration {
@@ -373,14 +378,19 @@ impl Encounter {
     }
 
     /// Tick System: the bonus to the combatant's defensive rolls (+4 while prepared).
-    pub fn defense_bonus(&self, id: CombatantId) -> Result<i32> {
+    pub fn defense_bonus(&self, id: CombatantId) -> TrackerResult<i32> {
         let c = self.combatant(id)?;
         Ok(self.state.scheduler.defense_bonus(ActorId(c.line)))
     }
 
     /// Adds an effect (a spell, a gas cloud) that runs out after `duration`;
     /// [`next`](Self::next) reports it when it does.
-    pub fn add_effect(&mut self, name: &str, target: Option<CombatantId>, duration: Duration) -> Result<EffectId> {
+    pub fn add_effect(
+        &mut self,
+        name: &str,
+        target: Option<CombatantId>,
+        duration: Duration,
+    ) -> TrackerResult<EffectId> {
         if let Some(t) = target {
             self.combatant(t)?;
         }
@@ -411,7 +421,7 @@ impl Encounter {
     }
 
     /// Ends an effect early; returns whether it was still active.
-    pub fn end_effect(&mut self, id: EffectId) -> Result<bool> {
+    pub fn end_effect(&mut self, id: EffectId) -> TrackerResult<bool> {
         if self.state.effects.get(id.0 as usize).is_none() {
             return Err(TrackerError::not_found("effect", format!("no effect {}", id.0)));
         }
@@ -436,7 +446,7 @@ fn with_rolls<T>(
     s: &mut State,
     roll: Option<i32>,
     f: impl FnOnce(&mut Scheduler, &mut dyn RollSource) -> crate::Result<T>,
-) -> Result<T> {
+) -> TrackerResult<T> {
     match roll {
         Some(r) => {
             let mut table = ScriptedRolls::new([r]);

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use crate::damage::{DamageModel, DamageState, WoundLevel, WoundTrack};
 use crate::fighter::Fighter;
 
-use super::{CombatantId, Encounter, Result, SheetLine, State, Status, TrackerError, note, sheet_of};
+use super::{CombatantId, Encounter, SheetLine, State, Status, TrackerError, TrackerResult, note, sheet_of};
 
 /// Whose view.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -153,16 +153,16 @@ impl Encounter {
 
     /// Hides a combatant from the players' view (an ambusher not yet seen).
     /// Logged and undoable.
-    pub fn hide(&mut self, id: CombatantId) -> Result<()> {
+    pub fn hide(&mut self, id: CombatantId) -> TrackerResult<()> {
         self.set_hidden(id, true)
     }
 
     /// Shows a hidden combatant to the players. Logged and undoable.
-    pub fn reveal(&mut self, id: CombatantId) -> Result<()> {
+    pub fn reveal(&mut self, id: CombatantId) -> TrackerResult<()> {
         self.set_hidden(id, false)
     }
 
-    fn set_hidden(&mut self, id: CombatantId, hidden: bool) -> Result<()> {
+    fn set_hidden(&mut self, id: CombatantId, hidden: bool) -> TrackerResult<()> {
         let c = self.combatant(id)?;
         if c.hidden == hidden {
             return Err(TrackerError::not_now(
@@ -185,7 +185,7 @@ impl Encounter {
     /// The players' side: the players' view shows its combatants in full
     /// (wound boxes, hit points, declarations) and everyone else as foes.
     /// `None`: every combatant is a foe there. Logged and undoable.
-    pub fn set_party(&mut self, side: Option<&str>) -> Result<()> {
+    pub fn set_party(&mut self, side: Option<&str>) -> TrackerResult<()> {
         if let Some(side) = side
             && side.trim().is_empty()
         {

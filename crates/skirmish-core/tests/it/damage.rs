@@ -4,8 +4,8 @@
 use serde::Deserialize;
 use skirmish_core::Error;
 use skirmish_core::damage::{
-    Damage, DamageChange, DamageConfig, DamageFactors, DamageModel, DamageState, FudgeWounds, HitPoints,
-    HitPointsConfig, Status, WoundLevel,
+    Condition, Damage, DamageChange, DamageConfig, DamageFactors, DamageModel, DamageState, FudgeWounds, HitPoints,
+    HitPointsConfig, WoundLevel,
 };
 
 #[derive(Deserialize)]
@@ -28,7 +28,7 @@ struct Case {
     worst: Option<Vec<String>>,
     hp: Option<Vec<i32>>,
     penalty: Option<Vec<i32>>,
-    status: Option<Vec<Status>>,
+    status: Option<Vec<Condition>>,
 }
 
 #[derive(Deserialize)]
@@ -164,7 +164,7 @@ fn snapshots_of_states_round_trip() {
 
 /// A fight the way a battle runs one: factors, then the model, generic over
 /// the model.
-fn exchange<M: DamageModel>(model: &M, margins: &[i32], factors: DamageFactors) -> (M::State, Vec<Status>) {
+fn exchange<M: DamageModel>(model: &M, margins: &[i32], factors: DamageFactors) -> (M::State, Vec<Condition>) {
     let mut state = model.fresh();
     let statuses = margins
         .iter()
@@ -181,12 +181,12 @@ fn factors_feed_any_model() {
     // Strength +1 and a +1 weapon against armor +2: damage = margin.
     let even = DamageFactors::new(1, 1, 0).against(2, 0, 0);
     let (track, statuses) = exchange(&FudgeWounds::default(), &[2, 4, 8], even);
-    assert_eq!(statuses, [Status::Standing, Status::Standing, Status::Down]);
+    assert_eq!(statuses, [Condition::Standing, Condition::Standing, Condition::Down]);
     assert_eq!(track.worst(), Some(WoundLevel::Incapacitated));
     let hp = HitPoints::new(HitPointsConfig::parity(4)).unwrap();
     let (state, statuses) = exchange(&hp, &[2, 4, 8], even);
     assert_eq!(state.hp(), -1);
-    assert_eq!(statuses, [Status::Standing, Status::Standing, Status::Dead]);
+    assert_eq!(statuses, [Condition::Standing, Condition::Standing, Condition::Dead]);
     // Heavy armor soaks a small hit entirely.
     let soaked = DamageFactors::new(0, 0, 0).against(3, 0, 0);
     let (track, _) = exchange(&FudgeWounds::default(), &[1, 2, 3], soaked);

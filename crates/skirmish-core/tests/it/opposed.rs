@@ -10,11 +10,11 @@ use skirmish_core::Error;
 use skirmish_core::dice::ScriptedRolls;
 use skirmish_core::ladder::{CombatLevel, Level};
 use skirmish_core::striking::opposed::{
-    Aim, Combatant, EffectiveSkill, ExchangeOutcome, Fighter, Foe, GroupRoll, LoneFighter, MeleeModifiers, Missile,
+    Aim, Combatant, EffectiveSkill, ExchangeOutcome, Foe, GroupRoll, LoneFighter, MeleeModifiers, Missile,
     ModifierReason, Outnumbered, Position, Posture, PostureFighter, PostureResult, RangedAttack, RangedDefense, Reach,
-    ResultSource, Shield, ShieldSize, Shooter, Side, Stance, StandOffReason, StoryResolution, Strike, SweepingBlow,
-    TargetSize, Wounds, can_pierce_eye, exchange, exchange_fire, median_result, melee_round, posture_round,
-    relative_degree, resolve_story_element, unopposed,
+    ResultSource, RolledCombatant, RoundSide, Shield, ShieldSize, Shooter, Stance, StandOffReason, StoryResolution,
+    Strike, SweepingBlow, TargetSize, Wounds, can_pierce_eye, exchange, exchange_fire, median_result, melee_round,
+    posture_round, relative_degree, resolve_story_element, unopposed,
 };
 
 // ---------------------------------------------------------------------------
@@ -263,20 +263,20 @@ struct ExchangeCase {
 struct ExchangeExpect {
     relative_degree: i32,
     stand_off: Option<StandOffReason>,
-    hit: Option<Side>,
+    hit: Option<RoundSide>,
     hit_degree: Option<i32>,
     #[serde(default)]
     damage_bonus: i32,
     aim: Option<skirmish_core::striking::opposed::AimOutcome>,
 }
 
-fn fighter(who: &Who) -> Fighter {
-    Fighter {
+fn fighter(who: &Who) -> RolledCombatant {
+    RolledCombatant {
         minimum_to_hit: who.target_size.unwrap_or_default().minimum_to_hit(),
         aim: who.aim.unwrap_or_default(),
         stance: who.stance.unwrap_or_default(),
         can_harm: who.can_harm.unwrap_or(true),
-        ..Fighter::new(who.source().result(who.skill(), &mut no_dice()).unwrap())
+        ..RolledCombatant::new(who.source().result(who.skill(), &mut no_dice()).unwrap())
     }
 }
 
@@ -418,9 +418,9 @@ fn plus_levels_by_round() {
                 (true, ExchangeOutcome::StandOff { reason }) => assert_eq!(reason, StandOffReason::Tie),
                 (false, ExchangeOutcome::Hit(hit)) => {
                     let winner = if higher == case.first.name {
-                        Side::First
+                        RoundSide::First
                     } else {
-                        Side::Second
+                        RoundSide::Second
                     };
                     assert_eq!(hit.winner, winner, "{name}: round {}", r.round);
                 }
@@ -693,7 +693,7 @@ proptest! {
         // 4.22 / 4.31
         let aims = [Aim::Anywhere, Aim::SmallPartNeedingGood, Aim::SmallPartNeedingGreat];
         let stances = [Stance::Normal, Stance::AllOutOffense, Stance::AllOutDefense];
-        let f = |result, min, i: usize| Fighter {
+        let f = |result, min, i: usize| RolledCombatant {
             result,
             minimum_to_hit: Level::new(min),
             aim: pick(&aims, i),
@@ -704,7 +704,7 @@ proptest! {
         let first = f(la, c, choice);
         let second = f(lb, d, choice / 9);
         if let Some(hit) = check(exchange(&first, &second)).and_then(|e| e.hit()) {
-            let (w, l) = if hit.winner == Side::First { (first, second) } else { (second, first) };
+            let (w, l) = if hit.winner == RoundSide::First { (first, second) } else { (second, first) };
             prop_assert!(w.result >= l.result && w.result >= w.minimum_to_hit);
             prop_assert!(hit.relative_degree >= 0);
         }

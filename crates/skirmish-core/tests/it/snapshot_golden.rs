@@ -15,7 +15,7 @@ use skirmish_core::fighter::{FighterProfile, FudgeRules, FullContactRules, Strik
 use skirmish_core::ladder::{CombatLevel, Level};
 use skirmish_core::timing::TimingSystem;
 use skirmish_core::tracker::{
-    CombatantId, Duration, Encounter, EncounterRules, StrikeDice, StrikeOptions, Turn, ViewFor,
+    CombatantId, Duration, Encounter, EncounterRules, EncounterStrikeOptions, StrikeDice, Turn, ViewFor,
 };
 
 fn dir() -> PathBuf {
@@ -76,7 +76,7 @@ fn play(e: &mut Encounter, steps: usize, out: &mut String) {
                     } else {
                         CombatantId(k % 3)
                     };
-                    let r = e.strike(m, target, StrikeOptions::default(), StrikeDice::default());
+                    let r = e.strike(m, target, EncounterStrikeOptions::default(), StrikeDice::default());
                     match r {
                         Ok(r) => out.push_str(&format!("  {}\n", r.text)),
                         Err(err) => out.push_str(&format!("  refused: {err}\n")),

@@ -15,7 +15,7 @@ use skirmish_core::ladder::{CombatLevel, Level};
 use skirmish_core::striking::full_contact::RangedShot;
 use skirmish_core::timing::{Declaration, GmTiming, InitiativeEntry, TimingSystem};
 use skirmish_core::tracker::{
-    CombatantId, Duration, Encounter, EncounterRules, SNAPSHOT_HISTORY, StrikeDice, StrikeOptions, ViewFor,
+    CombatantId, Duration, Encounter, EncounterRules, EncounterStrikeOptions, SNAPSHOT_HISTORY, StrikeDice, ViewFor,
     WoundOverride,
 };
 
@@ -162,7 +162,7 @@ fn apply(e: &mut Encounter, op: &Op) -> String {
                 Some(Ok(shot)) => Some(shot),
                 Some(Err(_)) | None => None,
             };
-            let options = StrikeOptions {
+            let options = EncounterStrikeOptions {
                 parry: *parry,
                 range,
                 point_blank: *point_blank,

@@ -6,7 +6,7 @@
 use serde_json::{Value, json};
 use skirmish_core::fighter::FighterProfile;
 use skirmish_core::timing::TimingSystem;
-use skirmish_core::tracker::{CombatantId, Encounter, ErrorKind, LOG_LIMIT, StrikeDice, StrikeOptions};
+use skirmish_core::tracker::{CombatantId, Encounter, EncounterStrikeOptions, ErrorKind, LOG_LIMIT, StrikeDice};
 
 fn fight() -> Encounter {
     let mut e = Encounter::new(TimingSystem::continuous(), 5).unwrap();
@@ -118,7 +118,7 @@ fn one_taken_out_before_any_moment_does_not_strike() {
     let b = e.add_fighter("B", &FighterProfile::new("Bob")).unwrap()[0];
     e.down(a).unwrap();
     let err = e
-        .strike(a, b, StrikeOptions::default(), StrikeDice::typed(0, None))
+        .strike(a, b, EncounterStrikeOptions::default(), StrikeDice::typed(0, None))
         .unwrap_err();
     assert_eq!(err.kind(), ErrorKind::NotNow);
 }

@@ -11,8 +11,8 @@ use skirmish_core::ladder::{CombatLevel, Level};
 use skirmish_core::striking::full_contact::{RangedShot, StrikeOptions as FcOptions};
 use skirmish_core::timing::{Declaration, InitiativeEntry, TimingSystem};
 use skirmish_core::tracker::{
-    CombatantId, Encounter, EncounterRules, ErrorKind, Status, StrikeDice, StrikeOptions, StrikeResult, Turn, ViewFor,
-    WoundOverride,
+    CombatantId, Encounter, EncounterRules, EncounterStrikeOptions, ErrorKind, Status, StrikeDice, StrikeResult, Turn,
+    ViewFor, WoundOverride,
 };
 
 fn fighter(name: &str, sr: i32, dr: i32) -> FighterProfile {
@@ -117,10 +117,10 @@ fn full_contact_strike_cases_through_the_tracker() {
             .as_ref()
             .map(|r| RangedShot::new(r.short_range, r.range_strength, r.distance).unwrap());
         let (mut e, x, y) = duel(fc(c.options), fighter("A", sr, 3), fighter("B", 5, dr));
-        let options = StrikeOptions {
+        let options = EncounterStrikeOptions {
             range,
             point_blank: c.options.point_blank,
-            ..StrikeOptions::default()
+            ..EncounterStrikeOptions::default()
         };
         let r = e.strike(x, y, options, StrikeDice::typed(c.roll, None)).unwrap();
         assert_eq!(result_name(r.result), outcome, "{}", c.example);
@@ -152,9 +152,9 @@ fn parry_cases_through_the_tracker() {
         }
         let dr = c.defense_rating.unwrap_or(7);
         let (mut e, guard, brooklyn) = duel(fc(c.options), fighter("guard", asr, 3), fighter("Brooklyn", psr, dr));
-        let options = StrikeOptions {
+        let options = EncounterStrikeOptions {
             parry: true,
-            ..StrikeOptions::default()
+            ..EncounterStrikeOptions::default()
         };
         let r = e
             .strike(
@@ -220,7 +220,7 @@ fn fudge_exchanges_through_the_tracker() {
         b.skill = CombatLevel::plain(c.second.result);
         let (mut e, x, y) = duel(rules.clone(), a, b);
         let r = e
-            .strike(x, y, StrikeOptions::default(), StrikeDice::typed(0, Some(0)))
+            .strike(x, y, EncounterStrikeOptions::default(), StrikeDice::typed(0, Some(0)))
             .unwrap();
         assert_eq!(r.margin, c.expect.relative_degree, "{}", c.name);
         assert_eq!(r.landed, c.expect.hit.as_deref() == Some("first"), "{}", c.name);
@@ -242,7 +242,7 @@ fn cardiff_and_the_goblin() {
     let c = e.add_fighter("party", &cardiff).unwrap()[0];
     let g = e.add_fighter("goblins", &goblin).unwrap()[0];
     let hit = e
-        .strike(c, g, StrikeOptions::default(), StrikeDice::typed(-1, None))
+        .strike(c, g, EncounterStrikeOptions::default(), StrikeDice::typed(-1, None))
         .unwrap();
     assert_eq!(
         (hit.attack_total, hit.defense_total, hit.result, hit.margin),
@@ -253,7 +253,7 @@ fn cardiff_and_the_goblin() {
     assert!(!hit.went_down);
     // The goblin's +2 against Cardiff's DR 7 (3 + 2 skill - 1 Agility + 5 armor): a tie, the defender's.
     let miss = e
-        .strike(g, c, StrikeOptions::default(), StrikeDice::typed(2, None))
+        .strike(g, c, EncounterStrikeOptions::default(), StrikeDice::typed(2, None))
         .unwrap();
     assert_eq!(
         (miss.attack_total, miss.defense_total, miss.result, miss.damage),
@@ -283,12 +283,12 @@ fn wounds_penalties_downs_and_simultaneity() {
     assert_eq!(lines.len(), 2, "both act at tick 4");
     // A wounds B Hurt (10 + 0 - 3 = 7 ... damage 7 is Incapacitated; roll -3 gives 4: Hurt).
     let r = e
-        .strike(a, b, StrikeOptions::default(), StrikeDice::typed(-3, None))
+        .strike(a, b, EncounterStrikeOptions::default(), StrikeDice::typed(-3, None))
         .unwrap();
     assert_eq!((r.damage, r.wound, r.penalty), (4, Some(WoundLevel::Hurt), -1));
     // B strikes back in the same moment without the -1 (it counts from the next).
     let back = e
-        .strike(b, a, StrikeOptions::default(), StrikeDice::typed(-3, None))
+        .strike(b, a, EncounterStrikeOptions::default(), StrikeDice::typed(-3, None))
         .unwrap();
     assert_eq!(back.attack_total, 7);
     assert!(back.attack_breakdown.iter().all(|p| p.label != "Hurt"));
@@ -297,7 +297,7 @@ fn wounds_penalties_downs_and_simultaneity() {
     e.declare(b, "axe", Declaration::new(3, 0), Some(0)).unwrap();
     e.next().unwrap();
     let later = e
-        .strike(b, a, StrikeOptions::default(), StrikeDice::typed(-4, None))
+        .strike(b, a, EncounterStrikeOptions::default(), StrikeDice::typed(-4, None))
         .unwrap();
     assert_eq!(later.attack_total, 5, "10 - 1 Hurt - 4");
     assert!(
@@ -308,7 +308,7 @@ fn wounds_penalties_downs_and_simultaneity() {
     );
     // A fells B: B is down, its pending action gone; it strikes back at once.
     let fell = e
-        .strike(a, b, StrikeOptions::default(), StrikeDice::typed(4, None))
+        .strike(a, b, EncounterStrikeOptions::default(), StrikeDice::typed(4, None))
         .unwrap();
     assert!(fell.went_down);
     let view = e.view(ViewFor::Gm);
@@ -318,14 +318,14 @@ fn wounds_penalties_downs_and_simultaneity() {
             .iter()
             .all(|l| l.lines.iter().all(|x| !x.members.contains(&b)))
     );
-    e.strike(b, a, StrikeOptions::default(), StrikeDice::typed(0, None))
+    e.strike(b, a, EncounterStrikeOptions::default(), StrikeDice::typed(0, None))
         .expect("a fighter downed in this moment still strikes in it");
     e.undo().unwrap(); // (that blow would have felled Axe too)
     // ...but not in the next.
     e.declare(a, "axe", Declaration::new(3, 0), Some(0)).unwrap();
     e.next().unwrap();
     let err = e
-        .strike(b, a, StrikeOptions::default(), StrikeDice::typed(0, None))
+        .strike(b, a, EncounterStrikeOptions::default(), StrikeDice::typed(0, None))
         .unwrap_err();
     assert_eq!(err.kind(), ErrorKind::NotNow);
 }
@@ -348,7 +348,7 @@ fn a_hit_disrupts_a_pending_spell() {
     e.next().unwrap();
     e.next().unwrap(); // Roland at 3
     let hit = e
-        .strike(r, s, StrikeOptions::default(), StrikeDice::typed(0, None))
+        .strike(r, s, EncounterStrikeOptions::default(), StrikeDice::typed(0, None))
         .unwrap();
     assert!(hit.landed && hit.disrupted, "{hit:?}");
     assert!(e.log().iter().any(|l| l.text == "Shaman's Spark is disrupted"));
@@ -374,7 +374,7 @@ fn hit_points_and_gm_overrides() {
     big.hit_points = Some(12);
     let (mut e, x, y) = duel(rules, fighter("A", 8, 3), big);
     let r = e
-        .strike(x, y, StrikeOptions::default(), StrikeDice::typed(0, None))
+        .strike(x, y, EncounterStrikeOptions::default(), StrikeDice::typed(0, None))
         .unwrap();
     assert_eq!((r.damage, r.hit_points), (5, Some(7)));
     e.set_damage(y, WoundOverride::HitPoints { hp: 2 }).unwrap();
@@ -417,8 +417,13 @@ fn the_players_view_hides_what_the_gm_keeps() {
         e.hide(*l).unwrap();
     }
     e.set_party(Some("party")).unwrap();
-    e.strike(hero, orc, StrikeOptions::default(), StrikeDice::typed(-2, None))
-        .unwrap();
+    e.strike(
+        hero,
+        orc,
+        EncounterStrikeOptions::default(),
+        StrikeDice::typed(-2, None),
+    )
+    .unwrap();
     let gm = e.view(ViewFor::Gm);
     let players = e.view(ViewFor::Players);
     assert_eq!(gm.combatants.len(), 4);
@@ -453,22 +458,22 @@ fn bad_strikes_are_typed_and_change_nothing() {
     let d = StrikeDice::default();
     let cases = [
         (
-            e.strike(a, CombatantId(99), StrikeOptions::default(), d),
+            e.strike(a, CombatantId(99), EncounterStrikeOptions::default(), d),
             ErrorKind::NotFound,
             "combatant",
         ),
         (
-            e.strike(a, a, StrikeOptions::default(), d),
+            e.strike(a, a, EncounterStrikeOptions::default(), d),
             ErrorKind::InvalidInput,
             "target",
         ),
         (
-            e.strike(a, plain, StrikeOptions::default(), d),
+            e.strike(a, plain, EncounterStrikeOptions::default(), d),
             ErrorKind::InvalidInput,
             "target",
         ),
         (
-            e.strike(a, b, StrikeOptions::default(), StrikeDice::typed(5, None)),
+            e.strike(a, b, EncounterStrikeOptions::default(), StrikeDice::typed(5, None)),
             ErrorKind::InvalidInput,
             "dice.attack",
         ),
@@ -476,9 +481,9 @@ fn bad_strikes_are_typed_and_change_nothing() {
             e.strike(
                 a,
                 b,
-                StrikeOptions {
+                EncounterStrikeOptions {
                     parry: true,
-                    ..StrikeOptions::default()
+                    ..EncounterStrikeOptions::default()
                 },
                 StrikeDice::typed(0, Some(-9)),
             ),
@@ -489,9 +494,9 @@ fn bad_strikes_are_typed_and_change_nothing() {
             e.strike(
                 a,
                 b,
-                StrikeOptions {
+                EncounterStrikeOptions {
                     modifier: i32::MIN,
-                    ..StrikeOptions::default()
+                    ..EncounterStrikeOptions::default()
                 },
                 d,
             ),

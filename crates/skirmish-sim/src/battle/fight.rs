@@ -9,7 +9,7 @@ use skirmish_core::striking::full_contact::StrikeOutcome;
 
 use super::targeting::{Arrays, rank_key};
 use super::trace::{self, OpposedPart, Trace};
-use super::{Battle, Control, NONE, PROGRESS_EVERY, Progress, Resume, RunOptions};
+use super::{Battle, BattleProgress, Control, NONE, PROGRESS_EVERY, Resume, RunOptions};
 use crate::clock::{Clock, Tick};
 use crate::error::SimError;
 use crate::report::{BattleReport, BattleSummary, Casualties, Outcome};
@@ -85,7 +85,7 @@ impl Battle {
                 && summary.actions >= next_progress
             {
                 next_progress = summary.actions.saturating_add(PROGRESS_EVERY);
-                progress(&Progress {
+                progress(&BattleProgress {
                     tick,
                     round,
                     actions: summary.actions,

@@ -130,7 +130,7 @@ pub const PROGRESS_EVERY: u64 = 1 << 16;
 
 /// Where a battle is, as a [`Control`]'s progress callback sees it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Progress {
+pub struct BattleProgress {
     /// The tick of the moment about to be fought.
     pub tick: u64,
     /// The round (phase, exchange; Continuous: stopwatch lap) so far.
@@ -167,7 +167,7 @@ pub struct Progress {
 pub struct Control<'a> {
     pub(crate) cancel: Option<&'a AtomicBool>,
     pub(crate) trace: Option<&'a mut dyn FnMut(&TraceLine)>,
-    pub(crate) progress: Option<&'a mut dyn FnMut(&Progress)>,
+    pub(crate) progress: Option<&'a mut dyn FnMut(&BattleProgress)>,
 }
 
 impl std::fmt::Debug for Control<'_> {
@@ -203,7 +203,7 @@ impl<'a> Control<'a> {
 
     /// `progress` is called before the first moment and then every
     /// [`PROGRESS_EVERY`] actions or so.
-    pub fn progress(mut self, progress: &'a mut dyn FnMut(&Progress)) -> Control<'a> {
+    pub fn progress(mut self, progress: &'a mut dyn FnMut(&BattleProgress)) -> Control<'a> {
         self.progress = Some(progress);
         self
     }

@@ -62,7 +62,7 @@ use skirmish_core::damage::{DamageModel, DamageState, FudgeWounds, HitPointState
 use skirmish_core::dice::SeededRolls;
 use skirmish_core::striking::full_contact::{self, StrikeOptions, StrikeOutcome};
 
-use crate::battle::{Control, PROGRESS_EVERY, Progress, Start, reserve_fighters};
+use crate::battle::{BattleProgress, Control, PROGRESS_EVERY, Start, reserve_fighters};
 use crate::error::SimError;
 use crate::report::{BattleSummary, Casualties, Outcome};
 use crate::scenario::Targeting;
@@ -535,7 +535,7 @@ impl<'c, 'a> Watch<'c, 'a> {
             && let Some(progress) = self.control.progress.as_mut()
         {
             self.next = summary.actions.saturating_add(PROGRESS_EVERY);
-            progress(&Progress {
+            progress(&BattleProgress {
                 tick,
                 round,
                 actions: summary.actions,

@@ -225,7 +225,7 @@ pub const FLOAT_DECIMALS: usize = 6;
 pub type BoxError = Box<dyn StdError + Send + Sync + 'static>;
 
 /// A progress callback (may be called from the sweep's worker threads).
-pub type ProgressFn = Arc<dyn Fn(Progress) + Send + Sync>;
+pub type ProgressFn = Arc<dyn Fn(SweepProgress) + Send + Sync>;
 
 /// One varied field: its path in the scenario and the values it takes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -263,7 +263,7 @@ pub struct SweepSpec {
 
 /// How far a sweep has come.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Progress {
+pub struct SweepProgress {
     /// Cells finished (including cells reused from a checkpoint).
     pub cells_done: u64,
     /// Cells in the grid.

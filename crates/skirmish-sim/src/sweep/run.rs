@@ -37,7 +37,7 @@ use super::schema::{Layout, Meta};
 use super::spread::{Placement, Relay};
 use super::table::{Cell, CellStats, SweepTable};
 use super::tally::Tally;
-use super::{BoxError, MAX_THREADS, Progress, ProgressFn, SweepError, SweepOptions, SweepSpec, describe_values};
+use super::{BoxError, MAX_THREADS, ProgressFn, SweepError, SweepOptions, SweepProgress, SweepSpec, describe_values};
 use crate::report::{BattleSummary, Outcome};
 use crate::scenario::Scenario;
 
@@ -916,8 +916,8 @@ pub(super) struct Reporter {
 }
 
 impl Reporter {
-    fn snapshot(&self) -> Progress {
-        Progress {
+    fn snapshot(&self) -> SweepProgress {
+        SweepProgress {
             cells_done: self.cells_done.load(Ordering::Relaxed),
             cells_total: self.cells_total,
             battles_done: self.battles_done.load(Ordering::Relaxed),

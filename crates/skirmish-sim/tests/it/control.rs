@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 
 use skirmish_sim::SimError;
-use skirmish_sim::battle::{Battle, Control, PROGRESS_EVERY, Progress, RunOptions};
+use skirmish_sim::battle::{Battle, BattleProgress, Control, PROGRESS_EVERY, RunOptions};
 use skirmish_sim::report::TraceLine;
 
 use crate::battle::parity;
@@ -51,8 +51,8 @@ fn a_flag_set_from_another_thread_stops_the_battle_at_its_next_moment() {
             stop.store(true, Ordering::SeqCst);
             to_battle.send(()).unwrap();
         });
-        let mut seen: Vec<Progress> = Vec::new();
-        let mut progress = |p: &Progress| {
+        let mut seen: Vec<BattleProgress> = Vec::new();
+        let mut progress = |p: &BattleProgress| {
             seen.push(*p);
             if to_thread.send(p.actions).is_ok() && seen.len() == 2 {
                 from_thread.recv().unwrap();
@@ -130,7 +130,7 @@ fn a_battle_under_a_control_that_never_fires_is_the_fast_paths_battle() {
     assert!(battle.has_fast_path());
     let stop = AtomicBool::new(false);
     let mut reports = 0;
-    let mut progress = |_: &Progress| reports += 1;
+    let mut progress = |_: &BattleProgress| reports += 1;
     let watched = battle
         .run_controlled(
             9,
@@ -159,8 +159,8 @@ fn a_watched_battle_on_a_fast_path_is_the_same_battle_and_reports_the_same_progr
             assert!(battle.has_fast_path(), "{timing} {policy}");
             let never = AtomicBool::new(false);
             let watch = |options: &RunOptions| {
-                let mut seen: Vec<Progress> = Vec::new();
-                let mut progress = |p: &Progress| seen.push(*p);
+                let mut seen: Vec<BattleProgress> = Vec::new();
+                let mut progress = |p: &BattleProgress| seen.push(*p);
                 let report = battle
                     .run_controlled(
                         9,
@@ -229,8 +229,8 @@ fn the_continuous_fast_path_reports_progress_where_the_general_loop_does() {
         for seed in [7, 22] {
             let never = AtomicBool::new(false);
             let watch = |traced: bool| {
-                let mut seen: Vec<Progress> = Vec::new();
-                let mut progress = |p: &Progress| seen.push(*p);
+                let mut seen: Vec<BattleProgress> = Vec::new();
+                let mut progress = |p: &BattleProgress| seen.push(*p);
                 // A trace sink (discarding its lines) sends the battle to
                 // the general loop.
                 let mut sink = |_: &TraceLine| {};

@@ -6,7 +6,7 @@ use skirmish_core::damage::{DamageState, HitPointState};
 use skirmish_core::fighter::Striking;
 use skirmish_core::timing::{Declaration, TimingSystem};
 use skirmish_core::tracker::{
-    CombatantId, CombatantSpec, Encounter, ErrorKind, StrikeDice, StrikeOptions, Turn, WoundOverride,
+    CombatantId, CombatantSpec, Encounter, EncounterStrikeOptions, ErrorKind, StrikeDice, Turn, WoundOverride,
 };
 use skirmish_sim::SimError;
 use skirmish_sim::battle::{Battle, Workspace};
@@ -98,8 +98,13 @@ fn play(e: &mut Encounter, moments: usize, dice: &[i32]) {
                         };
                         let roll = dice[k % dice.len()];
                         k += 1;
-                        e.strike(a, t.id, StrikeOptions::default(), StrikeDice::typed(roll, Some(0)))
-                            .unwrap();
+                        e.strike(
+                            a,
+                            t.id,
+                            EncounterStrikeOptions::default(),
+                            StrikeDice::typed(roll, Some(0)),
+                        )
+                        .unwrap();
                     }
                 }
             }
@@ -241,7 +246,7 @@ fn mid_fight_a_side_down_to_its_unbeatable_last_fighter_wins_every_time() {
         let mut down = false;
         for _ in 0..10 {
             let r = e
-                .strike(goblin, s, StrikeOptions::default(), StrikeDice::typed(4, None))
+                .strike(goblin, s, EncounterStrikeOptions::default(), StrikeDice::typed(4, None))
                 .unwrap();
             if r.went_down {
                 down = true;
@@ -256,7 +261,7 @@ fn mid_fight_a_side_down_to_its_unbeatable_last_fighter_wins_every_time() {
     for name in ["Goblin 2", "Assassin"] {
         let id = e.find(name).unwrap();
         assert!(
-            e.strike(hero, id, StrikeOptions::default(), StrikeDice::typed(0, None))
+            e.strike(hero, id, EncounterStrikeOptions::default(), StrikeDice::typed(0, None))
                 .unwrap()
                 .went_down,
             "{name}"
@@ -592,7 +597,7 @@ fn a_group_member_struck_keeps_the_group_acting() {
     let knight = e.find("Knight").unwrap();
     for g in [CombatantId(1), CombatantId(2)] {
         while !e
-            .strike(knight, g, StrikeOptions::default(), StrikeDice::typed(4, None))
+            .strike(knight, g, EncounterStrikeOptions::default(), StrikeDice::typed(4, None))
             .unwrap()
             .went_down
         {}

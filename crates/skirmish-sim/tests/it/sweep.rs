@@ -12,7 +12,7 @@ use skirmish_sim::report::{BattleSummary, Outcome};
 use skirmish_sim::scenario::Scenario;
 use skirmish_sim::stats;
 use skirmish_sim::sweep::{
-    Axis, Column, MAX_BATTLES, MAX_CELLS, MAX_THREADS, Progress, SweepError, SweepOptions, SweepSpec, run_sweep,
+    Axis, Column, MAX_BATTLES, MAX_CELLS, MAX_THREADS, SweepError, SweepOptions, SweepProgress, SweepSpec, run_sweep,
 };
 
 pub(crate) fn scenario() -> Scenario {
@@ -373,11 +373,11 @@ fn columns_have_one_entry_per_cell_in_schema_order() {
 
 #[test]
 fn progress_reaches_the_totals() {
-    let last = Arc::new(std::sync::Mutex::new(None::<Progress>));
+    let last = Arc::new(std::sync::Mutex::new(None::<SweepProgress>));
     let seen = last.clone();
     let options = SweepOptions {
         threads: Some(2),
-        progress: Some(Arc::new(move |p: Progress| {
+        progress: Some(Arc::new(move |p: SweepProgress| {
             let mut last = seen.lock().unwrap();
             assert!(p.battles_done <= p.battles_total && p.cells_done <= p.cells_total);
             if p.cells_done == p.cells_total {
@@ -400,7 +400,7 @@ fn cancelling(path: &Path, after: u64, resume: bool) -> SweepOptions {
     let setter = flag.clone();
     SweepOptions {
         threads: Some(2),
-        progress: Some(Arc::new(move |p: Progress| {
+        progress: Some(Arc::new(move |p: SweepProgress| {
             if p.cells_done >= after {
                 setter.store(true, Ordering::Relaxed);
             }
@@ -519,7 +519,7 @@ fn a_panicking_progress_callback_stops_the_sweep_with_its_panic() {
     for n in [1, 2, 3] {
         let path = scratch(&format!("panicking-{n}.csv"));
         let options = SweepOptions {
-            progress: Some(Arc::new(|p: Progress| {
+            progress: Some(Arc::new(|p: SweepProgress| {
                 if p.cells_done == 2 {
                     panic!("the callback broke");
                 }

@@ -6,7 +6,7 @@
 //! its margin, the damage, and who falls. (The tracker keeps its own time,
 //! so the fighters here have no plus-levels, which count by round.)
 
-use skirmish_core::tracker::{Encounter, StrikeDice, StrikeOptions, StrikeReport};
+use skirmish_core::tracker::{Encounter, EncounterStrikeOptions, StrikeDice, StrikeReport};
 use skirmish_sim::battle::{Battle, RunOptions};
 use skirmish_sim::odds::encounter_from_scenario;
 use skirmish_sim::report::TraceLine;
@@ -111,7 +111,7 @@ fn replay(scenario: &Scenario, seed: u64) -> usize {
             defense: blow.defense_roll,
         };
         let r: StrikeReport = e
-            .strike(a, t, StrikeOptions::default(), dice)
+            .strike(a, t, EncounterStrikeOptions::default(), dice)
             .unwrap_or_else(|err| panic!("{}: {err}", line.text));
         let got = (r.attack_total, r.defense_total, r.landed, r.margin, r.damage);
         let want = (

@@ -61,26 +61,26 @@ impl TargetSize {
 /// The two sides of a one-on-one round.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Side {
+pub enum RoundSide {
     /// The first fighter given.
     First,
     /// The second fighter given.
     Second,
 }
 
-impl Side {
+impl RoundSide {
     /// The other side.
-    pub const fn other(self) -> Side {
+    pub const fn other(self) -> RoundSide {
         match self {
-            Side::First => Side::Second,
-            Side::Second => Side::First,
+            RoundSide::First => RoundSide::Second,
+            RoundSide::Second => RoundSide::First,
         }
     }
 }
 
 /// One fighter in a simultaneous combat round, after the roll.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct Fighter {
+pub struct RolledCombatant {
     /// The rolled result.
     pub result: Level,
     /// The least result that hits the opponent (see [`TargetSize`]).
@@ -98,11 +98,11 @@ pub struct Fighter {
     pub critical: bool,
 }
 
-impl Fighter {
+impl RolledCombatant {
     /// A fighter with this result, against an equal-sized foe (minimum
     /// Poor), not aiming, normal stance, able to harm.
-    pub const fn new(result: Level) -> Fighter {
-        Fighter {
+    pub const fn new(result: Level) -> RolledCombatant {
+        RolledCombatant {
             result,
             minimum_to_hit: Level::POOR,
             aim: Aim::Anywhere,
@@ -148,7 +148,7 @@ pub enum AimOutcome {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Hit {
     /// Who struck.
-    pub winner: Side,
+    pub winner: RoundSide,
     /// The winner's margin (winner's result minus loser's). 0 only when an
     /// all-out attacker tied and so lost.
     pub relative_degree: i32,
@@ -199,11 +199,11 @@ impl Exchange {
     }
 
     /// Whether `side` was hit this round.
-    pub const fn was_hit(&self, side: Side) -> bool {
+    pub const fn was_hit(&self, side: RoundSide) -> bool {
         match self.outcome {
             ExchangeOutcome::Hit(hit) => matches!(
                 (hit.winner, side),
-                (Side::First, Side::Second) | (Side::Second, Side::First)
+                (RoundSide::First, RoundSide::Second) | (RoundSide::Second, RoundSide::First)
             ),
             ExchangeOutcome::StandOff { .. } => false,
         }
@@ -222,20 +222,20 @@ impl Exchange {
 ///
 /// ```
 /// use skirmish_core::ladder::Level;
-/// use skirmish_core::striking::opposed::{exchange, ExchangeOutcome, Fighter, Side, StandOffReason};
+/// use skirmish_core::striking::opposed::{exchange, ExchangeOutcome, RolledCombatant, RoundSide, StandOffReason};
 ///
-/// let e = exchange(&Fighter::new(Level::GOOD), &Fighter::new(Level::FAIR)).unwrap();
+/// let e = exchange(&RolledCombatant::new(Level::GOOD), &RolledCombatant::new(Level::FAIR)).unwrap();
 /// let hit = e.hit().unwrap();
-/// assert_eq!((hit.winner, hit.relative_degree), (Side::First, 1));
+/// assert_eq!((hit.winner, hit.relative_degree), (RoundSide::First, 1));
 ///
 /// // Both worse than Poor: a stand-off.
-/// let e = exchange(&Fighter::new(Level::TERRIBLE), &Fighter::new(Level::new(-5))).unwrap();
+/// let e = exchange(&RolledCombatant::new(Level::TERRIBLE), &RolledCombatant::new(Level::new(-5))).unwrap();
 /// assert_eq!(e.outcome, ExchangeOutcome::StandOff { reason: StandOffReason::BelowMinimum });
 /// ```
 ///
 /// # Errors
 /// [`Error::Overflow`] when the relative degree does not fit an `i32`.
-pub fn exchange(first: &Fighter, second: &Fighter) -> Result<Exchange> {
+pub fn exchange(first: &RolledCombatant, second: &RolledCombatant) -> Result<Exchange> {
     let degree = relative_degree(first.result, second.result)?;
     let done = |outcome| {
         Ok(Exchange {
@@ -243,13 +243,13 @@ pub fn exchange(first: &Fighter, second: &Fighter) -> Result<Exchange> {
             outcome,
         })
     };
-    let all_out = |f: &Fighter| matches!(f.stance, Stance::AllOutOffense);
+    let all_out = |f: &RolledCombatant| matches!(f.stance, Stance::AllOutOffense);
     let winner = match degree.cmp(&0) {
-        std::cmp::Ordering::Greater => Side::First,
-        std::cmp::Ordering::Less => Side::Second,
+        std::cmp::Ordering::Greater => RoundSide::First,
+        std::cmp::Ordering::Less => RoundSide::Second,
         std::cmp::Ordering::Equal => match (all_out(first), all_out(second)) {
-            (true, false) => Side::Second,
-            (false, true) => Side::First,
+            (true, false) => RoundSide::Second,
+            (false, true) => RoundSide::First,
             _ => {
                 return done(ExchangeOutcome::StandOff {
                     reason: StandOffReason::Tie,
@@ -258,8 +258,8 @@ pub fn exchange(first: &Fighter, second: &Fighter) -> Result<Exchange> {
         },
     };
     let (w, l) = match winner {
-        Side::First => (first, second),
-        Side::Second => (second, first),
+        RoundSide::First => (first, second),
+        RoundSide::Second => (second, first),
     };
     if !w.may_harm() {
         return done(ExchangeOutcome::StandOff {
@@ -363,7 +363,7 @@ pub struct MeleeRound {
 /// ```
 /// use skirmish_core::dice::ScriptedRolls;
 /// use skirmish_core::ladder::{CombatLevel, Level};
-/// use skirmish_core::striking::opposed::{melee_round, Combatant, Side};
+/// use skirmish_core::striking::opposed::{melee_round, Combatant, RoundSide};
 ///
 /// // 4.36: Gus (Great) vs Ivan (Good+), round 2: Ivan rolls as Great.
 /// let ivan: CombatLevel = "Good+".parse().unwrap();
@@ -371,7 +371,7 @@ pub struct MeleeRound {
 /// let ivan = Combatant::new(ivan.in_round(2).unwrap());
 /// let round = melee_round(&gus, &ivan, &mut ScriptedRolls::new([0, 1])).unwrap();
 /// assert_eq!(round.second.result, Level::SUPERB);
-/// assert_eq!(round.exchange.hit().unwrap().winner, Side::Second);
+/// assert_eq!(round.exchange.hit().unwrap().winner, RoundSide::Second);
 /// ```
 ///
 /// # Errors
@@ -397,13 +397,13 @@ fn roll_side(
     them: &Combatant,
     rolls: &mut (impl RollSource + ?Sized),
     name: &str,
-) -> Result<(RoundResult, Fighter)> {
+) -> Result<(RoundResult, RolledCombatant)> {
     let skill = me
         .modifiers
         .effective_skill(me.skill, &them.modifiers)
         .map_err(|e| e.in_field(name))?;
     let result = me.source.result(skill.level, rolls).map_err(|e| e.in_field(name))?;
-    let fighter = Fighter {
+    let fighter = RolledCombatant {
         result,
         minimum_to_hit: me.minimum_to_hit,
         aim: me.modifiers.aim,
@@ -453,42 +453,50 @@ mod tests {
 
     #[test]
     fn ties_stand_off() {
-        let e = exchange(&Fighter::new(Level::GOOD), &Fighter::new(Level::GOOD)).unwrap();
+        let e = exchange(&RolledCombatant::new(Level::GOOD), &RolledCombatant::new(Level::GOOD)).unwrap();
         assert_eq!(stand_off(e), StandOffReason::Tie);
-        assert!(!e.was_hit(Side::First) && !e.was_hit(Side::Second));
+        assert!(!e.was_hit(RoundSide::First) && !e.was_hit(RoundSide::Second));
     }
 
     #[test]
     fn minimum_to_hit() {
         // Poor wins against Terrible and is enough against an equal foe.
-        let h = hit(exchange(&Fighter::new(Level::POOR), &Fighter::new(Level::TERRIBLE)).unwrap());
-        assert_eq!((h.winner, h.relative_degree), (Side::First, 1));
+        let h = hit(exchange(
+            &RolledCombatant::new(Level::POOR),
+            &RolledCombatant::new(Level::TERRIBLE),
+        )
+        .unwrap());
+        assert_eq!((h.winner, h.relative_degree), (RoundSide::First, 1));
         // Terrible wins against Terrible-1, but is below Poor.
-        let e = exchange(&Fighter::new(Level::new(-4)), &Fighter::new(Level::TERRIBLE)).unwrap();
+        let e = exchange(
+            &RolledCombatant::new(Level::new(-4)),
+            &RolledCombatant::new(Level::TERRIBLE),
+        )
+        .unwrap();
         assert_eq!(stand_off(e), StandOffReason::BelowMinimum);
         // ... and is enough against a much larger foe.
-        let small = Fighter {
+        let small = RolledCombatant {
             minimum_to_hit: TargetSize::Larger.minimum_to_hit(),
-            ..Fighter::new(Level::TERRIBLE)
+            ..RolledCombatant::new(Level::TERRIBLE)
         };
-        let giant = Fighter::new(Level::new(-4));
-        assert_eq!(hit(exchange(&small, &giant).unwrap()).winner, Side::First);
+        let giant = RolledCombatant::new(Level::new(-4));
+        assert_eq!(hit(exchange(&small, &giant).unwrap()).winner, RoundSide::First);
         // A giant needs Mediocre against a human.
-        let giant = Fighter {
+        let giant = RolledCombatant {
             minimum_to_hit: TargetSize::Smaller.minimum_to_hit(),
-            ..Fighter::new(Level::POOR)
+            ..RolledCombatant::new(Level::POOR)
         };
-        let human = Fighter::new(Level::TERRIBLE);
+        let human = RolledCombatant::new(Level::TERRIBLE);
         assert_eq!(
             stand_off(exchange(&giant, &human).unwrap()),
             StandOffReason::BelowMinimum
         );
         // The GM may set any minimum.
-        let pixie_hunter = Fighter {
+        let pixie_hunter = RolledCombatant {
             minimum_to_hit: Level::SUPERB,
-            ..Fighter::new(Level::GREAT)
+            ..RolledCombatant::new(Level::GREAT)
         };
-        let pixie = Fighter::new(Level::FAIR);
+        let pixie = RolledCombatant::new(Level::FAIR);
         assert_eq!(
             stand_off(exchange(&pixie_hunter, &pixie).unwrap()),
             StandOffReason::BelowMinimum
@@ -497,81 +505,81 @@ mod tests {
 
     #[test]
     fn a_defender_who_only_defends_cannot_hurt() {
-        let shield_only = Fighter {
+        let shield_only = RolledCombatant {
             can_harm: false,
-            ..Fighter::new(Level::GREAT)
+            ..RolledCombatant::new(Level::GREAT)
         };
-        let e = exchange(&Fighter::new(Level::FAIR), &shield_only).unwrap();
+        let e = exchange(&RolledCombatant::new(Level::FAIR), &shield_only).unwrap();
         assert_eq!(stand_off(e), StandOffReason::CannotHarm);
         assert_eq!(e.relative_degree, -2);
         // ... but can still be hit.
-        let e = exchange(&Fighter::new(Level::SUPERB), &shield_only).unwrap();
-        assert!(e.was_hit(Side::Second));
+        let e = exchange(&RolledCombatant::new(Level::SUPERB), &shield_only).unwrap();
+        assert!(e.was_hit(RoundSide::Second));
     }
 
     #[test]
     fn all_out_offense() {
-        let berserk = |result| Fighter {
+        let berserk = |result| RolledCombatant {
             stance: Stance::AllOutOffense,
-            ..Fighter::new(result)
+            ..RolledCombatant::new(result)
         };
         // Wins: +1 damage.
-        let h = hit(exchange(&berserk(Level::GREAT), &Fighter::new(Level::GOOD)).unwrap());
-        assert_eq!((h.winner, h.relative_degree, h.damage_bonus), (Side::First, 1, 1));
+        let h = hit(exchange(&berserk(Level::GREAT), &RolledCombatant::new(Level::GOOD)).unwrap());
+        assert_eq!((h.winner, h.relative_degree, h.damage_bonus), (RoundSide::First, 1, 1));
         // Ties: the other fighter wins, +2 damage, margin 0.
-        let h = hit(exchange(&berserk(Level::GOOD), &Fighter::new(Level::GOOD)).unwrap());
-        assert_eq!((h.winner, h.relative_degree, h.damage_bonus), (Side::Second, 0, 2));
-        let h = hit(exchange(&Fighter::new(Level::GOOD), &berserk(Level::GOOD)).unwrap());
-        assert_eq!((h.winner, h.damage_bonus), (Side::First, 2));
+        let h = hit(exchange(&berserk(Level::GOOD), &RolledCombatant::new(Level::GOOD)).unwrap());
+        assert_eq!((h.winner, h.relative_degree, h.damage_bonus), (RoundSide::Second, 0, 2));
+        let h = hit(exchange(&RolledCombatant::new(Level::GOOD), &berserk(Level::GOOD)).unwrap());
+        assert_eq!((h.winner, h.damage_bonus), (RoundSide::First, 2));
         // Loses: +2 damage to the winner.
-        let h = hit(exchange(&berserk(Level::FAIR), &Fighter::new(Level::GREAT)).unwrap());
-        assert_eq!((h.winner, h.relative_degree, h.damage_bonus), (Side::Second, 2, 2));
+        let h = hit(exchange(&berserk(Level::FAIR), &RolledCombatant::new(Level::GREAT)).unwrap());
+        assert_eq!((h.winner, h.relative_degree, h.damage_bonus), (RoundSide::Second, 2, 2));
         // Two berserkers: the winner gets +1 for his own and +2 for the loser's.
         let h = hit(exchange(&berserk(Level::FAIR), &berserk(Level::GREAT)).unwrap());
-        assert_eq!((h.winner, h.damage_bonus), (Side::Second, 3));
+        assert_eq!((h.winner, h.damage_bonus), (RoundSide::Second, 3));
         // Two berserkers tying: stand-off (decision).
         let e = exchange(&berserk(Level::FAIR), &berserk(Level::FAIR)).unwrap();
         assert_eq!(stand_off(e), StandOffReason::Tie);
         // The tie-winner still needs his minimum.
-        let e = exchange(&berserk(Level::TERRIBLE), &Fighter::new(Level::TERRIBLE)).unwrap();
+        let e = exchange(&berserk(Level::TERRIBLE), &RolledCombatant::new(Level::TERRIBLE)).unwrap();
         assert_eq!(stand_off(e), StandOffReason::BelowMinimum);
     }
 
     #[test]
     fn all_out_defense_harms_only_on_a_critical() {
-        let turtle = Fighter {
+        let turtle = RolledCombatant {
             stance: Stance::AllOutDefense,
-            ..Fighter::new(Level::SUPERB)
+            ..RolledCombatant::new(Level::SUPERB)
         };
-        let e = exchange(&turtle, &Fighter::new(Level::FAIR)).unwrap();
+        let e = exchange(&turtle, &RolledCombatant::new(Level::FAIR)).unwrap();
         assert_eq!(stand_off(e), StandOffReason::CannotHarm);
-        let critical = Fighter {
+        let critical = RolledCombatant {
             critical: true,
             ..turtle
         };
         assert_eq!(
-            hit(exchange(&critical, &Fighter::new(Level::FAIR)).unwrap()).winner,
-            Side::First
+            hit(exchange(&critical, &RolledCombatant::new(Level::FAIR)).unwrap()).winner,
+            RoundSide::First
         );
         // A critical does not let a shield-only defender harm.
-        let shield_only = Fighter {
+        let shield_only = RolledCombatant {
             can_harm: false,
             critical: true,
-            ..Fighter::new(Level::SUPERB)
+            ..RolledCombatant::new(Level::SUPERB)
         };
         assert_eq!(
-            stand_off(exchange(&shield_only, &Fighter::new(Level::FAIR)).unwrap()),
+            stand_off(exchange(&shield_only, &RolledCombatant::new(Level::FAIR)).unwrap()),
             StandOffReason::CannotHarm
         );
     }
 
     #[test]
     fn aiming_at_a_small_part() {
-        let aim = |a, result| Fighter {
+        let aim = |a, result| RolledCombatant {
             aim: a,
-            ..Fighter::new(result)
+            ..RolledCombatant::new(result)
         };
-        let foe = Fighter::new(Level::POOR);
+        let foe = RolledCombatant::new(Level::POOR);
         let h = hit(exchange(&aim(Aim::SmallPartNeedingGood, Level::GOOD), &foe).unwrap());
         assert_eq!(h.aim, AimOutcome::AimedPart);
         let e = exchange(&aim(Aim::SmallPartNeedingGood, Level::FAIR), &foe).unwrap();
@@ -585,11 +593,11 @@ mod tests {
         assert_eq!(stand_off(e), StandOffReason::BelowMinimum);
         // Unaimed blows are NotAimed.
         assert_eq!(
-            hit(exchange(&Fighter::new(Level::GOOD), &foe).unwrap()).aim,
+            hit(exchange(&RolledCombatant::new(Level::GOOD), &foe).unwrap()).aim,
             AimOutcome::NotAimed
         );
         // Aiming never lowers a higher minimum for size.
-        let at_pixie_eye = Fighter {
+        let at_pixie_eye = RolledCombatant {
             minimum_to_hit: Level::SUPERB,
             ..aim(Aim::SmallPartNeedingGood, Level::GREAT)
         };
@@ -625,7 +633,7 @@ mod tests {
     #[test]
     fn eyes() {
         let h = Hit {
-            winner: Side::First,
+            winner: RoundSide::First,
             relative_degree: 8,
             damage_bonus: 0,
             aim: AimOutcome::NotAimed,

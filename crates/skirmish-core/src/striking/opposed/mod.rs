@@ -11,7 +11,7 @@
 //! | text | rule | here |
 //! | --- | --- | --- |
 //! | 4.21 | story elements: trait + GM modifier (-3..+3), one roll or the median of three | [`resolve_story_element`], [`median_result`] |
-//! | 4.22 | simultaneous combat rounds, minimum to hit by Scale, Unopposed when a defender cannot fight, defend-only fighters | [`exchange`], [`melee_round`], [`TargetSize`], [`unopposed`], [`Fighter::can_harm`] |
+//! | 4.22 | simultaneous combat rounds, minimum to hit by Scale, Unopposed when a defender cannot fight, defend-only fighters | [`exchange`], [`melee_round`], [`TargetSize`], [`unopposed`], [`RolledCombatant::can_harm`] |
 //! | 4.31 | melee modifiers: wounds, position, shields, aiming, blessings, all-out offense/defense, scouting | [`MeleeModifiers`], [`EffectiveSkill`], [`Stance`], [`Aim`], [`Shield`], [`scouting_earned`] |
 //! | 4.32 | offensive/defensive postures; both may be hit | [`Posture`], [`posture_round`] |
 //! | 4.33 | PCs vs NPCs: the NPC's result is its trait level | [`ResultSource::TraitLevel`] |
@@ -44,7 +44,7 @@
 //!   acts as the Difficulty Level ([`Foe::ignored`]).
 //! - A large shield costs nothing in a shield wall ([`Shield`]).
 //! - Critical results (FUDGE 3.6) are not in this text: the caller marks
-//!   one with [`Fighter::critical`].
+//!   one with [`RolledCombatant::critical`].
 //!
 //! # Example: a simultaneous round
 //!
@@ -76,8 +76,8 @@ mod result;
 mod story;
 
 pub use exchange::{
-    AimOutcome, Combatant, Exchange, ExchangeOutcome, Fighter, Hit, MeleeRound, PIERCE_EYE_DEGREE, RoundResult, Side,
-    StandOffReason, TargetSize, can_pierce_eye, exchange, melee_round,
+    AimOutcome, Combatant, Exchange, ExchangeOutcome, Hit, MeleeRound, PIERCE_EYE_DEGREE, RolledCombatant, RoundResult,
+    RoundSide, StandOffReason, TargetSize, can_pierce_eye, exchange, melee_round,
 };
 pub use modifiers::{
     Aim, CombatKind, EffectiveSkill, MeleeModifiers, Modifier, ModifierReason, Position, Shield, ShieldSize, Stance,

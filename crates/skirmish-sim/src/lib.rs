@@ -21,6 +21,45 @@
 //!   ([`odds::odds_from_here`]); and an encounter started from a scenario
 //!   ([`odds::encounter_from_scenario`]).
 //!
+//! # How the crate is laid out
+//!
+//! A battle can be fought three ways, with the same results, dice and dice
+//! order (tests compare them battle by battle):
+//!
+//! - **the general loop** (`battle/fight.rs`): any scenario, with a trace,
+//!   casualties over time and any number of sides; its clock is a lean
+//!   clock or the core Scheduler;
+//! - **the lean clocks** (`clock/`): which fighters act next, on flat
+//!   arrays, one per timing system, held to the core `Scheduler` step for
+//!   step; the core Scheduler itself (`clock/scheduler.rs`) runs what none
+//!   of them takes (Graduated Rounds' other past-the-end policies, extra
+//!   preparation, GM timing) and a tracker's continuation
+//!   (`clock/lines.rs`);
+//! - **the fast paths** (`fast/`): the common battle (two sides, either
+//!   striking system, no trace) on 12-byte fighter records and
+//!   precomputed tables: Continuous with its clock fused into the loop,
+//!   every other system fed by a lean clock, the ranked targeting
+//!   policies, FUDGE opposed striking.
+//!
+//! [`Battle`] chooses: a battle takes a fast path whenever it qualifies
+//! ([`Battle::has_fast_path`]), a lean clock whenever one runs its system
+//! and declarations, and the Scheduler otherwise. Every rule they apply is
+//! a `skirmish-core` function (initiative, Ready Time, actions a round,
+//! the strike roll, damage): the paths differ in *when* they call a rule,
+//! never in *what* it computes.
+//!
+//! The modules depend on each other in one direction, lowest first (a test,
+//! `tests/it/structure.rs`, fails on a dependency that goes up or across):
+//!
+//! | layer | modules | for |
+//! | --- | --- | --- |
+//! | leaves | `error`, [`report`], [`stats`], [`scenario`] | errors, what a battle reports, intervals, scenario files |
+//! | primitives | `control`, `ranking`, `ring`, `roster` | how a battle is watched and resumed; the targeting index; the per-tick ring of pending actions; per-fighter arrays |
+//! | clocks | `clock` | which fighters act next |
+//! | fast paths | `fast` | the common battle on compact records |
+//! | the battle | [`battle`] | the general loop, and which path a battle takes |
+//! | many battles | [`sweep`], [`odds`] | grids of battles; odds from a tracker's encounter |
+//!
 //! # Determinism
 //!
 //! Battle `i` of master seed `s` draws from its own stream,
@@ -66,11 +105,14 @@
 
 pub mod battle;
 mod clock;
+mod control;
 pub mod error;
 mod fast;
 pub mod odds;
 mod ranking;
 pub mod report;
+mod ring;
+mod roster;
 pub mod scenario;
 pub mod stats;
 pub mod sweep;

@@ -11,6 +11,7 @@ use skirmish_core::timing::simple::highest_initiative;
 use super::{Battle, FastPrep, GroupRt, reserve_fighters};
 use crate::error::SimError;
 use crate::fast::{self, FastGroup, FastPlan, HitPointsPrep, OpposedPlan, WoundsPrep};
+use crate::ring::MAX_DELAY;
 use crate::scenario::{BattleRules, Scenario, Striking, Targeting};
 
 impl Battle {
@@ -139,7 +140,7 @@ impl Battle {
             // Time Taken - speed bonus, every action.
             let speed = g.action.time_offset();
             // The longest delay of the Continuous ring: the highest initiative.
-            if lap.is_some() && highest_initiative(speed) > fast::MAX_DELAY {
+            if lap.is_some() && highest_initiative(speed) > MAX_DELAY {
                 return None;
             }
             groups.push(FastGroup {
@@ -160,7 +161,7 @@ impl Battle {
             || groups.len() > fast::MAX_GROUPS
             || matches!(&self.damage, Damage::HitPoints(m)
                 if m.config().penalties.iter().any(|row| row.penalty < fast::PENALTY_FLOOR))
-            || lap.is_some() && self.max_ticks >= u64::from(u32::MAX) - fast::MAX_DELAY as u64
+            || lap.is_some() && self.max_ticks >= u64::from(u32::MAX) - MAX_DELAY as u64
         {
             return None;
         }
@@ -204,14 +205,14 @@ impl Battle {
 
     /// Whether the battle fits the Continuous ring (`fast/continuous.rs`):
     /// its longest delay, the highest initiative, within
-    /// [`fast::MAX_DELAY`], groups in 16 bits, ticks in 32 bits.
+    /// [`MAX_DELAY`], groups in 16 bits, ticks in 32 bits.
     fn fits_ring(&self) -> bool {
         self.groups.len() <= fast::MAX_GROUPS
-            && self.max_ticks < u64::from(u32::MAX) - fast::MAX_DELAY as u64
+            && self.max_ticks < u64::from(u32::MAX) - MAX_DELAY as u64
             && self
                 .groups
                 .iter()
-                .all(|g| highest_initiative(g.fighter.action.time_offset()) <= fast::MAX_DELAY)
+                .all(|g| highest_initiative(g.fighter.action.time_offset()) <= MAX_DELAY)
     }
 
     /// A battle of single fighters already resolved (a continuation's):

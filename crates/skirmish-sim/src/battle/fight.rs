@@ -9,10 +9,11 @@ use skirmish_core::striking::full_contact::StrikeOutcome;
 
 use super::targeting::{Arrays, rank_key};
 use super::trace::{self, OpposedPart, Trace};
-use super::{Battle, BattleProgress, Control, NONE, PROGRESS_EVERY, Resume, RunOptions};
+use super::{Battle, BattleProgress, Control, PROGRESS_EVERY, Resume, RunOptions};
 use crate::clock::{Clock, Tick};
 use crate::error::SimError;
 use crate::report::{BattleReport, BattleSummary, Casualties, Outcome};
+use crate::roster::NONE;
 use crate::scenario::Striking;
 
 impl Battle {
@@ -355,7 +356,7 @@ impl Battle {
         for &(t, damage) in hits.iter() {
             let out = model.apply(&mut state[t as usize], damage);
             penalty[t as usize] = out.penalty;
-            taken[t as usize] = super::add_taken(taken[t as usize], damage);
+            taken[t as usize] = crate::ranking::add_taken(taken[t as usize], damage);
             if out.after.is_down() && !down[t as usize] {
                 down[t as usize] = true;
                 fallen.push(t);

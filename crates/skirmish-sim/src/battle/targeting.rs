@@ -5,9 +5,10 @@
 
 use skirmish_core::dice::SeededRolls;
 
-use super::{Battle, NONE, reserve_fighters};
+use super::Battle;
 use crate::error::SimError;
-use crate::ranking::{ABSENT, Key, Ranking};
+use crate::ranking::{ABSENT, Key, Ranking, own_key};
+use crate::roster::{NONE, reserve_fighters};
 use crate::scenario::{Striking, Targeting};
 
 /// The engine's per-fighter arrays.
@@ -153,31 +154,6 @@ pub(super) fn rank_key(
         return ABSENT;
     }
     own_key(policy, c, taken, engaged_by)
-}
-
-/// `most_wounded`'s damage taken counts up to this, two below `i64::MAX`
-/// (the fast path keeps a full fighter's as the damage plus one in its
-/// index, below the index's absent `i64::MAX`: `fast/opposed.rs`); no
-/// battle comes near it.
-pub(crate) const MAX_TAKEN: i64 = i64::MAX - 2;
-
-/// Damage taken `taken` after a blow of `damage` (a negative one counts
-/// 0), at most [`MAX_TAKEN`].
-#[inline]
-pub(crate) fn add_taken(taken: i64, damage: i32) -> i64 {
-    taken.saturating_add(i64::from(damage.max(0))).min(MAX_TAKEN)
-}
-
-/// Fighter `c`'s key under `policy` whatever its engagements: the most
-/// wounded first, or the least engaged, ties to the lowest index.
-#[inline]
-pub(crate) fn own_key(policy: Targeting, c: u32, taken: &[i64], engaged_by: &[u32]) -> Key {
-    let i = c as usize;
-    match policy {
-        Targeting::MostWounded => (0i64.saturating_sub(taken.get(i).copied().unwrap_or(0)), c),
-        Targeting::LeastEngaged => (i64::from(engaged_by.get(i).copied().unwrap_or(u32::MAX)), c),
-        Targeting::Random => ABSENT,
-    }
 }
 
 impl Battle {

@@ -35,11 +35,11 @@
 //! bytes) per fighter to cancel it: with disruption, where hundreds of
 //! thousands are pending at once, that put a 2x1,000,000 battle over the
 //! 64-byte-a-fighter target. Follow-ups are now the FUDGE
-//! ring clock's 4-byte entries in per-tick buckets (`fast::Ring`, FIFO
+//! ring clock's 4-byte entries in per-tick buckets (`ring::Ring`, FIFO
 //! within a tick as the queue is): the fighter, and with a disruptible
 //! declaration its epoch's low bits, moved each time a queued follow-up is
 //! dropped, so a dropped entry left in the ring no longer matches
-//! (`fast::epoch_entry`: an epoch moves at most once a tick, a fighter
+//! (`ring::epoch_entry`: an epoch moves at most once a tick, a fighter
 //! dropped at a moment being idle until the next, and a follow-up comes
 //! up at most `MAX_DELAY` ticks after it was scheduled). The clock takes a
 //! battle only if every Ready Time fits the ring (`handles`). Every
@@ -58,9 +58,9 @@ use skirmish_core::timing::simple::{highest_initiative, initiative_from};
 use skirmish_core::timing::{ActorTiming, Declaration, MAX_TICK, PastEnd, TimingSystem};
 
 use super::{Clock, Tick};
-use crate::battle::reserve_fighters;
 use crate::error::SimError;
-use crate::fast::{MAX_DELAY, RING_MASK, Ring, WHO_MASK, entry_is_live, epoch_entry};
+use crate::ring::{MAX_DELAY, RING_MASK, Ring, WHO_MASK, entry_is_live, epoch_entry};
+use crate::roster::reserve_fighters;
 
 /// Initiatives up to this many ticks are sorted by counting; beyond, by a
 /// (stable) sort.
@@ -159,7 +159,7 @@ pub(crate) struct GraduatedClock {
     cursor: usize,
     /// Counting sort buckets.
     counts: Vec<u32>,
-    /// Follow-ups: entries as `fast::epoch_entry` makes them, FIFO within
+    /// Follow-ups: entries as `ring::epoch_entry` makes them, FIFO within
     /// a tick, with the dropped ones still in place.
     ring: Ring<u32>,
     /// Some declaration is disruptible: entries carry epochs.

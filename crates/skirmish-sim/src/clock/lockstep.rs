@@ -304,7 +304,7 @@ fn running_into_the_last_tick_step_for_step() {
                 };
                 let f = vec![(ActorTiming::default(), d); n];
                 let graduated = matches!(system, TimingSystem::GraduatedRounds(_));
-                let fits = i64::from(tt) - i64::from(sb) + 2 <= crate::fast::MAX_DELAY;
+                let fits = i64::from(tt) - i64::from(sb) + 2 <= crate::ring::MAX_DELAY;
                 assert_eq!(LeanClock::handles(&system, f.iter().map(|x| x.1)), fits || !graduated);
                 if graduated && !fits {
                     continue;

@@ -72,8 +72,8 @@ use skirmish_core::timing::{ActionKind, ActorTiming, Declaration, MAX_TICK, Timi
 pub(crate) use self::lazy::LazyTickClock;
 use self::ring::{NONE, TickRing};
 use super::{Clock, Tick};
-use crate::battle::reserve_fighters;
 use crate::error::SimError;
+use crate::roster::reserve_fighters;
 
 /// An event's payload: the fighter shifted left by [`KIND_BITS`], and
 /// what happens: [`ACTION`], [`TURN`] or [`ACTION_TURN`]. Fighters are

@@ -4,10 +4,11 @@
 //! the general loop in `battle/` (`tests/it/digest.rs` pins digests of
 //! thousands of battles and compares the paths report by report, on the
 //! built-in scenarios and on random ones under every timing system and
-//! policy; `tests/it/control.rs` a watched battle). `Battle::run_summary`, and `Battle::run_in` without a trace, take
-//! one whenever the battle qualifies (`Battle::has_fast_path`).
+//! policy; `tests/it/control.rs` a watched battle). `Battle::run_summary`,
+//! and `Battle::run_in` without a trace, take one whenever the battle
+//! qualifies (`Battle::has_fast_path`).
 //!
-//! Three loops share this module's records, tables and damage models:
+//! Four loops share this module's records, tables and damage models:
 //!
 //! - `continuous.rs`: Continuous timing, its clock fused into the loop (a
 //!   ring of per-tick buckets, one draw per action, see there);
@@ -22,7 +23,9 @@
 //!   with FUDGE's picks, rolls and engagements; under Continuous its clock
 //!   is the ring above behind the `Clock` trait (`opposed/ring.rs`);
 //! - `wounds.rs`: FUDGE wounds for all of them, a track as its row in a
-//!   table of what every hit does to every state.
+//!   table of what every hit does to every state;
+//! - `plan.rs` (a battle's groups and tables, built once) and `models.rs`
+//!   (the damage models as the loops apply them) are what they share.
 //!
 //! What makes them lean:
 //!
@@ -58,287 +61,34 @@
 //!   has no reach, random targets read neither engagements nor damage
 //!   taken, and each ranked policy keeps only the one its key reads.
 
-use skirmish_core::damage::{DamageModel, DamageState, FudgeWounds, HitPointState, HitPoints};
+use skirmish_core::damage::HitPointState;
 use skirmish_core::dice::SeededRolls;
-use skirmish_core::striking::full_contact::{self, StrikeOptions, StrikeOutcome};
 
-use crate::battle::{BattleProgress, Control, PROGRESS_EVERY, Start, reserve_fighters};
+use crate::control::{BattleProgress, Control, PROGRESS_EVERY, Start};
 use crate::error::SimError;
 use crate::report::{BattleSummary, Casualties, Outcome};
-use crate::scenario::Targeting;
+use crate::ring::Ring;
+use crate::roster::reserve_fighters;
 
 mod continuous;
 mod minmask;
+mod models;
 mod moments;
 mod opposed;
+mod plan;
 mod ranked;
 mod wounds;
 
 use continuous::Entry;
-pub(crate) use continuous::{Ring, WHO_MASK, entry_is_live, epoch_entry, fight};
+pub(crate) use continuous::fight;
 pub(crate) use moments::fight_moments;
 pub(crate) use opposed::{OpposedPlan, fight_opposed, fight_opposed_ring};
 pub(crate) use wounds::WoundsPrep;
 
-/// Ticks in the ring: the longest delay (initiative or Ready Time) a
-/// battle may have to take the fast path is one less.
-const RING: usize = 1024;
-pub(crate) const RING_MASK: u64 = RING as u64 - 1;
-/// The longest delay the ring holds.
-pub(crate) const MAX_DELAY: i64 = RING as i64 - 1;
+pub(crate) use plan::{FastGroup, FastPlan, MAX_GROUPS, Pair};
+use plan::{ROLLS, Tally};
 
-/// The outcome table covers SR - DR in `-SPAN..=SPAN`; beyond, a strike
-/// calls `full_contact::resolve` (the same decision, slower).
-const SPAN: i64 = 16;
-const ROLLS: usize = 9;
-/// Hit points lost are tabled for damage `0..HP_TABLE`.
-const HP_TABLE: usize = 64;
-
-/// The fast path's bound on the amazing strike's extra damage and the
-/// damage factors, so that a tabled strike's damage needs no saturating
-/// arithmetic (the scenario checks keep factors within a few thousand).
-const LIMIT: i32 = 1_000_000;
-
-/// Groups the fast path can number in an [`Entry`] and a [`Fighter`].
-pub(crate) const MAX_GROUPS: usize = 1 << 16;
-
-/// A group's constants, as the fast path reads them.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct FastGroup {
-    /// 0 or 1.
-    pub(crate) side: u8,
-    pub(crate) disruptible: bool,
-    pub(crate) strike_rating: i32,
-    /// Armor included.
-    pub(crate) defense_rating: i32,
-    pub(crate) offense: i32,
-    pub(crate) defense_factor: i32,
-    /// Time Taken minus speed bonus.
-    pub(crate) speed: i32,
-    /// Hit points, if the group sets its own.
-    pub(crate) hit_points: Option<i32>,
-}
-
-/// What one strike did, for one SR - DR and one roll.
-#[derive(Debug, Clone, Copy, Default)]
-struct Cell {
-    /// The margin plus the amazing strike's extra damage (hits only).
-    base: i32,
-    /// Whether it hit.
-    hit: bool,
-    /// Hits, amazing strikes and amazing defenses (0 or 1 each), packed as
-    /// [`Tally`] counts them.
-    counts: u64,
-}
-
-impl Cell {
-    fn of(outcome: StrikeOutcome, amazing_strike_damage: i32) -> Cell {
-        let amazing_strike = matches!(outcome, StrikeOutcome::AmazingStrike { .. });
-        let amazing_defense = matches!(outcome, StrikeOutcome::AmazingDefense { .. });
-        let extra = if amazing_strike { amazing_strike_damage } else { 0 };
-        Cell {
-            base: skirmish_core::combat::damage_margin(outcome, extra),
-            hit: outcome.is_hit(),
-            counts: u64::from(outcome.is_hit())
-                | u64::from(amazing_strike) << Tally::SHIFT
-                | u64::from(amazing_defense) << (2 * Tally::SHIFT),
-        }
-    }
-}
-
-/// Groups up to which a battle without wound penalties or disruption gets a
-/// table of whole strikes per (attacker group, target group, roll).
-const PAIR_GROUPS: usize = 16;
-
-/// A whole strike of one group on another with one roll, as the damage
-/// model applies it (see [`FastPlan::pairs`]).
-#[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct Pair {
-    /// As [`Cell::counts`].
-    counts: u64,
-    /// What the model applies.
-    value: i32,
-    /// Whether it hit.
-    hit: bool,
-}
-
-/// Hits, amazing strikes and amazing defenses counted together in one
-/// word: a field per count, each wide enough for [`Tally::SPAN`] strikes.
-#[derive(Debug, Clone, Copy, Default)]
-struct Tally(u64);
-
-impl Tally {
-    /// Strikes a tally can count before [`drain`](Self::drain).
-    const SPAN: usize = 1 << 20;
-    const SHIFT: u32 = 21;
-    const FIELD: u64 = (1 << Self::SHIFT) - 1;
-
-    #[inline]
-    fn add(&mut self, counts: u64) {
-        self.0 += counts;
-    }
-
-    fn drain(&mut self, summary: &mut BattleSummary) {
-        summary.hits += self.0 & Self::FIELD;
-        summary.amazing_strikes += self.0 >> Self::SHIFT & Self::FIELD;
-        summary.amazing_defenses += self.0 >> (2 * Self::SHIFT);
-        self.0 = 0;
-    }
-}
-
-/// A battle the fast path can fight, prepared once.
-#[derive(Debug, Clone)]
-pub(crate) struct FastPlan {
-    groups: Vec<FastGroup>,
-    options: StrikeOptions,
-    amazing_strike_damage: i32,
-    /// `cells[(SR - DR + SPAN) * 9 + roll + 4]`.
-    cells: Box<[Cell; (2 * SPAN as usize + 1) * ROLLS]>,
-    /// Continuous timing (the fused loop, `continuous.rs`): ticks per lap
-    /// of the stopwatch (rounds), at least 1. `None`: the battle's lean
-    /// clock hands out the moments (`moments.rs`).
-    lap: Option<u64>,
-    max_ticks: u64,
-    max_rounds: u32,
-    max_actions: u64,
-    any_disruptible: bool,
-    /// How targets are picked.
-    targeting: Targeting,
-    /// FUDGE opposed striking's rules and skills (`opposed.rs`), instead
-    /// of Full Contact's tables.
-    opposed: Option<Box<OpposedPlan>>,
-}
-
-impl FastPlan {
-    /// The plan for these groups and rules.
-    pub(crate) fn new(
-        groups: Vec<FastGroup>,
-        options: StrikeOptions,
-        amazing_strike_damage: i32,
-        lap: Option<u32>,
-        (max_ticks, max_rounds, max_actions): (u64, u32, u64),
-        targeting: Targeting,
-    ) -> Result<FastPlan, SimError> {
-        let small = |v: i32| (-LIMIT..=LIMIT).contains(&v);
-        if !small(amazing_strike_damage) || !groups.iter().all(|g| small(g.offense) && small(g.defense_factor)) {
-            return Err(SimError::Scenario(
-                "the fast path's sums need damage terms within a million".into(),
-            ));
-        }
-        let mut cells = Box::new([Cell::default(); (2 * SPAN as usize + 1) * ROLLS]);
-        for (i, cell) in cells.iter_mut().enumerate() {
-            let d = (i / ROLLS) as i32 - SPAN as i32;
-            let roll = (i % ROLLS) as i32 - 4;
-            let outcome = full_contact::resolve(d, 0, roll, options).map_err(SimError::rules)?;
-            *cell = Cell::of(outcome, amazing_strike_damage);
-        }
-        Ok(FastPlan {
-            any_disruptible: groups.iter().any(|g| g.disruptible),
-            groups,
-            options,
-            amazing_strike_damage,
-            cells,
-            lap: lap.map(|l| u64::from(l.max(1))),
-            max_ticks,
-            max_rounds,
-            max_actions,
-            targeting,
-            opposed: None,
-        })
-    }
-
-    /// The same plan for FUDGE opposed striking (`opposed.rs`): the
-    /// groups' ratings and the Full Contact options go unread.
-    pub(crate) fn with_opposed(mut self, opposed: OpposedPlan) -> FastPlan {
-        self.opposed = Some(Box::new(opposed));
-        self
-    }
-
-    /// What a strike at `strike_rating` against `defense_rating` with
-    /// `roll` (a 4dF total, -4..=4) did, and its damage with the attacker's
-    /// `offense` and the defender's `defense_factor`: as the general loop
-    /// computes them with `full_contact::resolve`, by table.
-    #[inline]
-    fn strike(
-        &self,
-        strike_rating: i32,
-        defense_rating: i32,
-        roll: i32,
-        offense: i32,
-        defense_factor: i32,
-    ) -> Result<(Cell, i32), SimError> {
-        debug_assert!((-4..=4).contains(&roll));
-        // With the roll in -4..=4, the index is in the table exactly when
-        // SR - DR is in -SPAN..=SPAN.
-        let i = (i64::from(strike_rating) - i64::from(defense_rating) + SPAN) * ROLLS as i64 + i64::from(roll) + 4;
-        match usize::try_from(i).ok().and_then(|i| self.cells.get(i)) {
-            // No overflow: a tabled margin is within -SPAN - 4..=SPAN + 4 and
-            // the plan keeps the extra damage and the factors small.
-            Some(&cell) => Ok((cell, cell.base + offense - defense_factor)),
-            None => self.strike_beyond(strike_rating, defense_rating, roll, offense, defense_factor),
-        }
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn strike_beyond(
-        &self,
-        strike_rating: i32,
-        defense_rating: i32,
-        roll: i32,
-        offense: i32,
-        defense_factor: i32,
-    ) -> Result<(Cell, i32), SimError> {
-        let outcome =
-            full_contact::resolve(strike_rating, defense_rating, roll, self.options).map_err(SimError::rules)?;
-        let cell = Cell::of(outcome, self.amazing_strike_damage);
-        Ok((cell, cell.base.saturating_add(offense).saturating_sub(defense_factor)))
-    }
-
-    /// Whether the battle is fought on the Continuous loop (else a lean
-    /// clock hands out its moments).
-    pub(crate) fn is_continuous(&self) -> bool {
-        self.lap.is_some()
-    }
-
-    /// Number of groups.
-    fn group_count(&self) -> usize {
-        self.groups.len()
-    }
-
-    /// Every whole strike `(attacker group, target group, roll)`, without
-    /// wound penalties, at `(a * G + t) * 9 + roll + 4`, with `value(hit,
-    /// damage)` what the model applies; empty beyond [`PAIR_GROUPS`]
-    /// groups, or if a strike cannot be resolved (the strike then reports
-    /// the error when it happens).
-    fn pairs(&self, mut value: impl FnMut(bool, i32) -> Option<i32>) -> Vec<Pair> {
-        let g = self.groups.len();
-        if g > PAIR_GROUPS {
-            return Vec::new();
-        }
-        let mut out = Vec::with_capacity(g * g * ROLLS);
-        for ga in &self.groups {
-            for gt in &self.groups {
-                for roll in -4..=4 {
-                    let Ok((cell, damage)) =
-                        self.strike(ga.strike_rating, gt.defense_rating, roll, ga.offense, gt.defense_factor)
-                    else {
-                        return Vec::new();
-                    };
-                    let Some(value) = value(cell.hit, damage) else {
-                        return Vec::new();
-                    };
-                    out.push(Pair {
-                        counts: cell.counts,
-                        value,
-                        hit: cell.hit,
-                    });
-                }
-            }
-        }
-        out
-    }
-}
+pub(crate) use models::{FastModel, HitPointsPrep};
 
 /// One fighter's changing state: 12 bytes with hit points. The plan takes
 /// only battles whose groups fit 16 bits ([`MAX_GROUPS`]) and whose wound
@@ -391,7 +141,7 @@ pub(crate) struct Common {
     /// The Continuous loops' rings: 8-byte entries where they carry a
     /// group and a speed, 4-byte ones with an epoch where hits are kept
     /// (`continuous.rs`).
-    ring: Ring,
+    ring: Ring<continuous::Entry>,
     ring4: Ring<u32>,
     /// The bucket being fought: it changes places with the ring's bucket
     /// for the tick, so that strikes can schedule into the ring meanwhile.
@@ -783,187 +533,6 @@ fn decided<S>(standing: &[Vec<Fighter<S>>; 2]) -> Option<Outcome> {
         (false, true) => Some(Outcome::Win { side: 0 }),
         (true, false) => Some(Outcome::Win { side: 1 }),
         (true, true) => Some(Outcome::Draw),
-    }
-}
-
-/// A damage model as the fast path applies it.
-pub(crate) trait FastModel: DamageModel {
-    /// Precomputed once per battle plan (`HitPointsPrep::new`,
-    /// `WoundsPrep::new`).
-    type Prep;
-    /// What a fighter's record keeps of its damage state (the state
-    /// itself, or its row in the prepared tables).
-    type Rec: Copy;
-    /// The plan's whole strikes (see [`FastPlan::pairs`]), if prepared:
-    /// never when the model has wound penalties.
-    fn pair_table(prep: &Self::Prep) -> &[Pair];
-    /// Applies a whole strike from [`pair_table`](Self::pair_table);
-    /// returns whether it took the fighter down just now.
-    fn land_pair(&self, prep: &Self::Prep, state: &mut Self::Rec, pair: &Pair) -> bool;
-    /// Group `g`'s fresh state, as a record keeps it.
-    fn fresh_record(prep: &Self::Prep, g: usize) -> Self::Rec;
-    /// A continuation's state `d` as a record keeps it, with its wound
-    /// penalty, if it is of this model.
-    fn record_of(&self, prep: &Self::Prep, d: &DamageState) -> Option<(Self::Rec, i32)>;
-    /// Whether a hit can ever change a wound penalty.
-    fn penalizes(prep: &Self::Prep) -> bool;
-    /// Applies a strike's `damage` if it `hit` (as `DamageModel::apply`);
-    /// returns whether that took the fighter down just now, and its wound
-    /// penalty after (read only for a hit: a miss changes nothing).
-    fn land(&self, prep: &Self::Prep, state: &mut Self::Rec, hit: bool, damage: i32) -> (bool, i32);
-    /// The standing fighters' records per side, in the workspace.
-    fn records(ws: &mut FastWorkspace) -> (&mut [Vec<Fighter<Self::Rec>>; 2], &mut Common);
-}
-
-/// Hit points, prepared.
-#[derive(Debug, Clone)]
-pub(crate) struct HitPointsPrep {
-    fresh: Vec<HitPointState>,
-    /// `HitPoints::hp_lost(d)` for `d` in `0..HP_TABLE`.
-    lost: [i32; HP_TABLE],
-    /// Whether tabled losses can be subtracted without saturating.
-    exact: bool,
-    dead_at: i32,
-    penalizes: bool,
-    /// The plan's whole strikes as hit points lost, when it has no wound
-    /// penalties and few groups (see [`FastPlan::pairs`]).
-    pairs: Vec<Pair>,
-}
-
-impl HitPointsPrep {
-    /// `model` prepared for `plan`.
-    pub(crate) fn new(model: &HitPoints, plan: &FastPlan) -> HitPointsPrep {
-        let lost: [i32; HP_TABLE] = std::array::from_fn(|d| model.hp_lost(d as i32));
-        let dead_at = model.config().dead_at;
-        let penalizes = !model.config().penalties.is_empty();
-        // Whole strikes as hit points lost (0 for a miss), when plain
-        // subtraction cannot overflow (as `exact` below).
-        let pairs = if penalizes || dead_at < -(1 << 30) || plan.opposed.is_some() {
-            Vec::new()
-        } else {
-            plan.pairs(|hit, damage| {
-                let lost = if hit { model.hp_lost(damage) } else { 0 };
-                (lost <= 1 << 30).then_some(lost)
-            })
-        };
-        HitPointsPrep {
-            fresh: plan
-                .groups
-                .iter()
-                .map(|g| HitPointState::new(g.hit_points.unwrap_or(model.config().max_hp)))
-                .collect(),
-            lost,
-            exact: lost.iter().all(|&l| l <= 1 << 30) && dead_at >= -(1 << 30),
-            dead_at,
-            penalizes,
-            pairs,
-        }
-    }
-}
-
-impl FastModel for HitPoints {
-    type Prep = HitPointsPrep;
-    type Rec = HitPointState;
-
-    #[inline]
-    fn pair_table(prep: &HitPointsPrep) -> &[Pair] {
-        &prep.pairs
-    }
-
-    /// As [`land`](FastModel::land) on a tabled loss: `pair.value` hit
-    /// points, 0 for a miss, lost unless already dead.
-    #[inline]
-    fn land_pair(&self, prep: &HitPointsPrep, state: &mut HitPointState, pair: &Pair) -> bool {
-        let before = state.hp();
-        // No overflow: `before > dead_at >= -2^30` when it loses any, and a
-        // tabled loss is at most 2^30.
-        let after = before - std::hint::select_unpredictable(before > prep.dead_at, pair.value, 0);
-        *state = HitPointState::new(after);
-        (before > 0) & (after <= 0)
-    }
-
-    #[inline]
-    fn fresh_record(prep: &HitPointsPrep, g: usize) -> HitPointState {
-        prep.fresh[g]
-    }
-
-    fn record_of(&self, _: &HitPointsPrep, d: &DamageState) -> Option<(HitPointState, i32)> {
-        match d {
-            DamageState::HitPoints(s) => Some((*s, self.wound_penalty(s))),
-            DamageState::FudgeWounds(_) => None,
-        }
-    }
-
-    #[inline]
-    fn penalizes(prep: &HitPointsPrep) -> bool {
-        prep.penalizes
-    }
-
-    /// `HitPoints::apply` without branching on the hit: down is 0 hit points
-    /// or fewer, dead (no more loss) `dead_at` or fewer, and `dead_at <= 0`.
-    #[inline]
-    fn land(&self, prep: &HitPointsPrep, state: &mut HitPointState, hit: bool, damage: i32) -> (bool, i32) {
-        let before = state.hp();
-        // Whether it hit is data, not a branch to mispredict.
-        let takes = hit & (before > prep.dead_at);
-        let after = match prep.lost.get(damage.max(0) as usize) {
-            // No overflow: `before > dead_at >= -2^30` when it loses any,
-            // and a tabled loss is at most 2^30.
-            Some(&lost) if prep.exact => before - std::hint::select_unpredictable(takes, lost, 0),
-            _ => before.saturating_sub(if takes { self.hp_lost(damage) } else { 0 }),
-        };
-        *state = HitPointState::new(after);
-        let penalty = if prep.penalizes { self.wound_penalty(state) } else { 0 };
-        (before > 0 && after <= 0, penalty)
-    }
-
-    fn records(ws: &mut FastWorkspace) -> (&mut [Vec<Fighter<HitPointState>>; 2], &mut Common) {
-        (&mut ws.hit_points, &mut ws.common)
-    }
-}
-
-impl FastModel for FudgeWounds {
-    type Prep = WoundsPrep;
-    type Rec = u16;
-
-    /// None: wounds always carry penalties.
-    #[inline]
-    fn pair_table(_: &WoundsPrep) -> &[Pair] {
-        &[]
-    }
-
-    /// Applies the damage in `pair.value` if it hit (never called: see
-    /// [`pair_table`](FastModel::pair_table)).
-    #[inline]
-    fn land_pair(&self, prep: &WoundsPrep, row: &mut u16, pair: &Pair) -> bool {
-        prep.land(row, pair.hit, pair.value).0
-    }
-
-    #[inline]
-    fn fresh_record(_: &WoundsPrep, _: usize) -> u16 {
-        0
-    }
-
-    fn record_of(&self, prep: &WoundsPrep, d: &DamageState) -> Option<(u16, i32)> {
-        match d {
-            DamageState::FudgeWounds(s) => Some((prep.row_of(s), self.wound_penalty(s))),
-            DamageState::HitPoints(_) => None,
-        }
-    }
-
-    #[inline]
-    fn penalizes(_: &WoundsPrep) -> bool {
-        true
-    }
-
-    /// By the prepared tables (`wounds.rs`), with no branch on the hit.
-    #[inline]
-    fn land(&self, prep: &WoundsPrep, row: &mut u16, hit: bool, damage: i32) -> (bool, i32) {
-        prep.land(row, hit, damage)
-    }
-
-    fn records(ws: &mut FastWorkspace) -> (&mut [Vec<Fighter<u16>>; 2], &mut Common) {
-        (&mut ws.wounds, &mut ws.common)
     }
 }
 

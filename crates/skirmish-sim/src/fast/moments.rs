@@ -28,10 +28,11 @@ use super::{
     Common, FastEnd, FastModel, FastPlan, Landing, Out, ROLLS, Tally, Watch, after_falls, decided, is_down,
     next_moment, remove_fallen, set_penalties, strike,
 };
-use crate::battle::{Start, reserve_fighters};
 use crate::clock::Clock;
+use crate::control::Start;
 use crate::error::SimError;
 use crate::report::BattleSummary;
+use crate::roster::reserve_fighters;
 use crate::scenario::Targeting;
 
 /// Fights one battle on the fast path with `clock` (readied for this

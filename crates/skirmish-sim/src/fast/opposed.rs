@@ -61,11 +61,11 @@ use super::{
     Common, FastEnd, FastModel, FastPlan, Fighter, Out, Watch, after_falls, decided, is_down, next_moment,
     remove_fallen,
 };
-use crate::battle::{NONE, reserve_fighters};
 use crate::clock::Clock;
 use crate::error::SimError;
 use crate::ranking::ABSENT;
 use crate::report::{BattleSummary, Outcome};
+use crate::roster::{NONE, reserve_fighters};
 use crate::scenario::Targeting;
 
 mod rank;

@@ -36,8 +36,9 @@
 
 use super::is_down;
 use super::minmask::{MinKey, MinMask};
-use crate::battle::{MAX_TAKEN, NONE, reserve_fighters};
 use crate::error::SimError;
+use crate::ranking::MAX_TAKEN;
+use crate::roster::{NONE, reserve_fighters};
 use crate::scenario::Targeting;
 
 /// What the ranked policies keep, reused from battle to battle.

@@ -14,6 +14,7 @@ mod rules;
 mod scenario;
 mod scenario_bounds;
 mod stats;
+mod structure;
 mod sweep;
 mod sweep_panics;
 mod sweep_threads;

@@ -13,7 +13,7 @@
 //! living fighter's event, and a fallen fighter's events can simply be
 //! skipped when they come up (its bit in `alive` is clear): this clock
 //! keeps no handles. Its events are the fast path's 4-byte ring entries
-//! (`fast::Ring`, FIFO within a tick as the core queue is), the fighter
+//! (`ring::Ring`, FIFO within a tick as the core queue is), the fighter
 //! and what happens ([`payload`]), and it counts the
 //! events pending for fighters still in the fight (`live`; `pending` per
 //! fighter, so that a fall takes its events off the count), which is what
@@ -52,10 +52,10 @@ use skirmish_core::dice::{Dice, SeededRolls};
 use skirmish_core::timing::{ActorTiming, Declaration, MAX_TICK, TimingSystem, tick_system};
 
 use super::{ACTION, ACTION_TURN, KIND_BITS, KIND_MASK, Profile, TURN, is_alive, payload, read_fighters, too_late};
-use crate::battle::reserve_fighters;
 use crate::clock::{Clock, Tick};
 use crate::error::SimError;
-use crate::fast::{MAX_DELAY, RING_MASK, Ring};
+use crate::ring::{MAX_DELAY, RING_MASK, Ring};
+use crate::roster::reserve_fighters;
 
 /// The most fighters a battle on this clock has (see the module docs).
 pub(crate) const MAX_FIGHTERS: usize = 1 << 16;

@@ -186,7 +186,7 @@ impl TickRing {
         self.now = 0;
         self.live = 0;
         // Full chunks, and a part-filled one in a few buckets.
-        crate::battle::reserve_fighters(&mut self.chunks, (events / SLOTS).saturating_add(16)).map_err(|_| {
+        crate::roster::reserve_fighters(&mut self.chunks, (events / SLOTS).saturating_add(16)).map_err(|_| {
             SimError::OutOfMemory {
                 fighters: events as u64 / 2,
             }

@@ -6,9 +6,8 @@
 
 use super::super::is_down;
 use super::super::minmask::{MinKey, MinMask};
-use crate::battle::{MAX_TAKEN, add_taken};
 use crate::error::SimError;
-use crate::ranking::{ABSENT, Key};
+use crate::ranking::{ABSENT, Key, MAX_TAKEN, add_taken};
 
 /// The ranked policies' keys, per side its fighters' in fighter order
 /// (side 1's from `first_b`). A fighter's key is the general loop's
@@ -258,8 +257,7 @@ impl RankIndex {
 #[cfg(test)]
 mod tests {
     use super::{NARROW_TAKEN, RankIndex, narrow_taken, narrow_wounded, taken_of, wounded_leaf};
-    use crate::battle::{MAX_TAKEN, add_taken, own_key};
-    use crate::ranking::{ABSENT, Key, Ranking};
+    use crate::ranking::{ABSENT, Key, MAX_TAKEN, Ranking, add_taken, own_key};
     use crate::scenario::Targeting;
 
     /// The index answers as the general loop's trees do, for both sides

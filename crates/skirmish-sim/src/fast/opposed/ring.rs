@@ -23,7 +23,7 @@
 //! once a tick here (a fighter that acted or was disrupted at a tick
 //! cannot be disrupted again at it, and one that fell is not disrupted),
 //! and an entry scheduled at tick `t` comes up at `t + rt` with `rt` at
-//! most [`MAX_DELAY`](super::super::MAX_DELAY), its
+//! most [`MAX_DELAY`](crate::ring::MAX_DELAY), its
 //! epoch moving only at the ticks in between: at most 1,022 times, so 10
 //! bits cannot wrap onto a stale entry. (Entries were
 //! `(fighter, group, epoch)`, 8 bytes, which with the buckets' spare room
@@ -40,10 +40,11 @@ use skirmish_core::dice::SeededRolls;
 use skirmish_core::timing::graduated::ready_time_from;
 use skirmish_core::timing::simple::initiative_from;
 
-use super::super::{FastGroup, RING_MASK, Ring, WHO_MASK, entry_is_live, epoch_entry, is_down};
-use crate::battle::reserve_fighters;
+use super::super::{FastGroup, is_down};
 use crate::clock::{Clock, Tick};
 use crate::error::SimError;
+use crate::ring::{RING_MASK, Ring, WHO_MASK, entry_is_live, epoch_entry};
+use crate::roster::reserve_fighters;
 
 /// The ring clock's memory, kept in the workspace from battle to battle.
 #[derive(Default)]

@@ -1,0 +1,133 @@
+//! [`SchedulerClock`]: any of the six timing systems through the core
+//! [`Scheduler`], exactly as the live tracker runs them: what a battle
+//! uses when no lean clock takes it (see the module docs of `clock`).
+
+use skirmish_core::dice::{Dice, RollSource, SeededRolls};
+use skirmish_core::timing::{Act, ActorId, ActorTiming, Declaration, Scheduler, Step, TimingSystem};
+
+use super::{Clock, Tick};
+use crate::error::SimError;
+
+/// A roll source that answers the first `2dF` requests with rolls already
+/// drawn, in order, then draws.
+pub(super) struct Prerolled<'a> {
+    pub(super) rolls: &'a mut SeededRolls,
+    pub(super) ready: &'a [(u32, i32)],
+    pub(super) next: usize,
+}
+
+impl RollSource for Prerolled<'_> {
+    #[inline]
+    fn roll(&mut self, dice: Dice) -> skirmish_core::Result<i32> {
+        if dice == Dice::TWO_DF
+            && let Some(&(_, roll)) = self.ready.get(self.next)
+        {
+            self.next += 1;
+            return Ok(roll);
+        }
+        self.rolls.roll(dice)
+    }
+}
+
+/// Any timing system, through the core Scheduler.
+pub(crate) struct SchedulerClock {
+    scheduler: Scheduler,
+    acts: Vec<Act>,
+    /// Whether the system is Continuous (the one that takes handed-over
+    /// Ready Time rolls).
+    continuous: bool,
+    /// Handed-over Ready Time rolls `(fighter, roll)`, in the order the
+    /// fighters acted; the Scheduler follows them up in that order.
+    ready: Vec<(u32, i32)>,
+    /// Per fighter: removed (the fallen are not followed up).
+    removed: Vec<bool>,
+}
+
+impl SchedulerClock {
+    pub(crate) fn new(
+        system: &TimingSystem,
+        fighters: impl Iterator<Item = (ActorTiming, Declaration)>,
+    ) -> Result<Self, SimError> {
+        let mut scheduler = Scheduler::try_new(system.clone()).map_err(SimError::rules)?;
+        let mut count = 0;
+        for (timing, decl) in fighters {
+            scheduler.add(timing, decl).map_err(SimError::rules)?;
+            count += 1;
+        }
+        Ok(SchedulerClock {
+            scheduler,
+            acts: Vec::new(),
+            continuous: matches!(system, TimingSystem::Continuous(_)),
+            ready: Vec::new(),
+            removed: vec![false; count],
+        })
+    }
+}
+
+impl Clock for SchedulerClock {
+    #[inline]
+    fn next(&mut self, rolls: &mut SeededRolls, acting: &mut Vec<u32>) -> Result<Option<Tick>, SimError> {
+        acting.clear();
+        let removed = &self.removed;
+        self.ready
+            .retain(|&(w, _)| !removed.get(w as usize).copied().unwrap_or(true));
+        loop {
+            let mut prerolled = Prerolled {
+                rolls: &mut *rolls,
+                ready: &self.ready,
+                next: 0,
+            };
+            let step = self.scheduler.next(&mut prerolled, &mut self.acts);
+            let used = prerolled.next;
+            self.ready.drain(..used);
+            match step.map_err(SimError::rules)? {
+                None => return Ok(None),
+                Some(Step::NewRound { .. }) => return Ok(Some(Tick::NewRound)),
+                Some(Step::Moment(m)) => {
+                    acting.extend(self.acts.iter().filter_map(|a| match a {
+                        Act::Action { actor, .. } => Some(actor.0),
+                        _ => None,
+                    }));
+                    // A Tick System turn only begins an action; it lands later.
+                    if acting.is_empty() {
+                        continue;
+                    }
+                    return Ok(Some(Tick::Moment {
+                        tick: m.tick,
+                        round: m.round,
+                        display: m.display,
+                        pass: m.pass,
+                    }));
+                }
+            }
+        }
+    }
+
+    fn remove(&mut self, who: u32) {
+        self.remove_fallen(&[who]);
+    }
+
+    /// One Scheduler call for the moment's fallen: its awaiting list (all
+    /// who acted at this moment) is filtered once, not once per fallen
+    /// fighter, which made the Tick System's cost per action grow with
+    /// the battle's size.
+    fn remove_fallen(&mut self, fallen: &[u32]) {
+        self.scheduler.remove_each(fallen.iter().map(|&f| ActorId(f)));
+        // The fallen are not followed up: their rolls go at the next call.
+        for &f in fallen {
+            if let Some(r) = self.removed.get_mut(f as usize) {
+                *r = true;
+            }
+        }
+    }
+
+    fn disrupt(&mut self, who: u32, disruptible: bool) -> bool {
+        disruptible && self.scheduler.disrupt(ActorId(who)).unwrap_or(false)
+    }
+
+    fn ready_roll(&mut self, who: u32, roll: i32) {
+        if self.continuous {
+            self.ready.push((who, roll));
+        }
+    }
+}

@@ -3,9 +3,9 @@
 //! expanded into the battle's fighters, for odds from here.
 
 use skirmish_core::dice::SeededRolls;
-use skirmish_core::timing::{Act, ActorId, Scheduler, Step, TimingSystem};
+use skirmish_core::timing::{Act, ActorId, Scheduler, TimingSystem};
 
-use super::scheduler::Prerolled;
+use super::scheduler::next_landing;
 use super::{Clock, Tick};
 use crate::error::SimError;
 
@@ -165,44 +165,23 @@ impl Clock for LineClock<'_> {
         let standing = &self.standing;
         self.ready
             .retain(|&(l, _)| standing.get(l as usize).is_some_and(|&s| s > 0));
-        loop {
-            let mut prerolled = Prerolled {
-                rolls: &mut *rolls,
-                ready: &self.ready,
-                next: 0,
-            };
-            let step = self.scheduler.next(&mut prerolled, &mut self.acts);
-            let used = prerolled.next;
-            self.ready.drain(..used);
-            match step.map_err(SimError::rules)? {
-                None => return Ok(None),
-                Some(Step::NewRound { .. }) => return Ok(Some(Tick::NewRound)),
-                Some(Step::Moment(m)) => {
-                    for a in &self.acts {
-                        if let Act::Action { actor, .. } = a {
-                            let alive = &self.alive;
-                            acting.extend(
-                                self.lines
-                                    .members(actor.0)
-                                    .iter()
-                                    .copied()
-                                    .filter(|&f| alive.get(f as usize).copied().unwrap_or(false)),
-                            );
-                        }
-                    }
-                    // Tick System turns, timers: nothing lands.
-                    if acting.is_empty() {
-                        continue;
-                    }
-                    return Ok(Some(Tick::Moment {
-                        tick: m.tick,
-                        round: m.round,
-                        display: m.display,
-                        pass: m.pass,
-                    }));
-                }
-            }
-        }
+        let (lines, alive) = (self.lines, &self.alive);
+        next_landing(
+            &mut self.scheduler,
+            &mut self.acts,
+            &mut self.ready,
+            rolls,
+            acting,
+            |actor, acting| {
+                acting.extend(
+                    lines
+                        .members(actor.0)
+                        .iter()
+                        .copied()
+                        .filter(|&f| alive.get(f as usize).copied().unwrap_or(false)),
+                )
+            },
+        )
     }
 
     fn remove(&mut self, who: u32) {

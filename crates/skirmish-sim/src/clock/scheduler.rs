@@ -10,10 +10,10 @@ use crate::error::SimError;
 
 /// A roll source that answers the first `2dF` requests with rolls already
 /// drawn, in order, then draws.
-pub(super) struct Prerolled<'a> {
-    pub(super) rolls: &'a mut SeededRolls,
-    pub(super) ready: &'a [(u32, i32)],
-    pub(super) next: usize,
+struct Prerolled<'a> {
+    rolls: &'a mut SeededRolls,
+    ready: &'a [(u32, i32)],
+    next: usize,
 }
 
 impl RollSource for Prerolled<'_> {
@@ -64,6 +64,53 @@ impl SchedulerClock {
     }
 }
 
+/// The next step of `scheduler` as a battle clock hands it out: the
+/// handed-over Ready Time rolls `ready` answer its first `2dF` requests
+/// (and leave `ready` as they are used), `land` puts the fighters of each
+/// actor whose action lands into `acting`, and a moment where nothing lands
+/// (a Tick System turn begins an action, a timer) is passed over. Shared by
+/// [`SchedulerClock`] and the continuation's `LineClock`.
+#[inline]
+pub(super) fn next_landing(
+    scheduler: &mut Scheduler,
+    acts: &mut Vec<Act>,
+    ready: &mut Vec<(u32, i32)>,
+    rolls: &mut SeededRolls,
+    acting: &mut Vec<u32>,
+    mut land: impl FnMut(ActorId, &mut Vec<u32>),
+) -> Result<Option<Tick>, SimError> {
+    loop {
+        let mut prerolled = Prerolled {
+            rolls: &mut *rolls,
+            ready,
+            next: 0,
+        };
+        let step = scheduler.next(&mut prerolled, acts);
+        let used = prerolled.next;
+        ready.drain(..used);
+        match step.map_err(SimError::rules)? {
+            None => return Ok(None),
+            Some(Step::NewRound { .. }) => return Ok(Some(Tick::NewRound)),
+            Some(Step::Moment(m)) => {
+                for a in acts.iter() {
+                    if let Act::Action { actor, .. } = a {
+                        land(*actor, acting);
+                    }
+                }
+                if acting.is_empty() {
+                    continue;
+                }
+                return Ok(Some(Tick::Moment {
+                    tick: m.tick,
+                    round: m.round,
+                    display: m.display,
+                    pass: m.pass,
+                }));
+            }
+        }
+    }
+}
+
 impl Clock for SchedulerClock {
     #[inline]
     fn next(&mut self, rolls: &mut SeededRolls, acting: &mut Vec<u32>) -> Result<Option<Tick>, SimError> {
@@ -71,36 +118,14 @@ impl Clock for SchedulerClock {
         let removed = &self.removed;
         self.ready
             .retain(|&(w, _)| !removed.get(w as usize).copied().unwrap_or(true));
-        loop {
-            let mut prerolled = Prerolled {
-                rolls: &mut *rolls,
-                ready: &self.ready,
-                next: 0,
-            };
-            let step = self.scheduler.next(&mut prerolled, &mut self.acts);
-            let used = prerolled.next;
-            self.ready.drain(..used);
-            match step.map_err(SimError::rules)? {
-                None => return Ok(None),
-                Some(Step::NewRound { .. }) => return Ok(Some(Tick::NewRound)),
-                Some(Step::Moment(m)) => {
-                    acting.extend(self.acts.iter().filter_map(|a| match a {
-                        Act::Action { actor, .. } => Some(actor.0),
-                        _ => None,
-                    }));
-                    // A Tick System turn only begins an action; it lands later.
-                    if acting.is_empty() {
-                        continue;
-                    }
-                    return Ok(Some(Tick::Moment {
-                        tick: m.tick,
-                        round: m.round,
-                        display: m.display,
-                        pass: m.pass,
-                    }));
-                }
-            }
-        }
+        next_landing(
+            &mut self.scheduler,
+            &mut self.acts,
+            &mut self.ready,
+            rolls,
+            acting,
+            |actor, acting| acting.push(actor.0),
+        )
     }
 
     fn remove(&mut self, who: u32) {

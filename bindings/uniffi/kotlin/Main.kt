@@ -11,7 +11,7 @@
 // must come back as exceptions, never a crash. Then the whole combat loop:
 // the built-in ambush (Encounter.fromScenario) with strikes, wounds, a
 // disrupted spell and fighters going down, as
-// crates/skirmish-cli/tests/track/continuous.txt plays it with the texts'
+// crates/skirmish-cli/tests/it/track/continuous.txt plays it with the texts'
 // rolls; the screen view for the GM and the players; odds from here; a
 // mid-fight snapshot whose continuation (strikes with rolled dice) is
 // identical; and the strike errors.
@@ -527,7 +527,7 @@ fun parts(vararg p: Pair<String, Int>) = p.map { Part(it.first, it.second) }
 
 fun Encounter.state(name: String): CombatantState = view(ViewFor.GM).combatants.first { it.name == name }
 
-/** The built-in ambush (seed 1, as crates/skirmish-cli/tests/track/continuous.txt) to the end of tick 7. */
+/** The built-in ambush (seed 1, as crates/skirmish-cli/tests/it/track/continuous.txt) to the end of tick 7. */
 fun scenarioAmbushToTickSeven(): Encounter {
     val e = Encounter.fromScenario("goblin-ambush", 1uL)
     e.setInitiative(e.id("Roland"), InitiativeEntry.Roll(-1))

@@ -3,7 +3,6 @@
 //! fix the command), 1 for a failure at run time (the command was fine),
 //! the same for every verb. One test per message the probe found
 //! misleading; each asserts on standard error and the status.
-#![allow(clippy::unwrap_used, reason = "tests")]
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

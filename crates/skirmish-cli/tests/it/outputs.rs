@@ -1,8 +1,7 @@
 //! `skirmish sweep --out / --plot`: what the output paths may be, what is
 //! refused before any battle, and what is never overwritten silently.
 //! Every file here is made inside a fresh folder under the temp dir.
-#![allow(clippy::unwrap_used, reason = "tests")]
-#![cfg(unix)]
+
 
 use std::fs;
 use std::os::unix::fs::{FileTypeExt as _, PermissionsExt as _, symlink};

@@ -1,7 +1,6 @@
 //! `skirmish run` on a long battle: the trace is written as it
 //! is fought (text and JSON), and Ctrl-C stops the battle saying where it
 //! was, exit 1.
-#![allow(clippy::unwrap_used, reason = "tests")]
 
 use std::io::Read as _;
 use std::process::{Command, Stdio};

@@ -1,5 +1,4 @@
 //! The `skirmish` binary, run as a user would.
-#![allow(clippy::unwrap_used, reason = "tests")]
 
 use std::process::{Command, Output};
 

@@ -1,8 +1,7 @@
 //! `skirmish track`, run as a GM's script would run it: commands on
 //! standard input, the transcript on standard output, refusals on standard
 //! error. The two whole goblin ambushes are the script files in
-//! `tests/track/`, commented roll by roll.
-#![allow(clippy::unwrap_used, reason = "tests")]
+//! `tests/it/track/`, commented roll by roll.
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};

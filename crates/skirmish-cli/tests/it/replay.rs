@@ -1,7 +1,6 @@
 //! `skirmish replay --as-in-the-text`: every timing
 //! example of the texts, with their declarations and rolls, each number as
 //! the text gives it; and a long replay in bounded memory.
-#![allow(clippy::unwrap_used, reason = "tests")]
 
 use std::process::Command;
 

@@ -1,0 +1,11 @@
+//! Integration tests of the `skirmish` binary: one test binary, one module
+//! per verb or concern (one link instead of six).
+#![allow(clippy::unwrap_used, reason = "tests")]
+
+mod cli;
+mod inputs;
+#[cfg(unix)]
+mod outputs;
+mod replay;
+mod run;
+mod track;

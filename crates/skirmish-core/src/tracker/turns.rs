@@ -2,9 +2,88 @@
 //! of mind, cancelled and disrupted actions, delays, Action Blocks holds,
 //! the Tick System's free actions, interrupts and held turns, and effects
 //! that run out. Each operation is one undoable step over the scheduler
-//! (`crate::timing`), which holds the rules.
+//! (`crate::timing`), which holds the rules. The types these operations
+//! hand out and keep (a [`Turn`], a [`LineDeclaration`], effects and their
+//! [`Duration`]) are here with them.
 
 use super::*;
+
+/// An effect of an [`Encounter`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct EffectId(pub u32);
+
+/// How long an effect lasts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Duration {
+    /// This many ticks (seconds in Continuous timing) from now.
+    Ticks(u64),
+    /// Until the start of the round this many rounds on (Continuous timing:
+    /// this many stopwatch laps, in ticks).
+    Rounds(u32),
+}
+
+/// A line's current declaration, as [`Encounter::declaration`] gives it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LineDeclaration {
+    /// The action's label ("elven bow", "Spark").
+    pub label: String,
+    /// What it is: Time Taken, speed bonus, rate of fire, kind, GM timing.
+    pub declaration: Declaration,
+}
+
+/// An effect that ran out.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExpiredEffect {
+    /// Its id.
+    pub id: EffectId,
+    /// Its name.
+    pub name: String,
+    /// Whom it was on, if anyone.
+    pub target: Option<CombatantId>,
+}
+
+/// What [`Encounter::next`] hands the GM.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "turn", rename_all = "snake_case")]
+pub enum Turn {
+    /// A new round (phase, exchange) with its initiative rolled: the sheet
+    /// shows who acts when. Initiative may still be corrected with
+    /// [`Encounter::set_initiative`].
+    NewRound {
+        /// Its number.
+        round: u32,
+        /// The tick sheet of the round.
+        sheet: Vec<SheetLine>,
+        /// Effects that ran out as the round began.
+        expired: Vec<ExpiredEffect>,
+    },
+    /// These act now, together.
+    Moment {
+        /// When.
+        moment: Moment,
+        /// Who, in order (the order actions were scheduled; within an
+        /// Action Block, REF order).
+        lines: Vec<ActingLine>,
+        /// Effects that run out now.
+        expired: Vec<ExpiredEffect>,
+    },
+    /// Nobody is left who can act.
+    Over,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct Effect {
+    pub(super) name: String,
+    pub(super) target: Option<u32>,
+    /// Timer event (tick durations).
+    timer: Option<EventId>,
+    /// Round at whose start it runs out (round durations).
+    until_round: Option<u32>,
+    pub(super) active: bool,
+}
 
 impl Encounter {
     /// Sets a combatant's initiative (for a group: the group's): a roll

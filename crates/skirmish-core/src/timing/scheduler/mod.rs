@@ -3,13 +3,17 @@
 //! in the system modules; this file applies them in order.
 //!
 //! Split by concern: this file holds the types, the bounds constants, the
-//! queries and the actors; `rounds` lays out a round from initiative,
+//! queue bookkeeping, timers and the tick sheet's view; `actors` adds,
+//! takes out and answers about actors; `initiative` values, rolls and
+//! corrects initiative; `rounds` lays out a round from initiative,
 //! `turns` is the main loop and what an actor does at the table (declare,
 //! cancel, delay, free actions), `bounds` checks every input and
 //! invariant, and `snapshot` converts to and from the documented
 //! [`SchedulerSnapshot`] (the format itself is in `timing/snapshot.rs`).
 
+mod actors;
 mod bounds;
+mod initiative;
 mod rounds;
 mod snapshot;
 mod turns;
@@ -411,62 +415,6 @@ impl Scheduler {
         self.actors.is_empty()
     }
 
-    fn actor(&self, who: ActorId) -> Result<&ActorState> {
-        self.actors
-            .get(who.index())
-            .ok_or_else(|| Error::invalid("actor", format!("no actor {who} (there are {})", self.actors.len())))
-    }
-
-    fn active(&self, who: ActorId) -> Result<&ActorState> {
-        let a = self.actor(who)?;
-        if a.presence == Presence::Out {
-            return Err(Error::invalid("actor", format!("actor {who} is out of the fight")));
-        }
-        Ok(a)
-    }
-
-    /// Whether the actor is still in the fight (not removed).
-    pub fn is_in(&self, who: ActorId) -> bool {
-        self.actors
-            .get(who.index())
-            .is_some_and(|a| a.presence != Presence::Out)
-    }
-
-    /// The actor's current declaration.
-    pub fn declaration(&self, who: ActorId) -> Result<Declaration> {
-        Ok(self.actor(who)?.decl)
-    }
-
-    /// The actor's timing traits.
-    pub fn actor_timing(&self, who: ActorId) -> Result<ActorTiming> {
-        Ok(self.actor(who)?.timing)
-    }
-
-    /// The actor's initiative this round (score, total or action count).
-    pub fn initiative(&self, who: ActorId) -> Result<i64> {
-        Ok(self.actor(who)?.initiative)
-    }
-
-    /// Whether the actor has landed an action (or begun a Tick System turn)
-    /// and has not yet declared what follows.
-    pub fn is_awaiting(&self, who: ActorId) -> bool {
-        self.actors.get(who.index()).is_some_and(|a| a.awaiting)
-    }
-
-    /// Tick System: whether the actor is prepared.
-    pub fn is_prepared(&self, who: ActorId) -> bool {
-        self.actors.get(who.index()).is_some_and(|a| a.prepared)
-    }
-
-    /// Tick System: the bonus to the actor's defensive rolls (+4 while
-    /// prepared); 0 in other systems.
-    pub fn defense_bonus(&self, who: ActorId) -> i32 {
-        match (&self.system, self.is_prepared(who)) {
-            (TimingSystem::TickSystem(c), true) => c.prepare_defense_bonus,
-            _ => 0,
-        }
-    }
-
     // -----------------------------------------------------------------
     // Queue bookkeeping
 
@@ -517,204 +465,6 @@ impl Scheduler {
     /// The actor's next Tick System turn, if any.
     fn next_turn_event(&self, who: u32) -> Option<(u64, EventId)> {
         self.next_event(who, |k| matches!(k, EvKind::Turn { .. }))
-    }
-
-    // -----------------------------------------------------------------
-    // Actors
-
-    /// Adds an actor with its timing traits and first declaration.
-    ///
-    /// Before the first initiative it simply takes part. Later it joins at
-    /// the next chance its system gives: the next round (phase, exchange),
-    /// or in Continuous timing at the current tick + its initiative, rolled
-    /// at the next [`next`](Self::next) unless entered with
-    /// [`set_initiative`](Self::set_initiative).
-    ///
-    /// # Errors
-    /// Bad system options, traits or declaration out of the [bounds](Self#bounds),
-    /// or more than [`MAX_ACTORS`] actors.
-    pub fn add(&mut self, timing: ActorTiming, declaration: Declaration) -> Result<ActorId> {
-        // `new` does not check the options; nothing runs under bad ones.
-        self.system.validate()?;
-        timing.validate()?;
-        declaration.validate()?;
-        if self.actors.len() >= MAX_ACTORS {
-            return Err(Error::out_of_range(
-                "actors",
-                self.actors.len() as i64 + 1,
-                1,
-                MAX_ACTORS as i64,
-            ));
-        }
-        let joining = self.round > 0 && matches!(self.system, TimingSystem::Continuous(_));
-        if joining {
-            self.joining.push(self.actors.len() as u32);
-        }
-        self.actors.push(ActorState {
-            timing,
-            decl: declaration,
-            presence: if joining { Presence::Joining } else { Presence::Active },
-            pending: Vec::new(),
-            awaiting: false,
-            nth: 0,
-            allowed: 0,
-            chain_round: 0,
-            rounds_of_use: 0,
-            initiative: 0,
-            entry: None,
-            prepared: false,
-            free_defense_used: false,
-            in_progress: None,
-            in_progress_kind: None,
-        });
-        Ok(ActorId((self.actors.len() - 1) as u32))
-    }
-
-    /// Takes the actor out of the fight (down, fled, removed): its pending
-    /// actions are cancelled and it never acts again. Removing an actor
-    /// that is already out is an error.
-    pub fn remove(&mut self, who: ActorId) -> Result<()> {
-        self.active(who)?;
-        self.take_out(who);
-        self.awaiting.retain(|&w| w != who.0);
-        self.joining.retain(|&w| w != who.0);
-        Ok(())
-    }
-
-    /// Takes every listed actor that is still in the fight out of it, as
-    /// [`remove`](Self::remove) does one by one (unknown actors and those
-    /// already out are skipped), and returns how many it took out.
-    ///
-    /// One call for all the fallen of a moment: the awaiting and joining
-    /// lists are filtered once, not once per actor. A moment where many
-    /// act and many fall (a Tick System round of 2x10,000 hands a
-    /// thousand turns to one tick) would otherwise cost the product of
-    /// the two.
-    pub fn remove_each(&mut self, who: impl IntoIterator<Item = ActorId>) -> usize {
-        let mut out = 0;
-        for w in who {
-            if self.is_in(w) {
-                self.take_out(w);
-                out += 1;
-            }
-        }
-        if out > 0 {
-            // Every listed actor is awaiting (joining) but those just taken out.
-            let actors = &self.actors;
-            self.awaiting.retain(|&w| actors[w as usize].awaiting);
-            self.joining
-                .retain(|&w| actors[w as usize].presence == Presence::Joining);
-        }
-        out
-    }
-
-    /// The actor's part of a removal: its pending events dropped, its
-    /// flags cleared (the awaiting and joining lists are the caller's).
-    fn take_out(&mut self, who: ActorId) {
-        let pending = std::mem::take(&mut self.actors[who.index()].pending);
-        for id in pending {
-            self.drop_event(id);
-        }
-        let a = &mut self.actors[who.index()];
-        a.presence = Presence::Out;
-        a.awaiting = false;
-        a.in_progress = None;
-        a.in_progress_kind = None;
-    }
-
-    /// Sets the actor's initiative instead of rolling it.
-    ///
-    /// Right after a [`Step::NewRound`] (before any moment of the round) it
-    /// corrects this round: the round is laid out again from everyone's
-    /// initiative, with no new rolls. Otherwise it is kept for the actor's
-    /// next initiative (the next round, or its joining).
-    ///
-    /// # Errors
-    /// An unknown or removed actor, an entry out of its range (see the
-    /// [bounds](Self#bounds)), or a corrected round that would pass
-    /// [`MAX_TICK`].
-    pub fn set_initiative(&mut self, who: ActorId, entry: InitiativeEntry) -> Result<()> {
-        self.active(who)?;
-        let value = self.initiative_from_entry(who.0, entry)?;
-        let correct_now = self.round > 0
-            && self.moments_in_round == 0
-            && self.actors[who.index()].presence == Presence::Active
-            && !(matches!(self.system, TimingSystem::Continuous(_)) && self.round > 1);
-        if correct_now {
-            // Laid out first: a round that cannot be changes nothing.
-            let acting: Vec<(u32, i64, u32)> = self
-                .actors
-                .iter()
-                .enumerate()
-                .filter(|(_, a)| a.presence == Presence::Active)
-                .map(|(i, a)| (i as u32, if i == who.index() { value } else { a.initiative }, a.allowed))
-                .collect();
-            let layout = self.layout(self.round, self.round_base, &acting)?;
-            self.actors[who.index()].initiative = value;
-            self.apply_layout(layout)?;
-        } else {
-            self.actors[who.index()].entry = Some(entry);
-        }
-        Ok(())
-    }
-
-    /// The value an entry stands for (checked).
-    fn initiative_from_entry(&self, who: u32, entry: InitiativeEntry) -> Result<i64> {
-        let a = &self.actors[who as usize];
-        self.initiative_value(&a.timing, &a.decl, entry)
-    }
-
-    /// The value an entry stands for with these traits and declaration:
-    /// Relativity scores in `1..=`[`MAX_DURATION`] (a roll gives at most
-    /// about three times that), Tick System totals within
-    /// `-MAX_BONUS..=2 * MAX_BONUS`, Action Blocks counts in
-    /// `1..=`[`MAX_ACTIONS`].
-    fn initiative_value(&self, timing: &ActorTiming, decl: &Declaration, entry: InitiativeEntry) -> Result<i64> {
-        match (&self.system, entry) {
-            (TimingSystem::Simultaneous, _) => Ok(0),
-            (s, InitiativeEntry::Roll(r)) if s.relativity_initiative() => initiative(r, decl),
-            (s, InitiativeEntry::Total(t)) if s.relativity_initiative() => {
-                check_range("initiative.total", t, 1, MAX_DURATION.into())?;
-                Ok(t)
-            }
-            (TimingSystem::TickSystem(c), InitiativeEntry::Roll(r)) => {
-                check_die(c.initiative_die, r)?;
-                Ok(i64::from(tick_system::initiative(r, timing.initiative_bonus)))
-            }
-            (TimingSystem::TickSystem(_), InitiativeEntry::Total(t)) => {
-                check_range("initiative.total", t, -i64::from(MAX_BONUS), 2 * i64::from(MAX_BONUS))?;
-                Ok(t)
-            }
-            (TimingSystem::ActionBlocks(c), InitiativeEntry::Roll(r)) => {
-                check_die(c.die, r)?;
-                Ok(c.actions(timing.reflexes, timing.combat_sense, r).into())
-            }
-            (TimingSystem::ActionBlocks(_), InitiativeEntry::Total(t)) => {
-                check_range("initiative.actions", t, 1, MAX_ACTIONS.into())?;
-                Ok(t)
-            }
-            _ => Err(Error::invalid(
-                "initiative",
-                "this timing system has no such initiative",
-            )),
-        }
-    }
-
-    /// Rolls (or takes the entry of) the actor's initiative, with `decl`
-    /// as its declaration.
-    fn roll_initiative<R: RollSource + ?Sized>(&self, who: u32, decl: &Declaration, rolls: &mut R) -> Result<i64> {
-        let a = &self.actors[who as usize];
-        if let Some(entry) = a.entry {
-            return self.initiative_value(&a.timing, decl, entry);
-        }
-        let roll = match &self.system {
-            TimingSystem::Simultaneous => return Ok(0),
-            s if s.relativity_initiative() => rolls.roll(Dice::FOUR_DF)?,
-            TimingSystem::TickSystem(c) => rolls.roll(c.initiative_die)?,
-            TimingSystem::ActionBlocks(c) => rolls.roll(c.die)?,
-            _ => return Ok(0),
-        };
-        self.initiative_value(&a.timing, decl, InitiativeEntry::Roll(roll))
     }
 
     // -----------------------------------------------------------------

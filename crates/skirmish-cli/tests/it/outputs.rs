@@ -2,7 +2,6 @@
 //! refused before any battle, and what is never overwritten silently.
 //! Every file here is made inside a fresh folder under the temp dir.
 
-
 use std::fs;
 use std::os::unix::fs::{FileTypeExt as _, PermissionsExt as _, symlink};
 use std::path::{Path, PathBuf};

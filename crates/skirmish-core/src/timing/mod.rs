@@ -83,7 +83,12 @@ pub use tick_system::{FreeActionResult, TickSystemConfig};
 /// In serde it is tagged by `system`: `{ system = "graduated_rounds",
 /// ticks_per_round = 20, past_end = "spill" }`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "system", rename_all = "snake_case", deny_unknown_fields)]
+#[serde(
+    tag = "system",
+    rename_all = "snake_case",
+    deny_unknown_fields,
+    from = "TimingSystemFields"
+)]
 pub enum TimingSystem {
     /// Everyone acts at once, exchange after exchange.
     Simultaneous,
@@ -97,6 +102,38 @@ pub enum TimingSystem {
     TickSystem(TickSystemConfig),
     /// FUZION phases of action blocks from REF + Combat Sense + 1d6.
     ActionBlocks(ActionBlocksConfig),
+}
+
+/// [`TimingSystem`] as serde reads it: the systems without options read as
+/// empty tables, so that a field given to them is refused as unknown (serde
+/// lets a unit variant of a tagged enum ignore every other field).
+#[derive(Deserialize)]
+#[serde(tag = "system", rename_all = "snake_case", deny_unknown_fields)]
+enum TimingSystemFields {
+    Simultaneous(NoOptions),
+    SimpleRounds(NoOptions),
+    GraduatedRounds(GraduatedConfig),
+    Continuous(ContinuousConfig),
+    TickSystem(TickSystemConfig),
+    ActionBlocks(ActionBlocksConfig),
+}
+
+/// The options of a system that has none.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NoOptions {}
+
+impl From<TimingSystemFields> for TimingSystem {
+    fn from(fields: TimingSystemFields) -> TimingSystem {
+        match fields {
+            TimingSystemFields::Simultaneous(NoOptions {}) => TimingSystem::Simultaneous,
+            TimingSystemFields::SimpleRounds(NoOptions {}) => TimingSystem::SimpleRounds,
+            TimingSystemFields::GraduatedRounds(c) => TimingSystem::GraduatedRounds(c),
+            TimingSystemFields::Continuous(c) => TimingSystem::Continuous(c),
+            TimingSystemFields::TickSystem(c) => TimingSystem::TickSystem(c),
+            TimingSystemFields::ActionBlocks(c) => TimingSystem::ActionBlocks(c),
+        }
+    }
 }
 
 impl TimingSystem {

@@ -184,6 +184,27 @@ fn wrong_types() {
     );
 }
 
+/// Every timing system refuses an option it does not have, those without
+/// options included (serde alone lets a tagged unit variant ignore them),
+/// in a file and by field path.
+#[test]
+fn every_timing_system_refuses_an_unknown_option() {
+    for system in TimingSystem::NAMES {
+        let base = Scenario::builtin("parity")
+            .unwrap()
+            .with_field("timing", system)
+            .unwrap();
+        let e = base.with_field("timing.bogus", "1").unwrap_err();
+        assert_eq!(e.path, "timing.bogus", "{system}: {e}");
+        assert!(e.to_string().contains("unknown field \"bogus\""), "{system}: {e}");
+        let tag = system.replace('-', "_");
+        let e = toml_err(
+            &format!("{BASE}\n[timing]\nsystem = \"{tag}\"\nbogus = 1\n").replace("timing = \"continuous\"\n", ""),
+        );
+        assert!(e.to_string().contains("timing.bogus"), "{system}: {e}");
+    }
+}
+
 #[test]
 fn unknown_keys_top_level_and_nested() {
     let e = toml_err(&format!("colour = \"red\"\n{BASE}"));

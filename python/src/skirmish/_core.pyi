@@ -55,9 +55,12 @@ __all__ = [
     "find_weapon",
     "first_action_order",
     "graduated_actions",
+    "grid_cells",
+    "grid_position",
     "initiative_distribution",
     "ready_time_distribution",
     "resolve_strike",
+    "row_check",
     "run_battle",
     "run_sweep",
     "strike_odds",
@@ -225,6 +228,9 @@ def run_sweep(
     dry_run: bool = False,
     force: bool = False,
 ) -> Optional[SweepTable]: ...
+def grid_position(lengths: Sequence[int], cell: int) -> list[int]: ...
+def grid_cells(lengths: Sequence[int]) -> int: ...
+def row_check(header: str, line: str) -> str: ...
 
 # --- striking, dice, tables, timing ----------------------------------------
 

@@ -3,19 +3,19 @@
 //! `__repr__`, `__match_args__`, pickling and `__replace__`, and its stub
 //! written from the Rust field types.
 //!
-//! [`record!`](crate::record!) declares one: a `#[pyclass(frozen)]` whose fields
-//! are Rust values of a [`Field`] type. A field is converted to Python when
+//! `record!` declares one: a `#[pyclass(frozen)]` whose fields
+//! are Rust values of a `Field` type. A field is converted to Python when
 //! it is read (a name, a number), except records nested in a record, which
 //! are built once, with their parent, as a tuple of Python objects (a view's
 //! thirty combatants are not made again at each access). The Python type of
-//! each field in the stubs is [`Field::hint`] of its Rust type: the stubs
+//! each field in the stubs is `Field::hint` of its Rust type: the stubs
 //! of the records cannot say other than the getters do (`_core._stubs()`
 //! writes them; `scripts/python-stubs` puts them in `_core.pyi`, and the
 //! tests check that it is up to date).
 //!
 //! A record is also made from Python (`Part("roll", -1)`): every field in
 //! order, as the getters name them, each checked and converted by its
-//! [`Field`] type; a bad value raises `InvalidInputError` naming the field.
+//! `Field` type; a bad value raises `InvalidInputError` naming the field.
 //! That makes pickling a plain `(class, fields)`.
 
 use std::fmt::Write as _;
@@ -200,7 +200,7 @@ impl<T: Serialize + DeserializeOwned> Field for Tree<T> {
 pub(crate) trait Variants: Copy + Serialize + DeserializeOwned + 'static {
     /// Every variant, in declaration order.
     const ALL: &'static [Self];
-    /// Its position in [`ALL`](Self::ALL): an exhaustive `match`, so a
+    /// Its position in `ALL`: an exhaustive `match`, so a
     /// variant added to the core stops the build until it is listed.
     fn ordinal(self) -> usize;
 }

@@ -1,6 +1,6 @@
 //! The tracker's records as Python classes (`skirmish_core::tracker`'s
 //! views, turns, strike reports, log entries and free-action results, and
-//! `skirmish_sim::odds`'s odds from here): frozen [`record!`] classes made
+//! `skirmish_sim::odds`'s odds from here): frozen `record!` classes made
 //! from the core values, field by field, with the names Python's
 //! dataclasses had. `StrikeResult` is a Python `str` enum made at import
 //! from the core enum's own variants and serde names.

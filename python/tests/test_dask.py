@@ -75,7 +75,7 @@ def test_dask_checkpoint_and_resume(
     header = lines[0]
     cp.write_text(
         f"{header},row_check\n"
-        + "".join(f"{row},{skirmish.dask._row_check(header, row)}\n" for row in lines[1:4])
+        + "".join(f"{row},{skirmish._core.row_check(header, row)}\n" for row in lines[1:4])
     )
     resumed = skirmish.dask.sweep(threaded_client, axes=AXES, battles=120, checkpoint=cp, resume=True, progress=False)
     _same(resumed, r)

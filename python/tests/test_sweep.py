@@ -146,6 +146,25 @@ def row_check(header: str, line: str) -> str:
     return f"{value:016x}"
 
 
+def test_the_row_check_and_the_grid_order_are_rusts() -> None:
+    # The Dask sweep takes both from the Rust sweep (skirmish_sim::sweep):
+    # the row check is the documented hash, and the grid order the table's.
+    header, line = "timing,battles", "continuous,10"
+    assert skirmish._core.row_check(header, line) == row_check(header, line)
+    assert skirmish._core.row_check(header, line + "1") != row_check(header, line)
+    r = skirmish.sweep(axes=AXES, battles=5, seed=2, progress=False)
+    lengths = [len(v) for v in AXES.values()]
+    assert skirmish._core.grid_cells(lengths) == len(r) == 6 and skirmish._core.grid_cells([]) == 1
+    for cell in range(len(r)):
+        position = skirmish._core.grid_position(lengths, cell)
+        assert [str(v[i]) for v, i in zip(AXES.values(), position)] == [r.columns[p][cell] for p in AXES]
+    assert skirmish._sweep.cell_values(AXES, 4) == ["tick-system", 2]
+    assert skirmish._sweep.cells_of({"a": [1, 2], "b": []}) == 0
+    for bad in [(lengths, 6), ([2, 0], 0)]:
+        with pytest.raises(skirmish.InvalidSweepError):
+            skirmish._core.grid_position(*bad)
+
+
 def with_checks(lines: list[str]) -> str:
     """The checkpoint a sweep in progress holds for these final lines."""
     header = lines[0]

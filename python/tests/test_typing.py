@@ -35,6 +35,15 @@ def test_stubtest_against_the_binary(tmp_path: pathlib.Path) -> None:
     assert out.returncode == 0, out.stdout + out.stderr
 
 
+def test_generated_stubs_are_up_to_date() -> None:
+    # The record classes' stubs are written from their Rust field types
+    # (_core._stubs()); the file in the tree must be what they write now.
+    out = _run(str(PYTHON_DIR.parent / "scripts" / "python-stubs"), "--check")
+    assert out.returncode == 0, out.stdout + out.stderr
+    installed = (pathlib.Path(skirmish.__file__).parent / "_core.pyi").read_text(encoding="utf-8")
+    assert skirmish._core._stubs() in installed
+
+
 def test_examples_type_check_strict() -> None:
     assert EXAMPLES, "no examples"
     out = _run("-m", "mypy", "--strict", "--python-version", "3.10", *map(str, EXAMPLES))

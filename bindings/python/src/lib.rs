@@ -13,7 +13,10 @@
 //!   distributions, the weapon and armor tables and the timing analysis
 //!   (`skirmish_core`);
 //! - [`tracker`]: the live `Encounter` a GM drives at the table, with odds
-//!   from here (`skirmish_core::tracker`, `skirmish_sim::odds`);
+//!   from here (`skirmish_core::tracker`, `skirmish_sim::odds`); its calls
+//!   take and return Python objects, the frozen classes of
+//!   [`tracker::records`], declared with [`record`]'s macro, which also
+//!   writes their stubs (`_core._stubs()`);
 //! - [`error`]: the exception classes and the one mapping from Rust errors
 //!   to them; no panic crosses into Python.
 
@@ -22,6 +25,7 @@
 pub mod battle;
 pub mod dice;
 pub mod error;
+pub mod record;
 pub mod scenario;
 pub mod striking;
 pub mod sweep;
@@ -46,5 +50,15 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     tables::register(m)?;
     timing::register(m)?;
     tracker::register(m)?;
+    m.add_function(wrap_pyfunction!(stubs, m)?)?;
     Ok(())
+}
+
+/// The generated part of `_core.pyi`: the stubs of the tracker's records,
+/// written from their Rust field types (`scripts/python-stubs` puts it in
+/// the file; the tests check that the file is up to date).
+#[pyfunction]
+#[pyo3(name = "_stubs")]
+fn stubs() -> String {
+    tracker::records::stubs()
 }

@@ -271,10 +271,43 @@ impl PySweepTable {
     }
 }
 
-/// Registers the function and the class.
+/// The position of grid cell `cell` on each axis of a grid whose axes
+/// have `lengths` values (`skirmish_sim::sweep::grid_position`: the sweep's
+/// grid order, first axis slowest). A cell outside the grid, or an axis
+/// without values, raises `InvalidSweepError`.
+#[pyfunction]
+pub(crate) fn grid_position(py: Python<'_>, lengths: Vec<usize>, cell: usize) -> PyResult<Vec<usize>> {
+    guard(py, || {
+        let cells = sweep::grid_cells(&lengths);
+        if lengths.contains(&0) || cell as u64 >= cells {
+            let why = format!("cell {cell} is outside a grid of {cells} cells (axes of {lengths:?} values)");
+            return Err(SweepError::Invalid(why).to_py(py));
+        }
+        Ok(sweep::grid_position(&lengths, cell))
+    })
+}
+
+/// The number of cells of a grid whose axes have `lengths` values
+/// (`skirmish_sim::sweep::grid_cells`).
+#[pyfunction]
+pub(crate) fn grid_cells(py: Python<'_>, lengths: Vec<usize>) -> PyResult<u64> {
+    guard(py, || Ok(sweep::grid_cells(&lengths)))
+}
+
+/// A checkpoint row's `row_check` (`skirmish_sim::sweep::row_check`): what
+/// the Dask sweep writes beside each row it appends.
+#[pyfunction]
+pub(crate) fn row_check(py: Python<'_>, header: &str, line: &str) -> PyResult<String> {
+    guard(py, || Ok(sweep::row_check(header, line)))
+}
+
+/// Registers the functions and the class.
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PySweepTable>()?;
     m.add_function(wrap_pyfunction!(run_sweep, m)?)?;
+    m.add_function(wrap_pyfunction!(grid_position, m)?)?;
+    m.add_function(wrap_pyfunction!(grid_cells, m)?)?;
+    m.add_function(wrap_pyfunction!(row_check, m)?)?;
     m.add("MAX_THREADS", sweep::MAX_THREADS)?;
     m.add("MAX_BATTLES", sweep::MAX_BATTLES)?;
     Ok(())

@@ -13,7 +13,7 @@ The rules and the battle engine are Rust (``skirmish-core``,
   :func:`weapons`, :func:`armor_table` and the timing analysis;
 - :class:`Encounter`: the live tracker a GM drives at the table (every
   timing system, strikes with typed or rolled dice, undo, snapshots, odds
-  from here), with results as frozen dataclasses (:mod:`skirmish.tracker`);
+  from here), with results as frozen native records (:mod:`skirmish.tracker`);
 - errors: every exception is a :class:`SkirmishError` and also the builtin
   you would expect (``ValueError``, ``LookupError``, ``OSError``).
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import csv
 import html
-import math
 import os
 import secrets
 from collections.abc import Mapping, Sequence
@@ -62,13 +61,11 @@ def normalize_axes(axes: Optional[Axes]) -> tuple[dict[str, list[Any]], list[tup
 
 
 def cell_values(axes: Mapping[str, Sequence[Any]], cell: int) -> list[Any]:
-    """The axis values of cell ``cell`` (grid order: first axis slowest)."""
-    out: list[Any] = []
-    for vals in reversed(list(axes.values())):
-        out.append(vals[cell % len(vals)])
-        cell //= len(vals)
-    out.reverse()
-    return out
+    """The axis values of cell ``cell``, in the Rust sweep's grid order
+    (``skirmish_sim::sweep::grid_position``: first axis slowest)."""
+    values = list(axes.values())
+    position = _core.grid_position([len(v) for v in values], cell)
+    return [v[i] for v, i in zip(values, position)]
 
 
 def seed_in_checkpoint(checkpoint: Optional[PathLike]) -> Optional[int]:
@@ -378,5 +375,5 @@ def sweep(
 
 
 def cells_of(axes: Mapping[str, Sequence[Any]]) -> int:
-    """Cells in the grid."""
-    return math.prod(len(v) for v in axes.values())
+    """Cells in the grid (``skirmish_sim::sweep::grid_cells``)."""
+    return _core.grid_cells([len(v) for v in axes.values()])

@@ -122,7 +122,7 @@ def sweep(
             with open(path, "a", encoding="utf-8", newline="") as out:
                 for future in as_completed(futures):
                     rows = future.result()
-                    out.write("".join(f"{row},{_row_check(header, row)}\n" for row in rows))
+                    out.write("".join(f"{row},{_core.row_check(header, row)}\n" for row in rows))
                     out.flush()
                     os.fsync(out.fileno())
                     cells_done += len(rows)
@@ -144,16 +144,6 @@ def _final_header(path: str) -> str:
     with open(path, encoding="utf-8-sig", newline="") as f:
         first = f.readline().rstrip("\r\n")
     return first.removesuffix(",row_check")
-
-
-def _row_check(header: str, line: str) -> str:
-    """A checkpoint row's ``row_check`` as the Rust sweep documents it: 16
-    hex digits of the 64-bit FNV-1a hash of ``"skirmish sweep row v1\\n"``,
-    the final header line, ``"\\n"`` and the row's line."""
-    h = 0xCBF29CE484222325
-    for b in f"skirmish sweep row v1\n{header}\n{line}".encode():
-        h = ((h ^ b) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
-    return f"{h:016x}"
 
 
 def _done_cells(path: str, values: dict[str, list[Any]], texts: list[tuple[str, list[str]]]) -> set[int]:

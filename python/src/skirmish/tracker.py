@@ -4,8 +4,10 @@
 and groups, the moments of any timing system, declarations, strikes with
 dice typed in from the table or rolled, wounds, effects, undo/redo,
 snapshot/restore and the odds of each side from here. Every rule is the
-Rust core's; this module converts. Results are small frozen dataclasses
-that ``match`` well::
+Rust core's; this module resolves names and hands the calls on. Results
+are the core's records as frozen native classes (``skirmish._core``: made
+in Rust, with getters, ``==``, ``hash``, ``repr``, pickling) that
+``match`` well::
 
     match encounter.next():
         case NewRound(round=r):
@@ -25,13 +27,27 @@ Combatants are named by id (``int``, as returned by ``add_*``) or by name
 from __future__ import annotations
 
 import html
-import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, fields
-from enum import Enum
 from typing import Any, Literal, Optional, Union
 
 from . import _core
+from ._core import (
+    ActingLine,
+    CombatantState,
+    EncounterView,
+    ExpiredEffect,
+    FreeAction,
+    LogEntry,
+    Moment,
+    NewRound,
+    OddsFromHere,
+    Over,
+    Part,
+    SheetLine,
+    SideOdds,
+    StrikeReport,
+    StrikeResult,
+)
 from ._frames import pandas
 from ._scenario import ScenarioLike, as_scenario
 
@@ -59,214 +75,14 @@ __all__ = [
 #: A combatant: its id, or its name (case-insensitive).
 Who = Union[int, str]
 
+#: Whether a combatant is in the fight (:attr:`CombatantState.status`).
 Status = Literal["standing", "down", "removed"]
-
-
-class StrikeResult(str, Enum):
-    """What a strike did (a ``str``: ``StrikeResult.HIT == "hit"``)."""
-
-    HIT = "hit"
-    AMAZING_STRIKE = "amazing_strike"
-    GUARANTEED_HIT = "guaranteed_hit"
-    MISS = "miss"
-    AMAZING_DEFENSE = "amazing_defense"
-    FUMBLE = "fumble"
-    OUT_OF_REACH = "out_of_reach"
-    PARRIED = "parried"
-    BELOW_MINIMUM = "below_minimum"
-
-    def __str__(self) -> str:
-        return self.value
-
-
-@dataclass(frozen=True)
-class ActingLine:
-    """One line acting at a moment: a combatant, or a group's living members."""
-
-    name: str
-    members: tuple[int, ...]
-    lands: bool
-    nth: int
-    action: str
-
-    @property
-    def label(self) -> str:
-        """The name as a tick sheet shows it ("(turn)" for a Tick System turn)."""
-        return self.name if self.lands else f"{self.name} (turn)"
-
-    @classmethod
-    def _of(cls, d: Mapping[str, Any]) -> ActingLine:
-        return cls(d["name"], tuple(d["members"]), d["lands"], d["nth"], d["action"])
-
-
-@dataclass(frozen=True)
-class SheetLine:
-    """An entry of the tick sheet: everything pending at one moment."""
-
-    tick: int
-    round: int
-    display: int
-    pass_: int
-    lines: tuple[ActingLine, ...]
-    effects: tuple[str, ...]
-
-    @classmethod
-    def _of(cls, d: Mapping[str, Any]) -> SheetLine:
-        return cls(
-            d["tick"],
-            d["round"],
-            d["display"],
-            d["pass"],
-            tuple(ActingLine._of(x) for x in d["lines"]),
-            tuple(d["effects"]),
-        )
-
-
-@dataclass(frozen=True)
-class ExpiredEffect:
-    """An effect that ran out."""
-
-    id: int
-    name: str
-    target: Optional[int]
-
-    @classmethod
-    def _of(cls, d: Mapping[str, Any]) -> ExpiredEffect:
-        return cls(d["id"], d["name"], d["target"])
-
-
-@dataclass(frozen=True)
-class NewRound:
-    """A new round with its initiative rolled; ``sheet`` shows who acts when."""
-
-    round: int
-    sheet: tuple[SheetLine, ...]
-    expired: tuple[ExpiredEffect, ...]
-
-
-@dataclass(frozen=True)
-class Moment:
-    """These lines act now, together (``display`` is the tick as the system names it)."""
-
-    tick: int
-    round: int
-    display: int
-    pass_: int
-    lines: tuple[ActingLine, ...]
-    expired: tuple[ExpiredEffect, ...]
-
-    @property
-    def names(self) -> list[str]:
-        """The acting lines' names, in order."""
-        return [line.name for line in self.lines]
-
-
-@dataclass(frozen=True)
-class Over:
-    """Nobody is left who can act."""
-
 
 #: What :meth:`Encounter.next` returns.
 Turn = Union[NewRound, Moment, Over]
 
 
-def _turn(d: Mapping[str, Any]) -> Turn:
-    expired = tuple(ExpiredEffect._of(x) for x in d.get("expired", ()))
-    if d["turn"] == "new_round":
-        return NewRound(d["round"], tuple(SheetLine._of(x) for x in d["sheet"]), expired)
-    if d["turn"] == "moment":
-        m = d["moment"]
-        lines = tuple(ActingLine._of(x) for x in d["lines"])
-        return Moment(m["tick"], m["round"], m["display"], m["pass"], lines, expired)
-    return Over()
-
-
-@dataclass(frozen=True)
-class Part:
-    """One term of a total: ``Part("strike rating", 9)``, ``Part("roll", -1)``."""
-
-    label: str
-    value: int
-
-
-@dataclass(frozen=True)
-class StrikeReport:
-    """What a strike did: totals with their breakdowns, the result, the wound."""
-
-    attacker: int
-    target: int
-    striking: str
-    attack_roll: int
-    defense_roll: Optional[int]
-    attack_total: int
-    attack_breakdown: tuple[Part, ...]
-    defense_total: int
-    defense_breakdown: tuple[Part, ...]
-    parry_total: Optional[int]
-    result: StrikeResult
-    margin: int
-    landed: bool
-    damage: int
-    wound: Optional[str]
-    marked: Optional[str]
-    hit_points: Optional[int]
-    penalty: int
-    went_down: bool
-    died: bool
-    disrupted: bool
-    text: str
-
-    def __str__(self) -> str:
-        return self.text
-
-    @classmethod
-    def _of(cls, d: Mapping[str, Any]) -> StrikeReport:
-        known = _known(cls, d)
-        known["attack_breakdown"] = tuple(Part(p["label"], p["value"]) for p in d["attack_breakdown"])
-        known["defense_breakdown"] = tuple(Part(p["label"], p["value"]) for p in d["defense_breakdown"])
-        known["result"] = StrikeResult(d["result"])
-        return cls(**known)
-
-
-@dataclass(frozen=True)
-class CombatantState:
-    """One combatant as a screen shows it (the players' view leaves out what they cannot see)."""
-
-    id: int
-    name: str
-    side: Optional[str]
-    group: Optional[str]
-    status: Status
-    hidden: bool
-    fighter: bool
-    wound: Optional[str]
-    wound_boxes: Optional[Mapping[str, Any]]
-    hit_points: Optional[int]
-    penalty: Optional[int]
-    stats: Optional[Mapping[str, Any]]
-
-    @classmethod
-    def _of(cls, d: Mapping[str, Any]) -> CombatantState:
-        return cls(**_known(cls, d))
-
-
-@dataclass(frozen=True)
-class LogEntry:
-    """One entry of the encounter's log."""
-
-    round: int
-    tick: int
-    text: str
-
-    def __str__(self) -> str:
-        return f"[round {self.round} tick {self.tick}] {self.text}"
-
-
-def _known(cls: type, d: Mapping[str, Any]) -> dict[str, Any]:
-    """The entries of ``d`` that are fields of dataclass ``cls`` (a newer
-    core may write more)."""
-    names = {f.name for f in fields(cls)}
-    return {k: v for k, v in d.items() if k in names}
+# --- tables and HTML of a view (called by EncounterView's methods) -----------
 
 
 def _sheet_rows(sheet: Sequence[SheetLine]) -> list[dict[str, Any]]:
@@ -284,6 +100,10 @@ _SHEET_COLUMNS = ["tick", "round", "display", "pass", "name", "members", "action
 _COMBATANT_COLUMNS = ["id", "name", "side", "group", "status", "hidden", "wound", "hit_points", "penalty"]
 
 
+def _combatant_rows(view: EncounterView) -> list[dict[str, Any]]:
+    return [{c: getattr(s, c) for c in _COMBATANT_COLUMNS} for s in view.combatants]
+
+
 def _html_table(columns: Sequence[str], rows: Sequence[Mapping[str, Any]]) -> str:
     def cell(v: Any) -> str:
         return "" if v is None else html.escape(str(v))
@@ -293,140 +113,29 @@ def _html_table(columns: Sequence[str], rows: Sequence[Mapping[str, Any]]) -> st
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
-@dataclass(frozen=True)
-class EncounterView:
-    """Everything a screen shows, in one call: see :meth:`Encounter.view`."""
-
-    view_for: Literal["gm", "players"]
-    system: str
-    round: int
-    now: int
-    over: bool
-    sheet: tuple[SheetLine, ...]
-    awaiting: tuple[int, ...]
-    combatants: tuple[CombatantState, ...]
-    undo_depth: int
-    log_len: int
-
-    @classmethod
-    def _of(cls, d: Mapping[str, Any]) -> EncounterView:
-        return cls(
-            d["view_for"],
-            d["system"],
-            d["round"],
-            d["now"],
-            d["over"],
-            tuple(SheetLine._of(x) for x in d["sheet"]),
-            tuple(d["awaiting"]),
-            tuple(CombatantState._of(x) for x in d["combatants"]),
-            d["undo_depth"],
-            d["log_len"],
-        )
-
-    def sheet_frame(self) -> Any:
-        """The tick sheet as a pandas DataFrame: one row per acting line or effect running out."""
-        return pandas().DataFrame(_sheet_rows(self.sheet), columns=_SHEET_COLUMNS)
-
-    def combatants_frame(self) -> Any:
-        """The combatants as a pandas DataFrame, one row each."""
-        rows = [{c: getattr(s, c) for c in _COMBATANT_COLUMNS} for s in self.combatants]
-        return pandas().DataFrame(rows, columns=_COMBATANT_COLUMNS)
-
-    def _repr_html_(self) -> str:
-        rows = [{c: getattr(s, c) for c in _COMBATANT_COLUMNS} for s in self.combatants]
-        title = (
-            f"<p><b>{html.escape(self.system)}</b>, round {self.round}, tick {self.now}"
-            f"{' (over)' if self.over else ''}, {self.view_for}'s view</p>"
-        )
-        return (
-            title
-            + "<p>Tick sheet</p>"
-            + _html_table(_SHEET_COLUMNS, _sheet_rows(self.sheet))
-            + "<p>Combatants</p>"
-            + _html_table(_COMBATANT_COLUMNS, rows)
-        )
+def _sheet_frame(view: EncounterView) -> Any:
+    """:meth:`EncounterView.sheet_frame`: one row per acting line or effect running out."""
+    return pandas().DataFrame(_sheet_rows(view.sheet), columns=_SHEET_COLUMNS)
 
 
-@dataclass(frozen=True)
-class FreeAction:
-    """Tick System: what a free action did."""
-
-    ticks: int
-    cancelled_action: bool
-    next_turn: Optional[int]
-    pushed: bool
+def _combatants_frame(view: EncounterView) -> Any:
+    """:meth:`EncounterView.combatants_frame`: one row per combatant."""
+    return pandas().DataFrame(_combatant_rows(view), columns=_COMBATANT_COLUMNS)
 
 
-@dataclass(frozen=True)
-class SideOdds:
-    """One side's chance of winning from here, with its 95% Wilson interval."""
-
-    name: str
-    wins: int
-    win_rate: float
-    low: float
-    high: float
-
-
-@dataclass(frozen=True)
-class OddsFromHere:
-    """Each side's chance of winning from here, by fighting the rest many times."""
-
-    battles: int
-    sides: tuple[SideOdds, ...]
-    draws: int
-    draw_rate: float
-    timeouts: int
-    timeout_rate: float
-    mean_ticks: float
-    mean_rounds: float
-
-    def side(self, name: str) -> SideOdds:
-        """The odds of the side named ``name`` (case-insensitive)."""
-        for s in self.sides:
-            if s.name.lower() == name.lower():
-                return s
-        raise KeyError(name)
-
-    @classmethod
-    def _of(cls, d: Mapping[str, Any]) -> OddsFromHere:
-        known = _known(cls, d)
-        known["sides"] = tuple(SideOdds(**_known(SideOdds, s)) for s in d["sides"])
-        return cls(**known)
-
-
-def _declaration(action: Optional[Mapping[str, Any]], fields: Mapping[str, Any]) -> str:
-    """A declaration's JSON from a mapping and keyword fields; ``ready_time``
-    and ``landing_tick`` are the GM's timing (``gm``)."""
-    d: dict[str, Any] = dict(action or {})
-    d.update(fields)
-    for key in ("ready_time", "landing_tick"):
-        if key in d:
-            value = d.pop(key)
-            if value is not None:
-                d["gm"] = {key: value}
-    return json.dumps(d)
-
-
-def _spec(
-    name: str,
-    action: Optional[Mapping[str, Any]],
-    fields: Mapping[str, Any],
-    label: str,
-    side: Optional[str],
-    hidden: bool,
-    timing: Optional[Mapping[str, Any]],
-) -> str:
-    spec: dict[str, Any] = {
-        "name": name,
-        "action": json.loads(_declaration(action, fields)),
-        "action_label": label,
-        "side": side,
-        "hidden": hidden,
-    }
-    if timing is not None:
-        spec["timing"] = dict(timing)
-    return json.dumps(spec)
+def _view_html(view: EncounterView) -> str:
+    """:meth:`EncounterView._repr_html_`: the tick sheet and the combatants as tables."""
+    title = (
+        f"<p><b>{html.escape(view.system)}</b>, round {view.round}, tick {view.now}"
+        f"{' (over)' if view.over else ''}, {view.view_for}'s view</p>"
+    )
+    return (
+        title
+        + "<p>Tick sheet</p>"
+        + _html_table(_SHEET_COLUMNS, _sheet_rows(view.sheet))
+        + "<p>Combatants</p>"
+        + _html_table(_COMBATANT_COLUMNS, _combatant_rows(view))
+    )
 
 
 class Encounter:
@@ -456,14 +165,7 @@ class Encounter:
         striking: Union[str, Mapping[str, Any], None] = None,
         damage: Union[str, Mapping[str, Any], None] = None,
     ) -> None:
-        rules: dict[str, Any] = {}
-        if isinstance(striking, Mapping):
-            rules["striking"] = dict(striking)
-            striking = None
-        if isinstance(damage, Mapping):
-            rules["damage"] = dict(damage)
-            damage = None
-        self._core = _core.Encounter(system, seed, striking, damage, json.dumps(rules) if rules else None)
+        self._core = _core.Encounter(system, seed, striking, damage)
 
     @classmethod
     def _wrap(cls, core: _core.Encounter) -> Encounter:
@@ -507,8 +209,7 @@ class Encounter:
     @property
     def rules(self) -> dict[str, Any]:
         """The striking and damage rules, as the core writes them."""
-        result: dict[str, Any] = json.loads(self._core.rules())
-        return result
+        return self._core.rules()
 
     @property
     def round(self) -> int:
@@ -537,12 +238,12 @@ class Encounter:
     def view(self, players: bool = False) -> EncounterView:
         """What a screen shows: the GM's, or with ``players=True`` the
         players' (hidden combatants left out; of foes only what the players see)."""
-        return EncounterView._of(json.loads(self._core.view(players)))
+        return self._core.view(players)
 
     @property
     def sheet(self) -> tuple[SheetLine, ...]:
         """The tick sheet: everything pending, by moment, in order."""
-        return tuple(SheetLine._of(x) for x in json.loads(self._core.tick_sheet()))
+        return self._core.tick_sheet()
 
     def sheet_frame(self, players: bool = False) -> Any:
         """The tick sheet as a pandas DataFrame (see :meth:`EncounterView.sheet_frame`)."""
@@ -554,8 +255,7 @@ class Encounter:
 
     def declaration(self, who: Who) -> dict[str, Any]:
         """The combatant's current declaration: ``{"label": ..., "declaration": {...}}``."""
-        result: dict[str, Any] = json.loads(self._core.declaration(self.id_of(who)))
-        return result
+        return self._core.declaration(self.id_of(who))
 
     def penalty(self, who: Who) -> int:
         """The combatant's wound penalty now."""
@@ -567,7 +267,7 @@ class Encounter:
 
     def log(self) -> list[LogEntry]:
         """The log entries kept (the newest 2,000), oldest first."""
-        return [LogEntry(**_known(LogEntry, x)) for x in json.loads(self._core.log())]
+        return self._core.log()
 
     @property
     def log_len(self) -> int:
@@ -576,7 +276,7 @@ class Encounter:
 
     def log_since(self, n: int) -> list[LogEntry]:
         """The log entries numbered ``n`` and on."""
-        return [LogEntry(**_known(LogEntry, x)) for x in json.loads(self._core.log_since(n))]
+        return self._core.log_since(n)
 
     # --- combatants ---------------------------------------------------
 
@@ -595,7 +295,7 @@ class Encounter:
         ``action`` and/or keyword fields of a declaration (``time_taken=3,
         speed_bonus=1``, ``ready_time=7``); ``timing`` holds Tick System and
         Action Blocks traits (``initiative_bonus``, ``interval``, ``reflexes``, ``combat_sense``)."""
-        return self._core.add_combatant(_spec(name, action, declaration, label, side, hidden, timing))
+        return self._core.add_combatant(name, action, label, side, hidden, timing, declaration)
 
     def add_group(
         self,
@@ -611,16 +311,14 @@ class Encounter:
     ) -> list[int]:
         """Adds ``count`` identical timing-only combatants "name 1", "name 2", ...:
         one line, one initiative; returns their ids."""
-        return self._core.add_group(name, count, _spec(name, action, declaration, label, side, hidden, timing))
+        return self._core.add_group(name, count, action, label, side, hidden, timing, declaration)
 
     def add_fighter(self, side: str, profile: Optional[Mapping[str, Any]] = None, **fields: Any) -> list[int]:
         """Adds a fighter with combat stats on ``side``: a profile as a
         scenario's group writes it (``name``, ``count``, ``strike_rating``,
         ``defense_rating``, ``weapon``, ``armor``, ...), as a mapping and/or
         keyword fields. A ``count`` above 1 is a group. Returns the ids."""
-        p: dict[str, Any] = dict(profile or {})
-        p.update(fields)
-        return self._core.add_fighter(side, json.dumps(p))
+        return self._core.add_fighter(side, profile, fields)
 
     def down(self, who: Who) -> None:
         """Marks the combatant down (it has already acted at this moment)."""
@@ -646,7 +344,7 @@ class Encounter:
 
     def next(self) -> Turn:
         """What happens next: :class:`NewRound`, :class:`Moment` or :class:`Over`."""
-        return _turn(json.loads(self._core.next()))
+        return self._core.next()
 
     def set_initiative(self, who: Who, *, roll: Optional[int] = None, total: Optional[int] = None) -> None:
         """Sets the combatant's (its line's) initiative: a ``roll`` typed in, or the ``total``."""
@@ -664,7 +362,7 @@ class Encounter:
         """Declares the combatant's next action (``time_taken=3``,
         ``ready_time=7``, ...; ``roll`` a Relativity roll typed in); returns
         the absolute tick it lands on, if scheduled."""
-        return self._core.declare(self.id_of(who), label, _declaration(action, declaration), roll)
+        return self._core.declare(self.id_of(who), label, action, roll, declaration)
 
     def cancel(self, who: Who) -> bool:
         """Cancels the combatant's next action; whether anything was pending."""
@@ -684,7 +382,7 @@ class Encounter:
 
     def free_action(self, who: Who, ticks: Optional[int] = None, defending: bool = True) -> FreeAction:
         """Tick System: a free action now (defending by default)."""
-        return FreeAction(**_known(FreeAction, json.loads(self._core.free_action(self.id_of(who), ticks, defending))))
+        return self._core.free_action(self.id_of(who), ticks, defending)
 
     def interrupt(self, who: Who, concentration_kept: bool) -> bool:
         """Tick System: something tries to stop a non-combat action; whether it was lost."""
@@ -692,7 +390,7 @@ class Encounter:
 
     def take_held_turn(self, who: Who) -> ActingLine:
         """Tick System: a prepared combatant takes its held turn now."""
-        return ActingLine._of(json.loads(self._core.take_held_turn(self.id_of(who))))
+        return self._core.take_held_turn(self.id_of(who))
 
     def add_effect(
         self,
@@ -728,15 +426,9 @@ class Encounter:
         opposed roll, or Full Contact's parry roll) typed in, or ``None`` to
         roll. ``range`` is ``(short_range, range_strength, distance)`` or a
         mapping of those; ``modifier`` the GM's (position, aim, extra foes)."""
-        shot: Optional[dict[str, int]] = None
-        if isinstance(range, Mapping):
-            shot = dict(range)
-        elif range is not None:
-            short, strength, distance = range
-            shot = {"short_range": short, "range_strength": strength, "distance": distance}
-        options = {"parry": parry, "range": shot, "point_blank": point_blank, "modifier": modifier}
-        text = self._core.strike(self.id_of(attacker), self.id_of(target), json.dumps(options), roll, defense)
-        return StrikeReport._of(json.loads(text))
+        return self._core.strike(
+            self.id_of(attacker), self.id_of(target), roll, defense, parry, range, point_blank, modifier
+        )
 
     def set_damage(
         self,
@@ -746,17 +438,11 @@ class Encounter:
         hit_points: Optional[int] = None,
     ) -> None:
         """The GM sets the combatant's wound boxes (``{"hurt": 1, ...}``) or hit points left."""
-        if (wounds is None) == (hit_points is None):
-            change: dict[str, Any] = {"set": "wounds_or_hit_points"}  # refused by the core, naming the field
-        elif wounds is not None:
-            change = {"set": "wounds", "track": dict(wounds)}
-        else:
-            change = {"set": "hit_points", "hp": hit_points}
-        self._core.set_damage(self.id_of(who), json.dumps(change))
+        self._core.set_damage(self.id_of(who), wounds, hit_points)
 
     def heal(self, who: Who) -> None:
         """Heals every wound of the combatant (it stays down if it is)."""
-        self._core.set_damage(self.id_of(who), json.dumps({"set": "heal"}))
+        self._core.heal(self.id_of(who))
 
     # --- undo, odds ---------------------------------------------------
 
@@ -791,7 +477,7 @@ class Encounter:
         """Each side's chance of winning from here: the rest of the battle
         fought ``battles`` times by the battle engine's rules (GIL released;
         the same encounter and seed give the same odds)."""
-        return OddsFromHere._of(json.loads(self._core.odds_from_here(battles, seed)))
+        return self._core.odds_from_here(battles, seed)
 
     # --- display ------------------------------------------------------
 

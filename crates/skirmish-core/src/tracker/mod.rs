@@ -125,6 +125,9 @@ struct State {
     /// Length of the log (entries ever written) when this state was current.
     log_len: u64,
     over: bool,
+    /// Its snapshot form once written (see [`snapshot::Memo`]).
+    #[serde(skip)]
+    json: snapshot::Memo,
 }
 
 /// A live encounter: see the [module docs](self).
@@ -181,6 +184,7 @@ impl Encounter {
                 current: Vec::new(),
                 log_len: 0,
                 over: false,
+                json: snapshot::Memo::default(),
             },
             history: VecDeque::new(),
             redo: Vec::new(),

@@ -12,6 +12,8 @@
 //! version keeps restoring.
 
 use std::collections::VecDeque;
+use std::fmt;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use serde::{Deserialize, Serialize};
 
@@ -30,14 +32,55 @@ const FORMAT: &str = "skirmish-encounter";
 /// however long the fight.
 pub const SNAPSHOT_HISTORY: usize = 20;
 
-#[derive(Serialize)]
-struct SnapshotRef<'a> {
-    format: &'static str,
-    version: u32,
-    undo_limit: u32,
-    state: &'a State,
-    history: Vec<&'a State>,
-    log: &'a Log,
+/// A state's JSON, kept while the state is one of the undo steps a
+/// snapshot carries. An undo step never changes (a state is changed only
+/// as a fresh copy, in `mutate`), so an app that saves after every
+/// operation writes each step once rather than in every snapshot (at 30
+/// fighters, 20 steps of 27 KB each). A snapshot drops the JSON of the
+/// steps it no longer carries, so at most [`SNAPSHOT_HISTORY`] are kept
+/// (besides those undo moved to the redo stack). A copy starts empty, and
+/// equality ignores it: it is not part of what a state is.
+#[derive(Default)]
+pub(super) struct Memo(Mutex<Option<Arc<str>>>);
+
+impl Memo {
+    /// The JSON of `state`, whose memo this is: kept, or written and kept.
+    fn text(&self, state: &State) -> TrackerResult<Arc<str>> {
+        let mut kept = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(text) = kept.as_ref() {
+            return Ok(Arc::clone(text));
+        }
+        let text: Arc<str> = json(state)?.into();
+        *kept = Some(Arc::clone(&text));
+        Ok(text)
+    }
+
+    fn drop_text(&self) {
+        *self.0.lock().unwrap_or_else(PoisonError::into_inner) = None;
+    }
+}
+
+impl Clone for Memo {
+    fn clone(&self) -> Self {
+        Memo::default()
+    }
+}
+
+impl PartialEq for Memo {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl fmt::Debug for Memo {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Memo")
+    }
+}
+
+/// `value` as JSON, or the snapshot error.
+fn json<T: Serialize + ?Sized>(value: &T) -> TrackerResult<String> {
+    serde_json::to_string(value).map_err(|e| TrackerError::invalid("snapshot", e.to_string()))
 }
 
 #[derive(Deserialize)]
@@ -63,16 +106,55 @@ impl Encounter {
     /// state with its generator, the newest [`SNAPSHOT_HISTORY`] undo
     /// steps, the kept log. Redo steps are not saved.
     pub fn snapshot(&self) -> TrackerResult<String> {
+        let mut out = String::new();
+        self.write_snapshot(&mut out)?;
+        Ok(out)
+    }
+
+    /// [`snapshot`](Self::snapshot), appended to `out` (unchanged on an
+    /// error). An app that saves after every operation can keep one buffer
+    /// and clear it between saves: at 30 fighters a snapshot is about
+    /// 600 KB, and a fresh buffer of that size each time cost more than
+    /// writing it (the allocator gives the memory back and faults it in
+    /// again: from Python, 0.9 ms a snapshot against 0.15 ms).
+    pub fn write_snapshot(&self, out: &mut String) -> TrackerResult<()> {
         let skip = self.history.len().saturating_sub(SNAPSHOT_HISTORY);
-        let snap = SnapshotRef {
-            format: FORMAT,
-            version: SNAPSHOT_VERSION,
-            undo_limit: self.undo_limit,
-            state: &self.state,
-            history: self.history.iter().skip(skip).collect(),
-            log: &self.log,
-        };
-        serde_json::to_string(&snap).map_err(|e| TrackerError::invalid("snapshot", e.to_string()))
+        // The fields in the order `Snapshot` declares them, as serde writes
+        // a struct (compact, no spaces): the golden files pin the bytes.
+        // Each undo step is written once (`Memo`); the state, which changes
+        // in place of a copy, every time. Everything that can fail comes
+        // before the first byte is appended.
+        for step in self.history.iter().take(skip) {
+            step.json.drop_text();
+        }
+        let history = self
+            .history
+            .iter()
+            .skip(skip)
+            .map(|step| step.json.text(step))
+            .collect::<TrackerResult<Vec<_>>>()?;
+        let format = json(FORMAT)?;
+        let state = json(&self.state)?;
+        let log = json(&self.log)?;
+        out.reserve(state.len() + log.len() + history.iter().map(|h| h.len() + 1).sum::<usize>() + 128);
+        out.push_str("{\"format\":");
+        out.push_str(&format);
+        out.push_str(&format!(
+            ",\"version\":{SNAPSHOT_VERSION},\"undo_limit\":{},\"state\":",
+            self.undo_limit
+        ));
+        out.push_str(&state);
+        out.push_str(",\"history\":[");
+        for (i, step) in history.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            out.push_str(step);
+        }
+        out.push_str("],\"log\":");
+        out.push_str(&log);
+        out.push('}');
+        Ok(())
     }
 
     /// An encounter from a [`snapshot`](Self::snapshot); it continues

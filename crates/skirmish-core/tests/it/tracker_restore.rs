@@ -122,3 +122,40 @@ fn one_taken_out_before_any_moment_does_not_strike() {
         .unwrap_err();
     assert_eq!(err.kind(), ErrorKind::NotNow);
 }
+
+/// Operation `i` of a run mixing strikes, moments, undos, redos and undo
+/// limits (any of them may be refused; a refusal changes nothing).
+fn operation(e: &mut Encounter, i: usize) {
+    let (axe, pair) = (CombatantId(0), CombatantId(1));
+    match i % 7 {
+        0 | 3 => drop(e.strike(axe, pair, EncounterStrikeOptions::default(), StrikeDice::typed(1, None))),
+        1 => drop(e.next()),
+        2 | 4 => drop(e.undo()),
+        5 => drop(e.redo()),
+        _ => e.set_undo_limit(if i % 14 == 6 { 3 } else { 100 }).unwrap(),
+    }
+}
+
+/// A snapshot keeps each undo step's JSON once it has written it (a step
+/// never changes): after any run of operations with a snapshot after each,
+/// it writes the very text that the same run without snapshots writes at
+/// its end, and that text restores.
+#[test]
+fn a_snapshot_from_kept_steps_is_the_one_written_afresh() {
+    let mut e = fight();
+    for i in 0..60 {
+        operation(&mut e, i);
+        let kept = e.snapshot().unwrap();
+        let mut fresh = fight();
+        for j in 0..=i {
+            operation(&mut fresh, j);
+        }
+        assert_eq!(kept, fresh.snapshot().unwrap(), "after operation {i}");
+        assert_eq!(e.snapshot().unwrap(), kept, "again after operation {i}");
+        assert_eq!(
+            Encounter::restore(&kept).unwrap().snapshot().unwrap(),
+            kept,
+            "after operation {i}"
+        );
+    }
+}

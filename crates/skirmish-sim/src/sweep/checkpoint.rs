@@ -32,8 +32,11 @@ use crate::stats;
 pub(super) const ROW_CHECK: &str = "row_check";
 
 /// The row check of a row (its canonical CSV line, without the check) of
-/// the sweep whose final header line is `header`: 16 lowercase hex digits.
-pub(super) fn row_check(header: &str, line: &str) -> String {
+/// the sweep whose final header line is `header`: 16 lowercase hex digits
+/// of the 64-bit FNV-1a hash of `"skirmish sweep row v1\n"`, the header,
+/// `"\n"` and the line. Public so that a front end appending rows of its
+/// own (the Python package's Dask sweep) computes it here, not again.
+pub fn row_check(header: &str, line: &str) -> String {
     const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
     const PRIME: u64 = 0x0000_0100_0000_01b3;
     let mut hash = OFFSET;

@@ -189,7 +189,7 @@ use std::sync::atomic::AtomicBool;
 
 use crate::scenario::Scenario;
 
-pub use checkpoint::{ResumePlan, existing_work, plan_resume};
+pub use checkpoint::{ResumePlan, existing_work, plan_resume, row_check};
 pub use engine::{engine_battle, sweep};
 pub use output::{check_output, resolve_output, write_output};
 pub use run::run_sweep;
@@ -197,6 +197,32 @@ pub use table::{Cell, CellStats, Column, SweepTable};
 
 /// The most battles a cell may ask for.
 pub const MAX_BATTLES: u64 = 1_000_000_000;
+
+/// The grid order, the one home of it (the bindings call it too): the
+/// position of cell `index` on each axis of a grid whose axes have
+/// `lengths` values, the first axis varying slowest. An index past the
+/// grid wraps around on the first axis. Every length must be at least 1
+/// (a validated sweep's are).
+///
+/// ```
+/// use skirmish_sim::sweep::grid_position;
+/// assert_eq!(grid_position(&[2, 3], 4), vec![1, 1]);
+/// ```
+pub fn grid_position(lengths: &[usize], mut index: usize) -> Vec<usize> {
+    let mut position = vec![0; lengths.len()];
+    for (slot, &n) in position.iter_mut().zip(lengths).rev() {
+        *slot = index % n;
+        index /= n;
+    }
+    position
+}
+
+/// The number of cells of a grid whose axes have `lengths` values: their
+/// product (no axes: one cell, the base scenario), saturating at
+/// `u64::MAX`.
+pub fn grid_cells(lengths: &[usize]) -> u64 {
+    lengths.iter().fold(1, |cells: u64, &n| cells.saturating_mul(n as u64))
+}
 
 /// The most cells a sweep's grid may have (the product of its axes' value
 /// counts, `--vary` in the `skirmish` command).
@@ -447,7 +473,6 @@ impl SweepSpec {
             ));
         }
         let mut paths = HashSet::new();
-        let mut cells: u64 = 1;
         for axis in &self.axes {
             if axis.path.is_empty() {
                 return invalid("an axis has an empty path".to_owned());
@@ -470,8 +495,9 @@ impl SweepSpec {
                     return invalid(format!("axis {:?}: value {value:?} is given twice", axis.path));
                 }
             }
-            cells = cells.saturating_mul(axis.values.len() as u64);
         }
+        let lengths: Vec<usize> = self.axes.iter().map(|a| a.values.len()).collect();
+        let cells = grid_cells(&lengths);
         if cells > MAX_CELLS {
             let product = self
                 .axes
@@ -499,15 +525,14 @@ impl SweepSpec {
     }
 
     /// The varied values of cell `index`, one per axis (grid order: first
-    /// axis slowest, as the table's rows).
-    pub fn cell_values(&self, mut index: usize) -> Vec<String> {
-        let mut values = vec![String::new(); self.axes.len()];
-        for (slot, axis) in values.iter_mut().zip(&self.axes).rev() {
-            let n = axis.values.len();
-            *slot = axis.values[index % n].clone();
-            index /= n;
-        }
-        values
+    /// axis slowest, as the table's rows; see [`grid_position`]).
+    pub fn cell_values(&self, index: usize) -> Vec<String> {
+        let lengths: Vec<usize> = self.axes.iter().map(|a| a.values.len()).collect();
+        grid_position(&lengths, index)
+            .into_iter()
+            .zip(&self.axes)
+            .map(|(i, axis)| axis.values[i].clone())
+            .collect()
     }
 
     pub(super) fn pairs(&self, values: &[String]) -> Vec<(String, String)> {

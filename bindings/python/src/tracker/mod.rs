@@ -2,48 +2,52 @@
 //! with `skirmish_sim::odds`'s odds from here and encounters started from a
 //! scenario.
 //!
-//! Conversion only: records cross as JSON text in the core's own serde
-//! form (as a battle's report does), combatants and effects as their
-//! numeric ids; `skirmish/tracker.py` turns them into dataclasses and
-//! resolves names. Every rule, check and refusal is the core tracker's.
-//! Every method is panic-guarded; a refused operation changes nothing (the
-//! core's operations are atomic). Odds from here release the GIL.
+//! Conversion only: the calls take Python objects (keyword arguments,
+//! dicts) converted once by [`input`] into the core's types, and hand back
+//! the [`records`] (frozen native classes) or plain values; a combatant or
+//! an effect is its numeric id (`skirmish/tracker.py` resolves names). JSON
+//! is left for the snapshot, the documented format. Every rule, check and
+//! refusal is the core tracker's. Every method is panic-guarded; a refused
+//! operation changes nothing (the core's operations are atomic, and every
+//! argument is converted before the core is called). Odds from here release
+//! the GIL.
 
-use pyo3::exceptions::PyRuntimeError;
+pub mod input;
+pub mod records;
+
 use pyo3::prelude::*;
-use pyo3::types::PyTuple;
-use skirmish_core::damage::DamageConfig;
-use skirmish_core::fighter::{FighterProfile, Striking};
-use skirmish_core::timing::{Declaration, InitiativeEntry, TimingSystem};
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
+use skirmish_core::timing::{InitiativeEntry, TimingSystem};
 use skirmish_core::tracker::{
-    CombatantId, CombatantSpec, Duration, EffectId, Encounter, EncounterRules, EncounterStrikeOptions, StrikeDice,
-    TrackerError, ViewFor, WoundOverride,
+    CombatantId, Duration, EffectId, Encounter, EncounterRules, EncounterStrikeOptions, StrikeDice, TrackerError,
+    ViewFor, WoundOverride,
 };
 use skirmish_sim::odds::{encounter_from_scenario, odds_from_here};
 
+use self::records::{PyActingLine, PyEncounterView, PyFreeAction, PyOddsFromHere, PySheetLine, PyStrikeReport};
 use crate::error::{ToPyErr, guard};
+use crate::record::Tuple;
 use crate::scenario::PyScenario;
 
 /// A live encounter (mutable). Python's `skirmish.Encounter` wraps it.
 #[pyclass(name = "Encounter", module = "skirmish._core")]
 pub(crate) struct PyEncounter {
     inner: Encounter,
+    /// The buffer snapshots are written into, kept between them: a fresh
+    /// one of a snapshot's size (600 KB at 30 fighters) at each call, live
+    /// beside the Python `str` made from it, had the allocator give the
+    /// memory back and fault it in again every time (0.9 ms a snapshot
+    /// against 0.15 ms; `Encounter::write_snapshot`).
+    snapshot: String,
 }
 
-/// The core's record as JSON text (a macro: this crate does not depend on
-/// serde itself, only on serde_json).
-macro_rules! json {
-    ($value:expr) => {
-        serde_json::to_string($value).map_err(|e| PyRuntimeError::new_err(format!("tracker record as JSON: {e}")))
-    };
-}
-
-/// A record of type `$t` from JSON text; a refusal is invalid input naming
-/// `$field`.
-macro_rules! parse {
-    ($py:expr, $t:ty, $text:expr, $field:expr) => {
-        serde_json::from_str::<$t>($text).map_err(|e| TrackerError::invalid($field, e.to_string()).to_py($py))
-    };
+impl PyEncounter {
+    fn wrap(inner: Encounter) -> Self {
+        PyEncounter {
+            inner,
+            snapshot: String::new(),
+        }
+    }
 }
 
 fn id(n: u32) -> CombatantId {
@@ -54,35 +58,29 @@ fn id(n: u32) -> CombatantId {
 impl PyEncounter {
     /// A new encounter under the timing system named `system`, rolling
     /// from `seed`; `striking` and `damage` are names (`"full-contact"`,
-    /// `"hit-points"`) or, with `rules`, the whole `EncounterRules` as JSON.
+    /// `"hit-points"`) or mappings of the core's form
+    /// (`{"system": "full_contact", "amazing": True}`).
     #[new]
-    #[pyo3(signature = (system, seed, striking = None, damage = None, rules = None))]
+    #[pyo3(signature = (system, seed, striking = None, damage = None))]
     fn new(
         py: Python<'_>,
         system: &str,
         seed: u64,
-        striking: Option<&str>,
-        damage: Option<&str>,
-        rules: Option<&str>,
+        striking: Option<&Bound<'_, PyAny>>,
+        damage: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         guard(py, || {
             let system =
                 TimingSystem::by_name(system).map_err(|e| TrackerError::from(e.in_field("system")).to_py(py))?;
-            let mut r: EncounterRules = match rules {
-                Some(text) => parse!(py, EncounterRules, text, "rules")?,
-                None => EncounterRules::default(),
-            };
-            if let Some(name) = striking {
-                r.striking = name
-                    .parse::<Striking>()
-                    .map_err(|e| TrackerError::from(e.in_field("striking")).to_py(py))?;
+            let mut rules = EncounterRules::default();
+            if let Some(s) = striking.filter(|s| !s.is_none()) {
+                rules.striking = input::striking(s)?;
             }
-            if let Some(name) = damage {
-                r.damage =
-                    DamageConfig::by_name(name).map_err(|e| TrackerError::from(e.in_field("damage")).to_py(py))?;
+            if let Some(d) = damage.filter(|d| !d.is_none()) {
+                rules.damage = input::damage(d)?;
             }
-            let inner = Encounter::with_rules(system, r, seed).map_err(|e| e.to_py(py))?;
-            Ok(PyEncounter { inner })
+            let inner = Encounter::with_rules(system, rules, seed).map_err(|e| e.to_py(py))?;
+            Ok(PyEncounter::wrap(inner))
         })
     }
 
@@ -92,7 +90,7 @@ impl PyEncounter {
     fn from_scenario(py: Python<'_>, scenario: PyScenario, seed: u64) -> PyResult<Self> {
         guard(py, || {
             encounter_from_scenario(&scenario.inner, seed)
-                .map(|inner| PyEncounter { inner })
+                .map(PyEncounter::wrap)
                 .map_err(|e| e.to_py(py))
         })
     }
@@ -102,27 +100,32 @@ impl PyEncounter {
     fn restore(py: Python<'_>, snapshot: &str) -> PyResult<Self> {
         guard(py, || {
             Encounter::restore(snapshot)
-                .map(|inner| PyEncounter { inner })
+                .map(PyEncounter::wrap)
                 .map_err(|e| e.to_py(py))
         })
     }
 
-    /// The snapshot: JSON text, generator state and undo history included.
-    fn snapshot(&self, py: Python<'_>) -> PyResult<String> {
-        guard(py, || self.inner.snapshot().map_err(|e| e.to_py(py)))
+    /// The snapshot: JSON text (the documented format), generator state
+    /// and undo history included.
+    fn snapshot<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyString>> {
+        guard(py, || {
+            self.snapshot.clear();
+            self.inner.write_snapshot(&mut self.snapshot).map_err(|e| e.to_py(py))?;
+            Ok(PyString::new(py, &self.snapshot))
+        })
     }
 
     /// Pickling through the snapshot.
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
         let py = slf.py();
-        let snapshot = slf.borrow().snapshot(py)?;
+        let snapshot = slf.borrow_mut().snapshot(py)?;
         let restore = slf.get_type().getattr("restore")?;
         PyTuple::new(py, [restore.into_any(), PyTuple::new(py, [snapshot])?.into_any()])
     }
 
-    /// The rules (striking and damage) as JSON.
-    fn rules(&self, py: Python<'_>) -> PyResult<String> {
-        guard(py, || json!(self.inner.rules()))
+    /// The rules (striking and damage) in the core's form, as a dict.
+    fn rules<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        guard(py, || Ok(pythonize::pythonize(py, self.inner.rules())?))
     }
 
     /// The timing system's name.
@@ -140,18 +143,50 @@ impl PyEncounter {
         guard(py, || Ok(self.inner.now()))
     }
 
-    /// Adds one combatant (a `CombatantSpec` as JSON); returns its id.
-    fn add_combatant(&mut self, py: Python<'_>, spec: &str) -> PyResult<u32> {
+    /// Adds one timing-only combatant; returns its id. Its first action is
+    /// `action` (a mapping of a declaration's fields) updated with
+    /// `declaration` (the same as keyword arguments); `timing` a mapping of
+    /// its timing traits.
+    #[pyo3(signature = (name, action = None, label = "", side = None, hidden = false, timing = None, declaration = None))]
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "the fields of a combatant, as Python passes them"
+    )]
+    fn add_combatant(
+        &mut self,
+        py: Python<'_>,
+        name: &str,
+        action: Option<&Bound<'_, PyAny>>,
+        label: &str,
+        side: Option<&str>,
+        hidden: bool,
+        timing: Option<&Bound<'_, PyAny>>,
+        declaration: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<u32> {
         guard(py, || {
-            let spec = parse!(py, CombatantSpec, spec, "spec")?;
+            let spec = input::spec(py, name, action, declaration, label, side, hidden, timing)?;
             self.inner.add_combatant(spec).map(|c| c.0).map_err(|e| e.to_py(py))
         })
     }
 
-    /// Adds a group of `count` (one line, one initiative); returns the ids.
-    fn add_group(&mut self, py: Python<'_>, name: &str, count: u32, spec: &str) -> PyResult<Vec<u32>> {
+    /// Adds a group of `count` (one line, one initiative), each as
+    /// `add_combatant` reads it; returns the ids.
+    #[pyo3(signature = (name, count, action = None, label = "", side = None, hidden = false, timing = None, declaration = None))]
+    #[expect(clippy::too_many_arguments, reason = "the fields of a group, as Python passes them")]
+    fn add_group(
+        &mut self,
+        py: Python<'_>,
+        name: &str,
+        count: u32,
+        action: Option<&Bound<'_, PyAny>>,
+        label: &str,
+        side: Option<&str>,
+        hidden: bool,
+        timing: Option<&Bound<'_, PyAny>>,
+        declaration: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Vec<u32>> {
         guard(py, || {
-            let spec = parse!(py, CombatantSpec, spec, "spec")?;
+            let spec = input::spec(py, name, action, declaration, label, side, hidden, timing)?;
             self.inner
                 .add_group(name, count, spec)
                 .map(|ids| ids.into_iter().map(|c| c.0).collect())
@@ -159,10 +194,18 @@ impl PyEncounter {
         })
     }
 
-    /// Adds a fighter (a `FighterProfile` as JSON) on `side`; returns the ids.
-    fn add_fighter(&mut self, py: Python<'_>, side: &str, profile: &str) -> PyResult<Vec<u32>> {
+    /// Adds a fighter on `side`: `profile` (a mapping of a scenario group's
+    /// fields) updated with `fields`; returns the ids.
+    #[pyo3(signature = (side, profile = None, fields = None))]
+    fn add_fighter(
+        &mut self,
+        py: Python<'_>,
+        side: &str,
+        profile: Option<&Bound<'_, PyAny>>,
+        fields: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Vec<u32>> {
         guard(py, || {
-            let profile = parse!(py, FighterProfile, profile, "profile")?;
+            let profile = input::profile(py, profile, fields)?;
             self.inner
                 .add_fighter(side, &profile)
                 .map(|ids| ids.into_iter().map(|c| c.0).collect())
@@ -170,48 +213,46 @@ impl PyEncounter {
         })
     }
 
-    /// Every combatant (`CombatantView`s as JSON).
-    fn combatants(&self, py: Python<'_>) -> PyResult<String> {
-        guard(py, || json!(&self.inner.combatants()))
-    }
-
     /// The id of the combatant named `name` (case-insensitive).
     fn find(&self, py: Python<'_>, name: &str) -> PyResult<u32> {
         guard(py, || self.inner.find(name).map(|c| c.0).map_err(|e| e.to_py(py)))
     }
 
-    /// What happens next (a `Turn` as JSON).
-    fn next(&mut self, py: Python<'_>) -> PyResult<String> {
+    /// What happens next: a `NewRound`, a `Moment` or `Over`.
+    fn next<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         guard(py, || {
             let turn = self.inner.next().map_err(|e| e.to_py(py))?;
-            json!(&turn)
+            records::turn(py, turn)
         })
     }
 
-    /// Declares the combatant's next action (a `Declaration` as JSON);
-    /// returns the tick it lands on, if scheduled.
-    #[pyo3(signature = (combatant, label, action, roll = None))]
+    /// Declares the combatant's next action (`action` updated with
+    /// `declaration`, as `add_combatant` reads them); returns the tick it
+    /// lands on, if scheduled.
+    #[pyo3(signature = (combatant, label = "", action = None, roll = None, declaration = None))]
     fn declare(
         &mut self,
         py: Python<'_>,
         combatant: u32,
         label: &str,
-        action: &str,
+        action: Option<&Bound<'_, PyAny>>,
         roll: Option<i32>,
+        declaration: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Option<u64>> {
         guard(py, || {
-            let action = parse!(py, Declaration, action, "declaration")?;
+            let action = input::declaration(py, action, declaration)?;
             self.inner
                 .declare(id(combatant), label, action, roll)
                 .map_err(|e| e.to_py(py))
         })
     }
 
-    /// The combatant's current declaration (`LineDeclaration` as JSON).
-    fn declaration(&self, py: Python<'_>, combatant: u32) -> PyResult<String> {
+    /// The combatant's current declaration in the core's form, a dict
+    /// (`{"label": ..., "declaration": {...}}`).
+    fn declaration<'py>(&self, py: Python<'py>, combatant: u32) -> PyResult<Bound<'py, PyAny>> {
         guard(py, || {
             let d = self.inner.declaration(id(combatant)).map_err(|e| e.to_py(py))?;
-            json!(&d)
+            Ok(pythonize::pythonize(py, &d)?)
         })
     }
 
@@ -235,15 +276,21 @@ impl PyEncounter {
         guard(py, || self.inner.hold(id(combatant)).map_err(|e| e.to_py(py)))
     }
 
-    /// Tick System: a free action (`FreeActionResult` as JSON).
+    /// Tick System: a free action.
     #[pyo3(signature = (combatant, ticks = None, defending = true))]
-    fn free_action(&mut self, py: Python<'_>, combatant: u32, ticks: Option<u32>, defending: bool) -> PyResult<String> {
+    fn free_action(
+        &mut self,
+        py: Python<'_>,
+        combatant: u32,
+        ticks: Option<u32>,
+        defending: bool,
+    ) -> PyResult<PyFreeAction> {
         guard(py, || {
             let r = self
                 .inner
                 .free_action(id(combatant), ticks, defending)
                 .map_err(|e| e.to_py(py))?;
-            json!(&r)
+            Ok(records::free_action(r))
         })
     }
 
@@ -256,11 +303,11 @@ impl PyEncounter {
         })
     }
 
-    /// Tick System: takes a held turn now (the `ActingLine` as JSON).
-    fn take_held_turn(&mut self, py: Python<'_>, combatant: u32) -> PyResult<String> {
+    /// Tick System: takes a held turn now; the line acting.
+    fn take_held_turn(&mut self, py: Python<'_>, combatant: u32) -> PyResult<Py<PyActingLine>> {
         guard(py, || {
             let line = self.inner.take_held_turn(id(combatant)).map_err(|e| e.to_py(py))?;
-            json!(&line)
+            records::acting_line(py, line)
         })
     }
 
@@ -330,33 +377,63 @@ impl PyEncounter {
         guard(py, || self.inner.end_effect(EffectId(effect)).map_err(|e| e.to_py(py)))
     }
 
-    /// `attacker` strikes `target` (`EncounterStrikeOptions` as JSON; the dice typed
-    /// in or `None` to roll); the `StrikeReport` as JSON.
-    #[pyo3(signature = (attacker, target, options, attack = None, defense = None))]
+    /// `attacker` strikes `target`, the dice typed in (`attack`, `defense`)
+    /// or `None` to roll; `range` is `(short_range, range_strength,
+    /// distance)` or a mapping of those.
+    #[pyo3(signature = (attacker, target, attack = None, defense = None, parry = false, range = None, point_blank = false, modifier = 0))]
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "a strike's dice and options, as Python passes them"
+    )]
     fn strike(
         &mut self,
         py: Python<'_>,
         attacker: u32,
         target: u32,
-        options: &str,
         attack: Option<i32>,
         defense: Option<i32>,
-    ) -> PyResult<String> {
+        parry: bool,
+        range: Option<&Bound<'_, PyAny>>,
+        point_blank: bool,
+        modifier: i32,
+    ) -> PyResult<PyStrikeReport> {
         guard(py, || {
-            let options = parse!(py, EncounterStrikeOptions, options, "options")?;
+            let options = EncounterStrikeOptions {
+                parry,
+                range: range.filter(|r| !r.is_none()).map(input::range).transpose()?,
+                point_blank,
+                modifier,
+            };
             let report = self
                 .inner
                 .strike(id(attacker), id(target), options, StrikeDice { attack, defense })
                 .map_err(|e| e.to_py(py))?;
-            json!(&report)
+            records::strike_report(py, report)
         })
     }
 
-    /// A GM's override of the combatant's damage (`WoundOverride` as JSON).
-    fn set_damage(&mut self, py: Python<'_>, combatant: u32, change: &str) -> PyResult<()> {
+    /// The GM sets the combatant's wound boxes (a mapping, `{"hurt": 1}`)
+    /// or hit points left: exactly one of them.
+    #[pyo3(signature = (combatant, wounds = None, hit_points = None))]
+    fn set_damage(
+        &mut self,
+        py: Python<'_>,
+        combatant: u32,
+        wounds: Option<&Bound<'_, PyAny>>,
+        hit_points: Option<i32>,
+    ) -> PyResult<()> {
         guard(py, || {
-            let change = parse!(py, WoundOverride, change, "damage")?;
+            let change = input::wound_override(py, wounds, hit_points)?;
             self.inner.set_damage(id(combatant), change).map_err(|e| e.to_py(py))
+        })
+    }
+
+    /// Heals every wound of the combatant.
+    fn heal(&mut self, py: Python<'_>, combatant: u32) -> PyResult<()> {
+        guard(py, || {
+            self.inner
+                .set_damage(id(combatant), WoundOverride::Heal)
+                .map_err(|e| e.to_py(py))
         })
     }
 
@@ -381,17 +458,21 @@ impl PyEncounter {
         guard(py, || self.inner.set_party(side).map_err(|e| e.to_py(py)))
     }
 
-    /// What a screen shows (`EncounterView` as JSON), the GM's or the players'.
+    /// What a screen shows, the GM's or the players'.
     #[pyo3(signature = (players = false))]
-    fn view(&self, py: Python<'_>, players: bool) -> PyResult<String> {
+    fn view(&self, py: Python<'_>, players: bool) -> PyResult<PyEncounterView> {
         guard(py, || {
-            json!(&self.inner.view(if players { ViewFor::Players } else { ViewFor::Gm }))
+            let view = self.inner.view(if players { ViewFor::Players } else { ViewFor::Gm });
+            records::encounter_view(py, view)
         })
     }
 
-    /// The tick sheet (`SheetLine`s as JSON).
-    fn tick_sheet(&self, py: Python<'_>) -> PyResult<String> {
-        guard(py, || json!(&self.inner.tick_sheet()))
+    /// The tick sheet.
+    fn tick_sheet<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        guard(py, || {
+            let sheet: Tuple<Py<PySheetLine>> = records::sheet(py, self.inner.tick_sheet())?;
+            Ok(sheet.bind(py).clone().into_any())
+        })
     }
 
     /// Names of the lines awaiting a declaration.
@@ -399,9 +480,9 @@ impl PyEncounter {
         guard(py, || Ok(self.inner.awaiting()))
     }
 
-    /// The log entries kept (`LogEntry`s as JSON).
-    fn log(&self, py: Python<'_>) -> PyResult<String> {
-        guard(py, || json!(&self.inner.log()))
+    /// The log entries kept, oldest first.
+    fn log<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        guard(py, || records::log_entries(py, self.inner.log()))
     }
 
     /// Log entries ever written.
@@ -409,9 +490,9 @@ impl PyEncounter {
         guard(py, || Ok(self.inner.log_len()))
     }
 
-    /// The log entries numbered `n` and on (JSON).
-    fn log_since(&self, py: Python<'_>, n: u64) -> PyResult<String> {
-        guard(py, || json!(&self.inner.log_since(n)))
+    /// The log entries numbered `n` and on.
+    fn log_since<'py>(&self, py: Python<'py>, n: u64) -> PyResult<Bound<'py, PyList>> {
+        guard(py, || records::log_entries(py, self.inner.log_since(n)))
     }
 
     /// Undoes the last operation.
@@ -445,14 +526,14 @@ impl PyEncounter {
     }
 
     /// Fights the rest of the battle `battles` times from here (GIL
-    /// released); the `OddsFromHere` as JSON.
-    fn odds_from_here(&self, py: Python<'_>, battles: u64, seed: u64) -> PyResult<String> {
+    /// released).
+    fn odds_from_here(&self, py: Python<'_>, battles: u64, seed: u64) -> PyResult<PyOddsFromHere> {
         guard(py, || {
             let encounter = &self.inner;
             let odds = py
                 .detach(|| odds_from_here(encounter, battles, seed))
                 .map_err(|e| e.to_py(py))?;
-            json!(&odds)
+            records::odds(py, odds)
         })
     }
 
@@ -462,7 +543,8 @@ impl PyEncounter {
     }
 }
 
-/// Registers the class.
+/// Registers the class and the records.
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    records::register(m)?;
     m.add_class::<PyEncounter>()
 }

@@ -9,7 +9,9 @@
 //!
 //! Memory is the growth of the process's resident set while the encounter
 //! is built (read from /proc/self/status, Linux only; 0 elsewhere): an
-//! upper bound on what the encounter holds, allocator slack included.
+//! upper bound on what the encounter holds, allocator slack included; and
+//! again once it has been saved (a snapshot keeps each carried undo step's
+//! text for the next one, as an app saving after every operation has it).
 
 use std::process::ExitCode;
 use std::time::Instant;
@@ -46,6 +48,7 @@ fn main() -> ExitCode {
         eprintln!("tracker_memory: snapshot failed");
         return ExitCode::FAILURE;
     };
+    let saved = resident_kib().saturating_sub(before);
     let mut times = Vec::new();
     for _ in 0..21 {
         let t = Instant::now();
@@ -57,8 +60,8 @@ fn main() -> ExitCode {
     }
     times.sort_by(f64::total_cmp);
     println!(
-        "{ops} operations: resident set grew {grown} KiB; undo depth {}; log {} entries; snapshot {} bytes; \
-         restore median {:.2} ms (min {:.2}, max {:.2})",
+        "{ops} operations: resident set grew {grown} KiB ({saved} KiB once saved, the snapshot text \
+         included); undo depth {}; log {} entries; snapshot {} bytes; restore median {:.2} ms (min {:.2}, max {:.2})",
         e.undo_depth(),
         e.log_len(),
         json.len(),

@@ -239,7 +239,7 @@ impl From<core::ExpiredEffect> for ExpiredEffect {
     }
 }
 
-/// What [`Encounter::next`] hands the GM.
+/// What [`Encounter::next`](super::Encounter::next) hands the GM.
 #[derive(Debug, Clone, PartialEq, Eq, uniffi::Enum)]
 pub enum Turn {
     /// A new round (phase, exchange) with its initiative rolled; initiative

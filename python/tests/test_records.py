@@ -180,6 +180,7 @@ def test_strike_result_is_the_core_enum() -> None:
         "out_of_reach",
         "parried",
         "below_minimum",
+        "countered",
     ]
     assert StrikeResult.AMAZING_STRIKE == "amazing_strike"  # type: ignore[comparison-overlap]
     assert str(StrikeResult.PARRIED) == "parried"

@@ -168,6 +168,22 @@ def test_fudge_opposed_striking() -> None:
     assert err.value.field == "options"
 
 
+def test_a_fudge_exchange_hurts_its_loser_either_way() -> None:
+    # FUDGE 4.22: X (Good) strikes Y (Fair) and rolls -2; Y rolls +1 and wins by 2.
+    e, x, y = duel({"name": "X", "skill": "Good"}, {"name": "Y", "skill": "Fair"}, striking="fudge-opposed")
+    r = e.strike(x, y, roll=-2, defense=1)
+    assert (r.result, r.margin, r.landed, r.damage) == (StrikeResult.COUNTERED, -2, False, 0)
+    assert r.counter_damage == 2 and not r.attacker_went_down
+    assert e.view().combatants[x].wound == "scratch" and e.view().combatants[y].wound is None
+    assert "Y wins by 2, damage 2 to X" in r.text
+    # The one-way strike: the same rolls hurt nobody.
+    one_way = {"system": "fudge_opposed", "exchange": "one_way"}
+    e, x, y = duel({"name": "X", "skill": "Good"}, {"name": "Y", "skill": "Fair"}, striking=one_way)
+    r = e.strike(x, y, roll=-2, defense=1)
+    assert (r.result, r.counter_damage) == (StrikeResult.MISS, 0)
+    assert e.view().combatants[x].wound is None
+
+
 # --- every other operation ----------------------------------------------------
 
 

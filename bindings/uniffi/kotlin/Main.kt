@@ -688,6 +688,22 @@ fun strikesAndWounds() {
         throws<SkirmishException.InvalidInput>("hit points on a wound track") { e.setDamage(g[0], WoundOverride.HitPoints(3)) }?.let { same("the field", it.field, "change") }
         throws<SkirmishException.NotFound>("penalty of an unknown id") { e.penalty(77u) }
     }
+    // FUDGE 4.22: an exchange hurts its loser, whoever struck; one-way strikes only hurt the target.
+    for (exchange in listOf(Exchange.TWO_WAY, Exchange.ONE_WAY)) {
+        val fudge = EncounterRules(Striking.FudgeOpposed(FudgeRules(exchange = exchange)), DamageConfig.FudgeWounds(FudgeWoundsConfig()))
+        Encounter.withRules(TimingSystem.Continuous(ContinuousConfig()), fudge, 3uL).use { e ->
+            val x = e.addFighter("party", FighterProfile(name = "X", skill = "Good"))[0]
+            val y = e.addFighter("foes", FighterProfile(name = "Y", skill = "Fair"))[0]
+            val r = e.strike(x, y, null, StrikeDice(attack = -2, defense = 1))
+            if (exchange == Exchange.TWO_WAY) {
+                same("Y wins the exchange by 2 and hurts X", Triple(r.result, r.margin, r.counterDamage), Triple(StrikeResult.COUNTERED, -2, 2))
+                same("X is scratched", e.state("X").wound, WoundLevel.SCRATCH)
+            } else {
+                same("one-way: Y only escapes", Pair(r.result, r.counterDamage), Pair(StrikeResult.MISS, 0))
+                same("X unhurt", e.state("X").wound, null)
+            }
+        }
+    }
     // A wound counts from the next moment; hit points; custom weapons.
     val rules = EncounterRules(Striking.FullContact(FullContactRules()), DamageConfig.HitPoints(HitPointsConfig(damage = HitDamage.Margin,
         penalties = listOf(HitPointPenalty(hpAtMost = 6, penalty = -1)))))

@@ -54,6 +54,37 @@ pub struct FudgeRules {
     /// The GM's one 2dF for each side's fighters at a moment (FUDGE 4.34).
     #[uniffi(default = false)]
     pub group_roll: bool,
+    /// Who an opposed roll can hurt: both, the winner hurting the loser
+    /// (FUDGE 4.22, the default), or only the striker.
+    #[uniffi(default = Exchange::TwoWay)]
+    pub exchange: Exchange,
+}
+
+/// Who a FUDGE opposed roll can hurt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, uniffi::Enum)]
+pub enum Exchange {
+    /// FUDGE 4.22: the winner of the roll hurts the loser.
+    TwoWay,
+    /// Only the striker can hurt.
+    OneWay,
+}
+
+impl From<Exchange> for core::Exchange {
+    fn from(e: Exchange) -> core::Exchange {
+        match e {
+            Exchange::TwoWay => core::Exchange::TwoWay,
+            Exchange::OneWay => core::Exchange::OneWay,
+        }
+    }
+}
+
+impl From<core::Exchange> for Exchange {
+    fn from(e: core::Exchange) -> Exchange {
+        match e {
+            core::Exchange::TwoWay => Exchange::TwoWay,
+            core::Exchange::OneWay => Exchange::OneWay,
+        }
+    }
 }
 
 impl From<FudgeRules> for core::FudgeRules {
@@ -62,6 +93,7 @@ impl From<FudgeRules> for core::FudgeRules {
             minimum_to_hit: Level::new(r.minimum_to_hit),
             multi_foe_penalty: r.multi_foe_penalty,
             group_roll: r.group_roll,
+            exchange: r.exchange.into(),
         }
     }
 }
@@ -72,6 +104,7 @@ impl From<core::FudgeRules> for FudgeRules {
             minimum_to_hit: r.minimum_to_hit.value(),
             multi_foe_penalty: r.multi_foe_penalty,
             group_roll: r.group_roll,
+            exchange: r.exchange.into(),
         }
     }
 }

@@ -31,7 +31,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::error::Result;
-use crate::fighter::{FudgeRules, FullContactRules};
+use crate::fighter::{Exchange, FudgeRules, FullContactRules};
 use crate::striking::full_contact::{self, RangedShot, StrikeOptions, StrikeOutcome};
 
 /// A Full Contact blow: the strike and the damage it does.
@@ -172,10 +172,40 @@ pub struct OpposedBlow {
     pub damage: i32,
 }
 
+/// The defender's answer to an opposed blow in a two-way exchange (FUDGE
+/// 4.22; docs/rules.md §2.2.2): when the defender won the roll by 1 or more
+/// and his result reaches the minimum to hit, he hurts the attacker, by the
+/// relative degree plus his `offense` minus the attacker's
+/// `defense_factor`. `None` when the defender does no harm: he did not win,
+/// fell short of the minimum, or the rules play one-way strikes
+/// ([`Exchange::OneWay`]).
+///
+/// ```
+/// use skirmish_core::combat::{counter_blow, opposed_blow, OpposedSide};
+/// use skirmish_core::fighter::{Exchange, FudgeRules};
+///
+/// // Fair (0) rolls -1; the Good (+1) defender rolls +1 and wins by 3.
+/// let attacker = OpposedSide { skill: 0, penalty: 0, outnumbered: 0, roll: -1 };
+/// let defender = OpposedSide { skill: 1, penalty: 0, outnumbered: 0, roll: 1 };
+/// let rules = FudgeRules::default();
+/// let blow = opposed_blow(attacker, defender, &rules, 0, 0);
+/// assert!(!blow.landed);
+/// // His sword (+1 offense) against the attacker's leather (1): damage 3.
+/// assert_eq!(counter_blow(&blow, &rules, 1, 1), Some(3));
+/// let one_way = FudgeRules { exchange: Exchange::OneWay, ..rules };
+/// assert_eq!(counter_blow(&blow, &one_way, 1, 1), None);
+/// ```
+#[inline]
+pub fn counter_blow(blow: &OpposedBlow, rules: &FudgeRules, offense: i32, defense_factor: i32) -> Option<i32> {
+    let won_back = blow.degree <= -1 && blow.defense >= rules.minimum_to_hit.value();
+    (rules.exchange == Exchange::TwoWay && won_back)
+        .then(|| damage_of(blow.defense.saturating_sub(blow.attack), offense, defense_factor))
+}
+
 /// A FUDGE opposed blow (FUDGE 4.3; docs/rules.md §5): the attacker hits
 /// when its result beats the defender's by 1 or more and is at least the
-/// rules' minimum result (Poor against an equal-sized foe); a defender
-/// that wins is not hurt (its own blows are its own actions).
+/// rules' minimum result (Poor against an equal-sized foe). What a
+/// defender who wins does is [`counter_blow`]'s to say.
 #[inline]
 pub fn opposed_blow(
     attacker: OpposedSide,

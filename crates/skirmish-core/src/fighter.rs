@@ -112,6 +112,9 @@ pub struct FudgeRules {
     /// each fighter's 4dF (FUDGE 4.34); a fighter alone on its side still
     /// rolls its own 4dF.
     pub group_roll: bool,
+    /// Who an opposed roll can hurt: both fighters, the winner hurting the
+    /// loser (FUDGE 4.22, the default), or only the one who struck.
+    pub exchange: Exchange,
 }
 
 impl Default for FudgeRules {
@@ -120,6 +123,39 @@ impl Default for FudgeRules {
             minimum_to_hit: Level::POOR,
             multi_foe_penalty: true,
             group_roll: false,
+            exchange: Exchange::TwoWay,
+        }
+    }
+}
+
+/// Who a FUDGE opposed roll can hurt (docs/rules.md §2.2.2).
+///
+/// FUDGE 4.22 plays combat as exchanges: both fighters roll, and the
+/// winner, if his result reaches the minimum to hit, hurts the loser,
+/// whichever of the two struck. The one-way strike, where only the striker
+/// can hurt and a defender who wins merely escapes, is kept for designers
+/// who want it (and is how encounters saved before the exchange existed
+/// play on).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Exchange {
+    /// FUDGE 4.22: the winner of the roll hurts the loser.
+    #[default]
+    TwoWay,
+    /// Only the striker can hurt; a defender who wins is not hurt and does
+    /// no harm.
+    OneWay,
+}
+
+impl Exchange {
+    /// The names in files and sweeps: `"two_way"`, `"one_way"`.
+    pub const NAMES: [&'static str; 2] = ["two_way", "one_way"];
+
+    /// Its name in files and sweeps.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Exchange::TwoWay => "two_way",
+            Exchange::OneWay => "one_way",
         }
     }
 }

@@ -14,3 +14,12 @@ pub(crate) fn reserve_fighters<T>(v: &mut Vec<T>, n: usize) -> Result<(), SimErr
 
 /// No fighter (no target yet).
 pub(crate) const NONE: u32 = u32::MAX;
+
+/// The mark of a FUDGE exchange a fighter began with `partner` in `round`,
+/// kept per fighter when exchanges count by round (docs/rules.md §2.2.2):
+/// a blow at a foe whose mark is (this round, the striker) is that
+/// exchange. `u64::MAX` is no mark (no fighter number reaches `u32::MAX`).
+#[inline]
+pub(crate) const fn exchange_key(round: u32, partner: u32) -> u64 {
+    ((round as u64) << 32) | partner as u64
+}

@@ -80,6 +80,7 @@ impl Variants for StrikeResult {
         StrikeResult::OutOfReach,
         StrikeResult::Parried,
         StrikeResult::BelowMinimum,
+        StrikeResult::Countered,
     ];
     fn ordinal(self) -> usize {
         match self {
@@ -92,6 +93,7 @@ impl Variants for StrikeResult {
             StrikeResult::OutOfReach => 6,
             StrikeResult::Parried => 7,
             StrikeResult::BelowMinimum => 8,
+            StrikeResult::Countered => 9,
         }
     }
 }
@@ -436,6 +438,11 @@ record! {
         died: bool,
         /// This blow disrupted the target's pending disruptible action.
         disrupted: bool,
+        /// A FUDGE two-way exchange won by the defender (`COUNTERED`): the
+        /// damage he did to the attacker; 0 otherwise.
+        counter_damage: i32,
+        /// The defender's answer took the attacker out of the fight.
+        attacker_went_down: bool,
         /// The log line it wrote.
         text: String,
     }
@@ -487,6 +494,8 @@ pub(crate) fn strike_report(py: Python<'_>, r: StrikeReport) -> PyResult<PyStrik
         went_down: r.went_down,
         died: r.died,
         disrupted: r.disrupted,
+        counter_damage: r.counter_damage,
+        attacker_went_down: r.attacker_went_down,
         text: r.text,
     })
 }

@@ -116,6 +116,8 @@ pub enum StrikeResult {
     Parried,
     /// Below the minimum result to hit (FUDGE).
     BelowMinimum,
+    /// FUDGE, a two-way exchange: the defender won and hurt the attacker.
+    Countered,
 }
 
 impl From<core::StrikeResult> for StrikeResult {
@@ -130,6 +132,7 @@ impl From<core::StrikeResult> for StrikeResult {
             core::StrikeResult::OutOfReach => StrikeResult::OutOfReach,
             core::StrikeResult::Parried => StrikeResult::Parried,
             core::StrikeResult::BelowMinimum => StrikeResult::BelowMinimum,
+            core::StrikeResult::Countered => StrikeResult::Countered,
         }
     }
 }
@@ -179,6 +182,11 @@ pub struct StrikeReport {
     pub died: bool,
     /// The target's disruptible action was lost.
     pub disrupted: bool,
+    /// A FUDGE two-way exchange won by the defender (`Countered`): the
+    /// damage he did to the attacker; 0 otherwise.
+    pub counter_damage: i32,
+    /// The defender's answer took the attacker out of the fight.
+    pub attacker_went_down: bool,
     /// The log line.
     pub text: String,
 }
@@ -207,6 +215,8 @@ impl From<core::StrikeReport> for StrikeReport {
             went_down: r.went_down,
             died: r.died,
             disrupted: r.disrupted,
+            counter_damage: r.counter_damage,
+            attacker_went_down: r.attacker_went_down,
             text: r.text,
         }
     }

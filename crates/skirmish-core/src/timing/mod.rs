@@ -210,6 +210,25 @@ impl TimingSystem {
         }
     }
 
+    /// Whether FUDGE exchanges count by round under this system: the round
+    /// systems (Simultaneous, Simple Rounds, Graduated Rounds) play a round
+    /// as FUDGE 4.22's exchange, so two fighters exchange blows once a
+    /// round, however many of them strike the other; under Continuous, the
+    /// Tick System and Action Blocks every action that lands is an
+    /// exchange (docs/rules.md §2.2.2).
+    ///
+    /// ```
+    /// use skirmish_core::timing::TimingSystem;
+    /// assert!(TimingSystem::SimpleRounds.exchanges_by_round());
+    /// assert!(!TimingSystem::continuous().exchanges_by_round());
+    /// ```
+    pub fn exchanges_by_round(&self) -> bool {
+        matches!(
+            self,
+            TimingSystem::Simultaneous | TimingSystem::SimpleRounds | TimingSystem::GraduatedRounds(_)
+        )
+    }
+
     /// Whether initiative uses the Relativity roll (4dF + 5 + TT - bonus).
     pub(crate) fn relativity_initiative(&self) -> bool {
         matches!(

@@ -19,11 +19,17 @@ use serde::{Deserialize, Serialize};
 
 use super::{Encounter, Log, MAX_UNDO_LIMIT, State, Status, TrackerError, TrackerResult};
 use crate::damage::DamageModel;
+use crate::fighter::{Exchange, Striking};
 use crate::timing::ActorId;
 
-/// The snapshot format's version. 2 is the first published format; the
-/// pre-release version 1 (the scheduler's private layout) is not read.
-pub const SNAPSHOT_VERSION: u32 = 2;
+/// The snapshot format's version. 2 is the first published format; 3
+/// adds FUDGE's `exchange` rule (a version 2 snapshot restores with
+/// one-way strikes, as it was played). The pre-release version 1 (the
+/// scheduler's private layout) is not read.
+pub const SNAPSHOT_VERSION: u32 = 3;
+
+/// The oldest version read.
+const OLDEST_READ: u32 = 2;
 
 /// The `format` field every snapshot carries.
 const FORMAT: &str = "skirmish-encounter";
@@ -167,7 +173,7 @@ impl Encounter {
         // One parse on the common path; the head is read on its own only to
         // say why a document that did not parse is refused.
         let snap: Snapshot = match serde_json::from_str::<Snapshot>(json) {
-            Ok(snap) if snap.format == FORMAT && snap.version == SNAPSHOT_VERSION => snap,
+            Ok(snap) if snap.format == FORMAT && (OLDEST_READ..=SNAPSHOT_VERSION).contains(&snap.version) => snap,
             Ok(_) => return Err(head_error(json).unwrap_or_else(|| bad("unreadable head".into()))),
             Err(e) => return Err(head_error(json).unwrap_or_else(|| bad(e.to_string()))),
         };
@@ -187,10 +193,19 @@ impl Encounter {
             return Err(bad("log.first: out of range".into()));
         }
         let mut state = snap.state;
+        let mut steps = snap.history;
+        if snap.version == 2 {
+            // Before version 3 every FUDGE strike was one-way.
+            for s in std::iter::once(&mut state).chain(steps.iter_mut()) {
+                if let Striking::FudgeOpposed(r) = &mut s.rules.striking {
+                    r.exchange = Exchange::OneWay;
+                }
+            }
+        }
         check_state(&mut state).map_err(|e| bad(format!("state: {e}")))?;
-        let mut history = VecDeque::with_capacity(snap.history.len());
+        let mut history = VecDeque::with_capacity(steps.len());
         let mut log_len = 0;
-        for (i, mut st) in snap.history.into_iter().enumerate() {
+        for (i, mut st) in steps.into_iter().enumerate() {
             check_state(&mut st).map_err(|e| bad(format!("history[{i}]: {e}")))?;
             // Each step wrote its lines after the one before it.
             if st.log_len < log_len || st.log_len > state.log_len {
@@ -232,8 +247,8 @@ fn head_error(json: &str) -> Option<TrackerError> {
         (_, Some(v)) if v > u64::from(SNAPSHOT_VERSION) => bad(format!(
             "version {v} is newer than this library reads ({SNAPSHOT_VERSION}): update skirmish"
         )),
-        (_, Some(v)) if v != u64::from(SNAPSHOT_VERSION) => bad(format!(
-            "version {v} is not read (this library reads {SNAPSHOT_VERSION})"
+        (_, Some(v)) if v < u64::from(OLDEST_READ) => bad(format!(
+            "version {v} is not read (this library reads {OLDEST_READ} to {SNAPSHOT_VERSION})"
         )),
         _ => None,
     }

@@ -117,6 +117,9 @@ pub enum StrikeResult {
     Parried,
     /// FUDGE: won, but below the minimum result to hit.
     BelowMinimum,
+    /// FUDGE, a two-way exchange: the defender won the roll and hurt the
+    /// attacker.
+    Countered,
 }
 
 impl StrikeResult {
@@ -134,6 +137,7 @@ impl StrikeResult {
         let outcome = match self {
             StrikeResult::Parried => return "parried",
             StrikeResult::BelowMinimum => return "below the minimum to hit",
+            StrikeResult::Countered => return "countered",
             StrikeResult::Hit => StrikeOutcome::Hit { margin: 0 },
             StrikeResult::AmazingStrike => StrikeOutcome::AmazingStrike { margin: 0 },
             StrikeResult::GuaranteedHit => StrikeOutcome::GuaranteedHit { margin: 0 },
@@ -206,6 +210,12 @@ pub struct StrikeReport {
     pub died: bool,
     /// This blow disrupted the target's pending disruptible action.
     pub disrupted: bool,
+    /// FUDGE two-way exchange won by the defender
+    /// ([`StrikeResult::Countered`]): the damage the defender did to the
+    /// attacker; 0 otherwise.
+    pub counter_damage: i32,
+    /// The defender's answer took the attacker out of the fight.
+    pub attacker_went_down: bool,
     /// The log line it wrote.
     pub text: String,
 }
@@ -458,6 +468,8 @@ fn strike_in(
     let mut attack_breakdown = Vec::new();
     let mut defense_breakdown = Vec::new();
     let (attack_total, defense_total, defense_roll, parry_total, result, margin, landed, damage);
+    // A FUDGE two-way exchange the defender won: his damage to the attacker.
+    let mut counter = None;
     match striking {
         Striking::FullContact(rules) => {
             let sr = af.strike_rating.saturating_add(a_pen).saturating_add(options.modifier);
@@ -549,6 +561,7 @@ fn strike_in(
                 af.offense,
                 tf.defense_factor,
             );
+            counter = combat::counter_blow(&blow, &rules, tf.offense, af.defense_factor);
             attack_breakdown.push(part("skill", a_skill));
             attack_breakdown.extend(penalty_part(a_pen));
             if options.modifier != 0 {
@@ -567,6 +580,8 @@ fn strike_in(
             damage = if landed { blow.damage } else { 0 };
             result = if landed {
                 StrikeResult::Hit
+            } else if counter.is_some() {
+                StrikeResult::Countered
             } else if blow.degree >= 1 {
                 StrikeResult::BelowMinimum
             } else {
@@ -592,10 +607,22 @@ fn strike_in(
         s.combatants[ti].damage = after;
     }
     let penalty = after.map_or(0, |d| s.model.wound_penalty(&d));
+    // The defender's answer in a two-way exchange he won.
+    let mut attacker_after = None;
+    let mut attacker_went_down = false;
+    if let Some(back) = counter
+        && let Some(mut state) = s.combatants[ai].damage
+    {
+        attacker_went_down = s.model.apply(&mut state, back).newly_down();
+        s.combatants[ai].damage = Some(state);
+        attacker_after = Some(state);
+    }
+    let counter_damage = if attacker_after.is_some() { counter.unwrap_or(0) } else { 0 };
     let (a_name, t_name) = (s.combatants[ai].name.clone(), s.combatants[ti].name.clone());
     let what = match result {
         StrikeResult::Parried => "parried".to_string(),
         StrikeResult::BelowMinimum => format!("wins by {margin} but {}", result.name()),
+        StrikeResult::Countered => format!("{t_name} wins by {}", margin.saturating_neg()),
         r if landed => format!("{} by {margin}", r.name()),
         r => r.name().to_string(),
     };
@@ -604,6 +631,8 @@ fn strike_in(
             ", damage {damage}: {}",
             after.map_or_else(String::new, |d| describe_damage(&d))
         )
+    } else if let Some(d) = attacker_after {
+        format!(", damage {counter_damage} to {a_name}: {}", describe_damage(&d))
     } else {
         String::new()
     };
@@ -627,6 +656,24 @@ fn strike_in(
                     if label.is_empty() { "action" } else { &label }
                 ),
             );
+        }
+    }
+    if attacker_after.is_some() && s.combatants[ai].status == Status::Standing {
+        if attacker_went_down {
+            take_out_in(s, log, attacker, Status::Down)?;
+        } else {
+            let line = s.combatants[ai].line;
+            if s.lines[line as usize].members.len() == 1 && s.scheduler.disrupt(ActorId(line))? {
+                let label = s.lines[line as usize].label.clone();
+                note(
+                    s,
+                    log,
+                    format!(
+                        "{a_name}'s {} is disrupted",
+                        if label.is_empty() { "action" } else { &label }
+                    ),
+                );
+            }
         }
     }
     let (wound, hit_points) = match after {
@@ -656,6 +703,8 @@ fn strike_in(
         went_down,
         died,
         disrupted,
+        counter_damage,
+        attacker_went_down,
         text,
     })
 }

@@ -797,3 +797,44 @@ proptest! {
         }
     }
 }
+
+// ---------------------------------------------------------------------------
+// The exchange (FUDGE 4.22): the winner hurts the loser, never both.
+
+fn side() -> impl Strategy<Value = skirmish_core::combat::OpposedSide> {
+    (any::<i32>(), any::<i32>(), any::<i32>(), any::<i32>()).prop_map(|(skill, penalty, outnumbered, roll)| {
+        skirmish_core::combat::OpposedSide {
+            skill,
+            penalty,
+            outnumbered,
+            roll,
+        }
+    })
+}
+
+proptest! {
+    /// Over the whole range of every input: an exchange never hurts both
+    /// fighters, a tie hurts nobody, the defender hurts the attacker exactly
+    /// when he wins by 1 or more with at least the minimum result, and a
+    /// one-way strike never hurts the attacker.
+    #[test]
+    fn an_exchange_hurts_one_fighter_at_most(
+        attacker in side(),
+        defender in side(),
+        minimum in any::<i32>(),
+        factors in any::<[i32; 4]>(),
+    ) {
+        use skirmish_core::combat::{counter_blow, opposed_blow};
+        use skirmish_core::fighter::{Exchange, FudgeRules};
+        let rules = FudgeRules { minimum_to_hit: Level::new(minimum), ..FudgeRules::default() };
+        let blow = opposed_blow(attacker, defender, &rules, factors[0], factors[1]);
+        let counter = counter_blow(&blow, &rules, factors[2], factors[3]);
+        prop_assert!(!(blow.landed && counter.is_some()));
+        if blow.degree == 0 {
+            prop_assert!(!blow.landed && counter.is_none());
+        }
+        prop_assert_eq!(counter.is_some(), blow.degree <= -1 && blow.defense >= minimum);
+        let one_way = FudgeRules { exchange: Exchange::OneWay, ..rules };
+        prop_assert_eq!(counter_blow(&blow, &one_way, factors[2], factors[3]), None);
+    }
+}

@@ -11,7 +11,7 @@
 use std::path::PathBuf;
 
 use skirmish_core::damage::{DamageConfig, HitPointsConfig};
-use skirmish_core::fighter::{FighterProfile, FudgeRules, FullContactRules, Striking, WeaponChoice};
+use skirmish_core::fighter::{Exchange, FighterProfile, FudgeRules, FullContactRules, Striking, WeaponChoice};
 use skirmish_core::ladder::{CombatLevel, Level};
 use skirmish_core::timing::TimingSystem;
 use skirmish_core::tracker::{
@@ -95,11 +95,11 @@ fn play(e: &mut Encounter, steps: usize, out: &mut String) {
 fn fights() -> Vec<(&'static str, Encounter)> {
     vec![
         (
-            "v2-continuous-full-contact-wounds",
+            "v3-continuous-full-contact-wounds",
             ambush(TimingSystem::continuous(), EncounterRules::default()),
         ),
         (
-            "v2-tick-system-fudge-hit-points",
+            "v3-tick-system-fudge-hit-points",
             ambush(
                 TimingSystem::tick_system(),
                 EncounterRules {
@@ -112,7 +112,7 @@ fn fights() -> Vec<(&'static str, Encounter)> {
             ),
         ),
         (
-            "v2-graduated-full-contact-options",
+            "v3-graduated-full-contact-options",
             ambush(
                 TimingSystem::by_name("graduated-rounds").unwrap(),
                 EncounterRules {
@@ -163,9 +163,36 @@ fn golden_snapshots_restore_and_continue_as_pinned() {
     }
 }
 
+/// Every older version's golden snapshots still restore and go on exactly
+/// as pinned when they were written: a version 2 FUDGE encounter keeps its
+/// one-way strikes.
+#[test]
+fn older_golden_snapshots_restore_and_continue_as_pinned() {
+    let mut read = 0;
+    for entry in std::fs::read_dir(dir()).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let Some(stem) = name.strip_suffix(".json") else { continue };
+        if !stem.starts_with("v2-") {
+            continue;
+        }
+        let golden = std::fs::read_to_string(&path).unwrap();
+        let pinned = std::fs::read_to_string(dir().join(format!("{stem}.continued.txt"))).unwrap();
+        let mut restored = Encounter::restore(&golden).unwrap_or_else(|e| panic!("{stem}: {e}"));
+        if let Striking::FudgeOpposed(r) = restored.rules().striking {
+            assert_eq!(r.exchange, Exchange::OneWay, "{stem}");
+        }
+        let mut again = String::new();
+        play(&mut restored, 25, &mut again);
+        assert_eq!(again, pinned, "{stem}: a restored version 2 snapshot went on differently");
+        read += 1;
+    }
+    assert_eq!(read, 3, "the three version 2 golden snapshots");
+}
+
 #[test]
 fn damaged_golden_snapshots_are_bad_snapshots() {
-    let golden = std::fs::read_to_string(dir().join("v2-continuous-full-contact-wounds.json")).unwrap();
+    let golden = std::fs::read_to_string(dir().join("v3-continuous-full-contact-wounds.json")).unwrap();
     let value: serde_json::Value = serde_json::from_str(&golden).unwrap();
     // Every single field nulled, one at a time, at the first two levels.
     let mut tried = 0;
@@ -196,7 +223,7 @@ fn damaged_golden_snapshots_are_bad_snapshots() {
         }
     }
     assert!(tried > 15);
-    let newer = golden.replacen("\"version\":2", "\"version\":3", 1);
+    let newer = golden.replacen("\"version\":3", "\"version\":4", 1);
     let err = Encounter::restore(&newer).unwrap_err();
     assert!(err.to_string().contains("newer"), "{err}");
 }

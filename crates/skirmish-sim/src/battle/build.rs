@@ -3,7 +3,7 @@
 //! continuation's battle of single fighters already resolved.
 
 use skirmish_core::damage::Damage;
-use skirmish_core::fighter::{Fighter, FullContactRules};
+use skirmish_core::fighter::{Exchange, Fighter, FullContactRules};
 use skirmish_core::striking::full_contact::StrikeOptions;
 use skirmish_core::timing::TimingSystem;
 use skirmish_core::timing::simple::highest_initiative;
@@ -81,10 +81,19 @@ impl Battle {
             sides: scenario.sides.iter().map(|s| s.name.clone()).collect(),
             groups,
             group_of,
+            exchanges_by_round: false,
             fast: None,
         };
+        battle.exchanges_by_round = battle.counts_exchanges_by_round();
         battle.fast = battle.fast_plan();
         Ok(battle)
+    }
+
+    /// Whether FUDGE two-way exchanges count by round in this battle
+    /// (docs/rules.md §2.2.2): a pair of fighters exchanges once a round.
+    fn counts_exchanges_by_round(&self) -> bool {
+        matches!(self.striking, Striking::FudgeOpposed(r) if r.exchange == Exchange::TwoWay)
+            && self.timing.exchanges_by_round()
     }
 
     /// The fast path's plan, if this battle is one it fights: two sides,
@@ -190,7 +199,7 @@ impl Battle {
         let plan = match self.striking {
             Striking::FudgeOpposed(rules) => plan.with_opposed(OpposedPlan::new(
                 rules,
-                self.reach,
+                (self.reach, self.exchanges_by_round),
                 self.groups.iter().map(|g| g.fighter.skill),
             )),
             Striking::FullContact(_) => plan,
@@ -277,8 +286,10 @@ impl Battle {
             sides,
             groups,
             group_of,
+            exchanges_by_round: false,
             fast: None,
         };
+        battle.exchanges_by_round = battle.counts_exchanges_by_round();
         // The ranked policies' index would need the fighters already down
         // at the start left out (`fast/ranked.rs` musters everyone), FUDGE
         // opposed striking its own loop from a start: those continuations

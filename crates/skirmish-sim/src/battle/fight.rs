@@ -8,12 +8,12 @@ use skirmish_core::dice::SeededRolls;
 use skirmish_core::striking::full_contact::StrikeOutcome;
 
 use super::targeting::{Arrays, rank_key};
-use super::trace::{self, OpposedPart, Trace};
+use super::trace::{self, OpposedEnd, OpposedPart, Trace};
 use super::{Battle, BattleProgress, Control, PROGRESS_EVERY, Resume, RunOptions};
 use crate::clock::{Clock, Tick};
 use crate::error::SimError;
 use crate::report::{BattleReport, BattleSummary, Casualties, Outcome};
-use crate::roster::NONE;
+use crate::roster::{NONE, exchange_key};
 use crate::scenario::Striking;
 
 impl Battle {
@@ -221,7 +221,8 @@ impl Battle {
 
     /// One strike of the moment, `a` at `t` (with the Full Contact Strike
     /// roll drawn at the pick): counted, traced, and a hit kept in
-    /// `ws.hits` for the end of the moment.
+    /// `ws.hits` for the end of the moment (under a FUDGE two-way exchange,
+    /// the defender's hit on the attacker too).
     #[inline]
     fn strike(
         &self,
@@ -237,12 +238,13 @@ impl Battle {
             engaged_by,
             hits,
             side_roll,
+            exchanged,
             ..
         } = ws;
         let (ag_side, tg_side) = (self.side_of(a), self.side_of(t));
         let ag = &self.groups[self.group_of[a as usize] as usize].fighter;
         let tg = &self.groups[self.group_of[t as usize] as usize].fighter;
-        let (landed, damage, what) = match self.striking {
+        let (landed, damage, counter, what) = match self.striking {
             Striking::FullContact(r) => {
                 let sr = ag.strike_rating + penalty[a as usize];
                 let dr = tg.defense_rating + penalty[t as usize];
@@ -257,9 +259,19 @@ impl Battle {
                 let what = trace
                     .is_on()
                     .then(|| trace::full_contact(sr, strike_roll, dr, &blow.outcome));
-                (blow.landed, blow.damage, what)
+                (blow.landed, blow.damage, None, what)
             }
             Striking::FudgeOpposed(r) => {
+                // Exchanges by round (docs/rules.md §2.2.2): a blow at a foe
+                // that already started an exchange with this fighter this
+                // round is that exchange; nobody rolls again.
+                if self.exchanges_by_round {
+                    if exchanged[t as usize] == exchange_key(round, a) {
+                        trace.say(|| trace::already_exchanged(&self.fighter_name(a), &self.fighter_name(t)));
+                        return Ok(());
+                    }
+                    exchanged[a as usize] = exchange_key(round, t);
+                }
                 let round_no = round.max(1);
                 let a_skill = ag.skill.in_round(round_no).map_err(SimError::rules)?.value();
                 let t_skill = tg.skill.in_round(round_no).map_err(SimError::rules)?.value();
@@ -289,6 +301,8 @@ impl Battle {
                     roll: dr,
                 };
                 let blow = combat::opposed_blow(attacker, defender, &r, ag.offense, tg.defense_factor);
+                // A two-way exchange: the defender who wins hurts the attacker.
+                let counter = combat::counter_blow(&blow, &r, tg.offense, ag.defense_factor);
                 let what = trace.is_on().then(|| {
                     let part = |side: &OpposedSide, result: i32| OpposedPart {
                         result,
@@ -297,28 +311,30 @@ impl Battle {
                         roll: side.roll,
                         outnumbered: side.outnumbered,
                     };
-                    trace::opposed(
-                        &part(&attacker, blow.attack),
-                        &part(&defender, blow.defense),
-                        blow.landed.then_some(blow.degree),
-                    )
+                    let end = if blow.landed {
+                        OpposedEnd::Hit(blow.degree)
+                    } else if counter.is_some() {
+                        OpposedEnd::Countered(blow.degree.saturating_neg())
+                    } else {
+                        OpposedEnd::NoHit
+                    };
+                    trace::opposed(&part(&attacker, blow.attack), &part(&defender, blow.defense), end)
                 });
-                (blow.landed, blow.damage, what)
+                (blow.landed, blow.damage, counter, what)
             }
         };
         if landed {
             summary.hits += 1;
             hits.push((t, damage));
         }
+        if let Some(back) = counter {
+            summary.hits += 1;
+            hits.push((a, back));
+        }
         if let Some(what) = what {
             trace.say(|| {
-                trace::strike(
-                    &self.fighter_name(a),
-                    &ag.weapon,
-                    &self.fighter_name(t),
-                    &what,
-                    landed.then_some(damage),
-                )
+                let (a_name, t_name) = (self.fighter_name(a), self.fighter_name(t));
+                trace::strike((&a_name, &ag.weapon, &t_name), &what, landed.then_some(damage), counter)
             });
         }
         Ok(())

@@ -33,6 +33,9 @@ pub(super) struct Arrays {
     pub(super) picks: Vec<(u32, u32, i32)>,
     /// `most_wounded` and `least_engaged` targeting's index.
     pub(super) ranking: Ranking,
+    /// FUDGE exchanges by round: per fighter, the last exchange it began
+    /// (`roster::exchange_key` of the round and its foe), empty otherwise.
+    pub(super) exchanged: Vec<u64>,
 }
 
 impl Arrays {
@@ -62,7 +65,12 @@ impl Arrays {
         reserve_fighters(&mut self.engaged_by, n)?;
         reserve_fighters(&mut self.pos, n)?;
         reserve_fighters(&mut self.acting, n)?;
-        reserve_fighters(&mut self.hits, n)?;
+        // A moment's hits: its strikes', and under a two-way exchange the
+        // defenders' answers.
+        reserve_fighters(&mut self.hits, n.saturating_mul(2))?;
+        if battle.exchanges_by_round {
+            reserve_fighters(&mut self.exchanged, n)?;
+        }
         reserve_fighters(&mut self.fallen, n)?;
         reserve_fighters(&mut self.picks, n)
     }
@@ -112,6 +120,10 @@ impl Arrays {
             let side = battle.groups[g as usize].side as usize;
             self.pos[f] = self.standing[side].len() as u32;
             self.standing[side].push(f as u32);
+        }
+        self.exchanged.clear();
+        if battle.exchanges_by_round {
+            self.exchanged.resize(n, u64::MAX);
         }
         self.acting.clear();
         self.hits.clear();

@@ -95,9 +95,20 @@ pub(super) struct OpposedPart {
     pub(super) outnumbered: i32,
 }
 
-/// A FUDGE opposed exchange: both sides' totals and their parts, and
-/// whether the attack hit (by how much).
-pub(super) fn opposed(attack: &OpposedPart, defense: &OpposedPart, hit_by: Option<i32>) -> String {
+/// How a FUDGE opposed roll ended, for the trace.
+pub(super) enum OpposedEnd {
+    /// The attacker won by this degree and hit.
+    Hit(i32),
+    /// The defender won by this degree and hurt the attacker (a two-way
+    /// exchange).
+    Countered(i32),
+    /// Nobody was hurt.
+    NoHit,
+}
+
+/// A FUDGE opposed exchange: both sides' totals and their parts, and how
+/// it ended.
+pub(super) fn opposed(attack: &OpposedPart, defense: &OpposedPart, end: OpposedEnd) -> String {
     let part = |p: &OpposedPart| {
         let outnumbered = if p.outnumbered > 0 {
             format!(", -{} outnumbered", p.outnumbered)
@@ -115,17 +126,31 @@ pub(super) fn opposed(attack: &OpposedPart, defense: &OpposedPart, hit_by: Optio
             p.result, p.skill, p.roll
         )
     };
-    let end = match hit_by {
-        Some(degree) => format!("hit by {degree}"),
-        None => "no hit".to_string(),
+    let end = match end {
+        OpposedEnd::Hit(degree) => format!("hit by {degree}"),
+        OpposedEnd::Countered(degree) => format!("the defender wins by {degree}"),
+        OpposedEnd::NoHit => "no hit".to_string(),
     };
     format!("{} vs {}: {end}", part(attack), part(defense))
 }
 
-/// A strike: who, with what, at whom, how it went, and the damage of a hit.
-pub(super) fn strike(attacker: &str, weapon: &str, target: &str, what: &str, damage: Option<i32>) -> String {
+/// A strike: who, with what, at whom, how it went, the damage of a hit,
+/// and the damage the target did back (a FUDGE two-way exchange it won).
+pub(super) fn strike(
+    (attacker, weapon, target): (&str, &str, &str),
+    what: &str,
+    damage: Option<i32>,
+    counter: Option<i32>,
+) -> String {
     let dmg = damage.map_or_else(String::new, |d| format!(", damage {d}"));
-    format!("{attacker} ({weapon}) strikes {target}: {what}{dmg}")
+    let back = counter.map_or_else(String::new, |d| format!(", damage {d} to {attacker}"));
+    format!("{attacker} ({weapon}) strikes {target}: {what}{dmg}{back}")
+}
+
+/// A fighter's blow at a foe it already exchanged blows with this round
+/// (FUDGE exchanges by round): the exchange was that blow.
+pub(super) fn already_exchanged(attacker: &str, target: &str) -> String {
+    format!("{attacker} and {target} have exchanged blows this round")
 }
 
 /// A fighter falls.

@@ -65,7 +65,7 @@ use crate::clock::Clock;
 use crate::error::SimError;
 use crate::ranking::ABSENT;
 use crate::report::{BattleSummary, Outcome};
-use crate::roster::{NONE, reserve_fighters};
+use crate::roster::{NONE, exchange_key, reserve_fighters};
 use crate::scenario::Targeting;
 
 mod rank;
@@ -83,6 +83,8 @@ pub(crate) struct OpposedPlan {
     rules: FudgeRules,
     /// At most this many attackers engage one target.
     reach: u32,
+    /// Two-way exchanges counted by round: a pair exchanges once a round.
+    by_round: bool,
     /// Per group: its skill in odd and in even rounds (`None`: off the
     /// ladder, an error when it strikes or is struck in such a round).
     skill: Vec<[Option<i32>; 2]>,
@@ -92,8 +94,12 @@ pub(crate) struct OpposedPlan {
 
 impl OpposedPlan {
     /// The plan for groups of these combat levels (in group order) under
-    /// `rules` and `reach`.
-    pub(crate) fn new(rules: FudgeRules, reach: u32, levels: impl IntoIterator<Item = CombatLevel>) -> OpposedPlan {
+    /// `rules` and `reach`, exchanges counted `by_round` or not.
+    pub(crate) fn new(
+        rules: FudgeRules,
+        (reach, by_round): (u32, bool),
+        levels: impl IntoIterator<Item = CombatLevel>,
+    ) -> OpposedPlan {
         let level: Vec<CombatLevel> = levels.into_iter().collect();
         let skill = level
             .iter()
@@ -102,6 +108,7 @@ impl OpposedPlan {
         OpposedPlan {
             rules,
             reach: reach.max(1),
+            by_round,
             skill,
             level,
         }
@@ -143,6 +150,9 @@ pub(crate) struct OpposedArrays {
     /// fighter, against a target of 64 bytes a fighter.)
     hits: Vec<u32>,
     penalties: Vec<i32>,
+    /// Exchanges by round: per fighter, the last exchange it began (the
+    /// general loop's `exchange_key` of the round and its foe).
+    exchanged: Vec<u64>,
     /// `random` only: per side, which places of its list hold a fighter in
     /// reach (fewer attackers engaged than the reach allows).
     in_reach: [InReach; 2],
@@ -154,12 +164,18 @@ pub(crate) struct OpposedArrays {
 impl OpposedArrays {
     /// Readies the arrays for a battle of `n` fighters, side 1's from
     /// number `first_b`, every one standing, fresh and unengaged.
-    fn reset(&mut self, policy: Targeting, reach: u32, n: usize, first_b: u32) -> Result<(), SimError> {
+    fn reset(&mut self, policy: Targeting, (reach, by_round): (u32, bool), n: usize, first_b: u32) -> Result<(), SimError> {
         let oom = |_| SimError::OutOfMemory { fighters: n as u64 };
         reserve_fighters(&mut self.target_of, n)?;
         reserve_fighters(&mut self.engaged_by, n)?;
-        reserve_fighters(&mut self.hits, n)?;
-        reserve_fighters(&mut self.penalties, n)?;
+        // A moment's hits: its strikes', and the defenders' answers.
+        reserve_fighters(&mut self.hits, n.saturating_mul(2))?;
+        reserve_fighters(&mut self.penalties, n.saturating_mul(2))?;
+        self.exchanged.clear();
+        if by_round {
+            reserve_fighters(&mut self.exchanged, n)?;
+            self.exchanged.resize(n, u64::MAX);
+        }
         self.target_of.clear();
         self.target_of.resize(n, NONE);
         self.engaged_by.clear();
@@ -317,7 +333,7 @@ fn fight_with<C: Clock, M: FastModel, const RANKED: bool>(
     } = c;
     let policy = plan.targeting;
     let reach = op.reach;
-    arrays.reset(policy, reach, group_of.len(), first_b)?;
+    arrays.reset(policy, (reach, op.by_round), group_of.len(), first_b)?;
     let penalizes = M::penalizes(prep);
     // The moment's hits are kept only for what reads them at its end:
     // penalties and disruption (`most_wounded` counts each as it lands).
@@ -389,6 +405,7 @@ fn fight_with<C: Clock, M: FastModel, const RANKED: bool>(
             hits,
             penalties,
             ranking,
+            exchanged,
             ..
         } = &mut *arrays;
         let crowd = |f: u32| {
@@ -402,6 +419,14 @@ fn fight_with<C: Clock, M: FastModel, const RANKED: bool>(
             let t = target_of[a as usize];
             if t == NONE || is_down(down, t) {
                 continue; // nobody was in reach: the action is lost
+            }
+            // Exchanges by round: a blow at a foe that began an exchange
+            // with this fighter this round is that exchange.
+            if op.by_round {
+                if exchanged[t as usize] == exchange_key(round, a) {
+                    continue;
+                }
+                exchanged[a as usize] = exchange_key(round, t);
             }
             let a_side = usize::from(a >= first_b);
             let (ag, a_penalty) = match standing[a_side].get(pos[a as usize] as usize) {
@@ -431,7 +456,9 @@ fn fight_with<C: Clock, M: FastModel, const RANKED: bool>(
                 roll: t_roll,
             };
             let blow = combat::opposed_blow(attacker, defender, rules, groups[ag].offense, groups[tg].defense_factor);
-            summary.hits += u64::from(blow.landed);
+            // A two-way exchange: the defender who wins hurts the attacker.
+            let counter = combat::counter_blow(&blow, rules, groups[tg].offense, groups[ag].defense_factor);
+            summary.hits += u64::from(blow.landed) + u64::from(counter.is_some());
             let (downed, penalty) = model.land(prep, &mut ft.state, blow.landed, blow.damage);
             if keep_hits && blow.landed {
                 hits.push(t);
@@ -452,6 +479,26 @@ fn fight_with<C: Clock, M: FastModel, const RANKED: bool>(
             if downed && let Some(slot) = fallen.get_mut(fell) {
                 *slot = t;
                 fell += 1;
+            }
+            // The defender's answer lands after the blow, as the general
+            // loop lands its hits in order.
+            if let Some(back) = counter
+                && let Some(fa) = standing[a_side].get_mut(pos[a as usize] as usize)
+            {
+                let (downed, penalty) = model.land(prep, &mut fa.state, true, back);
+                if keep_hits {
+                    hits.push(a);
+                    if penalizes {
+                        penalties.push(penalty);
+                    }
+                }
+                if counts_damage {
+                    ranking.add_taken(a, back)?;
+                }
+                if downed && let Some(slot) = fallen.get_mut(fell) {
+                    *slot = a;
+                    fell += 1;
+                }
             }
         }
 

@@ -140,3 +140,47 @@ fn a_guaranteed_hit_does_damage() {
         }
     }
 }
+
+/// A FUDGE duel under `timing`, with the exchange rule `exchange`.
+fn duel(timing: &str, exchange: &str) -> Scenario {
+    toml::from_str(&format!(
+        r#"
+        name = "duel"
+        timing = "{timing}"
+        striking = {{ system = "fudge_opposed", exchange = "{exchange}" }}
+        [[sides]]
+        name = "Will"
+        groups = [{{ name = "Will", skill = "Good", weapon = "Sword, Long" }}]
+        [[sides]]
+        name = "Dicken"
+        groups = [{{ name = "Dicken", skill = "Good", weapon = "Sword, Long" }}]
+        "#
+    ))
+    .unwrap()
+}
+
+/// docs/rules.md §2.2.2: under the round systems two fighters exchange
+/// blows once a round (the second blow of a mutual pair is that exchange,
+/// and nobody rolls again); under the tick-based systems every blow is an
+/// exchange; the defender who wins hurts the striker, and with
+/// `exchange = "one_way"` never.
+#[test]
+fn exchanges_count_by_round_only_under_the_round_systems() {
+    for timing in ["simultaneous", "simple-rounds", "graduated-rounds", "continuous", "tick-system", "action-blocks"] {
+        let lines = |exchange: &str| -> Vec<String> {
+            let s = duel(timing, exchange);
+            (0..20)
+                .flat_map(|i| Battle::new(&s).unwrap().run(3, i, &RunOptions::FULL).unwrap().trace.unwrap())
+                .map(|l| l.text)
+                .collect()
+        };
+        let two = lines("two_way");
+        let once = two.iter().filter(|l| l.contains("have exchanged blows this round")).count();
+        let countered = two.iter().filter(|l| l.contains("the defender wins by")).count();
+        let by_round = ["simultaneous", "simple-rounds", "graduated-rounds"].contains(&timing);
+        assert_eq!(once > 0, by_round, "{timing}: {once} blows already exchanged");
+        assert!(countered > 0, "{timing}: no defender won an exchange");
+        let one = lines("one_way");
+        assert!(!one.iter().any(|l| l.contains("the defender wins by") || l.contains("exchanged blows")), "{timing}");
+    }
+}

@@ -24,6 +24,8 @@ struct Blow {
     landed: bool,
     margin: i32,
     damage: i32,
+    /// A FUDGE two-way exchange the target won: his damage to the attacker.
+    counter: i32,
 }
 
 fn num(s: &str) -> i32 {
@@ -38,7 +40,14 @@ fn parse(line: &TraceLine) -> Option<Blow> {
     let (who, rest) = line.text.split_once(" strikes ")?;
     let attacker = who.rsplit_once(" (").map_or(who, |(n, _)| n).to_string();
     let (target, what) = rest.split_once(": ")?;
-    let damage = what.rsplit_once(", damage ").map_or(0, |(_, d)| num(d));
+    // ", damage 3" (a hit), or ", damage 3 to Will Scarlet" (the target's answer).
+    let (damage, counter) = match what.rsplit_once(", damage ") {
+        Some((_, d)) => match d.split_once(" to ") {
+            Some((back, _)) => (0, num(back)),
+            None => (num(d), 0),
+        },
+        None => (0, 0),
+    };
     if let Some(fc) = what.strip_prefix("SR ") {
         // SR 9 +0 vs DR 3: hit (margin +6)
         let words: Vec<&str> = fc.split_whitespace().collect();
@@ -58,6 +67,7 @@ fn parse(line: &TraceLine) -> Option<Blow> {
             landed,
             margin,
             damage,
+            counter,
         });
     }
     // FUDGE: "3 (+2 skill +1 roll) vs 1 (+1 skill +0 roll): hit by 2"
@@ -77,6 +87,7 @@ fn parse(line: &TraceLine) -> Option<Blow> {
         landed: what.contains(": hit by "),
         margin: attack - defense,
         damage,
+        counter,
     })
 }
 
@@ -113,17 +124,21 @@ fn replay(scenario: &Scenario, seed: u64) -> usize {
         let r: StrikeReport = e
             .strike(a, t, EncounterStrikeOptions::default(), dice)
             .unwrap_or_else(|err| panic!("{}: {err}", line.text));
-        let got = (r.attack_total, r.defense_total, r.landed, r.margin, r.damage);
+        let got = (r.attack_total, r.defense_total, r.landed, r.margin, r.damage, r.counter_damage);
         let want = (
             blow.attack_total,
             blow.defense_total,
             blow.landed,
             blow.margin,
             blow.damage,
+            blow.counter,
         );
         assert_eq!(got, want, "{} (seed {seed})", line.text);
         if r.went_down {
             fell_now.push(blow.target.clone());
+        }
+        if r.attacker_went_down {
+            fell_now.push(blow.attacker.clone());
         }
         checked += 1;
     }
@@ -158,6 +173,20 @@ fn full_contact_options_and_damage_factors() {
     .unwrap();
     let checked: usize = (1..=8).map(|seed| replay(&scenario, seed)).sum();
     assert!(checked > 20, "{checked} blows");
+    // Both ways the exchange goes, and the one-way strike, blow by blow.
+    let (mut counters, mut one_way) = (0, 0);
+    for seed in 1..=8 {
+        let report = Battle::new(&scenario).unwrap().run(seed, 0, &RunOptions::FULL).unwrap();
+        counters += report.trace.unwrap().iter().filter(|l| l.text.contains("the defender wins by")).count();
+    }
+    assert!(counters > 0, "no defender won an exchange in 8 duels");
+    let one = scenario.with_field("striking.exchange", "one_way").unwrap();
+    for seed in 1..=8 {
+        one_way += replay(&one, seed);
+        let report = Battle::new(&one).unwrap().run(seed, 0, &RunOptions::FULL).unwrap();
+        assert!(!report.trace.unwrap().iter().any(|l| l.text.contains("the defender wins by")));
+    }
+    assert!(one_way > 20, "{one_way} one-way blows");
 }
 
 #[test]
@@ -178,4 +207,18 @@ fn fudge_opposed_duels() {
     .unwrap();
     let checked: usize = (1..=8).map(|seed| replay(&scenario, seed)).sum();
     assert!(checked > 20, "{checked} blows");
+    // Both ways the exchange goes, and the one-way strike, blow by blow.
+    let (mut counters, mut one_way) = (0, 0);
+    for seed in 1..=8 {
+        let report = Battle::new(&scenario).unwrap().run(seed, 0, &RunOptions::FULL).unwrap();
+        counters += report.trace.unwrap().iter().filter(|l| l.text.contains("the defender wins by")).count();
+    }
+    assert!(counters > 0, "no defender won an exchange in 8 duels");
+    let one = scenario.with_field("striking.exchange", "one_way").unwrap();
+    for seed in 1..=8 {
+        one_way += replay(&one, seed);
+        let report = Battle::new(&one).unwrap().run(seed, 0, &RunOptions::FULL).unwrap();
+        assert!(!report.trace.unwrap().iter().any(|l| l.text.contains("the defender wins by")));
+    }
+    assert!(one_way > 20, "{one_way} one-way blows");
 }

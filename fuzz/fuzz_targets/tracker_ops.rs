@@ -18,7 +18,9 @@
 use arbitrary::{Arbitrary, Unstructured};
 use libfuzzer_sys::fuzz_target;
 use skirmish_core::damage::{DamageConfig, HitPointsConfig, WoundTrack};
-use skirmish_core::fighter::{CustomWeapon, FighterProfile, FudgeRules, FullContactRules, Striking, WeaponChoice};
+use skirmish_core::fighter::{
+    CustomWeapon, ExchangeRule, FighterProfile, FudgeRules, FullContactRules, Striking, WeaponChoice,
+};
 use skirmish_core::ladder::{CombatLevel, Level};
 use skirmish_core::striking::full_contact::RangedShot;
 use skirmish_core::tables::weapons::RateOfFire;
@@ -41,6 +43,7 @@ enum StrikingIn {
         minimum_to_hit: i32,
         multi_foe_penalty: bool,
         group_roll: bool,
+        one_way: bool,
     },
 }
 
@@ -405,10 +408,12 @@ fn encounter(input: &Input) -> Option<Encounter> {
             minimum_to_hit,
             multi_foe_penalty,
             group_roll,
+            one_way,
         } => Striking::FudgeOpposed(FudgeRules {
             minimum_to_hit: Level::new(minimum_to_hit),
             multi_foe_penalty,
             group_roll,
+            exchange: if one_way { ExchangeRule::OneWay } else { ExchangeRule::TwoWay },
         }),
     };
     let damage = match &input.damage {

@@ -689,13 +689,13 @@ fun strikesAndWounds() {
         throws<SkirmishException.NotFound>("penalty of an unknown id") { e.penalty(77u) }
     }
     // FUDGE 4.22: an exchange hurts its loser, whoever struck; one-way strikes only hurt the target.
-    for (exchange in listOf(Exchange.TWO_WAY, Exchange.ONE_WAY)) {
+    for (exchange in listOf(ExchangeRule.TWO_WAY, ExchangeRule.ONE_WAY)) {
         val fudge = EncounterRules(Striking.FudgeOpposed(FudgeRules(exchange = exchange)), DamageConfig.FudgeWounds(FudgeWoundsConfig()))
         Encounter.withRules(TimingSystem.Continuous(ContinuousConfig()), fudge, 3uL).use { e ->
             val x = e.addFighter("party", FighterProfile(name = "X", skill = "Good"))[0]
             val y = e.addFighter("foes", FighterProfile(name = "Y", skill = "Fair"))[0]
             val r = e.strike(x, y, null, StrikeDice(attack = -2, defense = 1))
-            if (exchange == Exchange.TWO_WAY) {
+            if (exchange == ExchangeRule.TWO_WAY) {
                 same("Y wins the exchange by 2 and hurts X", Triple(r.result, r.margin, r.counterDamage), Triple(StrikeResult.COUNTERED, -2, 2))
                 same("X is scratched", e.state("X").wound, WoundLevel.SCRATCH)
             } else {

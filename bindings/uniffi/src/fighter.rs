@@ -55,34 +55,36 @@ pub struct FudgeRules {
     #[uniffi(default = false)]
     pub group_roll: bool,
     /// Who an opposed roll can hurt: both, the winner hurting the loser
-    /// (FUDGE 4.22, the default), or only the striker.
-    #[uniffi(default = Exchange::TwoWay)]
-    pub exchange: Exchange,
+    /// (FUDGE 4.22; `null`, the default, is `TWO_WAY`), or only the
+    /// striker. (UniFFI's defaults are literals, so the enum's default is
+    /// spelt `null`.)
+    #[uniffi(default = None)]
+    pub exchange: Option<ExchangeRule>,
 }
 
 /// Who a FUDGE opposed roll can hurt.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, uniffi::Enum)]
-pub enum Exchange {
+pub enum ExchangeRule {
     /// FUDGE 4.22: the winner of the roll hurts the loser.
     TwoWay,
     /// Only the striker can hurt.
     OneWay,
 }
 
-impl From<Exchange> for core::Exchange {
-    fn from(e: Exchange) -> core::Exchange {
+impl From<ExchangeRule> for core::ExchangeRule {
+    fn from(e: ExchangeRule) -> core::ExchangeRule {
         match e {
-            Exchange::TwoWay => core::Exchange::TwoWay,
-            Exchange::OneWay => core::Exchange::OneWay,
+            ExchangeRule::TwoWay => core::ExchangeRule::TwoWay,
+            ExchangeRule::OneWay => core::ExchangeRule::OneWay,
         }
     }
 }
 
-impl From<core::Exchange> for Exchange {
-    fn from(e: core::Exchange) -> Exchange {
+impl From<core::ExchangeRule> for ExchangeRule {
+    fn from(e: core::ExchangeRule) -> ExchangeRule {
         match e {
-            core::Exchange::TwoWay => Exchange::TwoWay,
-            core::Exchange::OneWay => Exchange::OneWay,
+            core::ExchangeRule::TwoWay => ExchangeRule::TwoWay,
+            core::ExchangeRule::OneWay => ExchangeRule::OneWay,
         }
     }
 }
@@ -93,7 +95,7 @@ impl From<FudgeRules> for core::FudgeRules {
             minimum_to_hit: Level::new(r.minimum_to_hit),
             multi_foe_penalty: r.multi_foe_penalty,
             group_roll: r.group_roll,
-            exchange: r.exchange.into(),
+            exchange: r.exchange.map_or(core::ExchangeRule::TwoWay, Into::into),
         }
     }
 }
@@ -104,7 +106,7 @@ impl From<core::FudgeRules> for FudgeRules {
             minimum_to_hit: r.minimum_to_hit.value(),
             multi_foe_penalty: r.multi_foe_penalty,
             group_roll: r.group_roll,
-            exchange: r.exchange.into(),
+            exchange: Some(r.exchange.into()),
         }
     }
 }

@@ -31,7 +31,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::error::Result;
-use crate::fighter::{Exchange, FudgeRules, FullContactRules};
+use crate::fighter::{ExchangeRule, FudgeRules, FullContactRules};
 use crate::striking::full_contact::{self, RangedShot, StrikeOptions, StrikeOutcome};
 
 /// A Full Contact blow: the strike and the damage it does.
@@ -178,11 +178,11 @@ pub struct OpposedBlow {
 /// relative degree plus his `offense` minus the attacker's
 /// `defense_factor`. `None` when the defender does no harm: he did not win,
 /// fell short of the minimum, or the rules play one-way strikes
-/// ([`Exchange::OneWay`]).
+/// ([`ExchangeRule::OneWay`]).
 ///
 /// ```
 /// use skirmish_core::combat::{counter_blow, opposed_blow, OpposedSide};
-/// use skirmish_core::fighter::{Exchange, FudgeRules};
+/// use skirmish_core::fighter::{ExchangeRule, FudgeRules};
 ///
 /// // Fair (0) rolls -1; the Good (+1) defender rolls +1 and wins by 3.
 /// let attacker = OpposedSide { skill: 0, penalty: 0, outnumbered: 0, roll: -1 };
@@ -192,13 +192,13 @@ pub struct OpposedBlow {
 /// assert!(!blow.landed);
 /// // His sword (+1 offense) against the attacker's leather (1): damage 3.
 /// assert_eq!(counter_blow(&blow, &rules, 1, 1), Some(3));
-/// let one_way = FudgeRules { exchange: Exchange::OneWay, ..rules };
+/// let one_way = FudgeRules { exchange: ExchangeRule::OneWay, ..rules };
 /// assert_eq!(counter_blow(&blow, &one_way, 1, 1), None);
 /// ```
 #[inline]
 pub fn counter_blow(blow: &OpposedBlow, rules: &FudgeRules, offense: i32, defense_factor: i32) -> Option<i32> {
     let won_back = blow.degree <= -1 && blow.defense >= rules.minimum_to_hit.value();
-    (rules.exchange == Exchange::TwoWay && won_back)
+    (rules.exchange == ExchangeRule::TwoWay && won_back)
         .then(|| damage_of(blow.defense.saturating_sub(blow.attack), offense, defense_factor))
 }
 

@@ -114,7 +114,7 @@ pub struct FudgeRules {
     pub group_roll: bool,
     /// Who an opposed roll can hurt: both fighters, the winner hurting the
     /// loser (FUDGE 4.22, the default), or only the one who struck.
-    pub exchange: Exchange,
+    pub exchange: ExchangeRule,
 }
 
 impl Default for FudgeRules {
@@ -123,7 +123,7 @@ impl Default for FudgeRules {
             minimum_to_hit: Level::POOR,
             multi_foe_penalty: true,
             group_roll: false,
-            exchange: Exchange::TwoWay,
+            exchange: ExchangeRule::TwoWay,
         }
     }
 }
@@ -138,7 +138,7 @@ impl Default for FudgeRules {
 /// play on).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Exchange {
+pub enum ExchangeRule {
     /// FUDGE 4.22: the winner of the roll hurts the loser.
     #[default]
     TwoWay,
@@ -147,15 +147,15 @@ pub enum Exchange {
     OneWay,
 }
 
-impl Exchange {
+impl ExchangeRule {
     /// The names in files and sweeps: `"two_way"`, `"one_way"`.
     pub const NAMES: [&'static str; 2] = ["two_way", "one_way"];
 
     /// Its name in files and sweeps.
     pub const fn name(self) -> &'static str {
         match self {
-            Exchange::TwoWay => "two_way",
-            Exchange::OneWay => "one_way",
+            ExchangeRule::TwoWay => "two_way",
+            ExchangeRule::OneWay => "one_way",
         }
     }
 }

@@ -5,7 +5,9 @@ use skirmish_core::damage::{DamageConfig, WoundLevel};
 use skirmish_core::fighter::Striking;
 use skirmish_core::striking::full_contact::{StrikeOptions, odds};
 use skirmish_core::timing::TimingSystem;
-use skirmish_core::tracker::{CombatantId, Encounter, Part, SheetLine, Status, StrikeReport, StrikeResult, Turn, ViewFor};
+use skirmish_core::tracker::{
+    CombatantId, Encounter, Part, SheetLine, Status, StrikeReport, StrikeResult, Turn, ViewFor,
+};
 use skirmish_sim::scenario::Scenario;
 
 use super::{CmdError, Session};
@@ -189,7 +191,10 @@ fn parts(p: &[Part]) -> String {
 fn result_words(r: &StrikeReport) -> String {
     let what = r.result.name();
     if r.result == StrikeResult::Countered {
-        return format!("{what}, margin {:+}, damage {} to the attacker", r.margin, r.counter_damage);
+        return format!(
+            "{what}, margin {:+}, damage {} to the attacker",
+            r.margin, r.counter_damage
+        );
     }
     format!("{what}, margin {:+}, damage {}", r.margin, r.damage)
 }

@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{Encounter, Log, MAX_UNDO_LIMIT, State, Status, TrackerError, TrackerResult};
 use crate::damage::DamageModel;
-use crate::fighter::{Exchange, Striking};
+use crate::fighter::{ExchangeRule, Striking};
 use crate::timing::ActorId;
 
 /// The snapshot format's version. 2 is the first published format; 3
@@ -198,7 +198,7 @@ impl Encounter {
             // Before version 3 every FUDGE strike was one-way.
             for s in std::iter::once(&mut state).chain(steps.iter_mut()) {
                 if let Striking::FudgeOpposed(r) = &mut s.rules.striking {
-                    r.exchange = Exchange::OneWay;
+                    r.exchange = ExchangeRule::OneWay;
                 }
             }
         }

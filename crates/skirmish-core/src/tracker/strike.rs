@@ -617,7 +617,11 @@ fn strike_in(
         s.combatants[ai].damage = Some(state);
         attacker_after = Some(state);
     }
-    let counter_damage = if attacker_after.is_some() { counter.unwrap_or(0) } else { 0 };
+    let counter_damage = if attacker_after.is_some() {
+        counter.unwrap_or(0)
+    } else {
+        0
+    };
     let (a_name, t_name) = (s.combatants[ai].name.clone(), s.combatants[ti].name.clone());
     let what = match result {
         StrikeResult::Parried => "parried".to_string(),

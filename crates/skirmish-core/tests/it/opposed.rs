@@ -825,7 +825,7 @@ proptest! {
         factors in any::<[i32; 4]>(),
     ) {
         use skirmish_core::combat::{counter_blow, opposed_blow};
-        use skirmish_core::fighter::{Exchange, FudgeRules};
+        use skirmish_core::fighter::{ExchangeRule, FudgeRules};
         let rules = FudgeRules { minimum_to_hit: Level::new(minimum), ..FudgeRules::default() };
         let blow = opposed_blow(attacker, defender, &rules, factors[0], factors[1]);
         let counter = counter_blow(&blow, &rules, factors[2], factors[3]);
@@ -834,7 +834,7 @@ proptest! {
             prop_assert!(!blow.landed && counter.is_none());
         }
         prop_assert_eq!(counter.is_some(), blow.degree <= -1 && blow.defense >= minimum);
-        let one_way = FudgeRules { exchange: Exchange::OneWay, ..rules };
+        let one_way = FudgeRules { exchange: ExchangeRule::OneWay, ..rules };
         prop_assert_eq!(counter_blow(&blow, &one_way, factors[2], factors[3]), None);
     }
 }

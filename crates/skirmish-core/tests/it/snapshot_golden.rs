@@ -11,7 +11,7 @@
 use std::path::PathBuf;
 
 use skirmish_core::damage::{DamageConfig, HitPointsConfig};
-use skirmish_core::fighter::{Exchange, FighterProfile, FudgeRules, FullContactRules, Striking, WeaponChoice};
+use skirmish_core::fighter::{ExchangeRule, FighterProfile, FudgeRules, FullContactRules, Striking, WeaponChoice};
 use skirmish_core::ladder::{CombatLevel, Level};
 use skirmish_core::timing::TimingSystem;
 use skirmish_core::tracker::{
@@ -172,7 +172,9 @@ fn older_golden_snapshots_restore_and_continue_as_pinned() {
     for entry in std::fs::read_dir(dir()).unwrap() {
         let path = entry.unwrap().path();
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        let Some(stem) = name.strip_suffix(".json") else { continue };
+        let Some(stem) = name.strip_suffix(".json") else {
+            continue;
+        };
         if !stem.starts_with("v2-") {
             continue;
         }
@@ -180,11 +182,14 @@ fn older_golden_snapshots_restore_and_continue_as_pinned() {
         let pinned = std::fs::read_to_string(dir().join(format!("{stem}.continued.txt"))).unwrap();
         let mut restored = Encounter::restore(&golden).unwrap_or_else(|e| panic!("{stem}: {e}"));
         if let Striking::FudgeOpposed(r) = restored.rules().striking {
-            assert_eq!(r.exchange, Exchange::OneWay, "{stem}");
+            assert_eq!(r.exchange, ExchangeRule::OneWay, "{stem}");
         }
         let mut again = String::new();
         play(&mut restored, 25, &mut again);
-        assert_eq!(again, pinned, "{stem}: a restored version 2 snapshot went on differently");
+        assert_eq!(
+            again, pinned,
+            "{stem}: a restored version 2 snapshot went on differently"
+        );
         read += 1;
     }
     assert_eq!(read, 3, "the three version 2 golden snapshots");

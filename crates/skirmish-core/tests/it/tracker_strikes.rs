@@ -93,6 +93,7 @@ fn result_name(r: StrikeResult) -> &'static str {
         StrikeResult::OutOfReach => "out_of_reach",
         StrikeResult::Parried => "parried",
         StrikeResult::BelowMinimum => "below_minimum",
+        StrikeResult::Countered => "countered",
     }
 }
 

@@ -3,7 +3,7 @@
 //! continuation's battle of single fighters already resolved.
 
 use skirmish_core::damage::Damage;
-use skirmish_core::fighter::{Exchange, Fighter, FullContactRules};
+use skirmish_core::fighter::{ExchangeRule, Fighter, FullContactRules};
 use skirmish_core::striking::full_contact::StrikeOptions;
 use skirmish_core::timing::TimingSystem;
 use skirmish_core::timing::simple::highest_initiative;
@@ -92,7 +92,7 @@ impl Battle {
     /// Whether FUDGE two-way exchanges count by round in this battle
     /// (docs/rules.md §2.2.2): a pair of fighters exchanges once a round.
     fn counts_exchanges_by_round(&self) -> bool {
-        matches!(self.striking, Striking::FudgeOpposed(r) if r.exchange == Exchange::TwoWay)
+        matches!(self.striking, Striking::FudgeOpposed(r) if r.exchange == ExchangeRule::TwoWay)
             && self.timing.exchanges_by_round()
     }
 

@@ -164,7 +164,13 @@ pub(crate) struct OpposedArrays {
 impl OpposedArrays {
     /// Readies the arrays for a battle of `n` fighters, side 1's from
     /// number `first_b`, every one standing, fresh and unengaged.
-    fn reset(&mut self, policy: Targeting, (reach, by_round): (u32, bool), n: usize, first_b: u32) -> Result<(), SimError> {
+    fn reset(
+        &mut self,
+        policy: Targeting,
+        (reach, by_round): (u32, bool),
+        n: usize,
+        first_b: u32,
+    ) -> Result<(), SimError> {
         let oom = |_| SimError::OutOfMemory { fighters: n as u64 };
         reserve_fighters(&mut self.target_of, n)?;
         reserve_fighters(&mut self.engaged_by, n)?;

@@ -9,6 +9,11 @@ use skirmish_core::dice::SeededRolls;
 use skirmish_sim::battle::{Battle, RunOptions, Workspace};
 use skirmish_sim::scenario::Scenario;
 
+/// FUDGE opposed striking with one-way strikes (the rule before 4.22's
+/// exchange): its digests are the ones every FUDGE battle had before the
+/// exchange became the default.
+const ONE_WAY: &str = r#"{"system": "fudge_opposed", "exchange": "one_way"}"#;
+
 /// FNV-1a over the debug form of every report: stable across runs and
 /// platforms (the reports hold only integers and strings).
 fn digest(battle: &Battle, battles: u64, options: &RunOptions) -> u64 {
@@ -89,6 +94,7 @@ fn cases() -> Vec<(String, Scenario, u64)> {
         ("battle.targeting", "least_engaged"),
         ("timing", "graduated"),
         ("striking", "fudge-opposed"),
+        ("striking", ONE_WAY),
     ] {
         out.push((
             format!("parity 10 [{path}={value}]"),
@@ -99,13 +105,14 @@ fn cases() -> Vec<(String, Scenario, u64)> {
     let ambush = Scenario::builtin("goblin-ambush").unwrap();
     out.push(("goblin-ambush".into(), ambush.clone(), 200));
     for timing in skirmish_core::timing::TimingSystem::NAMES {
-        for striking in ["full-contact", "fudge-opposed"] {
+        for striking in ["full-contact", "fudge-opposed", ONE_WAY] {
             let s = ambush
                 .with_field("timing", timing)
                 .unwrap()
                 .with_field("striking", striking)
                 .unwrap();
-            out.push((format!("goblin-ambush [{timing}, {striking}]"), s, 20));
+            let label = if striking == ONE_WAY { "fudge one-way" } else { striking };
+            out.push((format!("goblin-ambush [{timing}, {label}]"), s, 20));
         }
     }
     let horde = Scenario::builtin("horde")
@@ -122,6 +129,11 @@ fn cases() -> Vec<(String, Scenario, u64)> {
         .with_field("sides.1.groups.0.count", "30")
         .unwrap();
     out.push(("shield-wall 30".into(), wall.clone(), 10));
+    out.push((
+        "shield-wall 30 [fudge one-way]".into(),
+        wall.with_field("striking", ONE_WAY).unwrap(),
+        10,
+    ));
     out.push((
         "shield-wall 30 [continuous, full-contact]".into(),
         wall.with_field("timing", "continuous")
@@ -398,22 +410,32 @@ fn digests_of_many_seeded_battles() {
         "parity 10 [battle.targeting=most_wounded]: c8761843579d4df7",
         "parity 10 [battle.targeting=least_engaged]: fe27d76859917918",
         "parity 10 [timing=graduated]: d30cb4d980b7d7ff",
-        "parity 10 [striking=fudge-opposed]: cc1e511cb4a32e73",
+        "parity 10 [striking=fudge-opposed]: ec3cba68be1fb667",
+        // One-way FUDGE strikes: the digests of every FUDGE battle before the
+        // two-way exchange (docs/rules.md §2.2.2), unchanged.
+        r#"parity 10 [striking={"system": "fudge_opposed", "exchange": "one_way"}]: cc1e511cb4a32e73"#,
         "goblin-ambush: f619c5f083dce903",
         "goblin-ambush [simultaneous, full-contact]: 9c596a30741aa404",
-        "goblin-ambush [simultaneous, fudge-opposed]: 37da6afe3e271f9c",
+        "goblin-ambush [simultaneous, fudge-opposed]: 3f5f5b6194cf48f7",
+        "goblin-ambush [simultaneous, fudge one-way]: 37da6afe3e271f9c",
         "goblin-ambush [simple-rounds, full-contact]: ed170b8d942ac658",
-        "goblin-ambush [simple-rounds, fudge-opposed]: d8f30aa097f5d2b4",
+        "goblin-ambush [simple-rounds, fudge-opposed]: 164baa30a4d492db",
+        "goblin-ambush [simple-rounds, fudge one-way]: d8f30aa097f5d2b4",
         "goblin-ambush [graduated-rounds, full-contact]: 1d498c2aabf6b676",
-        "goblin-ambush [graduated-rounds, fudge-opposed]: f05efe07a3f738a5",
+        "goblin-ambush [graduated-rounds, fudge-opposed]: 43c40bd3a1dbf4b4",
+        "goblin-ambush [graduated-rounds, fudge one-way]: f05efe07a3f738a5",
         "goblin-ambush [continuous, full-contact]: de2835a523d87d88",
-        "goblin-ambush [continuous, fudge-opposed]: 6ccd54c5e166d1b5",
+        "goblin-ambush [continuous, fudge-opposed]: b56852e045b104c9",
+        "goblin-ambush [continuous, fudge one-way]: 6ccd54c5e166d1b5",
         "goblin-ambush [tick-system, full-contact]: c28c195890f36e61",
-        "goblin-ambush [tick-system, fudge-opposed]: a1465546893008d8",
+        "goblin-ambush [tick-system, fudge-opposed]: d0898173449a0577",
+        "goblin-ambush [tick-system, fudge one-way]: a1465546893008d8",
         "goblin-ambush [action-blocks, full-contact]: d3f1ed38b447d32e",
-        "goblin-ambush [action-blocks, fudge-opposed]: 67fc4b50f2718506",
+        "goblin-ambush [action-blocks, fudge-opposed]: fc5cc0019e9293cb",
+        "goblin-ambush [action-blocks, fudge one-way]: 67fc4b50f2718506",
         "horde 200/4: 04f1e0265a12fb6c",
-        "shield-wall 30: 1744f7f76757509d",
+        "shield-wall 30: ade99593984aa9fa",
+        "shield-wall 30 [fudge one-way]: 1744f7f76757509d",
         "shield-wall 30 [continuous, full-contact]: e8cc2c352053513e",
         "wounded: e19a50e1ab399ced",
         "melee: 63c3331f66b09c87",

@@ -6,11 +6,16 @@ use skirmish_sim::battle::{Battle, RunOptions};
 use skirmish_sim::scenario::Scenario;
 
 fn crowd(targeting: &str, reach: u32) -> Scenario {
+    crowd_with(targeting, reach, "two_way")
+}
+
+/// The hero against the mob, with FUDGE's `exchange` rule.
+fn crowd_with(targeting: &str, reach: u32, exchange: &str) -> Scenario {
     toml::from_str(&format!(
         r#"
         name = "crowd"
         timing = "continuous"
-        striking = "fudge-opposed"
+        striking = {{ system = "fudge_opposed", exchange = "{exchange}" }}
         damage = "fudge-wounds"
         battle = {{ targeting = "{targeting}", max_attackers_per_target = {reach} }}
         [[sides]]
@@ -83,7 +88,10 @@ fn reach_limits_how_many_attack_one_target() {
 fn the_most_wounded_draws_the_blows() {
     // The hero alone against the mob: every hero blow goes to the thug that
     // has taken the most damage, so he finishes one before starting another.
-    let s = crowd("most_wounded", 6);
+    // (With one-way strikes only his own blows wound: under the exchange a
+    // thug he beats while it strikes him is wounded too, and may become the
+    // most wounded.)
+    let s = crowd_with("most_wounded", 6, "one_way");
     for i in 0..20 {
         let mut wounded_order: Vec<String> = Vec::new();
         for moment in strikes(&s, i) {

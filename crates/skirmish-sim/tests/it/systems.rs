@@ -91,6 +91,9 @@ const VARIANTS: &[(&str, Edits, u64, u64)] = &[
     ("caps: actions 25", &[("battle.max_actions", "25")], 8, 10),
 ];
 
+/// FUDGE opposed striking with one-way strikes.
+const ONE_WAY: &str = r#"{"system": "fudge_opposed", "exchange": "one_way"}"#;
+
 /// Every battle of the table: (label, battle, battles).
 fn battles() -> Vec<(String, Battle, u64)> {
     let mut out = Vec::new();
@@ -101,7 +104,10 @@ fn battles() -> Vec<(String, Battle, u64)> {
         }
         for timing in TimingSystem::NAMES {
             for policy in ["random", "most_wounded", "least_engaged"] {
-                for striking in ["full-contact", "fudge-opposed"] {
+                // FUDGE twice: one-way strikes (the digests pinned before
+                // the two-way exchange, unchanged) and the exchange, pinned
+                // under keys of their own ("..., random two-way").
+                for striking in ["full-contact", ONE_WAY, "fudge-opposed"] {
                     let s = base
                         .with_field("timing", timing)
                         .unwrap()
@@ -109,7 +115,11 @@ fn battles() -> Vec<(String, Battle, u64)> {
                         .unwrap()
                         .with_field("striking", striking)
                         .unwrap();
-                    let label = format!("{variant} [{timing}, {policy}, {striking}]");
+                    let label = match striking {
+                        ONE_WAY => format!("{variant} [{timing}, {policy}, fudge one-way]"),
+                        "fudge-opposed" => format!("{variant} [{timing}, {policy} two-way, fudge-opposed]"),
+                        _ => format!("{variant} [{timing}, {policy}, {striking}]"),
+                    };
                     out.push((label, Battle::new(&s).unwrap(), battles));
                 }
             }
@@ -143,29 +153,49 @@ fn system_digests() -> Vec<(String, u64)> {
     table
 }
 
-/// Pinned before any lean round clock: (timing system, policy, digest).
+/// Pinned before any lean round clock: (timing system, policy, digest);
+/// the "two-way" keys pinned when FUDGE gained 4.22's exchange (the others,
+/// with one-way FUDGE strikes, did not move).
 /// Re-pinned once when trace lines gained their `pass` and FUDGE opposed
 /// lines their wound penalty: with both taken out of the
 /// reports' text, the new engine gave exactly the digests pinned before.
 const PINNED: &[(&str, u64)] = &[
     ("simultaneous, random", 0x8f0425ad6304b8b0),
+    ("simultaneous, random two-way", 0x5cbe62491510d198),
     ("simultaneous, most_wounded", 0xb133b3d22836eec5),
+    ("simultaneous, most_wounded two-way", 0x656ebf35e8590935),
     ("simultaneous, least_engaged", 0x325e3fb4ff4db3df),
+    ("simultaneous, least_engaged two-way", 0x24f8a77eaf2a7e96),
     ("simple-rounds, random", 0x0566b20a410ef8c4),
+    ("simple-rounds, random two-way", 0xa4f72e888d6f16d7),
     ("simple-rounds, most_wounded", 0x94be4b02fdab3eb8),
+    ("simple-rounds, most_wounded two-way", 0x1fbadf2fbe020cdb),
     ("simple-rounds, least_engaged", 0xd3cf45c799ce750d),
+    ("simple-rounds, least_engaged two-way", 0xf2a45ec705e2a960),
     ("graduated-rounds, random", 0xf3a08a7110284577),
+    ("graduated-rounds, random two-way", 0xa32d3e98847a2fdb),
     ("graduated-rounds, most_wounded", 0x018d68f66462f4f9),
+    ("graduated-rounds, most_wounded two-way", 0x23a475a31e9b37db),
     ("graduated-rounds, least_engaged", 0x9182dc10757c1a3e),
+    ("graduated-rounds, least_engaged two-way", 0x2c2e26942da958aa),
     ("continuous, random", 0xe3bf982c1bcbdf13),
+    ("continuous, random two-way", 0x147626c297533ffd),
     ("continuous, most_wounded", 0x5fbf977cc2ac301f),
+    ("continuous, most_wounded two-way", 0xa9732ecee97179c5),
     ("continuous, least_engaged", 0x6fc383b8a5063959),
+    ("continuous, least_engaged two-way", 0x2f87d0f0d006831d),
     ("tick-system, random", 0xb6f4d07fd5af4e53),
+    ("tick-system, random two-way", 0xab79cf659e4d861d),
     ("tick-system, most_wounded", 0x89b67c283598b233),
+    ("tick-system, most_wounded two-way", 0x7a3da1b8972bf1c2),
     ("tick-system, least_engaged", 0xd3345635f0947bfd),
+    ("tick-system, least_engaged two-way", 0x2b72f347fe89434b),
     ("action-blocks, random", 0x3d76e39c908a8d25),
+    ("action-blocks, random two-way", 0x71bb7280a61364b0),
     ("action-blocks, most_wounded", 0x1b1b0ae0ef7d7f2f),
+    ("action-blocks, most_wounded two-way", 0x5a79c549ff749b20),
     ("action-blocks, least_engaged", 0x818ad096bd469f13),
+    ("action-blocks, least_engaged two-way", 0x6ca52cc21f3865ed),
 ];
 
 #[test]

@@ -124,7 +124,14 @@ fn replay(scenario: &Scenario, seed: u64) -> usize {
         let r: StrikeReport = e
             .strike(a, t, EncounterStrikeOptions::default(), dice)
             .unwrap_or_else(|err| panic!("{}: {err}", line.text));
-        let got = (r.attack_total, r.defense_total, r.landed, r.margin, r.damage, r.counter_damage);
+        let got = (
+            r.attack_total,
+            r.defense_total,
+            r.landed,
+            r.margin,
+            r.damage,
+            r.counter_damage,
+        );
         let want = (
             blow.attack_total,
             blow.defense_total,
@@ -173,20 +180,6 @@ fn full_contact_options_and_damage_factors() {
     .unwrap();
     let checked: usize = (1..=8).map(|seed| replay(&scenario, seed)).sum();
     assert!(checked > 20, "{checked} blows");
-    // Both ways the exchange goes, and the one-way strike, blow by blow.
-    let (mut counters, mut one_way) = (0, 0);
-    for seed in 1..=8 {
-        let report = Battle::new(&scenario).unwrap().run(seed, 0, &RunOptions::FULL).unwrap();
-        counters += report.trace.unwrap().iter().filter(|l| l.text.contains("the defender wins by")).count();
-    }
-    assert!(counters > 0, "no defender won an exchange in 8 duels");
-    let one = scenario.with_field("striking.exchange", "one_way").unwrap();
-    for seed in 1..=8 {
-        one_way += replay(&one, seed);
-        let report = Battle::new(&one).unwrap().run(seed, 0, &RunOptions::FULL).unwrap();
-        assert!(!report.trace.unwrap().iter().any(|l| l.text.contains("the defender wins by")));
-    }
-    assert!(one_way > 20, "{one_way} one-way blows");
 }
 
 #[test]
@@ -211,14 +204,25 @@ fn fudge_opposed_duels() {
     let (mut counters, mut one_way) = (0, 0);
     for seed in 1..=8 {
         let report = Battle::new(&scenario).unwrap().run(seed, 0, &RunOptions::FULL).unwrap();
-        counters += report.trace.unwrap().iter().filter(|l| l.text.contains("the defender wins by")).count();
+        counters += report
+            .trace
+            .unwrap()
+            .iter()
+            .filter(|l| l.text.contains("the defender wins by"))
+            .count();
     }
     assert!(counters > 0, "no defender won an exchange in 8 duels");
     let one = scenario.with_field("striking.exchange", "one_way").unwrap();
     for seed in 1..=8 {
         one_way += replay(&one, seed);
         let report = Battle::new(&one).unwrap().run(seed, 0, &RunOptions::FULL).unwrap();
-        assert!(!report.trace.unwrap().iter().any(|l| l.text.contains("the defender wins by")));
+        assert!(
+            !report
+                .trace
+                .unwrap()
+                .iter()
+                .any(|l| l.text.contains("the defender wins by"))
+        );
     }
     assert!(one_way > 20, "{one_way} one-way blows");
 }

@@ -54,7 +54,7 @@
 //! `ContinuousClock` otherwise.
 
 use skirmish_core::combat::{self, OpposedSide};
-use skirmish_core::fighter::FudgeRules;
+use skirmish_core::fighter::{ExchangeRule, FudgeRules};
 use skirmish_core::ladder::CombatLevel;
 
 use super::{
@@ -258,24 +258,18 @@ pub(crate) fn fight_opposed<C: Clock, M: FastModel>(
 ) -> Result<FastEnd, SimError> {
     // The generator in a local: its state can stay in registers.
     let mut local = rolls.clone();
-    let end = if plan.targeting == Targeting::Random {
-        fight_with::<C, M, false>(
-            plan,
-            model,
-            prep,
-            group_of,
-            clock,
-            (ws, &mut local, casualties, control),
-        )
-    } else {
-        fight_with::<C, M, true>(
-            plan,
-            model,
-            prep,
-            group_of,
-            clock,
-            (ws, &mut local, casualties, control),
-        )
+    let out = (ws, &mut local, casualties, control);
+    // One loop per targeting kind and exchange rule: a one-way battle's
+    // loop has no trace of the defender's answer.
+    let two_way = plan
+        .opposed
+        .as_deref()
+        .is_some_and(|op| op.rules.exchange == ExchangeRule::TwoWay);
+    let end = match (plan.targeting == Targeting::Random, two_way) {
+        (true, false) => fight_with::<C, M, false, false>(plan, model, prep, group_of, clock, out),
+        (true, true) => fight_with::<C, M, false, true>(plan, model, prep, group_of, clock, out),
+        (false, false) => fight_with::<C, M, true, false>(plan, model, prep, group_of, clock, out),
+        (false, true) => fight_with::<C, M, true, true>(plan, model, prep, group_of, clock, out),
     };
     *rolls = local;
     end
@@ -315,7 +309,7 @@ pub(crate) fn fight_opposed_ring<M: FastModel>(
 
 #[expect(clippy::too_many_lines, reason = "the battle loop reads best in one piece")]
 #[inline]
-fn fight_with<C: Clock, M: FastModel, const RANKED: bool>(
+fn fight_with<C: Clock, M: FastModel, const RANKED: bool, const TWO_WAY: bool>(
     plan: &FastPlan,
     model: &M,
     prep: &M::Prep,
@@ -428,7 +422,7 @@ fn fight_with<C: Clock, M: FastModel, const RANKED: bool>(
             }
             // Exchanges by round: a blow at a foe that began an exchange
             // with this fighter this round is that exchange.
-            if op.by_round {
+            if TWO_WAY && op.by_round {
                 if exchanged[t as usize] == exchange_key(round, a) {
                     continue;
                 }
@@ -463,7 +457,11 @@ fn fight_with<C: Clock, M: FastModel, const RANKED: bool>(
             };
             let blow = combat::opposed_blow(attacker, defender, rules, groups[ag].offense, groups[tg].defense_factor);
             // A two-way exchange: the defender who wins hurts the attacker.
-            let counter = combat::counter_blow(&blow, rules, groups[tg].offense, groups[ag].defense_factor);
+            let counter = if TWO_WAY {
+                combat::counter_blow(&blow, rules, groups[tg].offense, groups[ag].defense_factor)
+            } else {
+                None
+            };
             summary.hits += u64::from(blow.landed) + u64::from(counter.is_some());
             let (downed, penalty) = model.land(prep, &mut ft.state, blow.landed, blow.damage);
             if keep_hits && blow.landed {

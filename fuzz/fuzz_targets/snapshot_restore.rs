@@ -25,7 +25,10 @@ use serde_json::Value;
 use skirmish_core::tracker::{CombatantId, Encounter, ErrorKind, StrikeDice, EncounterStrikeOptions, ViewFor};
 use skirmish_fuzz::as_saved;
 
-const GOLDEN: [&str; 3] = [
+const GOLDEN: [&str; 6] = [
+    include_str!("../../crates/skirmish-core/tests/snapshots/v3-continuous-full-contact-wounds.json"),
+    include_str!("../../crates/skirmish-core/tests/snapshots/v3-graduated-full-contact-options.json"),
+    include_str!("../../crates/skirmish-core/tests/snapshots/v3-tick-system-fudge-hit-points.json"),
     include_str!("../../crates/skirmish-core/tests/snapshots/v2-continuous-full-contact-wounds.json"),
     include_str!("../../crates/skirmish-core/tests/snapshots/v2-graduated-full-contact-options.json"),
     include_str!("../../crates/skirmish-core/tests/snapshots/v2-tick-system-fudge-hit-points.json"),

@@ -180,6 +180,12 @@ pub struct OpposedBlow {
 /// fell short of the minimum, or the rules play one-way strikes
 /// ([`ExchangeRule::OneWay`]).
 ///
+/// With [`opposed_blow`] this is the arithmetic of FUDGE 4.22's round
+/// ([`exchange`](crate::striking::opposed::exchange)) for two fighters in a
+/// normal stance, not aiming, both able to harm: the form the battle
+/// engine's hot loop and the tracker use, held to `exchange` by a property
+/// test (`tests/it/opposed.rs`).
+///
 /// ```
 /// use skirmish_core::combat::{counter_blow, opposed_blow, OpposedSide};
 /// use skirmish_core::fighter::{ExchangeRule, FudgeRules};

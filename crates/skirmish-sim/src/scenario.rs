@@ -73,7 +73,9 @@ pub use validate::{BATTLE_MEMORY_BUDGET, FIGHTER_STATE_BYTES, MAX_FIGHTERS, MAX_
 /// A group of identical fighters: the core's [`FighterProfile`], the same
 /// type a tracker's combatant is made from.
 pub type Group = FighterProfile;
-pub use skirmish_core::fighter::{CustomWeapon, FighterProfile, FudgeRules, FullContactRules, Striking, WeaponChoice};
+pub use skirmish_core::fighter::{
+    CustomWeapon, ExchangeRule, FighterProfile, FudgeRules, FullContactRules, Striking, WeaponChoice,
+};
 
 use std::fmt;
 use std::str::FromStr;

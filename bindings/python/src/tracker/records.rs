@@ -443,6 +443,11 @@ record! {
         counter_damage: i32,
         /// The defender's answer took the attacker out of the fight.
         attacker_went_down: bool,
+        /// The defender's answer killed the attacker.
+        attacker_died: bool,
+        /// The defender's answer disrupted the attacker's pending
+        /// disruptible action.
+        attacker_disrupted: bool,
         /// The log line it wrote.
         text: String,
     }
@@ -496,6 +501,8 @@ pub(crate) fn strike_report(py: Python<'_>, r: StrikeReport) -> PyResult<PyStrik
         disrupted: r.disrupted,
         counter_damage: r.counter_damage,
         attacker_went_down: r.attacker_went_down,
+        attacker_died: r.attacker_died,
+        attacker_disrupted: r.attacker_disrupted,
         text: r.text,
     })
 }

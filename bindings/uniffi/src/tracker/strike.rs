@@ -187,6 +187,10 @@ pub struct StrikeReport {
     pub counter_damage: i32,
     /// The defender's answer took the attacker out of the fight.
     pub attacker_went_down: bool,
+    /// The defender's answer killed the attacker.
+    pub attacker_died: bool,
+    /// The defender's answer disrupted the attacker's disruptible action.
+    pub attacker_disrupted: bool,
     /// The log line.
     pub text: String,
 }
@@ -217,6 +221,8 @@ impl From<core::StrikeReport> for StrikeReport {
             disrupted: r.disrupted,
             counter_damage: r.counter_damage,
             attacker_went_down: r.attacker_went_down,
+            attacker_died: r.attacker_died,
+            attacker_disrupted: r.attacker_disrupted,
             text: r.text,
         }
     }

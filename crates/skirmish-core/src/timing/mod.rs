@@ -212,8 +212,8 @@ impl TimingSystem {
 
     /// Whether FUDGE exchanges count by round under this system: the round
     /// systems (Simultaneous, Simple Rounds, Graduated Rounds) play a round
-    /// as FUDGE 4.22's exchange, so two fighters exchange blows once a
-    /// round, however many of them strike the other; under Continuous, the
+    /// as FUDGE 4.22's exchange, so a blow at a foe whose last exchange
+    /// begun this round was with the striker is that exchange; under Continuous, the
     /// Tick System and Action Blocks every action that lands is an
     /// exchange (docs/rules.md §2.2.2).
     ///

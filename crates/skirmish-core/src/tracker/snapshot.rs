@@ -239,7 +239,7 @@ fn head_error(json: &str) -> Option<TrackerError> {
     };
     match (head.format.as_deref(), head.version) {
         (None, _) => bad(format!(
-            "no \"format\" field: not a {FORMAT} snapshot (or one from before version {SNAPSHOT_VERSION}, which is \
+            "no \"format\" field: not a {FORMAT} snapshot (or one from before version {OLDEST_READ}, which is \
              not read)"
         )),
         (Some(other), _) if other != FORMAT => bad(format!("format {other:?} is not {FORMAT:?}")),

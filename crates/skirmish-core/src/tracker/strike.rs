@@ -216,6 +216,11 @@ pub struct StrikeReport {
     pub counter_damage: i32,
     /// The defender's answer took the attacker out of the fight.
     pub attacker_went_down: bool,
+    /// The defender's answer killed the attacker.
+    pub attacker_died: bool,
+    /// The defender's answer disrupted the attacker's pending disruptible
+    /// action.
+    pub attacker_disrupted: bool,
     /// The log line it wrote.
     pub text: String,
 }
@@ -561,7 +566,17 @@ fn strike_in(
                 af.offense,
                 tf.defense_factor,
             );
-            counter = combat::counter_blow(&blow, &rules, tf.offense, af.defense_factor);
+            // Only a target still in the fight answers: standing, or taken
+            // out at this very moment (simultaneity, as an attacker may).
+            let t = &s.combatants[ti];
+            let in_a_moment = s.moments > 0 && !s.current.is_empty();
+            let fighting = t.status == Status::Standing
+                || (t.status == Status::Down && in_a_moment && t.down_at_moment == Some(s.moments));
+            counter = if fighting {
+                combat::counter_blow(&blow, &rules, tf.offense, af.defense_factor)
+            } else {
+                None
+            };
             attack_breakdown.push(part("skill", a_skill));
             attack_breakdown.extend(penalty_part(a_pen));
             if options.modifier != 0 {
@@ -609,11 +624,13 @@ fn strike_in(
     let penalty = after.map_or(0, |d| s.model.wound_penalty(&d));
     // The defender's answer in a two-way exchange he won.
     let mut attacker_after = None;
-    let mut attacker_went_down = false;
+    let (mut attacker_went_down, mut attacker_died, mut attacker_disrupted) = (false, false, false);
     if let Some(back) = counter
         && let Some(mut state) = s.combatants[ai].damage
     {
-        attacker_went_down = s.model.apply(&mut state, back).newly_down();
+        let out = s.model.apply(&mut state, back);
+        attacker_went_down = out.newly_down();
+        attacker_died = out.newly_dead();
         s.combatants[ai].damage = Some(state);
         attacker_after = Some(state);
     }
@@ -668,6 +685,7 @@ fn strike_in(
         } else {
             let line = s.combatants[ai].line;
             if s.lines[line as usize].members.len() == 1 && s.scheduler.disrupt(ActorId(line))? {
+                attacker_disrupted = true;
                 let label = s.lines[line as usize].label.clone();
                 note(
                     s,
@@ -709,6 +727,8 @@ fn strike_in(
         disrupted,
         counter_damage,
         attacker_went_down,
+        attacker_died,
+        attacker_disrupted,
         text,
     })
 }

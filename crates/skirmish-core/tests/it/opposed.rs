@@ -838,3 +838,41 @@ proptest! {
         prop_assert_eq!(counter_blow(&blow, &one_way, factors[2], factors[3]), None);
     }
 }
+
+proptest! {
+    /// The battle's and the tracker's arithmetic (`opposed_blow`, and
+    /// `counter_blow` for the defender's answer) is 4.22's round
+    /// (`exchange`) for two fighters in a normal stance, not aiming, both
+    /// able to harm: whoever `exchange` says hits, hits, by the same degree;
+    /// and a one-way strike is the round in which the defender cannot harm.
+    #[test]
+    fn the_blow_and_its_answer_are_the_round_of_4_22(
+        attack in -60i32..60,
+        defense in -60i32..60,
+        minimum in -8i32..8,
+    ) {
+        use skirmish_core::combat::{counter_blow, opposed_blow, OpposedSide};
+        use skirmish_core::fighter::{ExchangeRule, FudgeRules};
+        let rules = FudgeRules { minimum_to_hit: Level::new(minimum), ..FudgeRules::default() };
+        let side = |total: i32| OpposedSide { skill: total, penalty: 0, outnumbered: 0, roll: 0 };
+        let blow = opposed_blow(side(attack), side(defense), &rules, 0, 0);
+        let counter = counter_blow(&blow, &rules, 0, 0);
+        let fighter = |total: i32| RolledCombatant {
+            minimum_to_hit: Level::new(minimum),
+            ..RolledCombatant::new(Level::new(total))
+        };
+        let round = exchange(&fighter(attack), &fighter(defense)).unwrap();
+        let (first, second) = match round.hit() {
+            Some(h) if h.winner == RoundSide::First => (Some(h.relative_degree), None),
+            Some(h) => (None, Some(h.relative_degree)),
+            None => (None, None),
+        };
+        prop_assert_eq!(blow.landed.then_some(blow.damage), first);
+        prop_assert_eq!(counter, second);
+        let one_way = FudgeRules { exchange: ExchangeRule::OneWay, ..rules };
+        let defends_only = RolledCombatant { can_harm: false, ..fighter(defense) };
+        let round = exchange(&fighter(attack), &defends_only).unwrap();
+        prop_assert_eq!(blow.landed, round.hit().is_some());
+        prop_assert_eq!(counter_blow(&blow, &one_way, 0, 0), None);
+    }
+}

@@ -225,9 +225,51 @@ fn fudge_exchanges_through_the_tracker() {
             .unwrap();
         assert_eq!(r.margin, c.expect.relative_degree, "{}", c.name);
         assert_eq!(r.landed, c.expect.hit.as_deref() == Some("first"), "{}", c.name);
+        // The two-way exchange: the second fighter, struck, hurts the first
+        // exactly when the text's round says he hits.
+        assert_eq!(
+            r.result == StrikeResult::Countered,
+            c.expect.hit.as_deref() == Some("second"),
+            "{}",
+            c.name
+        );
         played += 1;
     }
     assert!(played >= 3, "only {played} exchanges played");
+}
+
+/// A target already out of the fight does not answer: a fighter down since
+/// an earlier moment loses no exchange to the one who strikes him, however
+/// badly the striker rolls; one taken out at this very moment still does
+/// (simultaneity).
+#[test]
+fn only_a_target_still_fighting_answers() {
+    let rules = EncounterRules {
+        striking: Striking::FudgeOpposed(FudgeRules::default()),
+        damage: DamageConfig::default(),
+    };
+    let (mut e, x, y) = duel(rules, FighterProfile::new("X"), FighterProfile::new("Y"));
+    while !matches!(e.next().unwrap(), Turn::Moment { .. }) {}
+    e.down(y).unwrap();
+    // Taken out at this moment: Y still answers a bad blow.
+    let r = e
+        .strike(x, y, EncounterStrikeOptions::default(), StrikeDice::typed(-1, Some(1)))
+        .unwrap();
+    assert_eq!(
+        (r.result, r.counter_damage > 0),
+        (StrikeResult::Countered, true),
+        "{}",
+        r.text
+    );
+    // A moment later he is only a body on the floor.
+    assert!(matches!(
+        e.next().unwrap(),
+        Turn::Moment { .. } | Turn::NewRound { .. } | Turn::Over
+    ));
+    let r = e
+        .strike(x, y, EncounterStrikeOptions::default(), StrikeDice::typed(-1, Some(1)))
+        .unwrap();
+    assert_eq!((r.result, r.counter_damage), (StrikeResult::Miss, 0), "{}", r.text);
 }
 
 /// The ambush as the texts fight it: Cardiff (SR 9) hits the goblin sentry

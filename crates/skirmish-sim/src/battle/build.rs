@@ -90,7 +90,8 @@ impl Battle {
     }
 
     /// Whether FUDGE two-way exchanges count by round in this battle
-    /// (docs/rules.md §2.2.2): a pair of fighters exchanges once a round.
+    /// (docs/rules.md §2.2.2): a blow at a foe whose last exchange begun
+    /// this round was with the striker is that exchange.
     fn counts_exchanges_by_round(&self) -> bool {
         matches!(self.striking, Striking::FudgeOpposed(r) if r.exchange == ExchangeRule::TwoWay)
             && self.timing.exchanges_by_round()

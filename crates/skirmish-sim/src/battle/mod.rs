@@ -43,9 +43,9 @@
 //! - **FUDGE opposed**: each attack is an exchange (docs/rules.md §2.2.2):
 //!   the winner by 1 or more with at least the minimum result (Poor) hurts
 //!   the loser, so a defender who wins hurts the attacker (his damage is
-//!   one of the moment's hits); under the round systems a pair exchanges
-//!   once a round (a blow at a foe who began an exchange with the striker
-//!   this round is that exchange). With `exchange = "one_way"` a defender
+//!   one of the moment's hits); under the round systems a blow at a foe
+//!   whose last exchange begun this round was with the striker is that
+//!   exchange (docs/rules.md §2.2.2). With `exchange = "one_way"` a defender
 //!   who wins is not hurt and does no harm. FUDGE 4.34's lone fighter, who rolls once against every foe of a
 //!   combat round and must beat or tie them all to wound one, belongs to
 //!   simultaneous combat rounds; here every attack is an action of its own
@@ -213,8 +213,9 @@ pub struct Battle {
     groups: Vec<GroupRt>,
     /// Per fighter: its group.
     group_of: Vec<u32>,
-    /// FUDGE two-way exchanges under a round system: a pair of fighters
-    /// exchanges once a round (docs/rules.md §2.2.2).
+    /// FUDGE two-way exchanges under a round system: a blow at a foe whose
+    /// last exchange begun this round was with the striker is that
+    /// exchange (docs/rules.md §2.2.2).
     exchanges_by_round: bool,
     /// Set when the battle can take the fast path (`fast.rs`).
     fast: Option<(FastPlan, FastPrep)>,

@@ -65,9 +65,9 @@ impl Arrays {
         reserve_fighters(&mut self.engaged_by, n)?;
         reserve_fighters(&mut self.pos, n)?;
         reserve_fighters(&mut self.acting, n)?;
-        // A moment's hits: its strikes', and under a two-way exchange the
-        // defenders' answers.
-        reserve_fighters(&mut self.hits, n.saturating_mul(2))?;
+        // A moment's hits: a strike lands or is answered, never both, and a
+        // fighter strikes at most once a moment.
+        reserve_fighters(&mut self.hits, n)?;
         if battle.exchanges_by_round {
             reserve_fighters(&mut self.exchanged, n)?;
         }

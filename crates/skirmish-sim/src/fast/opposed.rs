@@ -174,9 +174,10 @@ impl OpposedArrays {
         let oom = |_| SimError::OutOfMemory { fighters: n as u64 };
         reserve_fighters(&mut self.target_of, n)?;
         reserve_fighters(&mut self.engaged_by, n)?;
-        // A moment's hits: its strikes', and the defenders' answers.
-        reserve_fighters(&mut self.hits, n.saturating_mul(2))?;
-        reserve_fighters(&mut self.penalties, n.saturating_mul(2))?;
+        // A moment's hits: a strike lands or is answered, never both, and a
+        // fighter strikes at most once a moment.
+        reserve_fighters(&mut self.hits, n)?;
+        reserve_fighters(&mut self.penalties, n)?;
         self.exchanged.clear();
         if by_round {
             reserve_fighters(&mut self.exchanged, n)?;

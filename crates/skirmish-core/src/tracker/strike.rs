@@ -662,41 +662,11 @@ fn strike_in(
         parry_total.map_or_else(String::new, |p| format!(" (parry {p})"))
     );
     note(s, log, text.clone());
-    if went_down && s.combatants[ti].status == Status::Standing {
-        take_out_in(s, log, target, Status::Down)?;
-    } else if landed && s.combatants[ti].status == Status::Standing {
-        let line = s.combatants[ti].line;
-        if s.lines[line as usize].members.len() == 1 && s.scheduler.disrupt(ActorId(line))? {
-            disrupted = true;
-            let label = s.lines[line as usize].label.clone();
-            note(
-                s,
-                log,
-                format!(
-                    "{t_name}'s {} is disrupted",
-                    if label.is_empty() { "action" } else { &label }
-                ),
-            );
-        }
+    if landed {
+        disrupted = hit_aftermath(s, log, target, went_down)?;
     }
-    if attacker_after.is_some() && s.combatants[ai].status == Status::Standing {
-        if attacker_went_down {
-            take_out_in(s, log, attacker, Status::Down)?;
-        } else {
-            let line = s.combatants[ai].line;
-            if s.lines[line as usize].members.len() == 1 && s.scheduler.disrupt(ActorId(line))? {
-                attacker_disrupted = true;
-                let label = s.lines[line as usize].label.clone();
-                note(
-                    s,
-                    log,
-                    format!(
-                        "{a_name}'s {} is disrupted",
-                        if label.is_empty() { "action" } else { &label }
-                    ),
-                );
-            }
-        }
+    if attacker_after.is_some() {
+        attacker_disrupted = hit_aftermath(s, log, attacker, attacker_went_down)?;
     }
     let (wound, hit_points) = match after {
         Some(DamageState::FudgeWounds(w)) => (w.worst(), None),
@@ -731,4 +701,33 @@ fn strike_in(
         attacker_disrupted,
         text,
     })
+}
+
+/// What a wound does next to a combatant still standing: down if it
+/// `went_down`, else its pending disruptible action disrupted (a line of
+/// one). Returns whether an action was disrupted.
+fn hit_aftermath(s: &mut State, log: &mut Vec<LogEntry>, who: CombatantId, went_down: bool) -> TrackerResult<bool> {
+    let i = who.0 as usize;
+    if s.combatants[i].status != Status::Standing {
+        return Ok(false);
+    }
+    if went_down {
+        take_out_in(s, log, who, Status::Down)?;
+        return Ok(false);
+    }
+    let line = s.combatants[i].line;
+    if s.lines[line as usize].members.len() == 1 && s.scheduler.disrupt(ActorId(line))? {
+        let label = s.lines[line as usize].label.clone();
+        let name = s.combatants[i].name.clone();
+        note(
+            s,
+            log,
+            format!(
+                "{name}'s {} is disrupted",
+                if label.is_empty() { "action" } else { &label }
+            ),
+        );
+        return Ok(true);
+    }
+    Ok(false)
 }

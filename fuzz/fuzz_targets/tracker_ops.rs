@@ -23,6 +23,7 @@ use skirmish_core::fighter::{
 };
 use skirmish_core::ladder::{CombatLevel, Level};
 use skirmish_core::striking::full_contact::RangedShot;
+use skirmish_core::striking::opposed::Stance;
 use skirmish_core::tables::weapons::RateOfFire;
 use skirmish_core::timing::{ActorTiming, InitiativeEntry};
 use skirmish_core::tracker::{
@@ -78,6 +79,7 @@ struct ProfileIn {
     interval: u32,
     reflexes: i32,
     combat_sense: i32,
+    stance: u8,
 }
 
 #[derive(Arbitrary, Debug)]
@@ -135,6 +137,11 @@ impl ProfileIn {
         p.interval = self.interval;
         p.reflexes = self.reflexes;
         p.combat_sense = self.combat_sense;
+        p.stance = match self.stance % 3 {
+            0 => Stance::Normal,
+            1 => Stance::AllOutOffense,
+            _ => Stance::AllOutDefense,
+        };
         p
     }
 }

@@ -181,6 +181,7 @@ def test_strike_result_is_the_core_enum() -> None:
         "parried",
         "below_minimum",
         "countered",
+        "cannot_harm",
     ]
     assert StrikeResult.AMAZING_STRIKE == "amazing_strike"  # type: ignore[comparison-overlap]
     assert str(StrikeResult.PARRIED) == "parried"

@@ -176,6 +176,13 @@ def test_a_fudge_exchange_hurts_its_loser_either_way() -> None:
     assert r.counter_damage == 2 and not r.attacker_went_down
     assert e.view().combatants[x].wound == "scratch" and e.view().combatants[y].wound is None
     assert "Y wins by 2, damage 2 to X" in r.text
+    # FUDGE 4.31: a stance from the profile; all-out defense wins but cannot harm.
+    e, x, y = duel(
+        {"name": "X", "skill": "Good", "stance": "all_out_defense"}, {"name": "Y", "skill": "Fair"}, striking="fudge-opposed"
+    )
+    r = e.strike(x, y, roll=0, defense=0)
+    assert (r.result, r.margin, r.counter_damage) == (StrikeResult.CANNOT_HARM, 3, 0)
+    assert [(p.label, p.value) for p in r.attack_breakdown] == [("skill", 1), ("all-out defense", 2), ("roll", 0)]
     # The one-way strike: the same rolls hurt nobody.
     one_way = {"system": "fudge_opposed", "exchange": "one_way"}
     e, x, y = duel({"name": "X", "skill": "Good"}, {"name": "Y", "skill": "Fair"}, striking=one_way)

@@ -704,6 +704,16 @@ fun strikesAndWounds() {
             }
         }
     }
+    // FUDGE 4.31: all-out defense adds +2 and cannot harm; all-out offense adds +1 and +1 damage.
+    Encounter.withRules(TimingSystem.Continuous(ContinuousConfig()), EncounterRules(Striking.FudgeOpposed(FudgeRules()), DamageConfig.FudgeWounds(FudgeWoundsConfig())), 3uL).use { e ->
+        val x = e.addFighter("party", FighterProfile(name = "X", skill = "Good", stance = Stance.ALL_OUT_DEFENSE))[0]
+        val y = e.addFighter("foes", FighterProfile(name = "Y", skill = "Fair", stance = Stance.ALL_OUT_OFFENSE))[0]
+        val r = e.strike(x, y, null, StrikeDice(attack = 0, defense = 0))
+        same("X (Good +2) beats Y (Fair +1) by 2 but cannot harm", Pair(r.result, r.margin), Pair(StrikeResult.CANNOT_HARM, 2))
+        same("the stance in the breakdown", r.attackBreakdown.map { it.label }, listOf("skill", "all-out defense", "roll"))
+        val back = e.strike(y, x, null, StrikeDice(attack = 4, defense = -4))
+        same("Y's berserk blow: 5 vs -1, by 6, +1 damage", Pair(back.margin, back.damage), Pair(6, 7))
+    }
     // A wound counts from the next moment; hit points; custom weapons.
     val rules = EncounterRules(Striking.FullContact(FullContactRules()), DamageConfig.HitPoints(HitPointsConfig(damage = HitDamage.Margin,
         penalties = listOf(HitPointPenalty(hpAtMost = 6, penalty = -1)))))

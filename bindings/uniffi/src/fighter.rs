@@ -5,6 +5,7 @@
 use skirmish_core::Error as CoreError;
 use skirmish_core::fighter as core;
 use skirmish_core::ladder::{CombatLevel, Level};
+use skirmish_core::striking::opposed::Stance as CoreStance;
 
 use crate::timing::{ActorTiming, Declaration, RateOfFire};
 
@@ -245,6 +246,42 @@ pub struct FighterProfile {
     /// FUZION Combat Sense.
     #[uniffi(default = 0)]
     pub combat_sense: i32,
+    /// FUDGE 4.31's stance (`null`, the default, is `NORMAL`; UniFFI's
+    /// defaults are literals).
+    #[uniffi(default = None)]
+    pub stance: Option<Stance>,
+}
+
+/// FUDGE 4.31's all-out stances.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, uniffi::Enum)]
+pub enum Stance {
+    /// An ordinary round.
+    Normal,
+    /// +1 skill and +1 damage if it wins; a tie or a loss gives the foe the
+    /// win and +2 damage.
+    AllOutOffense,
+    /// +2 skill; cannot harm the foe.
+    AllOutDefense,
+}
+
+impl From<Stance> for CoreStance {
+    fn from(s: Stance) -> CoreStance {
+        match s {
+            Stance::Normal => CoreStance::Normal,
+            Stance::AllOutOffense => CoreStance::AllOutOffense,
+            Stance::AllOutDefense => CoreStance::AllOutDefense,
+        }
+    }
+}
+
+impl From<CoreStance> for Stance {
+    fn from(s: CoreStance) -> Stance {
+        match s {
+            CoreStance::Normal => Stance::Normal,
+            CoreStance::AllOutOffense => Stance::AllOutOffense,
+            CoreStance::AllOutDefense => Stance::AllOutDefense,
+        }
+    }
 }
 
 impl TryFrom<FighterProfile> for core::FighterProfile {
@@ -268,6 +305,7 @@ impl TryFrom<FighterProfile> for core::FighterProfile {
             interval: p.interval,
             reflexes: p.reflexes,
             combat_sense: p.combat_sense,
+            stance: p.stance.map_or(CoreStance::Normal, Into::into),
         })
     }
 }
@@ -299,6 +337,8 @@ pub struct Fighter {
     pub hit_points: Option<i32>,
     /// Whether its actions are disruptible.
     pub disruptible: bool,
+    /// FUDGE 4.31's stance.
+    pub stance: Stance,
 }
 
 impl From<core::Fighter> for Fighter {
@@ -316,6 +356,7 @@ impl From<core::Fighter> for Fighter {
             defense_factor: f.defense_factor,
             hit_points: f.hit_points,
             disruptible: f.disruptible,
+            stance: f.stance.into(),
         }
     }
 }

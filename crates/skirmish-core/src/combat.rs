@@ -14,6 +14,7 @@
 //! ```
 //! use skirmish_core::combat::{full_contact_blow, opposed_blow, OpposedSide};
 //! use skirmish_core::fighter::{FudgeRules, FullContactRules};
+//! use skirmish_core::striking::opposed::Stance;
 //!
 //! // Cardiff (SR 9) strikes the goblin (DR 6) and rolls -1: a hit by 2.
 //! let blow = full_contact_blow(9, 6, -1, None, false, &FullContactRules::default(), 0, 0)?;
@@ -21,8 +22,8 @@
 //! assert_eq!(blow.damage, 2);
 //!
 //! // FUDGE: Good (+1) rolling +1 against Fair (0) rolling 0 wins by 2.
-//! let attacker = OpposedSide { skill: 1, penalty: 0, outnumbered: 0, roll: 1 };
-//! let defender = OpposedSide { skill: 0, penalty: 0, outnumbered: 0, roll: 0 };
+//! let attacker = OpposedSide { skill: 1, penalty: 0, outnumbered: 0, roll: 1, stance: Stance::Normal };
+//! let defender = OpposedSide { skill: 0, penalty: 0, outnumbered: 0, roll: 0, stance: Stance::Normal };
 //! let blow = opposed_blow(attacker, defender, &FudgeRules::default(), 1, 0);
 //! assert_eq!((blow.degree, blow.damage), (2, 3));
 //! # Ok::<(), skirmish_core::Error>(())
@@ -33,6 +34,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::Result;
 use crate::fighter::{ExchangeRule, FudgeRules, FullContactRules};
 use crate::striking::full_contact::{self, RangedShot, StrikeOptions, StrikeOutcome};
+use crate::striking::opposed::Stance;
 
 /// A Full Contact blow: the strike and the damage it does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -142,13 +144,17 @@ pub struct OpposedSide {
     pub outnumbered: i32,
     /// The roll (4dF, or a side's group 2dF).
     pub roll: i32,
+    /// FUDGE 4.31's stance: +1 or +2 to the result, and what the round
+    /// does with a tie, the damage and the harm (see [`opposed_blow`]).
+    pub stance: Stance,
 }
 
 impl OpposedSide {
-    /// The result: skill + penalty - outnumbered + roll.
+    /// The result: skill + stance + penalty - outnumbered + roll.
     #[inline]
     pub const fn total(&self) -> i32 {
         self.skill
+            .saturating_add(self.stance.skill_bonus())
             .saturating_add(self.penalty)
             .saturating_sub(self.outnumbered)
             .saturating_add(self.roll)
@@ -164,12 +170,30 @@ pub struct OpposedBlow {
     pub defense: i32,
     /// The relative degree, attack - defense.
     pub degree: i32,
-    /// Whether the attacker hit: won by 1 or more with at least the
-    /// minimum result to hit.
+    /// Whether the attacker hit: won (by 1 or more, or by a tie against an
+    /// all-out attacker) with at least the minimum result to hit, and not
+    /// in all-out defense.
     pub landed: bool,
-    /// The damage if it landed: the degree plus `offense` minus
-    /// `defense_factor`.
+    /// The damage if it landed: the degree plus the stances' bonus plus
+    /// `offense` minus `defense_factor`.
     pub damage: i32,
+    /// The stances it was fought in: the attacker's, the defender's.
+    pub stances: (Stance, Stance),
+}
+
+/// Whether the side with this relative degree and stance wins the round
+/// against a foe in `theirs` (FUDGE 4.31: an all-out attacker who ties
+/// loses, unless both attacked all-out).
+#[inline]
+const fn wins(degree: i32, mine: Stance, theirs: Stance) -> bool {
+    degree >= 1 || (degree == 0 && matches!(theirs, Stance::AllOutOffense) && !matches!(mine, Stance::AllOutOffense))
+}
+
+/// The winner's damage bonus (FUDGE 4.31): +1 for his own all-out attack,
+/// +2 against an all-out attacker.
+#[inline]
+const fn stance_bonus(mine: Stance, theirs: Stance) -> i32 {
+    matches!(mine, Stance::AllOutOffense) as i32 + 2 * matches!(theirs, Stance::AllOutOffense) as i32
 }
 
 /// The defender's answer to an opposed blow in a two-way exchange (FUDGE
@@ -181,18 +205,19 @@ pub struct OpposedBlow {
 /// ([`ExchangeRule::OneWay`]).
 ///
 /// With [`opposed_blow`] this is the arithmetic of FUDGE 4.22's round
-/// ([`exchange`](crate::striking::opposed::exchange)) for two fighters in a
-/// normal stance, not aiming, both able to harm: the form the battle
-/// engine's hot loop and the tracker use, held to `exchange` by a property
-/// test (`tests/it/opposed.rs`).
+/// ([`exchange`](crate::striking::opposed::exchange)) for two fighters in
+/// any stance, not aiming, able to harm but for all-out defense: the form
+/// the battle engine's hot loop and the tracker use, held to `exchange` by
+/// a property test (`tests/it/opposed.rs`).
 ///
 /// ```
 /// use skirmish_core::combat::{counter_blow, opposed_blow, OpposedSide};
 /// use skirmish_core::fighter::{ExchangeRule, FudgeRules};
+/// use skirmish_core::striking::opposed::Stance;
 ///
 /// // Fair (0) rolls -1; the Good (+1) defender rolls +1 and wins by 3.
-/// let attacker = OpposedSide { skill: 0, penalty: 0, outnumbered: 0, roll: -1 };
-/// let defender = OpposedSide { skill: 1, penalty: 0, outnumbered: 0, roll: 1 };
+/// let attacker = OpposedSide { skill: 0, penalty: 0, outnumbered: 0, roll: -1, stance: Stance::Normal };
+/// let defender = OpposedSide { skill: 1, penalty: 0, outnumbered: 0, roll: 1, stance: Stance::Normal };
 /// let rules = FudgeRules::default();
 /// let blow = opposed_blow(attacker, defender, &rules, 0, 0);
 /// assert!(!blow.landed);
@@ -203,15 +228,23 @@ pub struct OpposedBlow {
 /// ```
 #[inline]
 pub fn counter_blow(blow: &OpposedBlow, rules: &FudgeRules, offense: i32, defense_factor: i32) -> Option<i32> {
-    let won_back = blow.degree <= -1 && blow.defense >= rules.minimum_to_hit.value();
+    let (theirs, mine) = blow.stances;
+    let back = blow.defense.saturating_sub(blow.attack);
+    let won_back = wins(back, mine, theirs)
+        && !matches!(mine, Stance::AllOutDefense)
+        && blow.defense >= rules.minimum_to_hit.value();
     (rules.exchange == ExchangeRule::TwoWay && won_back)
-        .then(|| damage_of(blow.defense.saturating_sub(blow.attack), offense, defense_factor))
+        .then(|| damage_of(back.saturating_add(stance_bonus(mine, theirs)), offense, defense_factor))
 }
 
 /// A FUDGE opposed blow (FUDGE 4.3; docs/rules.md §5): the attacker hits
 /// when its result beats the defender's by 1 or more and is at least the
-/// rules' minimum result (Poor against an equal-sized foe). What a
-/// defender who wins does is [`counter_blow`]'s to say.
+/// rules' minimum result (Poor against an equal-sized foe). The stances of
+/// 4.31 count: +1 (all-out offense) or +2 (all-out defense) to the result;
+/// an all-out attacker who ties loses the round, and the winner against an
+/// all-out attacker does +2 damage, an all-out attacker who wins +1; in
+/// all-out defense a fighter cannot harm. What a defender who wins does is
+/// [`counter_blow`]'s to say.
 #[inline]
 pub fn opposed_blow(
     attacker: OpposedSide,
@@ -223,11 +256,19 @@ pub fn opposed_blow(
     let attack = attacker.total();
     let defense = defender.total();
     let degree = attack.saturating_sub(defense);
+    let (mine, theirs) = (attacker.stance, defender.stance);
     OpposedBlow {
         attack,
         defense,
         degree,
-        landed: degree >= 1 && attack >= rules.minimum_to_hit.value(),
-        damage: damage_of(degree, offense, defense_factor),
+        landed: wins(degree, mine, theirs)
+            && !matches!(mine, Stance::AllOutDefense)
+            && attack >= rules.minimum_to_hit.value(),
+        damage: damage_of(
+            degree.saturating_add(stance_bonus(mine, theirs)),
+            offense,
+            defense_factor,
+        ),
+        stances: (mine, theirs),
     }
 }

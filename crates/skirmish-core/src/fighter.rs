@@ -32,6 +32,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::error::Error;
 use crate::ladder::{CombatLevel, Level};
+use crate::striking::opposed::Stance;
 use crate::tables::weapons::RateOfFire;
 use crate::tables::{armor, weapons};
 use crate::timing::{ActorTiming, Declaration, TimingSystem};
@@ -274,6 +275,12 @@ pub struct FighterProfile {
     /// FUZION Combat Sense.
     #[serde(default)]
     pub combat_sense: i32,
+    /// FUDGE 4.31's stance: normal, all-out offense (+1 skill, +1 damage
+    /// when it wins; a tie or a loss gives the foe the win and +2 damage)
+    /// or all-out defense (+2 skill, cannot harm). Read by FUDGE opposed
+    /// striking only.
+    #[serde(default)]
+    pub stance: Stance,
 }
 
 fn one() -> u64 {
@@ -335,6 +342,7 @@ impl FighterProfile {
             interval: 0,
             reflexes: 0,
             combat_sense: 0,
+            stance: Stance::Normal,
         }
     }
 
@@ -475,6 +483,7 @@ impl FighterProfile {
             defense_factor,
             hit_points: self.hit_points,
             disruptible: self.disruptible,
+            stance: self.stance,
         })
     }
 }
@@ -538,4 +547,7 @@ pub struct Fighter {
     pub hit_points: Option<i32>,
     /// Whether its actions are disruptible.
     pub disruptible: bool,
+    /// FUDGE 4.31's stance (FUDGE opposed striking).
+    #[serde(default)]
+    pub stance: Stance,
 }

@@ -446,6 +446,7 @@ class StrikeResult(str, Enum):
     PARRIED = "parried"
     BELOW_MINIMUM = "below_minimum"
     COUNTERED = "countered"
+    CANNOT_HARM = "cannot_harm"
     def __new__(cls, value: str) -> StrikeResult: ...
 
 @final

@@ -81,6 +81,7 @@ impl Variants for StrikeResult {
         StrikeResult::Parried,
         StrikeResult::BelowMinimum,
         StrikeResult::Countered,
+        StrikeResult::CannotHarm,
     ];
     fn ordinal(self) -> usize {
         match self {
@@ -94,6 +95,7 @@ impl Variants for StrikeResult {
             StrikeResult::Parried => 7,
             StrikeResult::BelowMinimum => 8,
             StrikeResult::Countered => 9,
+            StrikeResult::CannotHarm => 10,
         }
     }
 }

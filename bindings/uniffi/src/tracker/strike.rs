@@ -118,6 +118,8 @@ pub enum StrikeResult {
     BelowMinimum,
     /// FUDGE, a two-way exchange: the defender won and hurt the attacker.
     Countered,
+    /// FUDGE: won, but in all-out defense, which cannot harm.
+    CannotHarm,
 }
 
 impl From<core::StrikeResult> for StrikeResult {
@@ -133,6 +135,7 @@ impl From<core::StrikeResult> for StrikeResult {
             core::StrikeResult::Parried => StrikeResult::Parried,
             core::StrikeResult::BelowMinimum => StrikeResult::BelowMinimum,
             core::StrikeResult::Countered => StrikeResult::Countered,
+            core::StrikeResult::CannotHarm => StrikeResult::CannotHarm,
         }
     }
 }

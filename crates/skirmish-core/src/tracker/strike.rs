@@ -30,6 +30,7 @@ use crate::damage::{DamageModel, DamageState, HitPointState, WoundLevel, WoundTr
 use crate::dice::{Dice, RollSource, ScriptedRolls};
 use crate::fighter::{RATING_LIMIT, Striking};
 use crate::striking::full_contact::{self, RangedShot, StrikeOutcome};
+use crate::striking::opposed::Stance;
 
 use super::{ActorId, CombatantId, Encounter, LogEntry, State, Status, TrackerError, TrackerResult, note};
 
@@ -120,6 +121,8 @@ pub enum StrikeResult {
     /// FUDGE, a two-way exchange: the defender won the roll and hurt the
     /// attacker.
     Countered,
+    /// FUDGE 4.31: won, but in all-out defense, which cannot harm.
+    CannotHarm,
 }
 
 impl StrikeResult {
@@ -138,6 +141,7 @@ impl StrikeResult {
             StrikeResult::Parried => return "parried",
             StrikeResult::BelowMinimum => return "below the minimum to hit",
             StrikeResult::Countered => return "countered",
+            StrikeResult::CannotHarm => return "won, but in all-out defense",
             StrikeResult::Hit => StrikeOutcome::Hit { margin: 0 },
             StrikeResult::AmazingStrike => StrikeOutcome::AmazingStrike { margin: 0 },
             StrikeResult::GuaranteedHit => StrikeOutcome::GuaranteedHit { margin: 0 },
@@ -250,6 +254,15 @@ fn four_df(s: &mut State, typed: Option<i32>, field: &str) -> TrackerResult<i32>
             .roll(Dice::FOUR_DF)
             .map_err(|e| TrackerError::invalid(field, e.to_string())),
         None => Ok(s.rng.four_df()),
+    }
+}
+
+/// A stance's term of a FUDGE result (FUDGE 4.31), if it has one.
+fn stance_part(stance: Stance) -> Option<Part> {
+    match stance {
+        Stance::Normal => None,
+        Stance::AllOutOffense => Some(part("all-out offense", stance.skill_bonus())),
+        Stance::AllOutDefense => Some(part("all-out defense", stance.skill_bonus())),
     }
 }
 
@@ -555,12 +568,14 @@ fn strike_in(
                     penalty: a_pen,
                     outnumbered: 0,
                     roll: attack_roll,
+                    stance: af.stance,
                 },
                 OpposedSide {
                     skill: t_skill,
                     penalty: t_pen,
                     outnumbered: 0,
                     roll: defense,
+                    stance: tf.stance,
                 },
                 &rules,
                 af.offense,
@@ -578,12 +593,14 @@ fn strike_in(
                 None
             };
             attack_breakdown.push(part("skill", a_skill));
+            attack_breakdown.extend(stance_part(af.stance));
             attack_breakdown.extend(penalty_part(a_pen));
             if options.modifier != 0 {
                 attack_breakdown.push(part("GM modifier", options.modifier));
             }
             attack_breakdown.push(part("roll", attack_roll));
             defense_breakdown.push(part("skill", t_skill));
+            defense_breakdown.extend(stance_part(tf.stance));
             defense_breakdown.extend(penalty_part(t_pen));
             defense_breakdown.push(part("roll", defense));
             attack_total = blow.attack;
@@ -597,6 +614,8 @@ fn strike_in(
                 StrikeResult::Hit
             } else if counter.is_some() {
                 StrikeResult::Countered
+            } else if blow.degree >= 1 && af.stance == Stance::AllOutDefense {
+                StrikeResult::CannotHarm
             } else if blow.degree >= 1 {
                 StrikeResult::BelowMinimum
             } else {

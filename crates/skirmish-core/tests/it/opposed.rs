@@ -801,22 +801,32 @@ proptest! {
 // ---------------------------------------------------------------------------
 // The exchange (FUDGE 4.22): the winner hurts the loser, never both.
 
+fn stance() -> impl Strategy<Value = Stance> {
+    prop_oneof![
+        Just(Stance::Normal),
+        Just(Stance::AllOutOffense),
+        Just(Stance::AllOutDefense)
+    ]
+}
+
 fn side() -> impl Strategy<Value = skirmish_core::combat::OpposedSide> {
-    (any::<i32>(), any::<i32>(), any::<i32>(), any::<i32>()).prop_map(|(skill, penalty, outnumbered, roll)| {
-        skirmish_core::combat::OpposedSide {
+    (any::<i32>(), any::<i32>(), any::<i32>(), any::<i32>(), stance()).prop_map(
+        |(skill, penalty, outnumbered, roll, stance)| skirmish_core::combat::OpposedSide {
             skill,
             penalty,
             outnumbered,
             roll,
-        }
-    })
+            stance,
+        },
+    )
 }
 
 proptest! {
-    /// Over the whole range of every input: an exchange never hurts both
-    /// fighters, a tie hurts nobody, the defender hurts the attacker exactly
-    /// when he wins by 1 or more with at least the minimum result, and a
-    /// one-way strike never hurts the attacker.
+    /// Over the whole range of every input, in every stance: an exchange
+    /// never hurts both fighters, the defender hurts the attacker only
+    /// when he wins (a tie wins only against an all-out attacker) with at
+    /// least the minimum result and not in all-out defense, and a one-way
+    /// strike never hurts the attacker.
     #[test]
     fn an_exchange_hurts_one_fighter_at_most(
         attacker in side(),
@@ -830,10 +840,17 @@ proptest! {
         let blow = opposed_blow(attacker, defender, &rules, factors[0], factors[1]);
         let counter = counter_blow(&blow, &rules, factors[2], factors[3]);
         prop_assert!(!(blow.landed && counter.is_some()));
-        if blow.degree == 0 {
+        let all_out = |s: Stance| s == Stance::AllOutOffense;
+        if blow.degree == 0 && all_out(attacker.stance) == all_out(defender.stance) {
             prop_assert!(!blow.landed && counter.is_none());
         }
-        prop_assert_eq!(counter.is_some(), blow.degree <= -1 && blow.defense >= minimum);
+        if counter.is_some() {
+            prop_assert!(blow.degree <= 0 && blow.defense >= minimum);
+            prop_assert!(defender.stance != Stance::AllOutDefense);
+        }
+        if blow.landed {
+            prop_assert!(attacker.stance != Stance::AllOutDefense);
+        }
         let one_way = FudgeRules { exchange: ExchangeRule::OneWay, ..rules };
         prop_assert_eq!(counter_blow(&blow, &one_way, factors[2], factors[3]), None);
     }
@@ -842,36 +859,41 @@ proptest! {
 proptest! {
     /// The battle's and the tracker's arithmetic (`opposed_blow`, and
     /// `counter_blow` for the defender's answer) is 4.22's round
-    /// (`exchange`) for two fighters in a normal stance, not aiming, both
-    /// able to harm: whoever `exchange` says hits, hits, by the same degree;
-    /// and a one-way strike is the round in which the defender cannot harm.
+    /// (`exchange`, with 4.31's stances) for two fighters not aiming, in
+    /// any stance: whoever `exchange` says hits, hits, by the same degree
+    /// plus the same stance bonus; and a one-way strike is the round in
+    /// which the defender cannot harm.
     #[test]
     fn the_blow_and_its_answer_are_the_round_of_4_22(
         attack in -60i32..60,
         defense in -60i32..60,
         minimum in -8i32..8,
+        stances in (stance(), stance()),
     ) {
         use skirmish_core::combat::{counter_blow, opposed_blow, OpposedSide};
         use skirmish_core::fighter::{ExchangeRule, FudgeRules};
         let rules = FudgeRules { minimum_to_hit: Level::new(minimum), ..FudgeRules::default() };
-        let side = |total: i32| OpposedSide { skill: total, penalty: 0, outnumbered: 0, roll: 0 };
-        let blow = opposed_blow(side(attack), side(defense), &rules, 0, 0);
+        let side = |skill: i32, stance: Stance| OpposedSide { skill, penalty: 0, outnumbered: 0, roll: 0, stance };
+        let blow = opposed_blow(side(attack, stances.0), side(defense, stances.1), &rules, 0, 0);
         let counter = counter_blow(&blow, &rules, 0, 0);
-        let fighter = |total: i32| RolledCombatant {
+        // The round sees the results, the stance's bonus included.
+        let fighter = |total: i32, stance: Stance| RolledCombatant {
             minimum_to_hit: Level::new(minimum),
+            stance,
             ..RolledCombatant::new(Level::new(total))
         };
-        let round = exchange(&fighter(attack), &fighter(defense)).unwrap();
-        let (first, second) = match round.hit() {
-            Some(h) if h.winner == RoundSide::First => (Some(h.relative_degree), None),
-            Some(h) => (None, Some(h.relative_degree)),
+        let (first, second) = (fighter(blow.attack, stances.0), fighter(blow.defense, stances.1));
+        let round = exchange(&first, &second).unwrap();
+        let (hits_first, hits_second) = match round.hit() {
+            Some(h) if h.winner == RoundSide::First => (Some(h.relative_degree + h.damage_bonus), None),
+            Some(h) => (None, Some(h.relative_degree + h.damage_bonus)),
             None => (None, None),
         };
-        prop_assert_eq!(blow.landed.then_some(blow.damage), first);
-        prop_assert_eq!(counter, second);
+        prop_assert_eq!(blow.landed.then_some(blow.damage), hits_first);
+        prop_assert_eq!(counter, hits_second);
         let one_way = FudgeRules { exchange: ExchangeRule::OneWay, ..rules };
-        let defends_only = RolledCombatant { can_harm: false, ..fighter(defense) };
-        let round = exchange(&fighter(attack), &defends_only).unwrap();
+        let defends_only = RolledCombatant { can_harm: false, ..second };
+        let round = exchange(&first, &defends_only).unwrap();
         prop_assert_eq!(blow.landed, round.hit().is_some());
         prop_assert_eq!(counter_blow(&blow, &one_way, 0, 0), None);
     }

@@ -94,6 +94,7 @@ fn result_name(r: StrikeResult) -> &'static str {
         StrikeResult::Parried => "parried",
         StrikeResult::BelowMinimum => "below_minimum",
         StrikeResult::Countered => "countered",
+        StrikeResult::CannotHarm => "cannot_harm",
     }
 }
 

@@ -293,12 +293,14 @@ impl Battle {
                     penalty: penalty[a as usize],
                     outnumbered: crowd(a),
                     roll: ar,
+                    stance: ag.stance,
                 };
                 let defender = OpposedSide {
                     skill: t_skill,
                     penalty: penalty[t as usize],
                     outnumbered: crowd(t),
                     roll: dr,
+                    stance: tg.stance,
                 };
                 let blow = combat::opposed_blow(attacker, defender, &r, ag.offense, tg.defense_factor);
                 // A two-way exchange: the defender who wins hurts the attacker.
@@ -310,6 +312,7 @@ impl Battle {
                         penalty: side.penalty,
                         roll: side.roll,
                         outnumbered: side.outnumbered,
+                        stance: side.stance,
                     };
                     let end = if blow.landed {
                         OpposedEnd::Hit(blow.degree)

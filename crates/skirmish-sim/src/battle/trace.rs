@@ -6,6 +6,7 @@
 //! caller asked for them in memory.
 
 use skirmish_core::striking::full_contact::StrikeOutcome;
+use skirmish_core::striking::opposed::Stance;
 
 use crate::report::TraceLine;
 
@@ -93,6 +94,8 @@ pub(super) struct OpposedPart {
     pub(super) roll: i32,
     /// Attackers beyond the first (FUDGE 4.34), when the rule is on.
     pub(super) outnumbered: i32,
+    /// Its stance (FUDGE 4.31).
+    pub(super) stance: Stance,
 }
 
 /// How a FUDGE opposed roll ended, for the trace.
@@ -115,14 +118,19 @@ pub(super) fn opposed(attack: &OpposedPart, defense: &OpposedPart, end: OpposedE
         } else {
             String::new()
         };
-        // Every part of the total: skill + wounds - outnumbered + roll.
+        // Every part of the total: skill + stance + wounds - outnumbered + roll.
+        let stance = match p.stance {
+            Stance::Normal => String::new(),
+            Stance::AllOutOffense => " +1 all-out offense".to_string(),
+            Stance::AllOutDefense => " +2 all-out defense".to_string(),
+        };
         let wounds = if p.penalty != 0 {
             format!(" {:+} wounds", p.penalty)
         } else {
             String::new()
         };
         format!(
-            "{} ({:+} skill{wounds} {:+} roll{outnumbered})",
+            "{} ({:+} skill{stance}{wounds} {:+} roll{outnumbered})",
             p.result, p.skill, p.roll
         )
     };

@@ -56,6 +56,7 @@
 use skirmish_core::combat::{self, OpposedSide};
 use skirmish_core::fighter::{ExchangeRule, FudgeRules};
 use skirmish_core::ladder::CombatLevel;
+use skirmish_core::striking::opposed::Stance;
 
 use super::{
     Common, FastEnd, FastModel, FastPlan, Fighter, Out, Watch, after_falls, decided, is_down, next_moment,
@@ -90,6 +91,8 @@ pub(crate) struct OpposedPlan {
     skill: Vec<[Option<i32>; 2]>,
     /// Per group: its combat level, to report that error.
     level: Vec<CombatLevel>,
+    /// Per group: its stance (FUDGE 4.31).
+    stance: Vec<Stance>,
 }
 
 impl OpposedPlan {
@@ -98,9 +101,9 @@ impl OpposedPlan {
     pub(crate) fn new(
         rules: FudgeRules,
         (reach, by_round): (u32, bool),
-        levels: impl IntoIterator<Item = CombatLevel>,
+        groups: impl IntoIterator<Item = (CombatLevel, Stance)>,
     ) -> OpposedPlan {
-        let level: Vec<CombatLevel> = levels.into_iter().collect();
+        let (level, stance): (Vec<CombatLevel>, Vec<Stance>) = groups.into_iter().unzip();
         let skill = level
             .iter()
             .map(|l| [1, 2].map(|round| l.in_round(round).ok().map(|s| s.value())))
@@ -111,6 +114,7 @@ impl OpposedPlan {
             by_round,
             skill,
             level,
+            stance,
         }
     }
 
@@ -449,12 +453,14 @@ fn fight_with<C: Clock, M: FastModel, const RANKED: bool, const TWO_WAY: bool>(
                 penalty: a_penalty,
                 outnumbered: crowd(a),
                 roll: a_roll,
+                stance: op.stance[ag],
             };
             let defender = OpposedSide {
                 skill: t_skill,
                 penalty: i32::from(ft.penalty),
                 outnumbered: crowd(t),
                 roll: t_roll,
+                stance: op.stance[tg],
             };
             let blow = combat::opposed_blow(attacker, defender, rules, groups[ag].offense, groups[tg].defense_factor);
             // A two-way exchange: the defender who wins hurts the attacker.

@@ -4,15 +4,16 @@
 //! with `--set timing=...`), but an author who wrote one expecting it to
 //! matter should hear that it does not.
 
+use skirmish_core::striking::opposed::Stance;
 use skirmish_core::timing::TimingSystem;
 
-use super::Scenario;
+use super::{Scenario, Striking};
 
 impl Scenario {
     /// Settings this scenario gives that its chosen rules ignore, one
     /// sentence each, naming the field: Tick System initiative bonus and
     /// interval under another timing system; REF and Combat Sense (Action
-    /// Blocks) under another.
+    /// Blocks) under another; a FUDGE stance under Full Contact striking.
     ///
     /// ```
     /// use skirmish_sim::scenario::Scenario;
@@ -28,6 +29,7 @@ impl Scenario {
     pub fn warnings(&self) -> Vec<String> {
         let tick_system = matches!(self.timing, TimingSystem::TickSystem(_));
         let action_blocks = matches!(self.timing, TimingSystem::ActionBlocks(_));
+        let fudge = matches!(self.striking, Striking::FudgeOpposed(_));
         let timing = self.timing.name().replace('-', " ");
         let mut out = Vec::new();
         for (s, side) in self.sides.iter().enumerate() {
@@ -47,6 +49,13 @@ impl Scenario {
                 if !action_blocks {
                     ignored("reflexes", group.reflexes.into(), "Action Blocks");
                     ignored("combat_sense", group.combat_sense.into(), "Action Blocks");
+                }
+                if !fudge && group.stance != Stance::Normal {
+                    out.push(format!(
+                        "sides[{s}].groups[{g}].stance: {} has no effect under full-contact striking (only \
+                         fudge-opposed striking reads it)",
+                        group.stance.name()
+                    ));
                 }
             }
         }

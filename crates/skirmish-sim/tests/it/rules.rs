@@ -207,3 +207,58 @@ fn exchanges_count_by_round_only_under_the_round_systems() {
         );
     }
 }
+
+/// FUDGE 4.31's stances in battles: the stance's bonus shows in the trace
+/// and counts in the result; all-out offense changes who wins a duel of
+/// equals; all-out defense never wounds (without critical results, which
+/// the engine does not judge); a stance under Full Contact is warned about.
+#[test]
+fn stances_fight_as_4_31_writes_them() {
+    let duel = |a: &str, b: &str| -> Scenario {
+        toml::from_str(&format!(
+            r#"
+            name = "stances"
+            timing = "continuous"
+            striking = "fudge-opposed"
+            [[sides]]
+            name = "A"
+            groups = [{{ name = "A", skill = "Good", stance = "{a}" }}]
+            [[sides]]
+            name = "B"
+            groups = [{{ name = "B", skill = "Good", stance = "{b}" }}]
+            "#
+        ))
+        .unwrap()
+    };
+    let wins_of_a = |s: &Scenario| {
+        let b = Battle::new(s).unwrap();
+        (0..400)
+            .filter(|&i| b.run(5, i, &RunOptions::default()).unwrap().summary.outcome == Outcome::Win { side: 0 })
+            .count()
+    };
+    let even = wins_of_a(&duel("normal", "normal"));
+    let berserk = wins_of_a(&duel("all_out_offense", "normal"));
+    assert!((150..=250).contains(&even), "{even} of 400 between equals");
+    assert_ne!(berserk, even, "all-out offense changed nothing");
+    // All-out defense: A never wounds B, so A never wins.
+    let turtle = duel("all_out_defense", "normal");
+    assert_eq!(wins_of_a(&turtle), 0);
+    let trace = Battle::new(&turtle)
+        .unwrap()
+        .run(5, 0, &RunOptions::FULL)
+        .unwrap()
+        .trace
+        .unwrap();
+    assert!(trace.iter().any(|l| l.text.contains("+2 all-out defense")), "{trace:?}");
+    // Under Full Contact the stance is read by nobody, and said so.
+    let fc = duel("all_out_offense", "normal")
+        .with_field("striking", "full-contact")
+        .unwrap();
+    assert_eq!(
+        fc.warnings(),
+        [
+            "sides[0].groups[0].stance: all_out_offense has no effect under full-contact striking (only fudge-opposed \
+          striking reads it)"
+        ]
+    );
+}

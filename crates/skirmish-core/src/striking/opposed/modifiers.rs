@@ -207,6 +207,16 @@ pub enum Stance {
 }
 
 impl Stance {
+    /// Its name in files and sweeps: `"normal"`, `"all_out_offense"`,
+    /// `"all_out_defense"`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Stance::Normal => "normal",
+            Stance::AllOutOffense => "all_out_offense",
+            Stance::AllOutDefense => "all_out_defense",
+        }
+    }
+
     /// The skill modifier: 0, +1 or +2.
     pub const fn skill_bonus(self) -> i32 {
         match self {

@@ -264,17 +264,22 @@ pub(crate) fn fight_opposed<C: Clock, M: FastModel>(
     // The generator in a local: its state can stay in registers.
     let mut local = rolls.clone();
     let out = (ws, &mut local, casualties, control);
-    // One loop per targeting kind and exchange rule: a one-way battle's
-    // loop has no trace of the defender's answer.
-    let two_way = plan
-        .opposed
-        .as_deref()
-        .is_some_and(|op| op.rules.exchange == ExchangeRule::TwoWay);
-    let end = match (plan.targeting == Targeting::Random, two_way) {
-        (true, false) => fight_with::<C, M, false, false>(plan, model, prep, group_of, clock, out),
-        (true, true) => fight_with::<C, M, false, true>(plan, model, prep, group_of, clock, out),
-        (false, false) => fight_with::<C, M, true, false>(plan, model, prep, group_of, clock, out),
-        (false, true) => fight_with::<C, M, true, true>(plan, model, prep, group_of, clock, out),
+    // One loop per targeting kind, exchange rule and stances: a one-way
+    // battle's loop has no trace of the defender's answer, and a battle of
+    // normal stances none of 4.31's (the stance is a constant there, and
+    // the blow's arithmetic folds it away).
+    let op = plan.opposed.as_deref();
+    let two_way = op.is_some_and(|op| op.rules.exchange == ExchangeRule::TwoWay);
+    let stances = op.is_some_and(|op| op.stance.iter().any(|&s| s != Stance::Normal));
+    let end = match (plan.targeting == Targeting::Random, two_way, stances) {
+        (true, false, false) => fight_with::<C, M, false, false, false>(plan, model, prep, group_of, clock, out),
+        (true, true, false) => fight_with::<C, M, false, true, false>(plan, model, prep, group_of, clock, out),
+        (true, false, true) => fight_with::<C, M, false, false, true>(plan, model, prep, group_of, clock, out),
+        (true, true, true) => fight_with::<C, M, false, true, true>(plan, model, prep, group_of, clock, out),
+        (false, false, false) => fight_with::<C, M, true, false, false>(plan, model, prep, group_of, clock, out),
+        (false, true, false) => fight_with::<C, M, true, true, false>(plan, model, prep, group_of, clock, out),
+        (false, false, true) => fight_with::<C, M, true, false, true>(plan, model, prep, group_of, clock, out),
+        (false, true, true) => fight_with::<C, M, true, true, true>(plan, model, prep, group_of, clock, out),
     };
     *rolls = local;
     end
@@ -314,7 +319,7 @@ pub(crate) fn fight_opposed_ring<M: FastModel>(
 
 #[expect(clippy::too_many_lines, reason = "the battle loop reads best in one piece")]
 #[inline]
-fn fight_with<C: Clock, M: FastModel, const RANKED: bool, const TWO_WAY: bool>(
+fn fight_with<C: Clock, M: FastModel, const RANKED: bool, const TWO_WAY: bool, const STANCES: bool>(
     plan: &FastPlan,
     model: &M,
     prep: &M::Prep,
@@ -453,14 +458,14 @@ fn fight_with<C: Clock, M: FastModel, const RANKED: bool, const TWO_WAY: bool>(
                 penalty: a_penalty,
                 outnumbered: crowd(a),
                 roll: a_roll,
-                stance: op.stance[ag],
+                stance: if STANCES { op.stance[ag] } else { Stance::Normal },
             };
             let defender = OpposedSide {
                 skill: t_skill,
                 penalty: i32::from(ft.penalty),
                 outnumbered: crowd(t),
                 roll: t_roll,
-                stance: op.stance[tg],
+                stance: if STANCES { op.stance[tg] } else { Stance::Normal },
             };
             let blow = combat::opposed_blow(attacker, defender, rules, groups[ag].offense, groups[tg].defense_factor);
             // A two-way exchange: the defender who wins hurts the attacker.

@@ -470,14 +470,22 @@ fn fight_with<C: Clock, M: FastModel, const RANKED: bool, const MODE: u8>(
                 penalty: a_penalty,
                 outnumbered: crowd(a),
                 roll: a_roll,
-                stance: if MODE == WITH_STANCES { op.stance[ag] } else { Stance::Normal },
+                stance: if MODE == WITH_STANCES {
+                    op.stance[ag]
+                } else {
+                    Stance::Normal
+                },
             };
             let defender = OpposedSide {
                 skill: t_skill,
                 penalty: i32::from(ft.penalty),
                 outnumbered: crowd(t),
                 roll: t_roll,
-                stance: if MODE == WITH_STANCES { op.stance[tg] } else { Stance::Normal },
+                stance: if MODE == WITH_STANCES {
+                    op.stance[tg]
+                } else {
+                    Stance::Normal
+                },
             };
             let blow = combat::opposed_blow(attacker, defender, rules, groups[ag].offense, groups[tg].defense_factor);
             // A two-way exchange: the defender who wins hurts the attacker.

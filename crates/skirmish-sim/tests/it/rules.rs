@@ -162,20 +162,13 @@ fn duel(timing: &str, exchange: &str) -> Scenario {
 }
 
 /// docs/rules.md §2.2.2: under the round systems two fighters exchange
-/// blows once a round (the second blow of a mutual pair is that exchange,
-/// and nobody rolls again); under the tick-based systems every blow is an
+/// blows once (the second blow of a mutual pair is that exchange, and
+/// nobody rolls again); under the tick-based systems every blow is an
 /// exchange; the defender who wins hurts the striker, and with
 /// `exchange = "one_way"` never.
 #[test]
 fn exchanges_count_by_round_only_under_the_round_systems() {
-    for timing in [
-        "simultaneous",
-        "simple-rounds",
-        "graduated-rounds",
-        "continuous",
-        "tick-system",
-        "action-blocks",
-    ] {
+    for timing in skirmish_core::timing::TimingSystem::NAMES {
         let lines = |exchange: &str| -> Vec<String> {
             let s = duel(timing, exchange);
             (0..20)
@@ -196,7 +189,7 @@ fn exchanges_count_by_round_only_under_the_round_systems() {
             .filter(|l| l.contains("have exchanged blows this round"))
             .count();
         let countered = two.iter().filter(|l| l.contains("the defender wins by")).count();
-        let by_round = ["simultaneous", "simple-rounds", "graduated-rounds"].contains(&timing);
+        let by_round = matches!(timing, "simultaneous" | "simple-rounds" | "graduated-rounds");
         assert_eq!(once > 0, by_round, "{timing}: {once} blows already exchanged");
         assert!(countered > 0, "{timing}: no defender won an exchange");
         let one = lines("one_way");

@@ -181,6 +181,15 @@ pub struct OpposedBlow {
     pub stances: (Stance, Stance),
 }
 
+impl OpposedBlow {
+    /// Whether the attacker won the round (by 1 or more, or by a tie
+    /// against an all-out attacker), whether or not his blow landed.
+    #[inline]
+    pub const fn attacker_won(&self) -> bool {
+        wins(self.degree, self.stances.0, self.stances.1)
+    }
+}
+
 /// Whether the side with this relative degree and stance wins the round
 /// against a foe in `theirs` (FUDGE 4.31: an all-out attacker who ties
 /// loses, unless both attacked all-out).

@@ -614,9 +614,9 @@ fn strike_in(
                 StrikeResult::Hit
             } else if counter.is_some() {
                 StrikeResult::Countered
-            } else if blow.degree >= 1 && af.stance == Stance::AllOutDefense {
+            } else if blow.attacker_won() && af.stance == Stance::AllOutDefense {
                 StrikeResult::CannotHarm
-            } else if blow.degree >= 1 {
+            } else if blow.attacker_won() {
                 StrikeResult::BelowMinimum
             } else {
                 StrikeResult::Miss

@@ -564,3 +564,41 @@ fn bad_strikes_are_typed_and_change_nothing() {
     p.weapon = Some(WeaponChoice::Named("lightsabre".into()));
     assert_eq!(e.add_fighter("x", &p).unwrap_err().kind(), ErrorKind::InvalidInput);
 }
+
+/// The result's words follow 4.31's tie rule: an attacker who ties an
+/// all-out attacker has won (below the minimum, or unable to harm in
+/// all-out defense), not missed.
+#[test]
+fn a_tie_against_an_all_out_attacker_is_won() {
+    use skirmish_core::striking::opposed::Stance;
+    let rules = EncounterRules {
+        striking: Striking::FudgeOpposed(FudgeRules::default()),
+        damage: DamageConfig::default(),
+    };
+    let mut turtle = FighterProfile::new("X");
+    turtle.stance = Stance::AllOutDefense;
+    let mut berserk = FighterProfile::new("Y");
+    berserk.skill = CombatLevel::plain(Level::new(1));
+    berserk.stance = Stance::AllOutOffense;
+    // X: Fair 0 + 2 + roll 0 = 2; Y: Good 1 + 1 + roll 0 = 2: a tie Y loses.
+    let (mut e, x, y) = duel(rules.clone(), turtle, berserk.clone());
+    let r = e
+        .strike(x, y, EncounterStrikeOptions::default(), StrikeDice::typed(0, Some(0)))
+        .unwrap();
+    assert_eq!(
+        (r.margin, r.result, r.landed),
+        (0, StrikeResult::CannotHarm, false),
+        "{}",
+        r.text
+    );
+    // A plain attacker at -4 ties a Poor berserker (-2 + 1 - 3 = -4) and
+    // wins, but below Poor.
+    let mut weak = FighterProfile::new("W");
+    weak.skill = CombatLevel::plain(Level::new(-4));
+    berserk.skill = CombatLevel::plain(Level::new(-2));
+    let (mut e, w, y) = duel(rules, weak, berserk);
+    let r = e
+        .strike(w, y, EncounterStrikeOptions::default(), StrikeDice::typed(0, Some(-3)))
+        .unwrap();
+    assert_eq!((r.margin, r.result), (0, StrikeResult::BelowMinimum), "{}", r.text);
+}

@@ -208,20 +208,11 @@ fn exchanges_count_by_round_only_under_the_round_systems() {
 #[test]
 fn stances_fight_as_4_31_writes_them() {
     let duel = |a: &str, b: &str| -> Scenario {
-        toml::from_str(&format!(
-            r#"
-            name = "stances"
-            timing = "continuous"
-            striking = "fudge-opposed"
-            [[sides]]
-            name = "A"
-            groups = [{{ name = "A", skill = "Good", stance = "{a}" }}]
-            [[sides]]
-            name = "B"
-            groups = [{{ name = "B", skill = "Good", stance = "{b}" }}]
-            "#
-        ))
-        .unwrap()
+        duel("continuous", "two_way")
+            .with_field("sides.0.groups.0.stance", a)
+            .unwrap()
+            .with_field("sides.1.groups.0.stance", b)
+            .unwrap()
     };
     let wins_of_a = |s: &Scenario| {
         let b = Battle::new(s).unwrap();

@@ -13,7 +13,7 @@
 //!
 //! ```
 //! use skirmish_core::combat::{full_contact_blow, opposed_blow, OpposedSide};
-//! use skirmish_core::fighter::{FudgeRules, FullContactRules};
+//! use skirmish_core::fighter::FullContactRules;
 //! use skirmish_core::striking::opposed::Stance;
 //!
 //! // Cardiff (SR 9) strikes the goblin (DR 6) and rolls -1: a hit by 2.
@@ -21,20 +21,21 @@
 //! assert!(blow.landed);
 //! assert_eq!(blow.damage, 2);
 //!
-//! // FUDGE: Good (+1) rolling +1 against Fair (0) rolling 0 wins by 2.
-//! let attacker = OpposedSide { skill: 1, penalty: 0, outnumbered: 0, roll: 1, stance: Stance::Normal };
-//! let defender = OpposedSide { skill: 0, penalty: 0, outnumbered: 0, roll: 0, stance: Stance::Normal };
-//! let blow = opposed_blow(attacker, defender, &FudgeRules::default(), 1, 0);
-//! assert_eq!((blow.degree, blow.damage), (2, 3));
+//! // FUDGE: Good (+1) in all-out offense (+1) rolling 0 against Fair (0)
+//! // rolling 0 wins by 2: +1 damage for the stance and +1 offense.
+//! let attacker = OpposedSide { stance: Stance::AllOutOffense, ..OpposedSide::new(1, 0) };
+//! let blow = opposed_blow(attacker, OpposedSide::new(0, 0), 1, 0);
+//! assert_eq!((blow.degree, blow.damage), (2, 4));
 //! # Ok::<(), skirmish_core::Error>(())
 //! ```
 
 use serde::{Deserialize, Serialize};
 
 use crate::error::Result;
-use crate::fighter::{ExchangeRule, FudgeRules, FullContactRules};
+use crate::fighter::{ExchangeRule, Fighter, FudgeRules, FullContactRules};
+use crate::ladder::Level;
 use crate::striking::full_contact::{self, RangedShot, StrikeOptions, StrikeOutcome};
-use crate::striking::opposed::Stance;
+use crate::striking::opposed::{Aim, CombatKind, Modifier, Stance, TargetSize};
 
 /// A Full Contact blow: the strike and the damage it does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -139,9 +140,15 @@ pub struct OpposedSide {
     pub skill: i32,
     /// The wound penalty (0, -1 Hurt, -2 Very Hurt).
     pub penalty: i32,
-    /// FUDGE 4.34: attackers beyond the first engaging this fighter (each
-    /// is -1).
+    /// FUDGE 4.34: the penalty for attackers beyond the first engaging
+    /// this fighter ([`FudgeRules::outnumbered`]).
     pub outnumbered: i32,
+    /// FUDGE 4.31's modifiers against this foe: position, aim, one's own
+    /// large shield, the foe's shield ([`Matchup::modifier`]).
+    pub modifier: i32,
+    /// The least result that hits this foe ([`Matchup::minimum`]: by Scale,
+    /// raised by aiming).
+    pub minimum: i32,
     /// The roll (4dF, or a side's group 2dF).
     pub roll: i32,
     /// FUDGE 4.31's stance: +1 or +2 to the result, and what the round
@@ -150,14 +157,146 @@ pub struct OpposedSide {
 }
 
 impl OpposedSide {
-    /// The result: skill + stance + penalty - outnumbered + roll.
+    /// A side with this skill and roll and nothing else: unhurt, alone,
+    /// no modifier, the minimum Poor, a normal stance.
+    #[inline]
+    pub const fn new(skill: i32, roll: i32) -> OpposedSide {
+        OpposedSide {
+            skill,
+            penalty: 0,
+            outnumbered: 0,
+            roll,
+            stance: Stance::Normal,
+            modifier: 0,
+            minimum: Level::POOR.value(),
+        }
+    }
+
+    /// The result: skill + stance + penalty - outnumbered + modifier + roll.
     #[inline]
     pub const fn total(&self) -> i32 {
         self.skill
             .saturating_add(self.stance.skill_bonus())
             .saturating_add(self.penalty)
             .saturating_sub(self.outnumbered)
+            .saturating_add(self.modifier)
             .saturating_add(self.roll)
+    }
+}
+
+/// What a fighter brings to every FUDGE exchange, whoever the foe: the
+/// standing modifiers of FUDGE 4.31 and its Scale, summed once per fighter
+/// so the battle loop pairs two of them with an addition
+/// ([`modifier_against`](Self::modifier_against),
+/// [`minimum_against`](Self::minimum_against)). [`matchup`] gives the same
+/// numbers with their breakdown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+pub struct Bearing {
+    /// What counts against the fighter himself: position, aiming, his own
+    /// large shield.
+    pub own: i32,
+    /// What his trained shield takes off a foe's result in melee (0 or
+    /// negative).
+    pub shield: i32,
+    /// His Scale.
+    pub scale: i32,
+    /// His called shot, which raises his minimum to hit.
+    pub aim: Aim,
+}
+
+impl Bearing {
+    /// `fighter`'s bearing.
+    pub const fn of(fighter: &Fighter) -> Bearing {
+        let (own_shield, shield) = match fighter.shield {
+            Some(s) => (s.penalty_to_user(), s.penalty_to_opponent(CombatKind::Melee)),
+            None => (0, 0),
+        };
+        Bearing {
+            own: fighter.position.penalty() + own_shield + fighter.aim.penalty(),
+            shield,
+            scale: fighter.scale,
+            aim: fighter.aim,
+        }
+    }
+
+    /// The modifier to this fighter's result against `foe`: his own, plus
+    /// the foe's shield.
+    #[inline]
+    pub const fn modifier_against(&self, foe: &Bearing) -> i32 {
+        self.own.saturating_add(foe.shield)
+    }
+
+    /// The least result with which this fighter hits `foe`: `equal_scale`
+    /// (the rules' minimum) at an equal Scale, else the one of the Scale
+    /// difference ([`TargetSize::by_scale`]); at least the aim's (Good).
+    #[inline]
+    pub const fn minimum_against(&self, foe: &Bearing, equal_scale: i32) -> i32 {
+        let by_scale = match TargetSize::by_scale(self.scale.saturating_sub(foe.scale)) {
+            Some(size) => size.minimum_to_hit().value(),
+            None => equal_scale,
+        };
+        match self.aim.minimum_to_hit() {
+            Some(aimed) if aimed.value() > by_scale => aimed.value(),
+            _ => by_scale,
+        }
+    }
+}
+
+/// What one fighter brings against one foe in a FUDGE exchange before any
+/// roll: the modifiers of FUDGE 4.31 that do not change from blow to blow
+/// (position, aim, shields) and the least result that hits the foe.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Matchup {
+    /// The non-zero modifiers, each with its reason, in the order
+    /// [`MeleeModifiers::effective_skill`](crate::striking::opposed::MeleeModifiers::effective_skill)
+    /// applies them.
+    pub modifiers: Vec<Modifier>,
+    /// Their sum ([`Bearing::modifier_against`]).
+    pub modifier: i32,
+    /// The least result that hits the foe ([`Bearing::minimum_against`]):
+    /// the rules' minimum at an equal Scale, else the one for the Scale
+    /// difference ([`TargetSize::by_scale`]); at least Good when aiming
+    /// (4.31).
+    pub minimum: i32,
+}
+
+/// `me` against `foe` under `rules` (FUDGE 4.22, 4.31; docs/rules.md
+/// §2.2.3), with the breakdown the tracker shows; a battle pairs
+/// [`Bearing`]s for the same numbers.
+///
+/// ```
+/// use skirmish_core::combat::matchup;
+/// use skirmish_core::fighter::{FighterProfile, FudgeRules, Striking};
+/// use skirmish_core::striking::opposed::{Position, Shield, ShieldSize};
+/// use skirmish_core::timing::TimingSystem;
+///
+/// let rules = FudgeRules::default();
+/// let fudge = Striking::FudgeOpposed(rules);
+/// let mut knight = FighterProfile::new("Knight");
+/// knight.shield = Some(Shield::new(ShieldSize::Medium));
+/// let mut troll = FighterProfile::new("Troll");
+/// troll.scale = 3;
+/// troll.position = Position::Worse;
+/// let (k, t) = (knight.resolve(&TimingSystem::continuous(), &fudge)?, troll.resolve(&TimingSystem::continuous(), &fudge)?);
+/// // The troll: -1 position, -1 the knight's shield; it needs Fair (0) to
+/// // hit a foe 3 Scales smaller.
+/// let m = matchup(&t, &k, &rules);
+/// assert_eq!((m.modifier, m.minimum, m.modifiers.len()), (-2, 0, 2));
+/// // The knight hits the bigger troll with any result.
+/// assert_eq!(matchup(&k, &t, &rules).minimum, -3);
+/// # Ok::<(), skirmish_core::Error>(())
+/// ```
+pub fn matchup(me: &Fighter, foe: &Fighter, rules: &FudgeRules) -> Matchup {
+    let (mine, theirs) = (Bearing::of(me), Bearing::of(foe));
+    // Position, aim and shields are a few points each: no overflow from 0.
+    let modifiers = me
+        .melee_modifiers()
+        .effective_skill(Level::new(0), &foe.melee_modifiers())
+        .map_or_else(|_| Vec::new(), |s| s.modifiers);
+    Matchup {
+        modifiers,
+        modifier: mine.modifier_against(&theirs),
+        minimum: mine.minimum_against(&theirs, rules.minimum_to_hit.value()),
     }
 }
 
@@ -179,6 +318,8 @@ pub struct OpposedBlow {
     pub damage: i32,
     /// The stances it was fought in: the attacker's, the defender's.
     pub stances: (Stance, Stance),
+    /// The least results that hit: the attacker's, the defender's.
+    pub minimums: (i32, i32),
 }
 
 impl OpposedBlow {
@@ -222,13 +363,10 @@ const fn stance_bonus(mine: Stance, theirs: Stance) -> i32 {
 /// ```
 /// use skirmish_core::combat::{counter_blow, opposed_blow, OpposedSide};
 /// use skirmish_core::fighter::{ExchangeRule, FudgeRules};
-/// use skirmish_core::striking::opposed::Stance;
 ///
 /// // Fair (0) rolls -1; the Good (+1) defender rolls +1 and wins by 3.
-/// let attacker = OpposedSide { skill: 0, penalty: 0, outnumbered: 0, roll: -1, stance: Stance::Normal };
-/// let defender = OpposedSide { skill: 1, penalty: 0, outnumbered: 0, roll: 1, stance: Stance::Normal };
 /// let rules = FudgeRules::default();
-/// let blow = opposed_blow(attacker, defender, &rules, 0, 0);
+/// let blow = opposed_blow(OpposedSide::new(0, -1), OpposedSide::new(1, 1), 0, 0);
 /// assert!(!blow.landed);
 /// // His sword (+1 offense) against the attacker's leather (1): damage 3.
 /// assert_eq!(counter_blow(&blow, &rules, 1, 1), Some(3));
@@ -239,29 +377,23 @@ const fn stance_bonus(mine: Stance, theirs: Stance) -> i32 {
 pub fn counter_blow(blow: &OpposedBlow, rules: &FudgeRules, offense: i32, defense_factor: i32) -> Option<i32> {
     let (theirs, mine) = blow.stances;
     let back = blow.defense.saturating_sub(blow.attack);
-    let won_back = wins(back, mine, theirs)
-        && !matches!(mine, Stance::AllOutDefense)
-        && blow.defense >= rules.minimum_to_hit.value();
+    let won_back =
+        wins(back, mine, theirs) && !matches!(mine, Stance::AllOutDefense) && blow.defense >= blow.minimums.1;
     (rules.exchange == ExchangeRule::TwoWay && won_back)
         .then(|| damage_of(back.saturating_add(stance_bonus(mine, theirs)), offense, defense_factor))
 }
 
 /// A FUDGE opposed blow (FUDGE 4.3; docs/rules.md §5): the attacker hits
-/// when its result beats the defender's by 1 or more and is at least the
-/// rules' minimum result (Poor against an equal-sized foe). The stances of
+/// when its result beats the defender's by 1 or more and is at least its
+/// minimum result (`attacker.minimum`: Poor against an equal-sized foe;
+/// [`matchup`] finds it). The stances of
 /// 4.31 count: +1 (all-out offense) or +2 (all-out defense) to the result;
 /// an all-out attacker who ties loses the round, and the winner against an
 /// all-out attacker does +2 damage, an all-out attacker who wins +1; in
 /// all-out defense a fighter cannot harm. What a defender who wins does is
 /// [`counter_blow`]'s to say.
 #[inline]
-pub fn opposed_blow(
-    attacker: OpposedSide,
-    defender: OpposedSide,
-    rules: &FudgeRules,
-    offense: i32,
-    defense_factor: i32,
-) -> OpposedBlow {
+pub fn opposed_blow(attacker: OpposedSide, defender: OpposedSide, offense: i32, defense_factor: i32) -> OpposedBlow {
     let attack = attacker.total();
     let defense = defender.total();
     let degree = attack.saturating_sub(defense);
@@ -270,14 +402,13 @@ pub fn opposed_blow(
         attack,
         defense,
         degree,
-        landed: wins(degree, mine, theirs)
-            && !matches!(mine, Stance::AllOutDefense)
-            && attack >= rules.minimum_to_hit.value(),
+        landed: wins(degree, mine, theirs) && !matches!(mine, Stance::AllOutDefense) && attack >= attacker.minimum,
         damage: damage_of(
             degree.saturating_add(stance_bonus(mine, theirs)),
             offense,
             defense_factor,
         ),
         stances: (mine, theirs),
+        minimums: (attacker.minimum, defender.minimum),
     }
 }

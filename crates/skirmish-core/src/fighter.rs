@@ -32,7 +32,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::error::Error;
 use crate::ladder::{CombatLevel, Level};
-use crate::striking::opposed::Stance;
+use crate::striking::opposed::{Aim, MeleeModifiers, Position, Shield, Stance};
 use crate::tables::weapons::RateOfFire;
 use crate::tables::{armor, weapons};
 use crate::timing::{ActorTiming, Declaration, TimingSystem};
@@ -107,8 +107,13 @@ pub struct FullContactRules {
 pub struct FudgeRules {
     /// The minimum rolled result to hit (Poor against an equal-sized foe).
     pub minimum_to_hit: Level,
-    /// The lone fighter's -1 per attacker beyond the first (FUDGE 4.34).
-    pub multi_foe_penalty: bool,
+    /// The lone fighter's penalty per attacker beyond the first (FUDGE
+    /// 4.34: 1; "this penalty can be reduced" for epic games: 0 turns it
+    /// off), 0..=[`MULTI_FOE_PENALTY_LIMIT`]. In a file an integer, or
+    /// `true` (1) and `false` (0) as files written before it was a number
+    /// say.
+    #[serde(deserialize_with = "per_foe")]
+    pub multi_foe_penalty: u32,
     /// The GM's one 2dF for each side's fighters at a moment, instead of
     /// each fighter's 4dF (FUDGE 4.34); a fighter alone on its side still
     /// rolls its own 4dF.
@@ -122,11 +127,61 @@ impl Default for FudgeRules {
     fn default() -> Self {
         FudgeRules {
             minimum_to_hit: Level::POOR,
-            multi_foe_penalty: true,
+            multi_foe_penalty: 1,
             group_roll: false,
             exchange: ExchangeRule::TwoWay,
         }
     }
+}
+
+/// The largest per-foe penalty [`FudgeRules::multi_foe_penalty`] takes.
+pub const MULTI_FOE_PENALTY_LIMIT: u32 = 10;
+
+impl FudgeRules {
+    /// Checks the options' ranges: the minimum to hit within
+    /// ±[`RATING_LIMIT`], the per-foe penalty at most
+    /// [`MULTI_FOE_PENALTY_LIMIT`]. The error names the field.
+    pub fn validate(&self) -> crate::Result<()> {
+        within("minimum_to_hit", self.minimum_to_hit.value(), RATING_LIMIT)?;
+        if self.multi_foe_penalty > MULTI_FOE_PENALTY_LIMIT {
+            return Err(Error::out_of_range(
+                "multi_foe_penalty",
+                self.multi_foe_penalty,
+                0,
+                MULTI_FOE_PENALTY_LIMIT,
+            ));
+        }
+        Ok(())
+    }
+
+    /// The penalty of a fighter engaged by `attackers` foes (FUDGE 4.34):
+    /// the per-foe penalty for each beyond the first.
+    #[inline]
+    pub const fn outnumbered(&self, attackers: u32) -> i32 {
+        let n = attackers.saturating_sub(1).saturating_mul(self.multi_foe_penalty);
+        if n > i32::MAX as u32 { i32::MAX } else { n as i32 }
+    }
+}
+
+/// `multi_foe_penalty`: an integer, or a bool (1 or 0).
+fn per_foe<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
+    struct V;
+    impl serde::de::Visitor<'_> for V {
+        type Value = u32;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a penalty per foe beyond the first (0, 1, 2...) or true (1) / false (0)")
+        }
+        fn visit_bool<E: serde::de::Error>(self, b: bool) -> Result<u32, E> {
+            Ok(u32::from(b))
+        }
+        fn visit_u64<E: serde::de::Error>(self, n: u64) -> Result<u32, E> {
+            u32::try_from(n).map_err(|_| E::invalid_value(serde::de::Unexpected::Unsigned(n), &self))
+        }
+        fn visit_i64<E: serde::de::Error>(self, n: i64) -> Result<u32, E> {
+            u32::try_from(n).map_err(|_| E::invalid_value(serde::de::Unexpected::Signed(n), &self))
+        }
+    }
+    d.deserialize_any(V)
 }
 
 /// Who a FUDGE opposed roll can hurt (docs/rules.md §2.2.2).
@@ -281,7 +336,34 @@ pub struct FighterProfile {
     /// striking only.
     #[serde(default)]
     pub stance: Stance,
+    /// FUDGE 4.31's shield: `"small"` (+1 in melee), `"medium"` (+1, and
+    /// against missiles), `"large"` (+2; -2 to its carrier outside a
+    /// shield wall), or a table `{ size, trained = true, in_shield_wall =
+    /// false }`. Its value comes off the foe's result. FUDGE striking only.
+    #[serde(default)]
+    pub shield: Option<Shield>,
+    /// FUDGE 4.31: aiming at a small part, -1 and a result of at least
+    /// Good to hit. FUDGE striking only.
+    #[serde(default)]
+    pub aim: Aim,
+    /// FUDGE 4.31: a worse position (-1) or a much worse one (-2). FUDGE
+    /// striking only.
+    #[serde(default)]
+    pub position: Position,
+    /// FUDGE Scale (0 human-sized), within ±[`SCALE_LIMIT`]: added to the
+    /// offensive and the defensive damage factor, and the minimum result
+    /// to hit a foe of another Scale follows the difference (FUDGE 4.22;
+    /// docs/rules.md §2.2.3). FUDGE striking only.
+    #[serde(default)]
+    pub scale: i32,
+    /// FUDGE 4.33, PCs vs NPCs: these fighters never roll; their result is
+    /// always their trait level. FUDGE striking only.
+    #[serde(default)]
+    pub npc_result: bool,
 }
+
+/// The largest magnitude of a FUDGE Scale: far beyond a dragon's.
+pub const SCALE_LIMIT: i32 = 100;
 
 fn one() -> u64 {
     1
@@ -343,6 +425,11 @@ impl FighterProfile {
             reflexes: 0,
             combat_sense: 0,
             stance: Stance::Normal,
+            shield: None,
+            aim: Aim::Anywhere,
+            position: Position::Even,
+            scale: 0,
+            npc_result: false,
         }
     }
 
@@ -373,6 +460,7 @@ impl FighterProfile {
             within(name, value, RATING_LIMIT)?;
         }
         within("initiative_bonus", self.initiative_bonus, INITIATIVE_LIMIT)?;
+        within("scale", self.scale, SCALE_LIMIT)?;
         if self.interval > INTERVAL_LIMIT {
             return Err(Error::out_of_range("interval", self.interval, 0, INTERVAL_LIMIT));
         }
@@ -465,10 +553,15 @@ impl FighterProfile {
             None => 0,
         };
         let fudge = matches!(striking, Striking::FudgeOpposed(_));
-        let (defense_rating, defense_factor) = if fudge {
-            (self.defense_rating, self.toughness + armor_bonus)
+        // FUDGE: armor and Scale are defensive factors, Scale offensive too.
+        let (defense_rating, defense_factor, offense) = if fudge {
+            (
+                self.defense_rating,
+                self.toughness + armor_bonus + self.scale,
+                self.offense + self.scale,
+            )
         } else {
-            (self.defense_rating + armor_bonus, self.toughness)
+            (self.defense_rating + armor_bonus, self.toughness, self.offense)
         };
         Ok(Fighter {
             name: self.name.clone(),
@@ -479,11 +572,16 @@ impl FighterProfile {
             defense_rating,
             armor_bonus,
             skill: self.skill,
-            offense: self.offense,
+            offense,
             defense_factor,
             hit_points: self.hit_points,
             disruptible: self.disruptible,
             stance: self.stance,
+            shield: self.shield,
+            aim: self.aim,
+            position: self.position,
+            scale: if fudge { self.scale } else { 0 },
+            npc_result: self.npc_result,
         })
     }
 }
@@ -501,9 +599,10 @@ impl Fighter {
             ("strike_rating", self.strike_rating, RATING_LIMIT),
             ("defense_rating", self.defense_rating, rated),
             ("armor_bonus", self.armor_bonus, RATING_LIMIT),
-            ("offense", self.offense, RATING_LIMIT),
-            ("defense_factor", self.defense_factor, rated),
+            ("offense", self.offense, RATING_LIMIT + SCALE_LIMIT),
+            ("defense_factor", self.defense_factor, rated + SCALE_LIMIT),
             ("skill", self.skill.level.value(), RATING_LIMIT),
+            ("scale", self.scale, SCALE_LIMIT),
         ] {
             within(name, value, limit)?;
         }
@@ -550,4 +649,99 @@ pub struct Fighter {
     /// FUDGE 4.31's stance (FUDGE opposed striking).
     #[serde(default)]
     pub stance: Stance,
+    /// FUDGE 4.31's shield, if any.
+    #[serde(default)]
+    pub shield: Option<Shield>,
+    /// FUDGE 4.31: aiming at a small part.
+    #[serde(default)]
+    pub aim: Aim,
+    /// FUDGE 4.31: a worse position.
+    #[serde(default)]
+    pub position: Position,
+    /// FUDGE Scale (0 under Full Contact), already counted in `offense`
+    /// and `defense_factor`; it also sets the minimum result to hit a foe
+    /// of another Scale.
+    #[serde(default)]
+    pub scale: i32,
+    /// FUDGE 4.33: the result is always the trait level (no roll).
+    #[serde(default)]
+    pub npc_result: bool,
+}
+
+/// The FUDGE 4.31 choices a fighter may change between blows: its stance,
+/// shield, aim and position. [`Encounter::set_tactics`](crate::tracker::Encounter::set_tactics)
+/// changes them mid-fight.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Tactics {
+    /// Normal, all-out offense or all-out defense.
+    pub stance: Stance,
+    /// The shield carried, if any.
+    pub shield: Option<Shield>,
+    /// A called shot at a small part.
+    pub aim: Aim,
+    /// A worse position.
+    pub position: Position,
+}
+
+impl Tactics {
+    /// In words, for the log: "stance all_out_offense, shield large
+    /// (untrained), aim anywhere, position even".
+    pub fn describe(&self) -> String {
+        let shield = match self.shield {
+            None => "none".to_string(),
+            Some(s) => {
+                let mut words = s.size.name().to_string();
+                if !s.trained {
+                    words.push_str(" (untrained)");
+                }
+                if s.in_shield_wall {
+                    words.push_str(" (in a shield wall)");
+                }
+                words
+            }
+        };
+        let aim = Aim::NAMES[self.aim as usize];
+        let position = Position::NAMES[self.position as usize];
+        format!(
+            "stance {}, shield {shield}, aim {aim}, position {position}",
+            self.stance.name()
+        )
+    }
+}
+
+impl Fighter {
+    /// Its FUDGE 4.31 choices.
+    pub const fn tactics(&self) -> Tactics {
+        Tactics {
+            stance: self.stance,
+            shield: self.shield,
+            aim: self.aim,
+            position: self.position,
+        }
+    }
+
+    /// Changes its FUDGE 4.31 choices.
+    pub const fn set_tactics(&mut self, tactics: Tactics) {
+        self.stance = tactics.stance;
+        self.shield = tactics.shield;
+        self.aim = tactics.aim;
+        self.position = tactics.position;
+    }
+
+    /// The FUDGE 4.31 modifiers this fighter fights with, but for its
+    /// wounds and stance (which a blow carries itself, as
+    /// [`OpposedSide`](crate::combat::OpposedSide)'s `penalty` and
+    /// `stance`): position, shield, aim.
+    pub const fn melee_modifiers(&self) -> MeleeModifiers {
+        MeleeModifiers {
+            wounds: crate::striking::opposed::Wounds::Unhurt,
+            position: self.position,
+            shield: self.shield,
+            aim: self.aim,
+            blessing: 0,
+            stance: Stance::Normal,
+            scouted: false,
+        }
+    }
 }

@@ -166,6 +166,11 @@ impl Encounter {
     /// A new encounter under `system` and `rules`, rolling with a generator
     /// seeded by `seed`.
     pub fn with_rules(system: TimingSystem, rules: EncounterRules, seed: u64) -> TrackerResult<Encounter> {
+        if let Striking::FudgeOpposed(fudge) = &rules.striking {
+            fudge
+                .validate()
+                .map_err(|e| TrackerError::from(e.in_field("rules.striking")))?;
+        }
         let model = rules
             .damage
             .build()

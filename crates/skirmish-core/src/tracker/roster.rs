@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{Encounter, State, TrackerError, TrackerResult, note, strike};
 use crate::damage::{Damage, DamageModel, DamageState};
-use crate::fighter::{Fighter, FighterProfile};
+use crate::fighter::{Fighter, FighterProfile, Striking, Tactics};
 use crate::timing::{ActorId, ActorTiming, Declaration};
 
 /// A combatant of an [`Encounter`], in the order added.
@@ -250,6 +250,33 @@ impl Encounter {
             };
             note(s, log, format!("{what} joins"));
             Ok(members.into_iter().map(CombatantId).collect())
+        })
+    }
+
+    /// Changes a fighter's FUDGE 4.31 choices (stance, shield, aim,
+    /// position) from its next blow on, undoably; for a group, every
+    /// member's (they share one line of stats). Refused for a combatant
+    /// without combat stats, one down or removed, and under Full Contact
+    /// striking, which has none of these rules.
+    pub fn set_tactics(&mut self, id: CombatantId, tactics: Tactics) -> TrackerResult<()> {
+        let line = self.standing(id)?;
+        if !matches!(self.state.rules.striking, Striking::FudgeOpposed(_)) {
+            return Err(TrackerError::invalid(
+                "tactics",
+                "stance, shield, aim and position are FUDGE 4.31 rules: this encounter uses full-contact striking",
+            ));
+        }
+        if super::stats_of(&self.state, id.0 as usize).is_none() {
+            return Err(TrackerError::invalid("combatant", "has no combat stats"));
+        }
+        self.mutate(|s, log| {
+            let l = &mut s.lines[line.0 as usize];
+            if let Some(stats) = l.stats.as_mut() {
+                stats.set_tactics(tactics);
+            }
+            let name = l.name.clone();
+            note(s, log, format!("{name}: {}", tactics.describe()));
+            Ok(())
         })
     }
 

@@ -24,9 +24,12 @@ use crate::timing::ActorId;
 
 /// The snapshot format's version. 2 is the first published format; 3
 /// adds FUDGE's `exchange` rule (a version 2 snapshot restores with
-/// one-way strikes, as it was played). The pre-release version 1 (the
-/// scheduler's private layout) is not read.
-pub const SNAPSHOT_VERSION: u32 = 3;
+/// one-way strikes, as it was played); 4 adds each fighter's FUDGE shield,
+/// aim, position, Scale and NPC result, and writes the per-foe penalty as
+/// a number (a version 3 snapshot restores with none of them, as it was
+/// played). The pre-release version 1 (the scheduler's private layout) is
+/// not read.
+pub const SNAPSHOT_VERSION: u32 = 4;
 
 /// The oldest version read.
 const OLDEST_READ: u32 = 2;
@@ -265,6 +268,10 @@ fn check_state(s: &mut State) -> TrackerResult<()> {
         .damage
         .build()
         .map_err(|e| TrackerError::from(e.in_field("rules.damage")))?;
+    if let Striking::FudgeOpposed(r) = &s.rules.striking {
+        r.validate()
+            .map_err(|e| TrackerError::from(e.in_field("rules.striking")))?;
+    }
     if s.lines.len() != s.scheduler.len() {
         return Err(invalid("lines".into(), "do not match the scheduler's actors"));
     }

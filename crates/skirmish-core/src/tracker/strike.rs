@@ -257,6 +257,18 @@ fn four_df(s: &mut State, typed: Option<i32>, field: &str) -> TrackerResult<i32>
     }
 }
 
+/// The roll of a FUDGE 4.33 NPC, whose result is its trait level: none,
+/// so a typed roll other than 0 is refused.
+fn no_roll(typed: Option<i32>, field: &str, who: &str) -> TrackerResult<i32> {
+    match typed {
+        None | Some(0) => Ok(0),
+        Some(r) => Err(TrackerError::invalid(
+            field,
+            format!("{r}: {who} rolls no dice (an NPC whose result is its trait level, FUDGE 4.33); give no roll or 0"),
+        )),
+    }
+}
+
 /// A stance's term of a FUDGE result (FUDGE 4.31), if it has one.
 fn stance_part(stance: Stance) -> Option<Part> {
     match stance {
@@ -482,7 +494,12 @@ fn strike_in(
     };
     let (a_pen, t_pen) = (s.combatants[ai].moment_penalty, s.combatants[ti].moment_penalty);
     let striking = s.rules.striking;
-    let attack_roll = four_df(s, dice.attack, "dice.attack")?;
+    let fudge = matches!(striking, Striking::FudgeOpposed(_));
+    let attack_roll = if fudge && af.npc_result {
+        no_roll(dice.attack, "dice.attack", &s.combatants[ai].name)?
+    } else {
+        four_df(s, dice.attack, "dice.attack")?
+    };
     let mut attack_breakdown = Vec::new();
     let mut defense_breakdown = Vec::new();
     let (attack_total, defense_total, defense_roll, parry_total, result, margin, landed, damage);
@@ -556,7 +573,13 @@ fn strike_in(
             }
         }
         Striking::FudgeOpposed(rules) => {
-            let defense = four_df(s, dice.defense, "dice.defense")?;
+            let defense = if tf.npc_result {
+                no_roll(dice.defense, "dice.defense", &s.combatants[ti].name)?
+            } else {
+                four_df(s, dice.defense, "dice.defense")?
+            };
+            // FUDGE 4.31's standing modifiers and the minimums, each way.
+            let (am, tm) = (combat::matchup(&af, &tf, &rules), combat::matchup(&tf, &af, &rules));
             // Plus-levels count by the round of the moment, as in the
             // battle engine (under Continuous: the stopwatch lap).
             let round = s.scheduler.last_moment().map_or(1, |m| m.round).max(1);
@@ -569,6 +592,8 @@ fn strike_in(
                     outnumbered: 0,
                     roll: attack_roll,
                     stance: af.stance,
+                    modifier: am.modifier,
+                    minimum: am.minimum,
                 },
                 OpposedSide {
                     skill: t_skill,
@@ -576,8 +601,9 @@ fn strike_in(
                     outnumbered: 0,
                     roll: defense,
                     stance: tf.stance,
+                    modifier: tm.modifier,
+                    minimum: tm.minimum,
                 },
-                &rules,
                 af.offense,
                 tf.defense_factor,
             );
@@ -595,6 +621,7 @@ fn strike_in(
             attack_breakdown.push(part("skill", a_skill));
             attack_breakdown.extend(stance_part(af.stance));
             attack_breakdown.extend(penalty_part(a_pen));
+            attack_breakdown.extend(am.modifiers.iter().map(|m| part(m.reason.label(), m.value)));
             if options.modifier != 0 {
                 attack_breakdown.push(part("GM modifier", options.modifier));
             }
@@ -602,6 +629,7 @@ fn strike_in(
             defense_breakdown.push(part("skill", t_skill));
             defense_breakdown.extend(stance_part(tf.stance));
             defense_breakdown.extend(penalty_part(t_pen));
+            defense_breakdown.extend(tm.modifiers.iter().map(|m| part(m.reason.label(), m.value)));
             defense_breakdown.push(part("roll", defense));
             attack_total = blow.attack;
             defense_total = blow.defense;

@@ -810,15 +810,25 @@ fn stance() -> impl Strategy<Value = Stance> {
 }
 
 fn side() -> impl Strategy<Value = skirmish_core::combat::OpposedSide> {
-    (any::<i32>(), any::<i32>(), any::<i32>(), any::<i32>(), stance()).prop_map(
-        |(skill, penalty, outnumbered, roll, stance)| skirmish_core::combat::OpposedSide {
+    (any::<[i32; 6]>(), stance()).prop_map(|([skill, penalty, outnumbered, roll, modifier, minimum], stance)| {
+        skirmish_core::combat::OpposedSide {
             skill,
             penalty,
             outnumbered,
             roll,
             stance,
-        },
-    )
+            modifier,
+            minimum,
+        }
+    })
+}
+
+fn aim() -> impl Strategy<Value = Aim> {
+    prop_oneof![
+        Just(Aim::Anywhere),
+        Just(Aim::SmallPartNeedingGood),
+        Just(Aim::SmallPartNeedingGreat)
+    ]
 }
 
 proptest! {
@@ -831,13 +841,12 @@ proptest! {
     fn an_exchange_hurts_one_fighter_at_most(
         attacker in side(),
         defender in side(),
-        minimum in any::<i32>(),
         factors in any::<[i32; 4]>(),
     ) {
         use skirmish_core::combat::{counter_blow, opposed_blow};
         use skirmish_core::fighter::{ExchangeRule, FudgeRules};
-        let rules = FudgeRules { minimum_to_hit: Level::new(minimum), ..FudgeRules::default() };
-        let blow = opposed_blow(attacker, defender, &rules, factors[0], factors[1]);
+        let rules = FudgeRules::default();
+        let blow = opposed_blow(attacker, defender, factors[0], factors[1]);
         let counter = counter_blow(&blow, &rules, factors[2], factors[3]);
         prop_assert!(!(blow.landed && counter.is_some()));
         let all_out = |s: Stance| s == Stance::AllOutOffense;
@@ -845,11 +854,11 @@ proptest! {
             prop_assert!(!blow.landed && counter.is_none());
         }
         if counter.is_some() {
-            prop_assert!(blow.degree <= 0 && blow.defense >= minimum);
+            prop_assert!(blow.degree <= 0 && blow.defense >= defender.minimum);
             prop_assert!(defender.stance != Stance::AllOutDefense);
         }
         if blow.landed {
-            prop_assert!(attacker.stance != Stance::AllOutDefense);
+            prop_assert!(attacker.stance != Stance::AllOutDefense && blow.attack >= attacker.minimum);
         }
         let one_way = FudgeRules { exchange: ExchangeRule::OneWay, ..rules };
         prop_assert_eq!(counter_blow(&blow, &one_way, factors[2], factors[3]), None);
@@ -858,31 +867,46 @@ proptest! {
 
 proptest! {
     /// The battle's and the tracker's arithmetic (`opposed_blow`, and
-    /// `counter_blow` for the defender's answer) is 4.22's round
-    /// (`exchange`, with 4.31's stances) for two fighters not aiming, in
-    /// any stance: whoever `exchange` says hits, hits, by the same degree
-    /// plus the same stance bonus; and a one-way strike is the round in
-    /// which the defender cannot harm.
+    /// `counter_blow` for the defender's answer, the minimums from
+    /// `Bearing`) is 4.22's round (`exchange`, with 4.31's stances and
+    /// aiming) for two fighters of any Scale, in any stance and aim:
+    /// whoever `exchange` says hits, hits, by the same degree plus the same
+    /// stance bonus; and a one-way strike is the round in which the
+    /// defender cannot harm.
     #[test]
     fn the_blow_and_its_answer_are_the_round_of_4_22(
         attack in -60i32..60,
         defense in -60i32..60,
         minimum in -8i32..8,
         stances in (stance(), stance()),
+        aims in (aim(), aim()),
+        scales in (-12i32..12, -12i32..12),
     ) {
-        use skirmish_core::combat::{counter_blow, opposed_blow, OpposedSide};
+        use skirmish_core::combat::{counter_blow, opposed_blow, Bearing, OpposedSide};
         use skirmish_core::fighter::{ExchangeRule, FudgeRules};
+        use skirmish_core::striking::opposed::TargetSize;
         let rules = FudgeRules { minimum_to_hit: Level::new(minimum), ..FudgeRules::default() };
-        let side = |skill: i32, stance: Stance| OpposedSide { skill, penalty: 0, outnumbered: 0, roll: 0, stance };
-        let blow = opposed_blow(side(attack, stances.0), side(defense, stances.1), &rules, 0, 0);
-        let counter = counter_blow(&blow, &rules, 0, 0);
-        // The round sees the results, the stance's bonus included.
-        let fighter = |total: i32, stance: Stance| RolledCombatant {
-            minimum_to_hit: Level::new(minimum),
+        let bearing = |scale: i32, aim: Aim| Bearing { scale, aim, ..Bearing::default() };
+        let (ba, bd) = (bearing(scales.0, aims.0), bearing(scales.1, aims.1));
+        let side = |skill: i32, stance: Stance, me: &Bearing, foe: &Bearing| OpposedSide {
             stance,
+            minimum: me.minimum_against(foe, minimum),
+            ..OpposedSide::new(skill, 0)
+        };
+        let blow = opposed_blow(side(attack, stances.0, &ba, &bd), side(defense, stances.1, &bd, &ba), 0, 0);
+        let counter = counter_blow(&blow, &rules, 0, 0);
+        // The round sees the results, the stance's bonus included, and
+        // finds the minimum itself from the target's size and the aim.
+        let fighter = |total: i32, stance: Stance, aim: Aim, difference: i32| RolledCombatant {
+            minimum_to_hit: TargetSize::by_scale(difference).map_or(Level::new(minimum), TargetSize::minimum_to_hit),
+            stance,
+            aim,
             ..RolledCombatant::new(Level::new(total))
         };
-        let (first, second) = (fighter(blow.attack, stances.0), fighter(blow.defense, stances.1));
+        let (first, second) = (
+            fighter(blow.attack, stances.0, aims.0, scales.0 - scales.1),
+            fighter(blow.defense, stances.1, aims.1, scales.1 - scales.0),
+        );
         let round = exchange(&first, &second).unwrap();
         let (hits_first, hits_second) = match round.hit() {
             Some(h) if h.winner == RoundSide::First => (Some(h.relative_degree + h.damage_bonus), None),

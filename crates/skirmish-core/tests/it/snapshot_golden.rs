@@ -11,8 +11,11 @@
 use std::path::PathBuf;
 
 use skirmish_core::damage::{DamageConfig, HitPointsConfig};
-use skirmish_core::fighter::{ExchangeRule, FighterProfile, FudgeRules, FullContactRules, Striking, WeaponChoice};
+use skirmish_core::fighter::{
+    ExchangeRule, FighterProfile, FudgeRules, FullContactRules, Striking, Tactics, WeaponChoice,
+};
 use skirmish_core::ladder::{CombatLevel, Level};
+use skirmish_core::striking::opposed::{Aim, Position, Shield, ShieldSize, Stance};
 use skirmish_core::timing::TimingSystem;
 use skirmish_core::tracker::{
     CombatantId, Duration, Encounter, EncounterRules, EncounterStrikeOptions, StrikeDice, Turn, ViewFor,
@@ -32,25 +35,46 @@ fn profile(name: &str, count: u64, sr: i32, dr: i32, skill: Level, weapon: &str)
     p
 }
 
-/// The goblin ambush's fighters under `system` and `rules`.
-fn ambush(system: TimingSystem, rules: EncounterRules) -> Encounter {
+/// The goblin ambush's fighters under `system` and `rules`; with
+/// `tactics`, FUDGE chapter 4's options on some of them (a shield, aim,
+/// Scale, NPC results, and stance and position changed mid-fight).
+fn ambush(system: TimingSystem, rules: EncounterRules, tactics: bool) -> Encounter {
     let mut e = Encounter::with_rules(system, rules, 2026).unwrap();
-    let party = [
+    let mut party = [
         profile("Roland", 1, 7, 5, Level::GOOD, "Bow, Short"),
         profile("Madoc", 1, 6, 7, Level::FAIR, "Dagger"),
         profile("Cardiff", 1, 9, 7, Level::GREAT, "Sword, Two-Handed"),
     ];
-    for p in &party {
-        e.add_fighter("party", p).unwrap();
-    }
     let mut shaman = profile("Shaman", 1, 5, 4, Level::FAIR, "Dagger");
     shaman.disruptible = true;
-    for p in [
+    let mut foes = [
         profile("Orc", 2, 5, 5, Level::GOOD, "Dagger"),
         profile("Goblin", 2, 5, 6, Level::FAIR, "Pike/Pole-arm"),
         shaman,
-    ] {
-        e.add_fighter("goblinoids", &p).unwrap();
+    ];
+    if tactics {
+        party[0].aim = Aim::SmallPartNeedingGood;
+        party[2].shield = Some(Shield::new(ShieldSize::Large));
+        foes[0].scale = 1;
+        foes[1].npc_result = true;
+        foes[1].shield = Some(Shield {
+            trained: false,
+            ..Shield::new(ShieldSize::Small)
+        });
+    }
+    for p in &party {
+        e.add_fighter("party", p).unwrap();
+    }
+    for p in &foes {
+        e.add_fighter("goblinoids", p).unwrap();
+    }
+    if tactics {
+        let madoc = Tactics {
+            stance: Stance::AllOutOffense,
+            position: Position::Worse,
+            ..Tactics::default()
+        };
+        e.set_tactics(CombatantId(1), madoc).unwrap();
     }
     e.set_party(Some("party")).unwrap();
     e.add_effect("Bless", Some(CombatantId(0)), Duration::Ticks(15))
@@ -95,11 +119,11 @@ fn play(e: &mut Encounter, steps: usize, out: &mut String) {
 fn fights() -> Vec<(&'static str, Encounter)> {
     vec![
         (
-            "v3-continuous-full-contact-wounds",
-            ambush(TimingSystem::continuous(), EncounterRules::default()),
+            "v4-continuous-full-contact-wounds",
+            ambush(TimingSystem::continuous(), EncounterRules::default(), false),
         ),
         (
-            "v3-tick-system-fudge-hit-points",
+            "v4-tick-system-fudge-hit-points",
             ambush(
                 TimingSystem::tick_system(),
                 EncounterRules {
@@ -109,10 +133,25 @@ fn fights() -> Vec<(&'static str, Encounter)> {
                         ..HitPointsConfig::default()
                     }),
                 },
+                false,
             ),
         ),
         (
-            "v3-graduated-full-contact-options",
+            "v4-simple-rounds-fudge-tactics",
+            ambush(
+                TimingSystem::by_name("simple-rounds").unwrap(),
+                EncounterRules {
+                    striking: Striking::FudgeOpposed(FudgeRules {
+                        multi_foe_penalty: 2,
+                        ..FudgeRules::default()
+                    }),
+                    damage: DamageConfig::default(),
+                },
+                true,
+            ),
+        ),
+        (
+            "v4-graduated-full-contact-options",
             ambush(
                 TimingSystem::by_name("graduated-rounds").unwrap(),
                 EncounterRules {
@@ -123,6 +162,7 @@ fn fights() -> Vec<(&'static str, Encounter)> {
                     }),
                     damage: DamageConfig::default(),
                 },
+                false,
             ),
         ),
     ]
@@ -175,32 +215,43 @@ fn older_golden_snapshots_restore_and_continue_as_pinned() {
         let Some(stem) = name.strip_suffix(".json") else {
             continue;
         };
-        if !stem.starts_with("v2-") {
+        if !stem.starts_with("v2-") && !stem.starts_with("v3-") {
             continue;
         }
         let golden = std::fs::read_to_string(&path).unwrap();
         let pinned = std::fs::read_to_string(dir().join(format!("{stem}.continued.txt"))).unwrap();
         let mut restored = Encounter::restore(&golden).unwrap_or_else(|e| panic!("{stem}: {e}"));
         if let Striking::FudgeOpposed(r) = restored.rules().striking {
-            assert_eq!(r.exchange, ExchangeRule::OneWay, "{stem}");
+            let exchange = if stem.starts_with("v2-") {
+                ExchangeRule::OneWay
+            } else {
+                ExchangeRule::TwoWay
+            };
+            assert_eq!(r.exchange, exchange, "{stem}");
+            assert_eq!(r.multi_foe_penalty, 1, "{stem}: `true` reads as 1");
         }
         let mut again = String::new();
         play(&mut restored, 25, &mut again);
-        // The view has since gained each fighter's FUDGE stance (normal in
-        // every old encounter): the same fight, one field more to read.
-        let again = again.replace(",\"stance\":\"normal\"", "");
-        assert_eq!(
-            again, pinned,
-            "{stem}: a restored version 2 snapshot went on differently"
+        // The view has since gained each fighter's FUDGE tactics (none in
+        // every old encounter): the same fight, fields more to read.
+        let again = again.replace(
+            ",\"shield\":null,\"aim\":\"anywhere\",\"position\":\"even\",\"scale\":0,\"npc_result\":false",
+            "",
         );
+        let again = if stem.starts_with("v2-") {
+            again.replace(",\"stance\":\"normal\"", "")
+        } else {
+            again
+        };
+        assert_eq!(again, pinned, "{stem}: a restored older snapshot went on differently");
         read += 1;
     }
-    assert_eq!(read, 3, "the three version 2 golden snapshots");
+    assert_eq!(read, 6, "the version 2 and 3 golden snapshots");
 }
 
 #[test]
 fn damaged_golden_snapshots_are_bad_snapshots() {
-    let golden = std::fs::read_to_string(dir().join("v3-continuous-full-contact-wounds.json")).unwrap();
+    let golden = std::fs::read_to_string(dir().join("v4-continuous-full-contact-wounds.json")).unwrap();
     let value: serde_json::Value = serde_json::from_str(&golden).unwrap();
     // Every single field nulled, one at a time, at the first two levels.
     let mut tried = 0;
@@ -231,7 +282,7 @@ fn damaged_golden_snapshots_are_bad_snapshots() {
         }
     }
     assert!(tried > 15);
-    let newer = golden.replacen("\"version\":3", "\"version\":4", 1);
+    let newer = golden.replacen("\"version\":4", "\"version\":5", 1);
     let err = Encounter::restore(&newer).unwrap_err();
     assert!(err.to_string().contains("newer"), "{err}");
 }

@@ -7,7 +7,7 @@ use skirmish_core::timing::{
     TimingSystem,
 };
 use skirmish_core::tracker::{
-    CombatantId, CombatantSpec, Duration, Encounter, ErrorKind, SNAPSHOT_HISTORY, TrackerError, Turn,
+    CombatantId, CombatantSpec, Duration, Encounter, ErrorKind, SNAPSHOT_HISTORY, SNAPSHOT_VERSION, TrackerError, Turn,
 };
 
 fn spec(name: &str, tt: i32) -> CombatantSpec {
@@ -268,7 +268,7 @@ fn corrupt_snapshots_are_errors() {
     e.next().unwrap();
     let good = e.snapshot().unwrap();
     assert_eq!(Encounter::restore(&good).unwrap(), e);
-    let bad_version = good.replacen("\"version\":3", "\"version\":99", 1);
+    let bad_version = good.replacen(&format!("\"version\":{SNAPSHOT_VERSION}"), "\"version\":99", 1);
     assert_ne!(bad_version, good);
     let truncated = &good[..good.len() / 2];
     let bad_rng = good.replacen("pcg64_fast_state\":\"", "pcg64_fast_state\":\"zz", 1);

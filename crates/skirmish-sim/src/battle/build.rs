@@ -201,7 +201,7 @@ impl Battle {
             Striking::FudgeOpposed(rules) => plan.with_opposed(OpposedPlan::new(
                 rules,
                 (self.reach, self.exchanges_by_round),
-                self.groups.iter().map(|g| (g.fighter.skill, g.fighter.stance)),
+                self.groups.iter().map(|g| &g.fighter),
             )),
             Striking::FullContact(_) => plan,
         };

@@ -2,9 +2,10 @@
 //! target, every strike is rolled, then every hit lands together and the
 //! fallen fall (the module docs of `battle` give the rules).
 
-use skirmish_core::combat::{self, OpposedSide};
+use skirmish_core::combat::{self, Bearing, OpposedSide};
 use skirmish_core::damage::DamageModel;
 use skirmish_core::dice::SeededRolls;
+use skirmish_core::fighter::Fighter;
 use skirmish_core::striking::full_contact::StrikeOutcome;
 
 use super::targeting::{Arrays, rank_key};
@@ -275,25 +276,34 @@ impl Battle {
                 let round_no = round.max(1);
                 let a_skill = ag.skill.in_round(round_no).map_err(SimError::rules)?.value();
                 let t_skill = tg.skill.in_round(round_no).map_err(SimError::rules)?.value();
-                // A fighter's roll: its side's group roll, or its own 4dF.
-                let mut roll_of = |side: u8| side_roll[side as usize].unwrap_or_else(|| rolls.four_df());
-                let ar = roll_of(ag_side);
-                let dr = roll_of(tg_side);
-                // FUDGE 4.34: a fighter beset by several is at -1 per
-                // attacker beyond the first, attacking and defending.
-                let crowd = |f: u32| {
-                    if r.multi_foe_penalty {
-                        engaged_by[f as usize].saturating_sub(1) as i32
-                    } else {
+                // A fighter's roll: none for an NPC whose result is its
+                // trait level (FUDGE 4.33), else its side's group roll or
+                // its own 4dF.
+                let mut roll_of = |side: u8, npc: bool| {
+                    if npc {
                         0
+                    } else {
+                        side_roll[side as usize].unwrap_or_else(|| rolls.four_df())
                     }
                 };
+                let ar = roll_of(ag_side, ag.npc_result);
+                let dr = roll_of(tg_side, tg.npc_result);
+                // FUDGE 4.34: a fighter beset by several is at the per-foe
+                // penalty for each attacker beyond the first, attacking and
+                // defending.
+                let crowd = |f: u32| r.outnumbered(engaged_by[f as usize]);
+                // FUDGE 4.31's standing modifiers and the minimums by Scale
+                // and aim, each way.
+                let (ab, tb) = (Bearing::of(ag), Bearing::of(tg));
+                let min = r.minimum_to_hit.value();
                 let attacker = OpposedSide {
                     skill: a_skill,
                     penalty: penalty[a as usize],
                     outnumbered: crowd(a),
                     roll: ar,
                     stance: ag.stance,
+                    modifier: ab.modifier_against(&tb),
+                    minimum: ab.minimum_against(&tb, min),
                 };
                 let defender = OpposedSide {
                     skill: t_skill,
@@ -301,18 +311,21 @@ impl Battle {
                     outnumbered: crowd(t),
                     roll: dr,
                     stance: tg.stance,
+                    modifier: tb.modifier_against(&ab),
+                    minimum: tb.minimum_against(&ab, min),
                 };
-                let blow = combat::opposed_blow(attacker, defender, &r, ag.offense, tg.defense_factor);
+                let blow = combat::opposed_blow(attacker, defender, ag.offense, tg.defense_factor);
                 // A two-way exchange: the defender who wins hurts the attacker.
                 let counter = combat::counter_blow(&blow, &r, tg.offense, ag.defense_factor);
                 let what = trace.is_on().then(|| {
-                    let part = |side: &OpposedSide, result: i32| OpposedPart {
+                    let part = |side: &OpposedSide, result: i32, (me, foe): (&Fighter, &Fighter)| OpposedPart {
                         result,
                         skill: side.skill,
                         penalty: side.penalty,
-                        roll: side.roll,
+                        roll: (!me.npc_result).then_some(side.roll),
                         outnumbered: side.outnumbered,
                         stance: side.stance,
+                        modifiers: combat::matchup(me, foe, &r).modifiers,
                     };
                     let end = if blow.landed {
                         OpposedEnd::Hit(blow.degree)
@@ -321,7 +334,11 @@ impl Battle {
                     } else {
                         OpposedEnd::NoHit
                     };
-                    trace::opposed(&part(&attacker, blow.attack), &part(&defender, blow.defense), end)
+                    trace::opposed(
+                        &part(&attacker, blow.attack, (ag, tg)),
+                        &part(&defender, blow.defense, (tg, ag)),
+                        end,
+                    )
                 });
                 (blow.landed, blow.damage, counter, what)
             }

@@ -6,7 +6,7 @@
 //! caller asked for them in memory.
 
 use skirmish_core::striking::full_contact::StrikeOutcome;
-use skirmish_core::striking::opposed::Stance;
+use skirmish_core::striking::opposed::{Modifier, Stance};
 
 use crate::report::TraceLine;
 
@@ -84,18 +84,23 @@ pub(super) fn full_contact(sr: i32, roll: i32, dr: i32, outcome: &StrikeOutcome)
 
 /// One side of a FUDGE opposed exchange, as the trace shows it.
 pub(super) struct OpposedPart {
-    /// The result: skill + penalty - outnumbered + roll.
+    /// The result: skill + stance + penalty + modifiers - outnumbered + roll.
     pub(super) result: i32,
     /// The fighter's skill this round.
     pub(super) skill: i32,
     /// Its wound penalty (0, -1 Hurt, -2 Very Hurt).
     pub(super) penalty: i32,
-    /// Its 4dF (or its side's group roll).
-    pub(super) roll: i32,
-    /// Attackers beyond the first (FUDGE 4.34), when the rule is on.
+    /// Its 4dF (or its side's group roll); none for an NPC whose result
+    /// is its trait level (FUDGE 4.33).
+    pub(super) roll: Option<i32>,
+    /// The penalty for attackers beyond the first (FUDGE 4.34), when the
+    /// rule is on.
     pub(super) outnumbered: i32,
     /// Its stance (FUDGE 4.31).
     pub(super) stance: Stance,
+    /// Its standing modifiers against this foe (FUDGE 4.31: position, aim,
+    /// shields).
+    pub(super) modifiers: Vec<Modifier>,
 }
 
 /// How a FUDGE opposed roll ended, for the trace.
@@ -129,9 +134,18 @@ pub(super) fn opposed(attack: &OpposedPart, defense: &OpposedPart, end: OpposedE
         } else {
             String::new()
         };
+        let modifiers: String = p
+            .modifiers
+            .iter()
+            .map(|m| format!(" {:+} {}", m.value, m.reason.label()))
+            .collect();
+        let roll = match p.roll {
+            Some(roll) => format!("{roll:+} roll"),
+            None => "no roll".to_string(),
+        };
         format!(
-            "{} ({:+} skill{stance}{wounds} {:+} roll{outnumbered})",
-            p.result, p.skill, p.roll
+            "{} ({:+} skill{stance}{wounds}{modifiers} {roll}{outnumbered})",
+            p.result, p.skill
         )
     };
     let end = match end {

@@ -53,10 +53,10 @@
 //! when the battle's delays and ticks fit the ring, the lean
 //! `ContinuousClock` otherwise.
 
-use skirmish_core::combat::{self, OpposedSide};
+use skirmish_core::combat::{self, Bearing, OpposedSide};
 use skirmish_core::fighter::{ExchangeRule, FudgeRules};
 use skirmish_core::ladder::CombatLevel;
-use skirmish_core::striking::opposed::Stance;
+use skirmish_core::striking::opposed::{Aim, Stance};
 
 use super::{
     Common, FastEnd, FastModel, FastPlan, Fighter, Out, Watch, after_falls, decided, is_down, next_moment,
@@ -74,12 +74,13 @@ mod ring;
 
 use rank::RankIndex;
 
-/// The loop's rule modes: one-way strikes and normal stances; the two-way
-/// exchange and normal stances; stances (and either exchange rule, read as
-/// the loop goes).
+/// The loop's rule modes: one-way strikes and no tactics; the two-way
+/// exchange and no tactics; tactics (FUDGE 4.31's stances, shields, aim
+/// and position, Scale, 4.33's NPC results), and either exchange rule, read
+/// as the loop goes.
 const ONE_WAY: u8 = 0;
 const TWO_WAY: u8 = 1;
-const WITH_STANCES: u8 = 2;
+const WITH_TACTICS: u8 = 2;
 
 /// Uniform draws a random pick makes for an enemy in reach before it draws
 /// among those in reach (as the general loop's pick).
@@ -100,17 +101,27 @@ pub(crate) struct OpposedPlan {
     level: Vec<CombatLevel>,
     /// Per group: its stance (FUDGE 4.31).
     stance: Vec<Stance>,
+    /// Per group: its standing modifiers and Scale (FUDGE 4.31, 4.22).
+    bearing: Vec<Bearing>,
+    /// Per group: an NPC whose result is its trait level (FUDGE 4.33).
+    npc: Vec<bool>,
 }
 
 impl OpposedPlan {
-    /// The plan for groups of these combat levels (in group order) under
-    /// `rules` and `reach`, exchanges counted `by_round` or not.
-    pub(crate) fn new(
+    /// The plan for these groups' fighters (in group order) under `rules`
+    /// and `reach`, exchanges counted `by_round` or not.
+    pub(crate) fn new<'f>(
         rules: FudgeRules,
         (reach, by_round): (u32, bool),
-        groups: impl IntoIterator<Item = (CombatLevel, Stance)>,
+        groups: impl IntoIterator<Item = &'f skirmish_core::fighter::Fighter>,
     ) -> OpposedPlan {
-        let (level, stance): (Vec<CombatLevel>, Vec<Stance>) = groups.into_iter().unzip();
+        let (mut level, mut stance, mut bearing, mut npc) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        for f in groups {
+            level.push(f.skill);
+            stance.push(f.stance);
+            bearing.push(Bearing::of(f));
+            npc.push(f.npc_result);
+        }
         let skill = level
             .iter()
             .map(|l| [1, 2].map(|round| l.in_round(round).ok().map(|s| s.value())))
@@ -122,7 +133,20 @@ impl OpposedPlan {
             skill,
             level,
             stance,
+            bearing,
+            npc,
         }
+    }
+
+    /// Whether any group fights with tactics: a stance, a standing
+    /// modifier, another Scale, an NPC result.
+    fn has_tactics(&self) -> bool {
+        self.stance.iter().any(|&s| s != Stance::Normal)
+            || self.npc.iter().any(|&n| n)
+            || self
+                .bearing
+                .iter()
+                .any(|b| b.own != 0 || b.shield != 0 || b.aim != Aim::Anywhere || b.scale != self.bearing[0].scale)
     }
 
     /// Group `g`'s skill in round `round` (at least 1), or the general
@@ -279,19 +303,19 @@ pub(crate) fn fight_opposed<C: Clock, M: FastModel>(
     // goes. (A loop for every combination compiled a third slower.)
     let op = plan.opposed.as_deref();
     let two_way = op.is_some_and(|op| op.rules.exchange == ExchangeRule::TwoWay);
-    let stances = op.is_some_and(|op| op.stance.iter().any(|&s| s != Stance::Normal));
-    let mode = match (stances, two_way) {
-        (true, _) => WITH_STANCES,
+    let tactics = op.is_some_and(OpposedPlan::has_tactics);
+    let mode = match (tactics, two_way) {
+        (true, _) => WITH_TACTICS,
         (false, true) => TWO_WAY,
         (false, false) => ONE_WAY,
     };
     let end = match (plan.targeting == Targeting::Random, mode) {
         (true, ONE_WAY) => fight_with::<C, M, false, ONE_WAY>(plan, model, prep, group_of, clock, out),
         (true, TWO_WAY) => fight_with::<C, M, false, TWO_WAY>(plan, model, prep, group_of, clock, out),
-        (true, _) => fight_with::<C, M, false, WITH_STANCES>(plan, model, prep, group_of, clock, out),
+        (true, _) => fight_with::<C, M, false, WITH_TACTICS>(plan, model, prep, group_of, clock, out),
         (false, ONE_WAY) => fight_with::<C, M, true, ONE_WAY>(plan, model, prep, group_of, clock, out),
         (false, TWO_WAY) => fight_with::<C, M, true, TWO_WAY>(plan, model, prep, group_of, clock, out),
-        (false, _) => fight_with::<C, M, true, WITH_STANCES>(plan, model, prep, group_of, clock, out),
+        (false, _) => fight_with::<C, M, true, WITH_TACTICS>(plan, model, prep, group_of, clock, out),
     };
     *rolls = local;
     end
@@ -430,13 +454,8 @@ fn fight_with<C: Clock, M: FastModel, const RANKED: bool, const MODE: u8>(
             exchanged,
             ..
         } = &mut *arrays;
-        let crowd = |f: u32| {
-            if rules.multi_foe_penalty {
-                engaged_by[f as usize].saturating_sub(1) as i32
-            } else {
-                0
-            }
-        };
+        let crowd = |f: u32| rules.outnumbered(engaged_by[f as usize]);
+        let minimum = rules.minimum_to_hit.value();
         for &a in acting.iter() {
             let t = target_of[a as usize];
             if t == NONE || is_down(down, t) {
@@ -462,32 +481,43 @@ fn fight_with<C: Clock, M: FastModel, const RANKED: bool, const MODE: u8>(
             let tg = ft.group as usize;
             let a_skill = op.skill(ag, round_no)?;
             let t_skill = op.skill(tg, round_no)?;
-            // A fighter's roll: its side's group roll, or its own 4dF.
-            let a_roll = side_roll[a_side].unwrap_or_else(|| rolls.four_df());
-            let t_roll = side_roll[a_side ^ 1].unwrap_or_else(|| rolls.four_df());
-            let attacker = OpposedSide {
+            // A fighter's roll: none for an NPC whose result is its trait
+            // level (FUDGE 4.33), else its side's group roll or its own 4dF.
+            let mut roll_of = |side: usize, g: usize| {
+                if MODE == WITH_TACTICS && op.npc[g] {
+                    0
+                } else {
+                    side_roll[side].unwrap_or_else(|| rolls.four_df())
+                }
+            };
+            let a_roll = roll_of(a_side, ag);
+            let t_roll = roll_of(a_side ^ 1, tg);
+            let mut attacker = OpposedSide {
                 skill: a_skill,
                 penalty: a_penalty,
                 outnumbered: crowd(a),
                 roll: a_roll,
-                stance: if MODE == WITH_STANCES {
-                    op.stance[ag]
-                } else {
-                    Stance::Normal
-                },
+                stance: Stance::Normal,
+                modifier: 0,
+                minimum,
             };
-            let defender = OpposedSide {
+            let mut defender = OpposedSide {
                 skill: t_skill,
                 penalty: i32::from(ft.penalty),
                 outnumbered: crowd(t),
                 roll: t_roll,
-                stance: if MODE == WITH_STANCES {
-                    op.stance[tg]
-                } else {
-                    Stance::Normal
-                },
+                stance: Stance::Normal,
+                modifier: 0,
+                minimum,
             };
-            let blow = combat::opposed_blow(attacker, defender, rules, groups[ag].offense, groups[tg].defense_factor);
+            if MODE == WITH_TACTICS {
+                let (ab, tb) = (&op.bearing[ag], &op.bearing[tg]);
+                (attacker.stance, defender.stance) = (op.stance[ag], op.stance[tg]);
+                (attacker.modifier, defender.modifier) = (ab.modifier_against(tb), tb.modifier_against(ab));
+                (attacker.minimum, defender.minimum) =
+                    (ab.minimum_against(tb, minimum), tb.minimum_against(ab, minimum));
+            }
+            let blow = combat::opposed_blow(attacker, defender, groups[ag].offense, groups[tg].defense_factor);
             // A two-way exchange: the defender who wins hurts the attacker.
             let counter = if MODE != ONE_WAY {
                 combat::counter_blow(&blow, rules, groups[tg].offense, groups[ag].defense_factor)

@@ -159,7 +159,9 @@ fn validate_striking(striking: &Striking) -> Result<(), ScenarioError> {
             rules.amazing_strike_damage,
             RATING_LIMIT,
         ),
-        Striking::FudgeOpposed(rules) => within("striking.minimum_to_hit", rules.minimum_to_hit.value(), RATING_LIMIT),
+        Striking::FudgeOpposed(rules) => rules
+            .validate()
+            .map_err(|e| ScenarioError::from_core(ScenarioErrorKind::Invalid, "striking", e)),
     }
 }
 

@@ -4,7 +4,7 @@
 //! with `--set timing=...`), but an author who wrote one expecting it to
 //! matter should hear that it does not.
 
-use skirmish_core::striking::opposed::Stance;
+use skirmish_core::striking::opposed::{Aim, Position, Stance};
 use skirmish_core::timing::TimingSystem;
 
 use super::{Scenario, Striking};
@@ -13,7 +13,8 @@ impl Scenario {
     /// Settings this scenario gives that its chosen rules ignore, one
     /// sentence each, naming the field: Tick System initiative bonus and
     /// interval under another timing system; REF and Combat Sense (Action
-    /// Blocks) under another; a FUDGE stance under Full Contact striking.
+    /// Blocks) under another; a FUDGE stance, shield, aim, position, Scale
+    /// or NPC result under Full Contact striking.
     ///
     /// ```
     /// use skirmish_sim::scenario::Scenario;
@@ -50,12 +51,31 @@ impl Scenario {
                     ignored("reflexes", group.reflexes.into(), "Action Blocks");
                     ignored("combat_sense", group.combat_sense.into(), "Action Blocks");
                 }
-                if !fudge && group.stance != Stance::Normal {
-                    out.push(format!(
-                        "sides[{s}].groups[{g}].stance: {} has no effect under full-contact striking (only \
-                         fudge-opposed striking reads it)",
-                        group.stance.name()
-                    ));
+                if !fudge {
+                    // FUDGE chapter 4's per-fighter options.
+                    let aim = group.aim as usize;
+                    let position = group.position as usize;
+                    for (field, value) in [
+                        (
+                            "stance",
+                            (group.stance != Stance::Normal).then(|| group.stance.name().to_string()),
+                        ),
+                        ("shield", group.shield.map(|sh| sh.size.name().to_string())),
+                        ("aim", (group.aim != Aim::Anywhere).then(|| Aim::NAMES[aim].to_string())),
+                        (
+                            "position",
+                            (group.position != Position::Even).then(|| Position::NAMES[position].to_string()),
+                        ),
+                        ("scale", (group.scale != 0).then(|| group.scale.to_string())),
+                        ("npc_result", group.npc_result.then(|| "true".to_string())),
+                    ] {
+                        if let Some(value) = value {
+                            out.push(format!(
+                                "sides[{s}].groups[{g}].{field}: {value} has no effect under full-contact striking \
+                                 (only fudge-opposed striking reads it)"
+                            ));
+                        }
+                    }
                 }
             }
         }

@@ -56,6 +56,32 @@ impl TargetSize {
             TargetSize::VeryTiny => Level::GREAT,
         }
     }
+
+    /// The size of a target whose Scale is `difference` steps below the
+    /// attacker's (the attacker's Scale minus the target's): `None` at an
+    /// equal Scale, where the rules' own minimum holds. The text says only
+    /// "of a different Scale, at least" for the first step and names a
+    /// pixie for the last; the steps between are ours (docs/rules.md
+    /// §2.2.3): a larger target at any difference, smaller at 1-2 steps,
+    /// much smaller at 3-5, tiny at 6-8, very tiny at 9 or more.
+    ///
+    /// ```
+    /// use skirmish_core::striking::opposed::TargetSize;
+    /// assert_eq!(TargetSize::by_scale(0), None);
+    /// assert_eq!(TargetSize::by_scale(-3), Some(TargetSize::Larger));
+    /// assert_eq!(TargetSize::by_scale(2), Some(TargetSize::Smaller));
+    /// assert_eq!(TargetSize::by_scale(9), Some(TargetSize::VeryTiny));
+    /// ```
+    pub const fn by_scale(difference: i32) -> Option<TargetSize> {
+        match difference {
+            i32::MIN..=-1 => Some(TargetSize::Larger),
+            0 => None,
+            1..=2 => Some(TargetSize::Smaller),
+            3..=5 => Some(TargetSize::MuchSmaller),
+            6..=8 => Some(TargetSize::Tiny),
+            _ => Some(TargetSize::VeryTiny),
+        }
+    }
 }
 
 /// The two sides of a one-on-one round.

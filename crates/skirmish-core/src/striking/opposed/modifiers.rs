@@ -1,6 +1,8 @@
 //! Melee modifiers as data (4.31), and the effective skill they sum to.
 
-use serde::{Deserialize, Serialize};
+use std::fmt;
+
+use serde::{Deserialize, Deserializer, Serialize};
 
 use super::result::add;
 use crate::error::{Error, Result};
@@ -47,6 +49,9 @@ pub enum Position {
 }
 
 impl Position {
+    /// The names in files and sweeps: `"even"`, `"worse"`, `"much_worse"`.
+    pub const NAMES: [&'static str; 3] = ["even", "worse", "much_worse"];
+
     /// The penalty: 0, -1 or -2.
     pub const fn penalty(self) -> i32 {
         match self {
@@ -96,7 +101,10 @@ pub enum ShieldSize {
 /// let untrained = Shield { trained: false, ..medium };
 /// assert_eq!(untrained.penalty_to_opponent(CombatKind::Melee), 0);
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+///
+/// In a file, a size alone (`shield = "medium"`) or a table (`shield = {
+/// size = "large", trained = false }`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 pub struct Shield {
     /// Small, medium or large.
     pub size: ShieldSize,
@@ -105,6 +113,61 @@ pub struct Shield {
     pub trained: bool,
     /// Fighting in a static shield wall: a large shield costs nothing there.
     pub in_shield_wall: bool,
+}
+
+impl<'de> Deserialize<'de> for Shield {
+    /// A size alone (`"medium"`: trained, not in a shield wall) or a table
+    /// `{ size, trained = true, in_shield_wall = false }`.
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        /// The table form, every field but the size defaulted.
+        #[derive(Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct Table {
+            size: ShieldSize,
+            #[serde(default = "yes")]
+            trained: bool,
+            #[serde(default)]
+            in_shield_wall: bool,
+        }
+        fn yes() -> bool {
+            true
+        }
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Shield;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(
+                    "a shield size (\"small\", \"medium\", \"large\") or a table { size, trained, in_shield_wall }",
+                )
+            }
+            fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<Shield, E> {
+                ShieldSize::deserialize(serde::de::value::StrDeserializer::<E>::new(s)).map(Shield::new)
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<Shield, A::Error> {
+                let t = Table::deserialize(serde::de::value::MapAccessDeserializer::new(map))?;
+                Ok(Shield {
+                    size: t.size,
+                    trained: t.trained,
+                    in_shield_wall: t.in_shield_wall,
+                })
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl ShieldSize {
+    /// The names in files and sweeps: `"small"`, `"medium"`, `"large"`.
+    pub const NAMES: [&'static str; 3] = ["small", "medium", "large"];
+
+    /// Its name in files and sweeps.
+    pub const fn name(self) -> &'static str {
+        match self {
+            ShieldSize::Small => "small",
+            ShieldSize::Medium => "medium",
+            ShieldSize::Large => "large",
+        }
+    }
 }
 
 impl Shield {
@@ -164,6 +227,10 @@ pub enum Aim {
 }
 
 impl Aim {
+    /// The names in files and sweeps: `"anywhere"`,
+    /// `"small_part_needing_good"`, `"small_part_needing_great"`.
+    pub const NAMES: [&'static str; 3] = ["anywhere", "small_part_needing_good", "small_part_needing_great"];
+
     /// The modifier to the trait level: -1 when aiming, else 0.
     pub const fn penalty(self) -> i32 {
         match self {
@@ -298,6 +365,25 @@ pub enum ModifierReason {
     PropelledMissile,
     /// The GM's story-element modifier, -3..=+3 (4.21).
     GmModifier,
+}
+
+impl ModifierReason {
+    /// Its words in breakdowns and traces ("position", "foe's shield").
+    pub const fn label(self) -> &'static str {
+        match self {
+            ModifierReason::Wounds => "wounds",
+            ModifierReason::Position => "position",
+            ModifierReason::OwnLargeShield => "own large shield",
+            ModifierReason::OpponentShield => "foe's shield",
+            ModifierReason::Aiming => "aiming",
+            ModifierReason::BlessingOrCurse => "blessing or curse",
+            ModifierReason::Stance => "stance",
+            ModifierReason::OpponentScouted => "foe scouted",
+            ModifierReason::ExtraFoes => "outnumbered",
+            ModifierReason::PropelledMissile => "propelled missile",
+            ModifierReason::GmModifier => "GM modifier",
+        }
+    }
 }
 
 /// One modifier and its reason.

@@ -602,3 +602,114 @@ fn a_tie_against_an_all_out_attacker_is_won() {
         .unwrap();
     assert_eq!((r.margin, r.result), (0, StrikeResult::BelowMinimum), "{}", r.text);
 }
+
+/// FUDGE 4.31-4.33 through the tracker: a shield, aim, position and Scale
+/// count in the breakdown and the result as in a battle; an NPC rolls no
+/// dice (a typed roll other than 0 is refused); the tactics change
+/// mid-fight, undoably, and are refused where they mean nothing.
+#[test]
+fn tactics_scale_and_npcs_through_the_tracker() {
+    use skirmish_core::fighter::Tactics;
+    use skirmish_core::striking::opposed::{Aim, Position, Shield, ShieldSize, Stance};
+    let rules = EncounterRules {
+        striking: Striking::FudgeOpposed(FudgeRules::default()),
+        damage: DamageConfig::default(),
+    };
+    let mut knight = FighterProfile::new("Knight");
+    knight.skill = CombatLevel::plain(Level::GOOD);
+    knight.shield = Some(Shield::new(ShieldSize::Large));
+    let mut troll = FighterProfile::new("Troll");
+    troll.scale = 3;
+    troll.npc_result = true;
+    let (mut e, k, t) = duel(rules.clone(), knight, troll);
+    // Knight: Good 1 - 2 own large shield + roll 1 = 0; the troll: Fair 0
+    // - 2 the knight's shield, no roll = -2. The knight wins by 2; he hits a
+    // bigger foe with anything; damage 2 - 3 (the troll's Scale) = -1.
+    let r = e
+        .strike(k, t, EncounterStrikeOptions::default(), StrikeDice::typed(1, None))
+        .unwrap();
+    assert_eq!(
+        (r.attack_total, r.defense_total, r.landed, r.damage),
+        (0, -2, true, -1),
+        "{}",
+        r.text
+    );
+    let names =
+        |parts: &[skirmish_core::tracker::Part]| parts.iter().map(|p| (p.label.clone(), p.value)).collect::<Vec<_>>();
+    assert_eq!(
+        names(&r.attack_breakdown),
+        [
+            ("skill".to_string(), 1),
+            ("own large shield".to_string(), -2),
+            ("roll".to_string(), 1)
+        ]
+    );
+    assert_eq!(
+        names(&r.defense_breakdown),
+        [
+            ("skill".to_string(), 0),
+            ("foe's shield".to_string(), -2),
+            ("roll".to_string(), 0)
+        ]
+    );
+    // The troll's own blow: it needs Fair against a foe 3 Scales smaller.
+    // -2 against the knight's -3 (1 - 2 his shield, roll -2): wins by 1,
+    // below Fair.
+    let r = e
+        .strike(t, k, EncounterStrikeOptions::default(), StrikeDice::typed(0, Some(-2)))
+        .unwrap();
+    assert_eq!((r.margin, r.result), (1, StrikeResult::BelowMinimum), "{}", r.text);
+    // An NPC's typed roll other than 0 is refused, and changes nothing.
+    let before = e.snapshot().unwrap();
+    let err = e
+        .strike(t, k, EncounterStrikeOptions::default(), StrikeDice::typed(2, Some(0)))
+        .unwrap_err();
+    assert_eq!(
+        (err.kind(), err.field()),
+        (ErrorKind::InvalidInput, Some("dice.attack")),
+        "{err}"
+    );
+    assert!(err.to_string().contains("FUDGE 4.33"), "{err}");
+    assert_eq!(e.snapshot().unwrap(), before);
+    // Mid-fight: the knight drops his shield and aims at the troll's eye
+    // from a worse position; undo puts the shield back.
+    let aimed = Tactics {
+        stance: Stance::Normal,
+        shield: None,
+        aim: Aim::SmallPartNeedingGreat,
+        position: Position::Worse,
+    };
+    e.set_tactics(k, aimed).unwrap();
+    assert!(e.log().last().unwrap().text.contains("aim small_part_needing_great"));
+    // Good 1 - 1 position - 1 aiming + roll 1 = 0 against -0 (no shield
+    // now): 0 vs 0, a tie.
+    let r = e
+        .strike(k, t, EncounterStrikeOptions::default(), StrikeDice::typed(1, None))
+        .unwrap();
+    assert_eq!(
+        (r.attack_total, r.defense_total, r.result),
+        (0, 0, StrikeResult::Miss),
+        "{}",
+        r.text
+    );
+    // ... and +2 makes Good (1), the least result that hits when aiming.
+    let r = e
+        .strike(k, t, EncounterStrikeOptions::default(), StrikeDice::typed(2, None))
+        .unwrap();
+    assert_eq!(
+        (r.attack_total, r.margin, r.result),
+        (1, 1, StrikeResult::Hit),
+        "{}",
+        r.text
+    );
+    e.undo().unwrap();
+    e.undo().unwrap();
+    e.undo().unwrap();
+    assert_eq!(e.snapshot().unwrap(), before);
+    // Refused: a combatant down, and any encounter under Full Contact.
+    let (mut fc_e, a, _) = duel(fc(FcOptions::default()), fighter("A", 5, 5), fighter("B", 5, 5));
+    let err = fc_e.set_tactics(a, Tactics::default()).unwrap_err();
+    assert_eq!(err.field(), Some("tactics"));
+    e.down(k).unwrap();
+    assert_eq!(e.set_tactics(k, aimed).unwrap_err().kind(), ErrorKind::NotNow);
+}

@@ -505,8 +505,9 @@ fn lean(timing: &str) -> bool {
 /// ratings far apart (beyond the fast path's outcome table) or close, every
 /// option, both damage models, wound penalties, dead-at, disruption, Rate
 /// of Fire and extra attacks, caps; under FUDGE, every option (minimum to
-/// hit, the multi-foe penalty, group rolls), a reach of 1 to 4 or 50, and
-/// skills with plus-levels.
+/// hit, the multi-foe penalty per foe, group rolls, the exchange rule), a
+/// reach of 1 to 4 or 50, skills with plus-levels, and every group's
+/// tactics (stance, shield, aim, position, Scale, NPC results).
 #[allow(clippy::too_many_arguments, reason = "proptest inputs")]
 fn random_scenario(
     timing: &str,
@@ -521,12 +522,16 @@ fn random_scenario(
     caps: (u16, u32, u8),
     shots: (u8, u8),
     fudge: Fudge,
+    tactics: [u16; 3],
 ) -> Scenario {
     let (opposed, minimum, multi_foe, group_roll, reach, skills) = fudge;
     let striking = if opposed {
         let minimum = ["Terrible", "Poor", "Mediocre", "Fair", "Good"][usize::from(minimum % 5)];
+        // The per-foe penalty as a number, or as the bool older files give.
+        let multi_foe = ["true", "false", "0", "1", "2", "3"][usize::from(multi_foe % 6)];
+        let exchange = ["two_way", "one_way"][usize::from(tactics[0] >> 15)];
         format!(
-            r#"{{ system = "fudge_opposed", minimum_to_hit = "{minimum}", multi_foe_penalty = {multi_foe}, group_roll = {group_roll} }}"#
+            r#"{{ system = "fudge_opposed", minimum_to_hit = "{minimum}", multi_foe_penalty = {multi_foe}, group_roll = {group_roll}, exchange = "{exchange}" }}"#
         )
     } else {
         format!(
@@ -569,6 +574,26 @@ fn random_scenario(
     } else {
         r#""fudge-wounds""#.to_string()
     };
+    // FUDGE 4.31-4.33 per group: stance, shield, aim, position, Scale, NPC
+    // results (all read by nobody under Full Contact).
+    let tactics = tactics.map(|t| {
+        let t = usize::from(t);
+        let stance = ["normal", "all_out_offense", "all_out_defense"][t % 3];
+        let shield = [
+            "",
+            r#", shield = "small""#,
+            r#", shield = "medium""#,
+            r#", shield = "large""#,
+            r#", shield = { size = "large", trained = false, in_shield_wall = true }"#,
+        ][t / 3 % 5];
+        let aim = ["anywhere", "small_part_needing_good", "small_part_needing_great"][t / 15 % 3];
+        let position = ["even", "worse", "much_worse"][t / 45 % 3];
+        let scale = [0, 0, 1, -1, 3, 9][t / 135 % 6];
+        let npc = t / 810 % 4 == 0;
+        format!(
+            r#", stance = "{stance}"{shield}, aim = "{aim}", position = "{position}", scale = {scale}, npc_result = {npc}"#
+        )
+    });
     let text = format!(
         r#"
         name = "random"
@@ -584,12 +609,12 @@ fn random_scenario(
         [[sides]]
         name = "a"
         groups = [
-          {{ name = "a1", count = {}, strike_rating = {}, defense_rating = {}, offense = {}, toughness = {}, weapon = {{ time_taken = 3{rate_of_fire} }}, speed_bonus = {}, disruptible = {disruptible}, extra_attacks = {}, skill = "{}" }},
-          {{ name = "a2", count = {}, strike_rating = {}, defense_rating = 6, weapon = {}, speed_bonus = {}, skill = "{}" }},
+          {{ name = "a1", count = {}, strike_rating = {}, defense_rating = {}, offense = {}, toughness = {}, weapon = {{ time_taken = 3{rate_of_fire} }}, speed_bonus = {}, disruptible = {disruptible}, extra_attacks = {}, skill = "{}"{} }},
+          {{ name = "a2", count = {}, strike_rating = {}, defense_rating = 6, weapon = {}, speed_bonus = {}, skill = "{}"{} }},
         ]
         [[sides]]
         name = "b"
-        groups = [{{ name = "b", count = {}, strike_rating = 7, defense_rating = {}, toughness = {}, weapon = {{ time_taken = 5 }}, speed_bonus = {}, skill = "{}" }}]
+        groups = [{{ name = "b", count = {}, strike_rating = 7, defense_rating = {}, toughness = {}, weapon = {{ time_taken = 5 }}, speed_bonus = {}, skill = "{}"{} }}]
         "#,
         1 + u32::from(caps.0),
         1 + caps.1 % 400,
@@ -602,17 +627,20 @@ fn random_scenario(
         speeds[0] % 6,
         shots.1 % 3,
         skill(skills[0]),
+        tactics[0],
         1 + counts.1 % 5,
         ratings[2],
         // Two shots a round, one, one slow one.
         [r#""Dagger""#, r#""Sword, Two-Handed""#, "{ time_taken = 7 }"][usize::from(shots.1 / 3 % 3)],
         speeds[1] % 6,
         skill(skills[1]),
+        tactics[1],
         1 + counts.2 % 15,
         ratings[3],
         factors[2] % 4,
         speeds[2] % 6,
         skill(skills[2]),
+        tactics[2],
     );
     toml::from_str(&text).unwrap()
 }
@@ -620,7 +648,7 @@ fn random_scenario(
 /// FUDGE opposed striking or Full Contact, and under FUDGE: the minimum to
 /// hit, the multi-foe penalty, group rolls, the reach, the three groups'
 /// skills.
-type Fudge = (bool, u8, bool, bool, u8, [u8; 3]);
+type Fudge = (bool, u8, u8, bool, u8, [u8; 3]);
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
@@ -641,10 +669,10 @@ proptest! {
         disruptible in any::<bool>(),
         caps in any::<(u16, u32, u8)>(),
         shots in any::<(u8, u8)>(),
-        (seed, fudge) in any::<(u64, Fudge)>(),
+        (seed, fudge, tactics) in any::<(u64, Fudge, [u16; 3])>(),
     ) {
         let timing = TIMINGS[timing];
-        let s = random_scenario(timing, policy, counts, ratings, factors, speeds, options, hit_points, disruptible, caps, shots, fudge);
+        let s = random_scenario(timing, policy, counts, ratings, factors, speeds, options, hit_points, disruptible, caps, shots, fudge, tactics);
         let b = Battle::new(&s).unwrap();
         if lean(timing) {
             prop_assert!(b.has_fast_path(), "{} {} has no fast path", timing, policy);

@@ -246,3 +246,150 @@ fn stances_fight_as_4_31_writes_them() {
         ]
     );
 }
+
+/// FUDGE 4.31-4.34's other options in battles, each shown in the trace and
+/// counted in the result: a shield takes its value off the foe's result
+/// and a large one costs its carrier 2; aiming is -1 and needs Good;
+/// a worse position is -1 or -2; a bigger Scale adds to both damage
+/// factors and needs more to hit the smaller foe, who hits it with
+/// anything; an NPC never rolls (4.33); the multi-foe penalty is a number
+/// per foe. Each is warned about under Full Contact, and a bad value is an
+/// error that names the field.
+#[test]
+fn shields_aim_position_scale_and_npcs_fight_as_the_chapter_writes_them() {
+    let set = |s: Scenario, path: &str, value: &str| s.with_field(path, value).unwrap();
+    let trace_of = |s: &Scenario| -> Vec<String> {
+        let b = Battle::new(s).unwrap();
+        (0..10)
+            .flat_map(|i| b.run(5, i, &RunOptions::FULL).unwrap().trace.unwrap())
+            .map(|l| l.text)
+            .collect()
+    };
+    let shows = |s: &Scenario, words: &str| {
+        let t = trace_of(s);
+        assert!(t.iter().any(|l| l.contains(words)), "{words}: {t:?}");
+    };
+    let base = duel("continuous", "two_way");
+    let large = set(base.clone(), "sides.0.groups.0.shield", "large");
+    shows(&large, "-2 own large shield");
+    shows(&large, "-2 foe's shield");
+    shows(
+        &set(
+            base.clone(),
+            "sides.1.groups.0.shield",
+            r#"{"size": "medium", "trained": false}"#,
+        ),
+        "Dicken",
+    );
+    let untrained = trace_of(&set(
+        base.clone(),
+        "sides.1.groups.0.shield",
+        r#"{"size": "medium", "trained": false}"#,
+    ));
+    assert!(!untrained.iter().any(|l| l.contains("shield")), "{untrained:?}");
+    shows(
+        &set(base.clone(), "sides.0.groups.0.aim", "small_part_needing_great"),
+        "-1 aiming",
+    );
+    shows(
+        &set(base.clone(), "sides.1.groups.0.position", "much_worse"),
+        "-2 position",
+    );
+    let npc = set(base.clone(), "sides.1.groups.0.npc_result", "true");
+    shows(&npc, "no roll");
+    // The NPC's result is its skill (and wounds) in every exchange: one
+    // side rolls, the other never.
+    for line in trace_of(&npc).iter().filter(|l| l.contains(" vs ")) {
+        assert_eq!(line.matches("no roll").count(), 1, "{line}");
+        assert_eq!(line.matches(" roll").count(), 2, "{line}");
+    }
+    // A giant of Scale 4 against Will: Will hits it with any result, it
+    // needs Fair to hit Will, and its damage counts its Scale both ways.
+    let giant = set(base.clone(), "sides.1.groups.0.scale", "4");
+    // (attacker, its result, the defender's result, how it ended)
+    let results = |l: &str| -> Option<(String, i32, i32, String)> {
+        let (who, rest) = l.split_once(" (Sword, Long) strikes ")?;
+        let (_, rest) = rest.split_once(": ")?;
+        let (a, rest) = rest.split_once(" (")?;
+        let (_, rest) = rest.split_once(" vs ")?;
+        let (d, _) = rest.split_once(" (")?;
+        let end = l.rsplit_once("): ")?.1;
+        Some((who.to_string(), a.parse().ok()?, d.parse().ok()?, end.to_string()))
+    };
+    let t: Vec<_> = trace_of(&giant).iter().filter_map(|l| results(l)).collect();
+    // The giant won with less than Fair (0): no hit.
+    assert!(
+        t.iter()
+            .any(|(who, a, d, end)| who == "Dicken" && a > d && *a < 0 && end == "no hit"),
+        "{t:?}"
+    );
+    // Will hits it with a Terrible (-3) or worse result, if he wins.
+    assert!(
+        !t.iter()
+            .any(|(who, a, d, end)| who == "Will" && a > d && end == "no hit"),
+        "{t:?}"
+    );
+    let wins = |s: &Scenario| {
+        let b = Battle::new(s).unwrap();
+        (0..300)
+            .filter(|&i| b.run(9, i, &RunOptions::default()).unwrap().summary.outcome == Outcome::Win { side: 1 })
+            .count()
+    };
+    assert!(
+        wins(&giant) > wins(&base) + 60,
+        "Scale 4 barely helped: {} vs {}",
+        wins(&giant),
+        wins(&base)
+    );
+    // Per foe: two on one, the lone fighter at -2 for the second foe.
+    let two_on_one = set(
+        set(base.clone(), "sides.1.groups.0.count", "2"),
+        "striking.multi_foe_penalty",
+        "2",
+    );
+    shows(&two_on_one, "-2 outnumbered");
+    // Under Full Contact nobody reads them, and the warnings say so.
+    let fc = set(
+        set(
+            set(large, "sides.0.groups.0.scale", "2"),
+            "sides.0.groups.0.npc_result",
+            "true",
+        ),
+        "striking",
+        "full-contact",
+    );
+    assert_eq!(
+        fc.warnings(),
+        [
+            "sides[0].groups[0].shield: large has no effect under full-contact striking (only fudge-opposed striking \
+             reads it)",
+            "sides[0].groups[0].scale: 2 has no effect under full-contact striking (only fudge-opposed striking reads \
+             it)",
+            "sides[0].groups[0].npc_result: true has no effect under full-contact striking (only fudge-opposed \
+             striking reads it)",
+        ]
+    );
+    // Bad values name their field.
+    for (path, value, words) in [
+        (
+            "sides.0.groups.0.scale",
+            "101",
+            "sides[0].groups[0].scale: 101 is outside -100..=100",
+        ),
+        ("sides.0.groups.0.shield", "huge", "sides[0].groups[0].shield"),
+        ("sides.0.groups.0.aim", "eye", "sides[0].groups[0].aim"),
+        ("sides.0.groups.0.position", "uphill", "sides[0].groups[0].position"),
+        (
+            "striking.multi_foe_penalty",
+            "11",
+            "striking.multi_foe_penalty: 11 is outside 0..=10",
+        ),
+        ("striking.multi_foe_penalty", "-1", "striking.multi_foe_penalty"),
+    ] {
+        let err = match base.clone().with_field(path, value) {
+            Err(e) => e.to_string(),
+            Ok(s) => Battle::new(&s).map(|_| ()).unwrap_err().to_string(),
+        };
+        assert!(err.contains(words), "{path} = {value}: {err}");
+    }
+}

@@ -191,6 +191,42 @@ def test_a_fudge_exchange_hurts_its_loser_either_way() -> None:
     assert e.view().combatants[x].wound is None
 
 
+def test_fudge_tactics_scale_and_npcs() -> None:
+    # FUDGE 4.31-4.33: the knight's large shield costs him 2 and takes 2 off
+    # the troll; the troll (Scale 3, an NPC) never rolls, and needs Fair to
+    # hit a foe three Scales smaller.
+    knight = {"name": "Knight", "skill": "Good", "shield": "large"}
+    troll = {"name": "Troll", "scale": 3, "npc_result": True}
+    e, k, t = duel(knight, troll, striking="fudge-opposed")
+    r = e.strike(k, t, roll=1)
+    assert (r.attack_total, r.defense_total, r.landed, r.damage) == (0, -2, True, -1)
+    assert [(p.label, p.value) for p in r.attack_breakdown] == [("skill", 1), ("own large shield", -2), ("roll", 1)]
+    assert [(p.label, p.value) for p in r.defense_breakdown] == [("skill", 0), ("foe's shield", -2), ("roll", 0)]
+    back = e.strike(t, k, roll=0, defense=-2)
+    assert (back.margin, back.result) == (1, StrikeResult.BELOW_MINIMUM)
+    with pytest.raises(InvalidInputError) as err:
+        e.strike(t, k, roll=2, defense=0)
+    assert err.value.field == "dice.attack" and "4.33" in str(err.value)
+    # Mid-fight, undoably: the shield dropped, aiming at an eye from below.
+    e.set_tactics(k, shield=None, aim="small_part_needing_great", position="worse")
+    r = e.strike(k, t, roll=2)
+    assert (r.attack_total, r.result) == (1, StrikeResult.HIT)
+    assert ("aiming", -1) in [(p.label, p.value) for p in r.attack_breakdown]
+    e.undo()
+    e.undo()
+    assert e.strike(k, t, roll=1).attack_total == 0
+    with pytest.raises(InvalidInputError) as err:
+        e.set_tactics(k, shield="huge")
+    assert err.value.field == "tactics.shield"
+    with pytest.raises(InvalidInputError) as err:
+        e.set_tactics(k, stance="berserk")
+    assert err.value.field == "tactics.stance"
+    fc, a, _ = duel({"name": "A"}, {"name": "B"})
+    with pytest.raises(InvalidInputError) as err:
+        fc.set_tactics(a, stance="all_out_offense")
+    assert err.value.field == "tactics"
+
+
 # --- every other operation ----------------------------------------------------
 
 

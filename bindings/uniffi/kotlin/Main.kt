@@ -714,6 +714,23 @@ fun strikesAndWounds() {
         val back = e.strike(y, x, null, StrikeDice(attack = 4, defense = -4))
         same("Y's berserk blow: 5 vs -1, by 6, +1 damage", Pair(back.margin, back.damage), Pair(6, 7))
     }
+    // FUDGE 4.31-4.33: a large shield, a troll of Scale 3 whose result is its trait level; tactics changed mid-fight.
+    Encounter.withRules(TimingSystem.Continuous(ContinuousConfig()), EncounterRules(Striking.FudgeOpposed(FudgeRules(multiFoePenalty = 2u)), DamageConfig.FudgeWounds(FudgeWoundsConfig())), 3uL).use { e ->
+        val k = e.addFighter("party", FighterProfile(name = "Knight", skill = "Good", shield = Shield(size = ShieldSize.LARGE)))[0]
+        val t = e.addFighter("foes", FighterProfile(name = "Troll", scale = 3, npcResult = true))[0]
+        val r = e.strike(k, t, null, StrikeDice(attack = 1))
+        same("Knight 1 - 2 + 1 vs the troll 0 - 2, no roll", Triple(r.attackTotal, r.defenseTotal, r.damage), Triple(0, -2, -1))
+        same("the shields in the breakdowns", Pair(r.attackBreakdown.map { it.label }, r.defenseBreakdown.map { it.label }),
+            Pair(listOf("skill", "own large shield", "roll"), listOf("skill", "foe's shield", "roll")))
+        throws<SkirmishException.InvalidInput>("an NPC's typed roll") { e.strike(t, k, null, StrikeDice(attack = 2)) }?.let {
+            same("the refused roll's field", it.field, "dice.attack")
+        }
+        e.setTactics(k, Tactics(aim = Aim.SMALL_PART_NEEDING_GREAT, position = Position.WORSE))
+        val aimed = e.strike(k, t, null, StrikeDice(attack = 2))
+        same("aiming from below, no shield: 1 - 1 - 1 + 2 = 1 vs 0, a hit at Good", Pair(aimed.attackTotal, aimed.result), Pair(1, StrikeResult.HIT))
+        e.undo(); e.undo()
+        same("undone: the shield is back", e.strike(k, t, null, StrikeDice(attack = 1)).attackTotal, 0)
+    }
     // A wound counts from the next moment; hit points; custom weapons.
     val rules = EncounterRules(Striking.FullContact(FullContactRules()), DamageConfig.HitPoints(HitPointsConfig(damage = HitDamage.Margin,
         penalties = listOf(HitPointPenalty(hpAtMost = 6, penalty = -1)))))

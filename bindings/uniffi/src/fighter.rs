@@ -7,6 +7,7 @@ use skirmish_core::fighter as core;
 use skirmish_core::ladder::{CombatLevel, Level};
 use skirmish_core::striking::opposed::Stance as CoreStance;
 
+use crate::tactics::{Aim, Position, Shield};
 use crate::timing::{ActorTiming, Declaration, RateOfFire};
 
 /// Options of Full Contact striking.
@@ -49,9 +50,10 @@ pub struct FudgeRules {
     /// The minimum rolled result to hit, as a ladder number (Poor, -2, by default).
     #[uniffi(default = -2)]
     pub minimum_to_hit: i32,
-    /// The lone fighter's -1 per attacker beyond the first (FUDGE 4.34).
-    #[uniffi(default = true)]
-    pub multi_foe_penalty: bool,
+    /// The lone fighter's penalty per attacker beyond the first (FUDGE
+    /// 4.34: 1; 0 turns it off; at most 10).
+    #[uniffi(default = 1)]
+    pub multi_foe_penalty: u32,
     /// The GM's one 2dF for each side's fighters at a moment (FUDGE 4.34).
     #[uniffi(default = false)]
     pub group_roll: bool,
@@ -250,6 +252,22 @@ pub struct FighterProfile {
     /// defaults are literals).
     #[uniffi(default = None)]
     pub stance: Option<Stance>,
+    /// FUDGE 4.31's shield, if any.
+    #[uniffi(default = None)]
+    pub shield: Option<Shield>,
+    /// FUDGE 4.31: aiming at a small part (`null`: anywhere).
+    #[uniffi(default = None)]
+    pub aim: Option<Aim>,
+    /// FUDGE 4.31: a worse position (`null`: even).
+    #[uniffi(default = None)]
+    pub position: Option<Position>,
+    /// FUDGE Scale (0 human-sized; -100..=100): both damage factors, and
+    /// the minimum result to hit a foe of another Scale.
+    #[uniffi(default = 0)]
+    pub scale: i32,
+    /// FUDGE 4.33: an NPC whose result is always its trait level (no roll).
+    #[uniffi(default = false)]
+    pub npc_result: bool,
 }
 
 /// FUDGE 4.31's all-out stances.
@@ -306,6 +324,11 @@ impl TryFrom<FighterProfile> for core::FighterProfile {
             reflexes: p.reflexes,
             combat_sense: p.combat_sense,
             stance: p.stance.map_or(CoreStance::Normal, Into::into),
+            shield: p.shield.map(Into::into),
+            aim: p.aim.map(Into::into).unwrap_or_default(),
+            position: p.position.map(Into::into).unwrap_or_default(),
+            scale: p.scale,
+            npc_result: p.npc_result,
         })
     }
 }
@@ -339,6 +362,16 @@ pub struct Fighter {
     pub disruptible: bool,
     /// FUDGE 4.31's stance.
     pub stance: Stance,
+    /// FUDGE 4.31's shield, if any.
+    pub shield: Option<Shield>,
+    /// FUDGE 4.31: aiming at a small part.
+    pub aim: Aim,
+    /// FUDGE 4.31: a worse position.
+    pub position: Position,
+    /// FUDGE Scale (0 under Full Contact), counted in both damage factors.
+    pub scale: i32,
+    /// FUDGE 4.33: the result is always the trait level.
+    pub npc_result: bool,
 }
 
 impl From<core::Fighter> for Fighter {
@@ -357,6 +390,11 @@ impl From<core::Fighter> for Fighter {
             hit_points: f.hit_points,
             disruptible: f.disruptible,
             stance: f.stance.into(),
+            shield: f.shield.map(Into::into),
+            aim: f.aim.into(),
+            position: f.position.into(),
+            scale: f.scale,
+            npc_result: f.npc_result,
         }
     }
 }

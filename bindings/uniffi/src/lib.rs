@@ -33,6 +33,7 @@ pub mod fighter;
 pub mod odds;
 pub mod striking;
 pub mod tables;
+pub mod tactics;
 pub mod timing;
 pub mod tracker;
 

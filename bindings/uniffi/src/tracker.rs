@@ -35,6 +35,7 @@ use crate::damage::WoundOverride;
 use crate::error::{Result, SkirmishError, guard};
 use crate::fighter::FighterProfile;
 use crate::odds::OddsFromHere;
+use crate::tactics::Tactics;
 use crate::timing::{Declaration, FreeActionResult, InitiativeEntry, TimingSystem};
 
 mod records;
@@ -315,6 +316,12 @@ impl Encounter {
     /// the total.
     pub fn set_initiative(&self, combatant: u32, entry: InitiativeEntry) -> Result<()> {
         self.write(|e| e.set_initiative(id(combatant), core_timing::InitiativeEntry::from(entry)))
+    }
+
+    /// Changes a fighter's (its group's) FUDGE 4.31 tactics from its next
+    /// blow on, undoably.
+    pub fn set_tactics(&self, combatant: u32, tactics: Tactics) -> Result<()> {
+        self.write(|e| e.set_tactics(id(combatant), tactics.into()))
     }
 
     /// Marks a combatant down.

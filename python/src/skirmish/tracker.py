@@ -346,6 +346,22 @@ class Encounter:
         """What happens next: :class:`NewRound`, :class:`Moment` or :class:`Over`."""
         return self._core.next()
 
+    def set_tactics(self, who: Who, **tactics: Any) -> None:
+        """Changes the fighter's (its line's) FUDGE 4.31 tactics from its next blow on, undoably:
+        ``stance`` (``"normal"``, ``"all_out_offense"``, ``"all_out_defense"``), ``shield``
+        (``None``, ``"small"``, ``"medium"``, ``"large"`` or a mapping ``{"size", "trained",
+        "in_shield_wall"}``), ``aim`` (``"anywhere"``, ``"small_part_needing_good"``,
+        ``"small_part_needing_great"``) and ``position`` (``"even"``, ``"worse"``,
+        ``"much_worse"``); what is not given returns to its default.
+
+        >>> e = Encounter("continuous", seed=1, striking="fudge-opposed")
+        >>> knight = e.add_fighter("party", name="Knight", skill="Good", shield="large")[0]
+        >>> e.set_tactics(knight, stance="all_out_offense", shield="medium")
+        >>> e.log()[-1].text
+        'Knight: stance all_out_offense, shield medium, aim anywhere, position even'
+        """
+        self._core.set_tactics(self.id_of(who), None, tactics)
+
     def set_initiative(self, who: Who, *, roll: Optional[int] = None, total: Optional[int] = None) -> None:
         """Sets the combatant's (its line's) initiative: a ``roll`` typed in, or the ``total``."""
         self._core.set_initiative(self.id_of(who), roll, total)

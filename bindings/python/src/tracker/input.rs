@@ -34,7 +34,7 @@ pub(crate) fn read<T: DeserializeOwned>(obj: &Bound<'_, PyAny>, field: &str) -> 
 /// `base` (a mapping, or `None`) updated with the keyword arguments
 /// `fields`, as a new dict; a `base` that is not a mapping is refused
 /// naming `field`.
-fn merged<'py>(
+pub(crate) fn merged<'py>(
     py: Python<'py>,
     base: Option<&Bound<'py, PyAny>>,
     fields: Option<&Bound<'py, PyDict>>,

@@ -337,6 +337,23 @@ impl PyEncounter {
         })
     }
 
+    /// Changes the combatant's (its line's) FUDGE 4.31 tactics mid-fight:
+    /// `tactics` (a mapping of `stance`, `shield`, `aim`, `position`)
+    /// updated with `fields`; what neither gives is the default.
+    #[pyo3(signature = (combatant, tactics = None, fields = None))]
+    fn set_tactics(
+        &mut self,
+        py: Python<'_>,
+        combatant: u32,
+        tactics: Option<&Bound<'_, PyAny>>,
+        fields: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<()> {
+        guard(py, || {
+            let tactics = input::read(input::merged(py, tactics, fields, "tactics")?.as_any(), "tactics")?;
+            self.inner.set_tactics(id(combatant), tactics).map_err(|e| e.to_py(py))
+        })
+    }
+
     /// Marks the combatant down.
     fn down(&mut self, py: Python<'_>, combatant: u32) -> PyResult<()> {
         guard(py, || self.inner.down(id(combatant)).map_err(|e| e.to_py(py)))

@@ -5,7 +5,9 @@
 
 use std::str::FromStr;
 
+use skirmish_core::fighter::Tactics;
 use skirmish_core::striking::full_contact::RangedShot;
+use skirmish_core::striking::opposed::{Aim, Position, Shield, ShieldSize, Stance};
 use skirmish_core::tables::weapons::RateOfFire;
 use skirmish_core::timing::{ActionKind, GmTiming, InitiativeEntry};
 use skirmish_core::tracker::{Duration, EncounterStrikeOptions, StrikeDice};
@@ -53,6 +55,12 @@ Blows
                     (FUDGE opposed, or the parry roll); without them the
                     encounter rolls. mod: the GM's modifier to the attack.
   down WHO | remove WHO | heal WHO
+  tactics WHO [stance S] [shield SIZE|none [untrained] [wall]] [aim A] [position P]
+                    FUDGE 4.31, from the fighter's next blow on (what is not
+                    given stays): stance normal | all_out_offense |
+                    all_out_defense; shield small | medium | large; aim
+                    anywhere | small_part_needing_good |
+                    small_part_needing_great; position even | worse | much_worse
 
 Effects and players
   effect add NAME N ticks|rounds [on WHO]    an effect that runs out
@@ -106,6 +114,8 @@ pub(crate) enum Command {
         /// With which dice.
         dice: StrikeDice,
     },
+    /// `tactics WHO ...`.
+    Tactics(String, TacticsOpts),
     /// `cancel WHO`.
     Cancel(String),
     /// `down WHO`.
@@ -174,6 +184,77 @@ pub(crate) enum Command {
     Load(String),
 }
 
+/// The options of `tactics`, as typed: what changes.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct TacticsOpts {
+    /// `stance S`.
+    pub(crate) stance: Option<Stance>,
+    /// `shield SIZE|none [untrained] [wall]`.
+    pub(crate) shield: Option<Option<Shield>>,
+    /// `aim A`.
+    pub(crate) aim: Option<Aim>,
+    /// `position P`.
+    pub(crate) position: Option<Position>,
+}
+
+impl TacticsOpts {
+    /// `current` with these changes.
+    pub(crate) fn apply(&self, current: Tactics) -> Tactics {
+        Tactics {
+            stance: self.stance.unwrap_or(current.stance),
+            shield: self.shield.unwrap_or(current.shield),
+            aim: self.aim.unwrap_or(current.aim),
+            position: self.position.unwrap_or(current.position),
+        }
+    }
+}
+
+/// A name of one of FUDGE 4.31's choices, as files spell it.
+fn named<T: serde::de::DeserializeOwned>(word: &str, what: &str, names: &[&str]) -> Result<T, CmdError> {
+    T::deserialize(serde::de::value::StrDeserializer::<serde::de::value::Error>::new(
+        &word.to_lowercase(),
+    ))
+    .map_err(|_| CmdError::syntax(what, format!("{word:?}: say one of {}", names.join(", "))))
+}
+
+fn tactics_opts(w: &mut Words) -> Result<TacticsOpts, CmdError> {
+    let mut o = TacticsOpts::default();
+    while let Some(key) = w.next() {
+        match key.to_lowercase().as_str() {
+            "stance" => o.stance = Some(named(&w.need("stance")?, "stance", &Stance::NAMES)?),
+            "shield" => {
+                let size = w.need("shield")?;
+                o.shield = Some(if size.eq_ignore_ascii_case("none") {
+                    None
+                } else {
+                    let mut shield = Shield::new(named::<ShieldSize>(&size, "shield", &ShieldSize::NAMES)?);
+                    while let Some(extra) = w.peek() {
+                        match extra.to_lowercase().as_str() {
+                            "untrained" => shield.trained = false,
+                            "wall" => shield.in_shield_wall = true,
+                            _ => break,
+                        }
+                        w.next();
+                    }
+                    Some(shield)
+                });
+            }
+            "aim" => o.aim = Some(named(&w.need("aim")?, "aim", &Aim::NAMES)?),
+            "position" => o.position = Some(named(&w.need("position")?, "position", &Position::NAMES)?),
+            other => {
+                return Err(CmdError::syntax(
+                    "option",
+                    format!(
+                        "{other:?}: say stance, shield, aim or position; usage: {}",
+                        usage("tactics")
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(o)
+}
+
 /// The options of `declare`, as typed.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct DeclareOpts {
@@ -213,6 +294,7 @@ const VERBS: &[&str] = &[
     "down",
     "remove",
     "heal",
+    "tactics",
     "disrupt",
     "hold",
     "turn",
@@ -425,6 +507,10 @@ pub(crate) fn parse(words: Vec<String>) -> Result<Option<Command>, CmdError> {
                 options,
                 dice,
             }
+        }
+        "tactics" => {
+            let who = w.need("WHO")?;
+            Command::Tactics(who, tactics_opts(&mut w)?)
         }
         "cancel" => Command::Cancel(w.only_who()?),
         "down" => Command::Down(w.only_who()?),

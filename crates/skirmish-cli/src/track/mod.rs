@@ -237,6 +237,12 @@ impl Session {
                 show::strike(&self.encounter, before, &report, out);
                 return Ok(Flow::Continue);
             }
+            Command::Tactics(who, opts) => {
+                let id = self.who(&who)?;
+                let tactics = opts.apply(self.encounter.tactics(id)?);
+                self.encounter.set_tactics(id, tactics)?;
+                timing = false;
+            }
             Command::Cancel(who) => {
                 let id = self.who(&who)?;
                 if !self.encounter.cancel(id)? {

@@ -554,3 +554,39 @@ fn other_timing_systems_and_damage_models() {
         ["#3", "Orc #1", "goblinoids", "standing", "4", "0", "5", "5"]
     );
 }
+
+/// FUDGE 4.31's tactics at the table: `tactics` changes a fighter's stance,
+/// shield, aim and position (what is not given stays), the strike's
+/// breakdown shows them, undo takes them back, and a bad word is a message.
+#[test]
+fn tactics_change_mid_fight() {
+    let s = track(
+        &["--set", "striking=fudge-opposed"],
+        "tactics Madoc stance all_out_offense shield large untrained\ntactics Madoc aim small_part_needing_good\n\
+         strike Madoc \"Orc #1\" roll 1 defense 0\nundo\nundo\ntactics Madoc stance berserk\ntactics Madoc shield\n",
+    );
+    assert_lines_in_order(
+        &s.stdout,
+        &[
+            "Madoc: stance all_out_offense, shield large (untrained), aim anywhere, position even",
+            "Madoc: stance all_out_offense, shield large (untrained), aim small_part_needing_good, position even",
+            "Madoc strikes Orc #1: 0 vs 0, Orc #1 wins the tie against an all-out attack, damage 4 to Madoc: Hurt (Hurt 1)",
+            "  attack 0: skill 1, all-out offense +1, own large shield -2, aiming -1, roll +1",
+        ],
+    );
+    assert_lines_in_order(
+        &s.stderr,
+        &[
+            "error [syntax] stance: \"berserk\": say one of normal, all_out_offense, all_out_defense",
+            "error [syntax] shield: missing; usage: tactics WHO [stance S] [shield SIZE|none [untrained] [wall]] [aim A] [position P]",
+        ],
+    );
+    // Under Full Contact there are no tactics to change.
+    let s = track(&[], "tactics Madoc stance all_out_offense\n");
+    assert!(
+        s.stderr
+            .contains("error [invalid_input] tactics: stance, shield, aim and position are FUDGE 4.31 rules"),
+        "{}",
+        s.stderr
+    );
+}

@@ -280,6 +280,14 @@ impl Encounter {
         })
     }
 
+    /// A fighter's FUDGE 4.31 tactics now (its line's).
+    pub fn tactics(&self, id: CombatantId) -> TrackerResult<Tactics> {
+        self.combatant(id)?;
+        super::stats_of(&self.state, id.0 as usize)
+            .map(Fighter::tactics)
+            .ok_or_else(|| TrackerError::invalid("combatant", "has no combat stats"))
+    }
+
     pub(super) fn combatant(&self, id: CombatantId) -> TrackerResult<&Combatant> {
         self.state.combatants.get(id.0 as usize).ok_or_else(|| {
             TrackerError::not_found(

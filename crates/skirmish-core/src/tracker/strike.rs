@@ -690,6 +690,8 @@ fn strike_in(
     let what = match result {
         StrikeResult::Parried => "parried".to_string(),
         StrikeResult::BelowMinimum => format!("wins by {margin} but {}", result.name()),
+        // FUDGE 4.31: a tie against an all-out attacker is the defender's.
+        StrikeResult::Countered if margin == 0 => format!("{t_name} wins the tie against an all-out attack"),
         StrikeResult::Countered => format!("{t_name} wins by {}", margin.saturating_neg()),
         r if landed => format!("{} by {margin}", r.name()),
         r => r.name().to_string(),

@@ -274,6 +274,10 @@ pub enum Stance {
 }
 
 impl Stance {
+    /// The names in files and sweeps: `"normal"`, `"all_out_offense"`,
+    /// `"all_out_defense"`.
+    pub const NAMES: [&'static str; 3] = ["normal", "all_out_offense", "all_out_defense"];
+
     /// Its name in files and sweeps: `"normal"`, `"all_out_offense"`,
     /// `"all_out_defense"`.
     pub const fn name(self) -> &'static str {

@@ -50,8 +50,9 @@
 //!   combat round and must beat or tie them all to wound one, belongs to
 //!   simultaneous combat rounds; here every attack is an action of its own
 //!   under any timing system, so each is one exchange. What 4.34 gives
-//!   every exchange: a fighter engaged by several attackers is at -1 for
-//!   each beyond the first, attacking and defending (the lone fighter's
+//!   every exchange: a fighter engaged by several attackers is at the
+//!   per-foe penalty (-1) for each beyond the first, attacking and
+//!   defending (the lone fighter's
 //!   skill), counting the engagements of the moment itself (every actor of
 //!   a moment picks its target before any strike is resolved); at most
 //!   `max_attackers_per_target` attackers can engage one target (reach),
@@ -59,7 +60,9 @@
 //!   `group_roll`, each side of two or more standing fighters rolls one
 //!   2dF per moment for all its fighters (the GM's one roll for the NPCs);
 //!   a fighter alone on its side rolls its own 4dF. Plus-levels count by
-//!   round.
+//!   round. A group's tactics (4.31: stance, shield, aim, position), Scale
+//!   and NPC results (4.33) count in every exchange it is in, through
+//!   `combat::Bearing` (docs/rules.md §2.2.3, §2.2.5).
 //! - **Reach is FUDGE's rule** (4.34) and applies under FUDGE opposed
 //!   striking only; under Full Contact any number may strike one target.
 //! - **Not modelled**: the Tick System's Acquire (+2 ticks for the first

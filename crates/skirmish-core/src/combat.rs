@@ -149,6 +149,10 @@ pub struct OpposedSide {
     /// The least result that hits this foe ([`Matchup::minimum`]: by Scale,
     /// raised by aiming).
     pub minimum: i32,
+    /// FUDGE 4.32's posture this exchange, as its offense modifier
+    /// (-2..=2): added to the side's result on offense, taken off it on
+    /// defense. 0 for a fighter without postures.
+    pub posture: i32,
     /// The roll (4dF, or a side's group 2dF).
     pub roll: i32,
     /// FUDGE 4.31's stance: +1 or +2 to the result, and what the round
@@ -169,10 +173,13 @@ impl OpposedSide {
             stance: Stance::Normal,
             modifier: 0,
             minimum: Level::POOR.value(),
+            posture: 0,
         }
     }
 
-    /// The result: skill + stance + penalty - outnumbered + modifier + roll.
+    /// The result before the posture: skill + stance + penalty -
+    /// outnumbered + modifier + roll (FUDGE 4.32's one roll that serves
+    /// offense and defense).
     #[inline]
     pub const fn total(&self) -> i32 {
         self.skill
@@ -303,12 +310,17 @@ pub fn matchup(me: &Fighter, foe: &Fighter, rules: &FudgeRules) -> Matchup {
 /// A FUDGE opposed blow: each side's result and what it did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct OpposedBlow {
-    /// The attacker's result.
+    /// The attacker's (offense) result.
     pub attack: i32,
-    /// The defender's result.
+    /// The defender's (defense) result.
     pub defense: i32,
     /// The relative degree, attack - defense.
     pub degree: i32,
+    /// The defender's offense and the attacker's defense, for his answer
+    /// ([`counter_blow`]): the same results as `defense` and `attack` but
+    /// for postures (FUDGE 4.32), under which each fighter's offense meets
+    /// the other's defense and both may hit.
+    pub answer: (i32, i32),
     /// Whether the attacker hit: won (by 1 or more, or by a tie against an
     /// all-out attacker) with at least the minimum result to hit, and not
     /// in all-out defense.
@@ -376,9 +388,9 @@ const fn stance_bonus(mine: Stance, theirs: Stance) -> i32 {
 #[inline]
 pub fn counter_blow(blow: &OpposedBlow, rules: &FudgeRules, offense: i32, defense_factor: i32) -> Option<i32> {
     let (theirs, mine) = blow.stances;
-    let back = blow.defense.saturating_sub(blow.attack);
-    let won_back =
-        wins(back, mine, theirs) && !matches!(mine, Stance::AllOutDefense) && blow.defense >= blow.minimums.1;
+    let (his_offense, their_defense) = blow.answer;
+    let back = his_offense.saturating_sub(their_defense);
+    let won_back = wins(back, mine, theirs) && !matches!(mine, Stance::AllOutDefense) && his_offense >= blow.minimums.1;
     (rules.exchange == ExchangeRule::TwoWay && won_back)
         .then(|| damage_of(back.saturating_add(stance_bonus(mine, theirs)), offense, defense_factor))
 }
@@ -394,8 +406,10 @@ pub fn counter_blow(blow: &OpposedBlow, rules: &FudgeRules, offense: i32, defens
 /// [`counter_blow`]'s to say.
 #[inline]
 pub fn opposed_blow(attacker: OpposedSide, defender: OpposedSide, offense: i32, defense_factor: i32) -> OpposedBlow {
-    let attack = attacker.total();
-    let defense = defender.total();
+    let (a, d) = (attacker.total(), defender.total());
+    // FUDGE 4.32: the posture goes to offense, its opposite to defense.
+    let attack = a.saturating_add(attacker.posture);
+    let defense = d.saturating_sub(defender.posture);
     let degree = attack.saturating_sub(defense);
     let (mine, theirs) = (attacker.stance, defender.stance);
     OpposedBlow {
@@ -410,5 +424,6 @@ pub fn opposed_blow(attacker: OpposedSide, defender: OpposedSide, offense: i32, 
         ),
         stances: (mine, theirs),
         minimums: (attacker.minimum, defender.minimum),
+        answer: (d.saturating_add(defender.posture), a.saturating_sub(attacker.posture)),
     }
 }

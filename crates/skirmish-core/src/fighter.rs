@@ -32,7 +32,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::error::Error;
 use crate::ladder::{CombatLevel, Level};
-use crate::striking::opposed::{Aim, MeleeModifiers, Position, Shield, Stance};
+use crate::striking::opposed::{Aim, MeleeModifiers, Position, PostureChoice, Shield, Stance};
 use crate::tables::weapons::RateOfFire;
 use crate::tables::{armor, weapons};
 use crate::timing::{ActorTiming, Declaration, TimingSystem};
@@ -360,6 +360,12 @@ pub struct FighterProfile {
     /// always their trait level. FUDGE striking only.
     #[serde(default)]
     pub npc_result: bool,
+    /// FUDGE 4.32's posture: the offense modifier (-2..=2; the defense
+    /// gets its opposite), or a mixed strategy drawn each exchange
+    /// ([`PostureChoice`]). Postures replace the all-out stances: not with
+    /// a `stance`. FUDGE striking only.
+    #[serde(default)]
+    pub posture: PostureChoice,
 }
 
 /// The largest magnitude of a FUDGE Scale: far beyond a dragon's.
@@ -430,6 +436,7 @@ impl FighterProfile {
             position: Position::Even,
             scale: 0,
             npc_result: false,
+            posture: PostureChoice::Fixed(crate::striking::opposed::Posture::NORMAL),
         }
     }
 
@@ -461,6 +468,7 @@ impl FighterProfile {
         }
         within("initiative_bonus", self.initiative_bonus, INITIATIVE_LIMIT)?;
         within("scale", self.scale, SCALE_LIMIT)?;
+        check_posture(self.stance, &self.posture)?;
         if self.interval > INTERVAL_LIMIT {
             return Err(Error::out_of_range("interval", self.interval, 0, INTERVAL_LIMIT));
         }
@@ -582,6 +590,7 @@ impl FighterProfile {
             position: self.position,
             scale: if fudge { self.scale } else { 0 },
             npc_result: self.npc_result,
+            posture: self.posture,
         })
     }
 }
@@ -606,6 +615,7 @@ impl Fighter {
         ] {
             within(name, value, limit)?;
         }
+        check_posture(self.stance, &self.posture)?;
         if let Some(hp) = self.hit_points
             && !(1..=HIT_POINTS_LIMIT).contains(&hp)
         {
@@ -666,12 +676,34 @@ pub struct Fighter {
     /// FUDGE 4.33: the result is always the trait level (no roll).
     #[serde(default)]
     pub npc_result: bool,
+    /// FUDGE 4.32's posture, or the mixed strategy drawn each exchange.
+    #[serde(default)]
+    pub posture: PostureChoice,
 }
 
-/// The FUDGE 4.31 choices a fighter may change between blows: its stance,
-/// shield, aim and position. [`Encounter::set_tactics`](crate::tracker::Encounter::set_tactics)
+/// Postures (4.32) replace the all-out stances (4.31): a fighter has one
+/// or the other. A mixed strategy's probabilities are checked again (a
+/// restored snapshot).
+fn check_posture(stance: Stance, posture: &PostureChoice) -> crate::Result<()> {
+    if let PostureChoice::Mixed(w) = posture {
+        PostureChoice::mixed(*w)?;
+    }
+    if stance != Stance::Normal && !posture.is_normal() {
+        return Err(Error::invalid(
+            "posture",
+            format!(
+                "postures (FUDGE 4.32) replace the all-out stances (4.31): give a posture or the stance {}, not both",
+                stance.name()
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// The FUDGE 4.31-4.32 choices a fighter may change between blows: its
+/// stance, shield, aim, position and posture. [`Encounter::set_tactics`](crate::tracker::Encounter::set_tactics)
 /// changes them mid-fight.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Tactics {
     /// Normal, all-out offense or all-out defense.
@@ -682,9 +714,20 @@ pub struct Tactics {
     pub aim: Aim,
     /// A worse position.
     pub position: Position,
+    /// FUDGE 4.32's posture, or a mixed strategy (not with a stance).
+    pub posture: PostureChoice,
 }
 
 impl Tactics {
+    /// Checks that the posture and the stance go together (postures
+    /// replace the all-out stances) and a mixed strategy's probabilities.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] (field `posture`).
+    pub fn validate(&self) -> crate::Result<()> {
+        check_posture(self.stance, &self.posture)
+    }
+
     /// In words, for the log: "stance all_out_offense, shield large
     /// (untrained), aim anywhere, position even".
     pub fn describe(&self) -> String {
@@ -703,8 +746,20 @@ impl Tactics {
         };
         let aim = Aim::NAMES[self.aim as usize];
         let position = Position::NAMES[self.position as usize];
+        let posture = match self.posture {
+            PostureChoice::Fixed(p) => format!("{:+}", p.offense()),
+            PostureChoice::Mixed(w) => {
+                let parts: Vec<String> = w
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, p)| **p > 0.0)
+                    .map(|(i, p)| format!("{:+} {p}", i as i32 - 2))
+                    .collect();
+                format!("mixed ({})", parts.join(", "))
+            }
+        };
         format!(
-            "stance {}, shield {shield}, aim {aim}, position {position}",
+            "stance {}, shield {shield}, aim {aim}, position {position}, posture {posture}",
             self.stance.name()
         )
     }
@@ -718,6 +773,7 @@ impl Fighter {
             shield: self.shield,
             aim: self.aim,
             position: self.position,
+            posture: self.posture,
         }
     }
 
@@ -727,6 +783,7 @@ impl Fighter {
         self.shield = tactics.shield;
         self.aim = tactics.aim;
         self.position = tactics.position;
+        self.posture = tactics.posture;
     }
 
     /// The FUDGE 4.31 modifiers this fighter fights with, but for its

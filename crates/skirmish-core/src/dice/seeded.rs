@@ -180,6 +180,13 @@ impl SeededRolls {
     pub fn next_u64(&mut self) -> u64 {
         self.rng.next_u64()
     }
+
+    /// A uniform number in 0..1 from the next output's top 53 bits (the
+    /// same on every platform).
+    #[inline]
+    pub fn uniform(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+    }
 }
 
 impl RollSource for SeededRolls {

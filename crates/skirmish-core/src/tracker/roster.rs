@@ -269,6 +269,9 @@ impl Encounter {
         if super::stats_of(&self.state, id.0 as usize).is_none() {
             return Err(TrackerError::invalid("combatant", "has no combat stats"));
         }
+        tactics
+            .validate()
+            .map_err(|e| TrackerError::from(e.in_field("tactics")))?;
         self.mutate(|s, log| {
             let l = &mut s.lines[line.0 as usize];
             if let Some(stats) = l.stats.as_mut() {

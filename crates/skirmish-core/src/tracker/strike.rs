@@ -30,7 +30,7 @@ use crate::damage::{DamageModel, DamageState, HitPointState, WoundLevel, WoundTr
 use crate::dice::{Dice, RollSource, ScriptedRolls};
 use crate::fighter::{RATING_LIMIT, Striking};
 use crate::striking::full_contact::{self, RangedShot, StrikeOutcome};
-use crate::striking::opposed::Stance;
+use crate::striking::opposed::{Posture, Stance};
 
 use super::{ActorId, CombatantId, Encounter, LogEntry, State, Status, TrackerError, TrackerResult, note};
 
@@ -53,6 +53,13 @@ pub struct EncounterStrikeOptions {
     /// The GM's modifier to the attacker's total (position, aim, shields,
     /// FUDGE's -1 per extra foe): within ±1000.
     pub modifier: i32,
+    /// FUDGE 4.32: the attacker's posture this exchange (-2..=2, its
+    /// offense modifier); `None`: the fighter's own (its fixed posture, or
+    /// one drawn from its mixed strategy by the encounter's dice).
+    pub attacker_posture: Option<i32>,
+    /// FUDGE 4.32: the defender's posture this exchange, as
+    /// `attacker_posture`.
+    pub defender_posture: Option<i32>,
 }
 
 /// The dice of a strike: typed in from the table, or `None` for the
@@ -364,6 +371,32 @@ impl Encounter {
                  its defense",
             ));
         }
+        let postures = [
+            ("options.attacker_posture", options.attacker_posture, a.line),
+            ("options.defender_posture", options.defender_posture, t.line),
+        ];
+        for (field, posture, line) in postures {
+            let Some(p) = posture else { continue };
+            if !matches!(self.state.rules.striking, Striking::FudgeOpposed(_)) {
+                return Err(TrackerError::invalid(
+                    field,
+                    "postures are FUDGE 4.32 rules: this encounter uses full-contact striking",
+                ));
+            }
+            Posture::new(p).map_err(|e| TrackerError::from(e.in_field(field)))?;
+            if let Some(stats) = &self.state.lines[line as usize].stats
+                && stats.stance != Stance::Normal
+            {
+                return Err(TrackerError::invalid(
+                    field,
+                    format!(
+                        "postures (FUDGE 4.32) replace the all-out stances: {} fights in {}",
+                        stats.name,
+                        stats.stance.name()
+                    ),
+                ));
+            }
+        }
         self.mutate(|s, log| strike_in(s, log, attacker, target, options, dice))
     }
 
@@ -503,6 +536,8 @@ fn strike_in(
     let mut attack_breakdown = Vec::new();
     let mut defense_breakdown = Vec::new();
     let (attack_total, defense_total, defense_roll, parry_total, result, margin, landed, damage);
+    // The defender's answer's relative degree (FUDGE), for the words.
+    let mut answer_margin = 0;
     // A FUDGE two-way exchange the defender won: his damage to the attacker.
     let mut counter = None;
     match striking {
@@ -580,6 +615,14 @@ fn strike_in(
             };
             // FUDGE 4.31's standing modifiers and the minimums, each way.
             let (am, tm) = (combat::matchup(&af, &tf, &rules), combat::matchup(&tf, &af, &rules));
+            // FUDGE 4.32: each side's posture, typed in, or its own (a mixed
+            // strategy drawn by the encounter's dice, attacker first).
+            let ap = options
+                .attacker_posture
+                .unwrap_or_else(|| af.posture.draw(&mut s.rng).offense());
+            let tp = options
+                .defender_posture
+                .unwrap_or_else(|| tf.posture.draw(&mut s.rng).offense());
             // Plus-levels count by the round of the moment, as in the
             // battle engine (under Continuous: the stopwatch lap).
             let round = s.scheduler.last_moment().map_or(1, |m| m.round).max(1);
@@ -594,6 +637,7 @@ fn strike_in(
                     stance: af.stance,
                     modifier: am.modifier,
                     minimum: am.minimum,
+                    posture: ap,
                 },
                 OpposedSide {
                     skill: t_skill,
@@ -603,6 +647,7 @@ fn strike_in(
                     stance: tf.stance,
                     modifier: tm.modifier,
                     minimum: tm.minimum,
+                    posture: tp,
                 },
                 af.offense,
                 tf.defense_factor,
@@ -626,16 +671,23 @@ fn strike_in(
                 attack_breakdown.push(part("GM modifier", options.modifier));
             }
             attack_breakdown.push(part("roll", attack_roll));
+            if ap != 0 {
+                attack_breakdown.push(part("posture", ap));
+            }
             defense_breakdown.push(part("skill", t_skill));
             defense_breakdown.extend(stance_part(tf.stance));
             defense_breakdown.extend(penalty_part(t_pen));
             defense_breakdown.extend(tm.modifiers.iter().map(|m| part(m.reason.label(), m.value)));
             defense_breakdown.push(part("roll", defense));
+            if tp != 0 {
+                defense_breakdown.push(part("posture", tp.saturating_neg()));
+            }
             attack_total = blow.attack;
             defense_total = blow.defense;
             defense_roll = Some(defense);
             parry_total = None;
             margin = blow.degree;
+            answer_margin = blow.answer.0.saturating_sub(blow.answer.1);
             landed = blow.landed;
             damage = if landed { blow.damage } else { 0 };
             result = if landed {
@@ -691,20 +743,24 @@ fn strike_in(
         StrikeResult::Parried => "parried".to_string(),
         StrikeResult::BelowMinimum => format!("wins by {margin} but {}", result.name()),
         // FUDGE 4.31: a tie against an all-out attacker is the defender's.
-        StrikeResult::Countered if margin == 0 => format!("{t_name} wins the tie against an all-out attack"),
-        StrikeResult::Countered => format!("{t_name} wins by {}", margin.saturating_neg()),
+        StrikeResult::Countered if answer_margin == 0 => format!("{t_name} wins the tie against an all-out attack"),
+        StrikeResult::Countered => format!("{t_name} wins by {answer_margin}"),
         r if landed => format!("{} by {margin}", r.name()),
         r => r.name().to_string(),
     };
-    let wound_text = if landed {
-        format!(
+    let wound_text = match (landed, attacker_after) {
+        (true, None) => format!(
             ", damage {damage}: {}",
             after.map_or_else(String::new, |d| describe_damage(&d))
-        )
-    } else if let Some(d) = attacker_after {
-        format!(", damage {counter_damage} to {a_name}: {}", describe_damage(&d))
-    } else {
-        String::new()
+        ),
+        (false, Some(d)) => format!(", damage {counter_damage} to {a_name}: {}", describe_damage(&d)),
+        // FUDGE 4.32: under postures both may hit.
+        (true, Some(d)) => format!(
+            ", damage {damage}: {}; {t_name} hits back by {answer_margin}, damage {counter_damage} to {a_name}: {}",
+            after.map_or_else(String::new, |d| describe_damage(&d)),
+            describe_damage(&d)
+        ),
+        (false, None) => String::new(),
     };
     let text = format!(
         "{a_name} strikes {t_name}: {attack_total} vs {defense_total}{}, {what}{wound_text}",

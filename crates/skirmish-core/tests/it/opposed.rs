@@ -809,6 +809,7 @@ fn stance() -> impl Strategy<Value = Stance> {
     ]
 }
 
+/// A side of an exchange without postures (whose rounds may hurt both).
 fn side() -> impl Strategy<Value = skirmish_core::combat::OpposedSide> {
     (any::<[i32; 6]>(), stance()).prop_map(|([skill, penalty, outnumbered, roll, modifier, minimum], stance)| {
         skirmish_core::combat::OpposedSide {
@@ -819,6 +820,7 @@ fn side() -> impl Strategy<Value = skirmish_core::combat::OpposedSide> {
             stance,
             modifier,
             minimum,
+            posture: 0,
         }
     })
 }
@@ -862,6 +864,54 @@ proptest! {
         }
         let one_way = FudgeRules { exchange: ExchangeRule::OneWay, ..rules };
         prop_assert_eq!(counter_blow(&blow, &one_way, factors[2], factors[3]), None);
+    }
+}
+
+proptest! {
+    /// FUDGE 4.32 through the battle's and the tracker's arithmetic: with
+    /// postures, `opposed_blow` and `counter_blow` are the chapter's
+    /// postures round (`compare_postures`): each offense against the other's
+    /// defense, both may hit, each by its own degree; one-way, only the
+    /// striker's offense counts.
+    #[test]
+    fn the_blow_with_postures_is_the_round_of_4_32(
+        skills in (-60i32..60, -60i32..60),
+        rolls in (-4i32..=4, -4i32..=4),
+        postures in (-2i32..=2, -2i32..=2),
+        minimums in (-8i32..8, -8i32..8),
+    ) {
+        use skirmish_core::combat::{counter_blow, opposed_blow, OpposedSide};
+        use skirmish_core::fighter::{ExchangeRule, FudgeRules};
+        use skirmish_core::striking::opposed::{compare_postures, Posture, PostureFighter, PostureResult};
+        let side = |skill, roll, posture, minimum| OpposedSide { posture, minimum, ..OpposedSide::new(skill, roll) };
+        let blow = opposed_blow(
+            side(skills.0, rolls.0, postures.0, minimums.0),
+            side(skills.1, rolls.1, postures.1, minimums.1),
+            0,
+            0,
+        );
+        let rules = FudgeRules::default();
+        let counter = counter_blow(&blow, &rules, 0, 0);
+        let fighter = |skill: i32, posture: i32, minimum: i32| PostureFighter {
+            minimum_to_hit: Level::new(minimum),
+            ..PostureFighter::new(Level::new(skill), Posture::new(posture).unwrap())
+        };
+        let (first, second) = (fighter(skills.0, postures.0, minimums.0), fighter(skills.1, postures.1, minimums.1));
+        let round = compare_postures(
+            &first,
+            PostureResult::new(first.skill, first.posture, rolls.0).unwrap(),
+            &second,
+            PostureResult::new(second.skill, second.posture, rolls.1).unwrap(),
+        )
+        .unwrap();
+        prop_assert_eq!(blow.landed, round.first_strike.hit);
+        prop_assert_eq!(blow.degree, round.first_strike.relative_degree);
+        prop_assert_eq!(counter.is_some(), round.second_strike.hit);
+        if let Some(damage) = counter {
+            prop_assert_eq!(damage, round.second_strike.relative_degree);
+        }
+        let one_way = FudgeRules { exchange: ExchangeRule::OneWay, ..rules };
+        prop_assert_eq!(counter_blow(&blow, &one_way, 0, 0), None);
     }
 }
 

@@ -15,7 +15,7 @@ use skirmish_core::fighter::{
     ExchangeRule, FighterProfile, FudgeRules, FullContactRules, Striking, Tactics, WeaponChoice,
 };
 use skirmish_core::ladder::{CombatLevel, Level};
-use skirmish_core::striking::opposed::{Aim, Position, Shield, ShieldSize, Stance};
+use skirmish_core::striking::opposed::{Aim, Position, Posture, PostureChoice, Shield, ShieldSize, Stance};
 use skirmish_core::timing::TimingSystem;
 use skirmish_core::tracker::{
     CombatantId, Duration, Encounter, EncounterRules, EncounterStrikeOptions, StrikeDice, Turn, ViewFor,
@@ -37,7 +37,8 @@ fn profile(name: &str, count: u64, sr: i32, dr: i32, skill: Level, weapon: &str)
 
 /// The goblin ambush's fighters under `system` and `rules`; with
 /// `tactics`, FUDGE chapter 4's options on some of them (a shield, aim,
-/// Scale, NPC results, and stance and position changed mid-fight).
+/// Scale, NPC results, a fixed and a mixed posture, and stance and
+/// position changed mid-fight).
 fn ambush(system: TimingSystem, rules: EncounterRules, tactics: bool) -> Encounter {
     let mut e = Encounter::with_rules(system, rules, 2026).unwrap();
     let mut party = [
@@ -55,6 +56,8 @@ fn ambush(system: TimingSystem, rules: EncounterRules, tactics: bool) -> Encount
     if tactics {
         party[0].aim = Aim::SmallPartNeedingGood;
         party[2].shield = Some(Shield::new(ShieldSize::Large));
+        party[2].posture = PostureChoice::mixed([0.0, 0.25, 0.5, 0.25, 0.0]).unwrap();
+        foes[2].posture = PostureChoice::Fixed(Posture::new(2).unwrap());
         foes[0].scale = 1;
         foes[1].npc_result = true;
         foes[1].shield = Some(Shield {
@@ -235,7 +238,7 @@ fn older_golden_snapshots_restore_and_continue_as_pinned() {
         // The view has since gained each fighter's FUDGE tactics (none in
         // every old encounter): the same fight, fields more to read.
         let again = again.replace(
-            ",\"shield\":null,\"aim\":\"anywhere\",\"position\":\"even\",\"scale\":0,\"npc_result\":false",
+            ",\"shield\":null,\"aim\":\"anywhere\",\"position\":\"even\",\"scale\":0,\"npc_result\":false,\"posture\":0",
             "",
         );
         let again = if stem.starts_with("v2-") {

@@ -51,7 +51,11 @@ enum Op {
         modifier: i32,
         attack: Option<i32>,
         defense: Option<i32>,
+        postures: (Option<i32>, Option<i32>),
     },
+    /// FUDGE tactics: stance, shield size (0 none), aim, position, posture
+    /// (as a mixed strategy when above 2).
+    Tactics(u32, [u8; 5]),
     Declare {
         who: u32,
         tt: i32,
@@ -81,9 +85,12 @@ fn op() -> impl Strategy<Value = Op> {
     prop_oneof![
         8 => Just(Op::Next),
         8 => (who(), who(), any::<bool>(), proptest::option::of((any::<i64>(), any::<i64>(), any::<i64>())),
-              any::<bool>(), int(-2..3), proptest::option::of(int(-4..5)), proptest::option::of(int(-4..5)))
-            .prop_map(|(a, t, parry, range, point_blank, modifier, attack, defense)| Op::Strike {
-                a, t, parry: parry && a % 2 == 0, range: range.filter(|_| t % 3 == 0), point_blank, modifier, attack, defense }),
+              any::<bool>(), int(-2..3), proptest::option::of(int(-4..5)), proptest::option::of(int(-4..5)),
+              (proptest::option::of(int(-3..4)), proptest::option::of(int(-3..4))))
+            .prop_map(|(a, t, parry, range, point_blank, modifier, attack, defense, postures)| Op::Strike {
+                a, t, parry: parry && a % 2 == 0, range: range.filter(|_| t % 3 == 0), point_blank, modifier, attack, defense,
+                postures }),
+        2 => (who(), any::<[u8; 5]>()).prop_map(|(w, t)| Op::Tactics(w, t)),
         3 => (who(), int(0..10), int(-2..3), proptest::option::of(int(-2..3)), proptest::option::of(uint(0..8)))
             .prop_map(|(who, tt, bonus, roll, gm)| Op::Declare { who, tt, bonus, roll, gm }),
         1 => (who(), uint(0..5)).prop_map(|(w, t)| Op::Delay(w, t)),
@@ -157,6 +164,7 @@ fn apply(e: &mut Encounter, op: &Op) -> String {
             modifier,
             attack,
             defense,
+            postures,
         } => {
             let range = match range.map(|(s, r, d)| RangedShot::new(s, r, d)) {
                 Some(Ok(shot)) => Some(shot),
@@ -167,12 +175,37 @@ fn apply(e: &mut Encounter, op: &Op) -> String {
                 range,
                 point_blank: *point_blank,
                 modifier: *modifier,
+                attacker_posture: postures.0,
+                defender_posture: postures.1,
             };
             let dice = StrikeDice {
                 attack: *attack,
                 defense: *defense,
             };
             e.strike(id(*a), id(*t), options, dice).map(|r| format!("{r:?}"))
+        }
+        Op::Tactics(who, t) => {
+            use skirmish_core::fighter::Tactics;
+            use skirmish_core::striking::opposed::{Aim, Position, Posture, PostureChoice, Shield, ShieldSize, Stance};
+            let posture = match t[4] % 8 {
+                p @ 0..=4 => PostureChoice::Fixed(Posture::new(i32::from(p) - 2).unwrap()),
+                5 => PostureChoice::Mixed([0.25, 0.0, 0.5, 0.0, 0.25]),
+                _ => PostureChoice::Mixed([0.0, 0.0, 0.0, 0.0, 1.0]),
+            };
+            let tactics = Tactics {
+                stance: [Stance::Normal, Stance::AllOutOffense, Stance::AllOutDefense][usize::from(t[0] % 3)],
+                shield: [
+                    None,
+                    Some(ShieldSize::Small),
+                    Some(ShieldSize::Medium),
+                    Some(ShieldSize::Large),
+                ][usize::from(t[1] % 4)]
+                .map(Shield::new),
+                aim: [Aim::Anywhere, Aim::SmallPartNeedingGood, Aim::SmallPartNeedingGreat][usize::from(t[2] % 3)],
+                position: [Position::Even, Position::Worse, Position::MuchWorse][usize::from(t[3] % 3)],
+                posture,
+            };
+            e.set_tactics(id(*who), tactics).map(|()| "tactics".to_string())
         }
         Op::Declare {
             who,

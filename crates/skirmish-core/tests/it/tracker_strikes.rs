@@ -178,6 +178,24 @@ fn parry_cases_through_the_tracker() {
 #[derive(Deserialize)]
 struct FudgeCases {
     exchange: Vec<ExchangeCase>,
+    postures: Vec<PostureCase>,
+}
+
+#[derive(Deserialize)]
+struct PostureCase {
+    name: String,
+    first: PostureSide,
+    second: PostureSide,
+    expect: toml::Table,
+}
+
+#[derive(Deserialize)]
+struct PostureSide {
+    skill: Level,
+    posture: i32,
+    roll: Option<i32>,
+    #[serde(default)]
+    npc: bool,
 }
 
 #[derive(Deserialize)]
@@ -189,10 +207,39 @@ struct ExchangeCase {
 }
 
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct Side {
     result: Level,
-    #[serde(flatten)]
-    other: toml::Table,
+    #[serde(default)]
+    stance: skirmish_core::striking::opposed::Stance,
+    #[serde(default)]
+    aim: skirmish_core::striking::opposed::Aim,
+    target_size: Option<skirmish_core::striking::opposed::TargetSize>,
+    #[serde(default = "yes")]
+    can_harm: bool,
+    #[serde(default)]
+    critical: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+impl Side {
+    /// This side as a tracker fighter whose result, rolling 0, is the
+    /// case's: the skill less the stance's bonus and the aim's penalty;
+    /// the target's size as a Scale difference (the first fighter's Scale
+    /// against a second of Scale 0: `TargetSize::by_scale`'s steps).
+    fn profile(&self, name: &str, scale: i32) -> FighterProfile {
+        let mut p = FighterProfile::new(name);
+        p.skill = CombatLevel::plain(Level::new(
+            self.result.value() - self.stance.skill_bonus() - self.aim.penalty(),
+        ));
+        p.stance = self.stance;
+        p.aim = self.aim;
+        p.scale = scale;
+        p
+    }
 }
 
 #[derive(Deserialize)]
@@ -201,9 +248,12 @@ struct Expect {
     hit: Option<String>,
 }
 
-/// FUDGE 4.22's exchanges between equal-sized foes in a normal stance: the
-/// tracker's opposed strike (skill at the result, rolling 0) gives the same
-/// relative degree, and hits exactly when the first fighter wins a hit.
+/// FUDGE 4.22's exchanges with 4.31's stances and aims and targets of
+/// every size (as Scales): the tracker's opposed strike (skill at the
+/// result, rolling 0) gives the same relative degree, hits exactly when the
+/// first fighter wins a hit, and is countered exactly when the second does.
+/// (A defender who can only defend, or a critical result, is not a
+/// tracker fighter's: those cases stay the core's.)
 #[test]
 fn fudge_exchanges_through_the_tracker() {
     let cases: FudgeCases = toml::from_str(include_str!("../cases/fudge.toml")).unwrap();
@@ -213,13 +263,23 @@ fn fudge_exchanges_through_the_tracker() {
     };
     let mut played = 0;
     for c in &cases.exchange {
-        if !c.first.other.is_empty() || !c.second.other.is_empty() {
-            continue; // stances, sizes and aims are the GM's modifiers at the table
+        if !c.first.can_harm || !c.second.can_harm || c.first.critical || c.second.critical {
+            continue;
         }
-        let mut a = FighterProfile::new("first");
-        a.skill = CombatLevel::plain(c.first.result);
-        let mut b = FighterProfile::new("second");
-        b.skill = CombatLevel::plain(c.second.result);
+        use skirmish_core::striking::opposed::TargetSize;
+        let scale = match c.first.target_size.unwrap_or_default() {
+            TargetSize::Larger => -1,
+            TargetSize::RoughlyEqual => 0,
+            TargetSize::Smaller => 1,
+            TargetSize::MuchSmaller => 3,
+            TargetSize::Tiny => 6,
+            TargetSize::VeryTiny => 9,
+        };
+        // The second's size of the first follows from the Scales.
+        if let Some(size) = c.second.target_size {
+            assert_eq!(Some(size), TargetSize::by_scale(-scale), "{}", c.name);
+        }
+        let (a, b) = (c.first.profile("first", scale), c.second.profile("second", 0));
         let (mut e, x, y) = duel(rules.clone(), a, b);
         let r = e
             .strike(x, y, EncounterStrikeOptions::default(), StrikeDice::typed(0, Some(0)))
@@ -236,7 +296,7 @@ fn fudge_exchanges_through_the_tracker() {
         );
         played += 1;
     }
-    assert!(played >= 3, "only {played} exchanges played");
+    assert!(played >= 9, "only {played} exchanges played");
 }
 
 /// A target already out of the fight does not answer: a fighter down since
@@ -678,6 +738,7 @@ fn tactics_scale_and_npcs_through_the_tracker() {
         shield: None,
         aim: Aim::SmallPartNeedingGreat,
         position: Position::Worse,
+        ..Tactics::default()
     };
     e.set_tactics(k, aimed).unwrap();
     assert!(e.log().last().unwrap().text.contains("aim small_part_needing_great"));
@@ -712,4 +773,88 @@ fn tactics_scale_and_npcs_through_the_tracker() {
     assert_eq!(err.field(), Some("tactics"));
     e.down(k).unwrap();
     assert_eq!(e.set_tactics(k, aimed).unwrap_err().kind(), ErrorKind::NotNow);
+}
+
+/// FUDGE 4.32's postures through the tracker, from the same case file as
+/// the core's round (`[[postures]]`, the text's example first): both
+/// fighters' postures given for the exchange, the text's rolls typed in;
+/// each offense meets the other's defense, both may hit, and a posture
+/// outside the five is refused naming the field.
+#[test]
+fn postures_through_the_tracker() {
+    let cases: FudgeCases = toml::from_str(include_str!("../cases/fudge.toml")).unwrap();
+    let rules = EncounterRules {
+        striking: Striking::FudgeOpposed(FudgeRules::default()),
+        damage: DamageConfig::default(),
+    };
+    let level = |t: &toml::Table, side: &str, key: &str| -> i32 {
+        let name = t[side][key].as_str().unwrap();
+        name.parse::<Level>().unwrap().value()
+    };
+    let mut played = 0;
+    for c in &cases.postures {
+        let profile = |s: &PostureSide, name: &str| {
+            let mut p = FighterProfile::new(name);
+            p.skill = CombatLevel::plain(s.skill);
+            p.npc_result = s.npc;
+            p
+        };
+        let (mut e, x, y) = duel(rules.clone(), profile(&c.first, "first"), profile(&c.second, "second"));
+        let options = EncounterStrikeOptions {
+            attacker_posture: Some(c.first.posture),
+            defender_posture: Some(c.second.posture),
+            ..EncounterStrikeOptions::default()
+        };
+        let r = e.strike(
+            x,
+            y,
+            options,
+            StrikeDice::typed(c.first.roll.unwrap_or(0), c.second.roll),
+        );
+        if let Some(field) = c.expect.get("error") {
+            let err = r.unwrap_err();
+            assert_eq!(err.kind(), ErrorKind::InvalidInput, "{}", c.name);
+            assert!(
+                err.field().unwrap().ends_with(field.as_str().unwrap()),
+                "{}: {err}",
+                c.name
+            );
+            continue;
+        }
+        let r = r.unwrap();
+        assert_eq!(r.attack_total, level(&c.expect, "first", "offense"), "{}", c.name);
+        assert_eq!(r.defense_total, level(&c.expect, "second", "defense"), "{}", c.name);
+        let strike = |key: &str| {
+            let t = c.expect[key].as_table().unwrap();
+            (
+                t["relative_degree"].as_integer().unwrap() as i32,
+                t["hit"].as_bool().unwrap(),
+            )
+        };
+        let (first_degree, first_hit) = strike("first_strike");
+        let (second_degree, second_hit) = strike("second_strike");
+        assert_eq!(
+            (r.margin, r.landed),
+            (first_degree, first_hit),
+            "{}: {}",
+            c.name,
+            r.text
+        );
+        // No damage factors: the second's damage is its strike's degree.
+        assert_eq!(
+            r.counter_damage > 0 || (second_hit && second_degree == 0),
+            second_hit,
+            "{}: {}",
+            c.name,
+            r.text
+        );
+        if second_hit {
+            assert_eq!(r.counter_damage, second_degree, "{}: {}", c.name, r.text);
+        }
+        if first_hit && second_hit {
+            assert!(r.text.contains("second hits back by"), "{}", r.text);
+        }
+        played += 1;
+    }
+    assert_eq!(played, 2, "the text's example and the NPC's");
 }

@@ -288,6 +288,9 @@ impl Battle {
                 };
                 let ar = roll_of(ag_side, ag.npc_result);
                 let dr = roll_of(tg_side, tg.npc_result);
+                // FUDGE 4.32: each side's posture, drawn now if mixed.
+                let ap = ag.posture.draw(rolls).offense();
+                let tp = tg.posture.draw(rolls).offense();
                 // FUDGE 4.34: a fighter beset by several is at the per-foe
                 // penalty for each attacker beyond the first, attacking and
                 // defending.
@@ -304,6 +307,7 @@ impl Battle {
                     stance: ag.stance,
                     modifier: ab.modifier_against(&tb),
                     minimum: ab.minimum_against(&tb, min),
+                    posture: ap,
                 };
                 let defender = OpposedSide {
                     skill: t_skill,
@@ -313,30 +317,34 @@ impl Battle {
                     stance: tg.stance,
                     modifier: tb.modifier_against(&ab),
                     minimum: tb.minimum_against(&ab, min),
+                    posture: tp,
                 };
                 let blow = combat::opposed_blow(attacker, defender, ag.offense, tg.defense_factor);
                 // A two-way exchange: the defender who wins hurts the attacker.
                 let counter = combat::counter_blow(&blow, &r, tg.offense, ag.defense_factor);
                 let what = trace.is_on().then(|| {
-                    let part = |side: &OpposedSide, result: i32, (me, foe): (&Fighter, &Fighter)| OpposedPart {
-                        result,
-                        skill: side.skill,
-                        penalty: side.penalty,
-                        roll: (!me.npc_result).then_some(side.roll),
-                        outnumbered: side.outnumbered,
-                        stance: side.stance,
-                        modifiers: combat::matchup(me, foe, &r).modifiers,
+                    let part = |side: &OpposedSide, (result, posture): (i32, i32), (me, foe): (&Fighter, &Fighter)| {
+                        OpposedPart {
+                            result,
+                            posture,
+                            skill: side.skill,
+                            penalty: side.penalty,
+                            roll: (!me.npc_result).then_some(side.roll),
+                            outnumbered: side.outnumbered,
+                            stance: side.stance,
+                            modifiers: combat::matchup(me, foe, &r).modifiers,
+                        }
                     };
-                    let end = if blow.landed {
-                        OpposedEnd::Hit(blow.degree)
-                    } else if counter.is_some() {
-                        OpposedEnd::Countered(blow.degree.saturating_neg())
-                    } else {
-                        OpposedEnd::NoHit
+                    let back = blow.answer.0.saturating_sub(blow.answer.1);
+                    let end = match (blow.landed, counter.is_some()) {
+                        (true, true) => OpposedEnd::Both(blow.degree, back),
+                        (true, false) => OpposedEnd::Hit(blow.degree),
+                        (false, true) => OpposedEnd::Countered(back),
+                        (false, false) => OpposedEnd::NoHit,
                     };
                     trace::opposed(
-                        &part(&attacker, blow.attack, (ag, tg)),
-                        &part(&defender, blow.defense, (tg, ag)),
+                        &part(&attacker, (blow.attack, ap), (ag, tg)),
+                        &part(&defender, (blow.defense, tp.saturating_neg()), (tg, ag)),
                         end,
                     )
                 });

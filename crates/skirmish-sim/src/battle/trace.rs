@@ -101,6 +101,9 @@ pub(super) struct OpposedPart {
     /// Its standing modifiers against this foe (FUDGE 4.31: position, aim,
     /// shields).
     pub(super) modifiers: Vec<Modifier>,
+    /// Its posture's modifier to this result (FUDGE 4.32: the offense
+    /// modifier on offense, its opposite on defense).
+    pub(super) posture: i32,
 }
 
 /// How a FUDGE opposed roll ended, for the trace.
@@ -110,6 +113,9 @@ pub(super) enum OpposedEnd {
     /// The defender won by this degree and hurt the attacker (a two-way
     /// exchange).
     Countered(i32),
+    /// The attacker hit by the first degree and the defender hit back by
+    /// the second (FUDGE 4.32's postures).
+    Both(i32, i32),
     /// Nobody was hurt.
     NoHit,
 }
@@ -143,6 +149,11 @@ pub(super) fn opposed(attack: &OpposedPart, defense: &OpposedPart, end: OpposedE
             Some(roll) => format!("{roll:+} roll"),
             None => "no roll".to_string(),
         };
+        let roll = if p.posture != 0 {
+            format!("{roll} {:+} posture", p.posture)
+        } else {
+            roll
+        };
         format!(
             "{} ({:+} skill{stance}{wounds}{modifiers} {roll}{outnumbered})",
             p.result, p.skill
@@ -151,6 +162,7 @@ pub(super) fn opposed(attack: &OpposedPart, defense: &OpposedPart, end: OpposedE
     let end = match end {
         OpposedEnd::Hit(degree) => format!("hit by {degree}"),
         OpposedEnd::Countered(degree) => format!("the defender wins by {degree}"),
+        OpposedEnd::Both(degree, back) => format!("hit by {degree}, and the defender hits back by {back}"),
         OpposedEnd::NoHit => "no hit".to_string(),
     };
     format!("{} vs {}: {end}", part(attack), part(defense))

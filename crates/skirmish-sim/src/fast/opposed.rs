@@ -56,7 +56,7 @@
 use skirmish_core::combat::{self, Bearing, OpposedSide};
 use skirmish_core::fighter::{ExchangeRule, FudgeRules};
 use skirmish_core::ladder::CombatLevel;
-use skirmish_core::striking::opposed::{Aim, Stance};
+use skirmish_core::striking::opposed::{Aim, PostureChoice, Stance};
 
 use super::{
     Common, FastEnd, FastModel, FastPlan, Fighter, Out, Watch, after_falls, decided, is_down, next_moment,
@@ -76,8 +76,8 @@ use rank::RankIndex;
 
 /// The loop's rule modes: one-way strikes and no tactics; the two-way
 /// exchange and no tactics; tactics (FUDGE 4.31's stances, shields, aim
-/// and position, Scale, 4.33's NPC results), and either exchange rule, read
-/// as the loop goes.
+/// and position, Scale, 4.32's postures, 4.33's NPC results), and either
+/// exchange rule, read as the loop goes.
 const ONE_WAY: u8 = 0;
 const TWO_WAY: u8 = 1;
 const WITH_TACTICS: u8 = 2;
@@ -105,6 +105,8 @@ pub(crate) struct OpposedPlan {
     bearing: Vec<Bearing>,
     /// Per group: an NPC whose result is its trait level (FUDGE 4.33).
     npc: Vec<bool>,
+    /// Per group: its posture or mixed strategy (FUDGE 4.32).
+    posture: Vec<PostureChoice>,
 }
 
 impl OpposedPlan {
@@ -115,12 +117,14 @@ impl OpposedPlan {
         (reach, by_round): (u32, bool),
         groups: impl IntoIterator<Item = &'f skirmish_core::fighter::Fighter>,
     ) -> OpposedPlan {
-        let (mut level, mut stance, mut bearing, mut npc) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let (mut level, mut stance, mut bearing, mut npc, mut posture) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
         for f in groups {
             level.push(f.skill);
             stance.push(f.stance);
             bearing.push(Bearing::of(f));
             npc.push(f.npc_result);
+            posture.push(f.posture);
         }
         let skill = level
             .iter()
@@ -135,6 +139,7 @@ impl OpposedPlan {
             stance,
             bearing,
             npc,
+            posture,
         }
     }
 
@@ -143,6 +148,7 @@ impl OpposedPlan {
     fn has_tactics(&self) -> bool {
         self.stance.iter().any(|&s| s != Stance::Normal)
             || self.npc.iter().any(|&n| n)
+            || self.posture.iter().any(|p| !p.is_normal())
             || self
                 .bearing
                 .iter()
@@ -492,6 +498,15 @@ fn fight_with<C: Clock, M: FastModel, const RANKED: bool, const MODE: u8>(
             };
             let a_roll = roll_of(a_side, ag);
             let t_roll = roll_of(a_side ^ 1, tg);
+            // FUDGE 4.32: each side's posture, drawn now if mixed.
+            let (a_posture, t_posture) = if MODE == WITH_TACTICS {
+                (
+                    op.posture[ag].draw(rolls).offense(),
+                    op.posture[tg].draw(rolls).offense(),
+                )
+            } else {
+                (0, 0)
+            };
             let mut attacker = OpposedSide {
                 skill: a_skill,
                 penalty: a_penalty,
@@ -500,6 +515,7 @@ fn fight_with<C: Clock, M: FastModel, const RANKED: bool, const MODE: u8>(
                 stance: Stance::Normal,
                 modifier: 0,
                 minimum,
+                posture: a_posture,
             };
             let mut defender = OpposedSide {
                 skill: t_skill,
@@ -509,6 +525,7 @@ fn fight_with<C: Clock, M: FastModel, const RANKED: bool, const MODE: u8>(
                 stance: Stance::Normal,
                 modifier: 0,
                 minimum,
+                posture: t_posture,
             };
             if MODE == WITH_TACTICS {
                 let (ab, tb) = (&op.bearing[ag], &op.bearing[tg]);

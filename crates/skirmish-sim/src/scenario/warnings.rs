@@ -13,8 +13,8 @@ impl Scenario {
     /// Settings this scenario gives that its chosen rules ignore, one
     /// sentence each, naming the field: Tick System initiative bonus and
     /// interval under another timing system; REF and Combat Sense (Action
-    /// Blocks) under another; a FUDGE stance, shield, aim, position, Scale
-    /// or NPC result under Full Contact striking.
+    /// Blocks) under another; a FUDGE stance, shield, aim, position, Scale,
+    /// NPC result or posture under Full Contact striking.
     ///
     /// ```
     /// use skirmish_sim::scenario::Scenario;
@@ -68,6 +68,11 @@ impl Scenario {
                         ),
                         ("scale", (group.scale != 0).then(|| group.scale.to_string())),
                         ("npc_result", group.npc_result.then(|| "true".to_string())),
+                        (
+                            "posture",
+                            (!group.posture.is_normal())
+                                .then(|| serde_json::to_string(&group.posture).unwrap_or_default()),
+                        ),
                     ] {
                         if let Some(value) = value {
                             out.push(format!(

@@ -590,8 +590,19 @@ fn random_scenario(
         let position = ["even", "worse", "much_worse"][t / 45 % 3];
         let scale = [0, 0, 1, -1, 3, 9][t / 135 % 6];
         let npc = t / 810 % 4 == 0;
+        // A posture (with a normal stance only: postures replace stances).
+        let posture = if stance == "normal" {
+            [
+                "",
+                ", posture = 2",
+                ", posture = -1",
+                r#", posture = { "-2" = 0.25, "0" = 0.5, "2" = 0.25 }"#,
+            ][t / 3240 % 4]
+        } else {
+            ""
+        };
         format!(
-            r#", stance = "{stance}"{shield}, aim = "{aim}", position = "{position}", scale = {scale}, npc_result = {npc}"#
+            r#", stance = "{stance}"{shield}, aim = "{aim}", position = "{position}", scale = {scale}, npc_result = {npc}{posture}"#
         )
     });
     let text = format!(

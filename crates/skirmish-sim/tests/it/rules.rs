@@ -393,3 +393,89 @@ fn shields_aim_position_scale_and_npcs_fight_as_the_chapter_writes_them() {
         assert!(err.contains(words), "{path} = {value}: {err}");
     }
 }
+
+/// FUDGE 4.32's postures in battles: a fixed posture counts in every
+/// exchange (its offense modifier on offense, the opposite on defense, and
+/// both fighters may hit); a mixed strategy draws each exchange's posture
+/// from the battle's dice; postures and stances do not go together; bad
+/// probabilities are refused naming the field.
+#[test]
+fn postures_fight_as_4_32_writes_them() {
+    let set = |s: Scenario, path: &str, value: &str| s.with_field(path, value).unwrap();
+    let lines = |s: &Scenario| -> Vec<String> {
+        let b = Battle::new(s).unwrap();
+        (0..20)
+            .flat_map(|i| b.run(5, i, &RunOptions::FULL).unwrap().trace.unwrap())
+            .map(|l| l.text)
+            .collect()
+    };
+    let base = duel("continuous", "two_way");
+    let attacking = set(base.clone(), "sides.0.groups.0.posture", "2");
+    let t = lines(&attacking);
+    // Will's +2 on offense, -2 on defense.
+    assert!(
+        t.iter()
+            .any(|l| l.starts_with("Will") && l.contains("roll +2 posture) vs")),
+        "{t:?}"
+    );
+    assert!(
+        t.iter()
+            .any(|l| l.starts_with("Dicken") && l.contains("roll -2 posture): ")),
+        "{t:?}"
+    );
+    // Both hit in one exchange, sometimes.
+    assert!(t.iter().any(|l| l.contains("and the defender hits back by")), "{t:?}");
+    // A mixed strategy: each exchange its own posture, the same for the
+    // same seed.
+    let mixed = set(base.clone(), "sides.0.groups.0.posture", r#"{"2": 0.5, "-2": 0.5}"#);
+    let t = lines(&mixed);
+    assert!(
+        t.iter().any(|l| l.starts_with("Will") && l.contains("+2 posture)")),
+        "{t:?}"
+    );
+    assert!(
+        t.iter().any(|l| l.starts_with("Will") && l.contains("-2 posture)")),
+        "{t:?}"
+    );
+    assert_eq!(t, lines(&mixed));
+    // Which posture wins? Will's +2 against a normal Dicken, over 2,000.
+    let wins = |s: &Scenario| {
+        let b = Battle::new(s).unwrap();
+        (0..2000)
+            .filter(|&i| b.run(9, i, &RunOptions::default()).unwrap().summary.outcome == Outcome::Win { side: 0 })
+            .count()
+    };
+    let (even, bold) = (wins(&base), wins(&attacking));
+    assert!((800..=1200).contains(&even), "{even}");
+    assert_ne!(even, bold);
+    // Refusals name the field.
+    for (path, value, words) in [
+        ("sides.0.groups.0.posture", "3", "sides[0].groups[0].posture"),
+        ("sides.0.groups.0.posture", r#"{"2": 0.5}"#, "sum to 0.5, not 1"),
+        (
+            "sides.0.groups.0.posture",
+            r#"{"2": 1.5, "0": -0.5}"#,
+            "not within 0..=1",
+        ),
+        ("sides.0.groups.0.posture", r#"{"4": 1.0}"#, "not a posture"),
+    ] {
+        let err = base.clone().with_field(path, value).unwrap_err().to_string();
+        assert!(err.contains(words), "{path} = {value}: {err}");
+    }
+    let err = set(base.clone(), "sides.0.groups.0.stance", "all_out_offense")
+        .with_field("sides.0.groups.0.posture", "1")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("sides[0].groups[0].posture: postures (FUDGE 4.32) replace the all-out stances"),
+        "{err}"
+    );
+    // Under Full Contact, warned about.
+    let fc = set(attacking, "striking", "full-contact");
+    assert_eq!(
+        fc.warnings(),
+        [
+            "sides[0].groups[0].posture: 2 has no effect under full-contact striking (only fudge-opposed striking reads it)"
+        ]
+    );
+}

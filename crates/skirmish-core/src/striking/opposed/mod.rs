@@ -86,7 +86,9 @@ pub use modifiers::{
 pub use multiple::{
     Foe, FoeOutcome, GroupRoll, LoneFighter, LoneHit, Outnumbered, OutnumberedRound, Reach, SweepingBlow, WoundFrom,
 };
-pub use postures::{Posture, PostureFighter, PostureResult, PostureRound, Strike, compare_postures, posture_round};
+pub use postures::{
+    Posture, PostureChoice, PostureFighter, PostureResult, PostureRound, Strike, compare_postures, posture_round,
+};
 pub use ranged::{
     DodgeResult, ExchangeOfFire, Missile, RangedAttack, RangedDefense, RangedOutcome, Shooter, exchange_fire,
 };

@@ -63,6 +63,213 @@ impl From<Posture> for i32 {
     }
 }
 
+/// How a fighter picks its posture each exchange (4.32): always the same
+/// one, or a mixed strategy, each posture with its probability, drawn
+/// afresh (and secretly) for every exchange.
+///
+/// In a file: the offense modifier (`posture = 1`), or a table of the
+/// postures' probabilities, which must sum to 1 (`posture = { "2" = 0.25,
+/// "0" = 0.75 }`; postures left out have none).
+///
+/// ```
+/// use skirmish_core::dice::ScriptedRolls;
+/// use skirmish_core::striking::opposed::{Posture, PostureChoice};
+///
+/// let mixed: PostureChoice = serde_json::from_str(r#"{"2": 0.25, "-1": 0.75}"#).unwrap();
+/// assert_eq!(mixed.probability(Posture::new(2).unwrap()), 0.25);
+/// let fixed: PostureChoice = serde_json::from_str("1").unwrap();
+/// assert_eq!(fixed, PostureChoice::Fixed(Posture::new(1).unwrap()));
+/// assert!(serde_json::from_str::<PostureChoice>(r#"{"2": 0.5}"#).is_err());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum PostureChoice {
+    /// The same posture every exchange.
+    Fixed(Posture),
+    /// Each exchange a posture drawn with these probabilities, for offense
+    /// -2, -1, 0, +1, +2 (each in 0..=1, summing to 1).
+    Mixed([f64; 5]),
+}
+
+// The probabilities are checked finite when made: equality is total.
+impl Eq for PostureChoice {}
+
+impl Default for PostureChoice {
+    fn default() -> Self {
+        PostureChoice::Fixed(Posture::NORMAL)
+    }
+}
+
+impl PostureChoice {
+    /// A mixed strategy with these probabilities for -2..=+2.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] (field `posture`): a probability not in 0..=1,
+    /// or a sum other than 1 (within 1e-9).
+    pub fn mixed(probabilities: [f64; 5]) -> Result<PostureChoice> {
+        if let Some((i, p)) = probabilities
+            .iter()
+            .enumerate()
+            .find(|(_, p)| !(0.0..=1.0).contains(*p))
+        {
+            return Err(Error::invalid(
+                "posture",
+                format!("the probability of posture {:+} is {p}, not within 0..=1", i as i32 - 2),
+            ));
+        }
+        let sum: f64 = probabilities.iter().sum();
+        if (sum - 1.0).abs() > 1e-9 {
+            return Err(Error::invalid(
+                "posture",
+                format!("the probabilities sum to {sum}, not 1"),
+            ));
+        }
+        Ok(PostureChoice::Mixed(probabilities))
+    }
+
+    /// The chance of `posture`.
+    pub fn probability(&self, posture: Posture) -> f64 {
+        match self {
+            PostureChoice::Fixed(p) => f64::from(u8::from(*p == posture)),
+            PostureChoice::Mixed(w) => w[(posture.offense() + 2) as usize],
+        }
+    }
+
+    /// Whether every exchange draws a posture.
+    pub const fn is_mixed(&self) -> bool {
+        matches!(self, PostureChoice::Mixed(_))
+    }
+
+    /// Whether it is the normal posture, always.
+    pub fn is_normal(&self) -> bool {
+        *self == PostureChoice::Fixed(Posture::NORMAL)
+    }
+
+    /// This exchange's posture: the fixed one, drawing nothing, or one
+    /// drawn from `rolls` ([`pick`](Self::pick) of a
+    /// [`uniform`](crate::dice::SeededRolls::uniform) number).
+    #[inline]
+    pub fn draw(&self, rolls: &mut crate::dice::SeededRolls) -> Posture {
+        match self {
+            PostureChoice::Fixed(p) => *p,
+            PostureChoice::Mixed(_) => self.pick(rolls.uniform()),
+        }
+    }
+
+    /// This exchange's posture: the fixed one (no draw), or one drawn from
+    /// `uniform`, a number in 0..1, by the probabilities in order -2..=+2.
+    pub fn pick(&self, uniform: f64) -> Posture {
+        match self {
+            PostureChoice::Fixed(p) => *p,
+            PostureChoice::Mixed(w) => {
+                let mut left = uniform;
+                let mut last = 0;
+                for (i, &p) in w.iter().enumerate() {
+                    if p > 0.0 {
+                        last = i;
+                        if left < p {
+                            return Posture { offense: i as i32 - 2 };
+                        }
+                        left -= p;
+                    }
+                }
+                // Rounding left a sliver past the sum: the last possible one.
+                Posture {
+                    offense: last as i32 - 2,
+                }
+            }
+        }
+    }
+}
+
+impl Serialize for PostureChoice {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        match self {
+            PostureChoice::Fixed(p) => s.serialize_i32(p.offense()),
+            PostureChoice::Mixed(w) => {
+                let mut map = s.serialize_map(None)?;
+                for (i, p) in w.iter().enumerate() {
+                    if *p > 0.0 {
+                        map.serialize_entry(&format!("{}", i as i32 - 2), p)?;
+                    }
+                }
+                map.end()
+            }
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for PostureChoice {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        use serde::de::Error as _;
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = PostureChoice;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(
+                    "a posture from -2 to 2, or a table of the postures' probabilities ({ \"2\" = 0.5, \"0\" = 0.5 })",
+                )
+            }
+            fn visit_i64<E: serde::de::Error>(self, n: i64) -> std::result::Result<PostureChoice, E> {
+                let n = i32::try_from(n).map_err(|_| E::custom(format!("posture {n} is outside -2..=2")))?;
+                Posture::new(n).map(PostureChoice::Fixed).map_err(E::custom)
+            }
+            fn visit_u64<E: serde::de::Error>(self, n: u64) -> std::result::Result<PostureChoice, E> {
+                self.visit_i64(i64::try_from(n).unwrap_or(i64::MAX))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> std::result::Result<PostureChoice, A::Error> {
+                let mut w = [0.0; 5];
+                let mut seen = [false; 5];
+                while let Some(Key(offense)) = map.next_key::<Key>()? {
+                    let i = (offense + 2) as usize;
+                    if seen[i] {
+                        return Err(A::Error::custom(format!("posture {offense:+} is given twice")));
+                    }
+                    seen[i] = true;
+                    w[i] = map.next_value()?;
+                }
+                PostureChoice::mixed(w).map_err(A::Error::custom)
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// A posture as a key of a mixed strategy: `"2"`, `"+1"`, or an integer.
+struct Key(i32);
+
+impl<'de> Deserialize<'de> for Key {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        struct V;
+        impl serde::de::Visitor<'_> for V {
+            type Value = Key;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a posture: -2, -1, 0, 1 or 2")
+            }
+            fn visit_i64<E: serde::de::Error>(self, n: i64) -> std::result::Result<Key, E> {
+                i32::try_from(n)
+                    .ok()
+                    .filter(|o| (-2..=2).contains(o))
+                    .map(Key)
+                    .ok_or_else(|| E::custom(format!("{n} is not a posture (-2, -1, 0, 1, 2)")))
+            }
+            fn visit_u64<E: serde::de::Error>(self, n: u64) -> std::result::Result<Key, E> {
+                self.visit_i64(i64::try_from(n).unwrap_or(i64::MAX))
+            }
+            fn visit_str<E: serde::de::Error>(self, s: &str) -> std::result::Result<Key, E> {
+                match s.trim().trim_start_matches('+').parse::<i64>() {
+                    Ok(n) => self.visit_i64(n),
+                    Err(_) => Err(E::custom(format!("{s:?} is not a posture (-2, -1, 0, 1, 2)"))),
+                }
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
 /// A fighter in a postures round, before the roll.
 ///
 /// Postures replace the all-out options of 4.31: compute `skill` with

@@ -227,6 +227,29 @@ def test_fudge_tactics_scale_and_npcs() -> None:
     assert err.value.field == "tactics"
 
 
+def test_postures_both_fighters_may_hit() -> None:
+    # FUDGE 4.32's example: a Good fighter at +1 offense rolls 0; a Great
+    # swordswoman in the normal posture rolls -1. Each wins by 1.
+    e, him, her = duel({"name": "fighter", "skill": "Good"}, {"name": "swordswoman", "skill": "Great"}, striking="fudge-opposed")
+    r = e.strike(him, her, roll=0, defense=-1, postures=(1, 0))
+    assert (r.attack_total, r.defense_total, r.margin, r.landed) == (2, 1, 1, True)
+    assert r.counter_damage == 1 and "swordswoman hits back by 1" in r.text
+    assert ("posture", 1) in [(p.label, p.value) for p in r.attack_breakdown]
+    # A mixed strategy in the profile: drawn by the encounter's dice.
+    seen = set()
+    for seed in range(30):
+        e, x, _ = duel({"name": "X", "posture": {"2": 0.5, "-2": 0.5}}, {"name": "Y"}, seed, striking="fudge-opposed")
+        r = e.strike(x, "Y", roll=0, defense=0)
+        seen.add(next(p.value for p in r.attack_breakdown if p.label == "posture"))
+    assert seen == {2, -2}
+    with pytest.raises(InvalidInputError) as err:
+        e.strike(x, "Y", postures=(3, None))
+    assert err.value.field == "options.attacker_posture"
+    with pytest.raises(InvalidInputError) as err:
+        duel({"name": "X", "posture": {"2": 0.5}}, {"name": "Y"}, striking="fudge-opposed")
+    assert err.value.field == "profile.posture"
+
+
 # --- every other operation ----------------------------------------------------
 
 

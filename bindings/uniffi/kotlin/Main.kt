@@ -731,6 +731,23 @@ fun strikesAndWounds() {
         e.undo(); e.undo()
         same("undone: the shield is back", e.strike(k, t, null, StrikeDice(attack = 1)).attackTotal, 0)
     }
+    // FUDGE 4.32's example: Good at +1 offense rolls 0, the Great swordswoman in the normal posture rolls -1: both hit by 1.
+    Encounter.withRules(TimingSystem.Continuous(ContinuousConfig()), EncounterRules(Striking.FudgeOpposed(FudgeRules()), DamageConfig.FudgeWounds(FudgeWoundsConfig())), 3uL).use { e ->
+        val him = e.addFighter("party", FighterProfile(name = "fighter", skill = "Good"))[0]
+        val her = e.addFighter("foes", FighterProfile(name = "swordswoman", skill = "Great"))[0]
+        val r = e.strike(him, her, EncounterStrikeOptions(attackerPosture = 1, defenderPosture = 0), StrikeDice(attack = 0, defense = -1))
+        same("Great offense against Good defense, and back", Triple(r.margin, r.landed, r.counterDamage), Triple(1, true, 1))
+        throws<SkirmishException.InvalidInput>("a posture of 3") { e.strike(him, her, EncounterStrikeOptions(attackerPosture = 3), null) }?.let {
+            same("the posture's field", it.field, "options.attacker_posture")
+        }
+        val mixed = FighterProfile(name = "mixed", posture = PostureChoice.Mixed(listOf(0.5, 0.0, 0.0, 0.0, 0.5)))
+        same("a mixed strategy kept in the profile", e.addFighter("foes", mixed).size, 1)
+        throws<SkirmishException.InvalidInput>("probabilities that do not sum to 1") {
+            e.addFighter("foes", FighterProfile(name = "bad", posture = PostureChoice.Mixed(listOf(0.5, 0.0, 0.0, 0.0, 0.0))))
+        }
+        e.setTactics(him, Tactics(posture = PostureChoice.Fixed(-2)))
+        same("the posture set as tactics", e.strike(him, her, null, StrikeDice(attack = 0, defense = 0)).attackBreakdown.last().value, -2)
+    }
     // A wound counts from the next moment; hit points; custom weapons.
     val rules = EncounterRules(Striking.FullContact(FullContactRules()), DamageConfig.HitPoints(HitPointsConfig(damage = HitDamage.Margin,
         penalties = listOf(HitPointPenalty(hpAtMost = 6, penalty = -1)))))

@@ -7,7 +7,7 @@ use skirmish_core::fighter as core;
 use skirmish_core::ladder::{CombatLevel, Level};
 use skirmish_core::striking::opposed::Stance as CoreStance;
 
-use crate::tactics::{Aim, Position, Shield};
+use crate::tactics::{Aim, Position, PostureChoice, Shield};
 use crate::timing::{ActorTiming, Declaration, RateOfFire};
 
 /// Options of Full Contact striking.
@@ -196,7 +196,7 @@ impl TryFrom<WeaponChoice> for core::WeaponChoice {
 /// (the same profile a scenario's group is). Every field but `name` has the
 /// rules' default: SR 5, DR 3, skill Fair, count 1, no weapon (Time Taken
 /// 3), no armor.
-#[derive(Debug, Clone, PartialEq, Eq, uniffi::Record)]
+#[derive(Debug, Clone, PartialEq, uniffi::Record)]
 pub struct FighterProfile {
     /// Its name.
     pub name: String,
@@ -268,6 +268,10 @@ pub struct FighterProfile {
     /// FUDGE 4.33: an NPC whose result is always its trait level (no roll).
     #[uniffi(default = false)]
     pub npc_result: bool,
+    /// FUDGE 4.32's posture, or a mixed strategy drawn each exchange
+    /// (`null`: normal); not with a stance.
+    #[uniffi(default = None)]
+    pub posture: Option<PostureChoice>,
 }
 
 /// FUDGE 4.31's all-out stances.
@@ -329,12 +333,18 @@ impl TryFrom<FighterProfile> for core::FighterProfile {
             position: p.position.map(Into::into).unwrap_or_default(),
             scale: p.scale,
             npc_result: p.npc_result,
+            posture: p
+                .posture
+                .map(TryInto::try_into)
+                .transpose()
+                .map_err(|e: CoreError| e.in_field("profile"))?
+                .unwrap_or_default(),
         })
     }
 }
 
 /// A fighter ready to fight: the numbers the rules resolved from its profile.
-#[derive(Debug, Clone, PartialEq, Eq, uniffi::Record)]
+#[derive(Debug, Clone, PartialEq, uniffi::Record)]
 pub struct Fighter {
     /// Its name.
     pub name: String,
@@ -372,6 +382,8 @@ pub struct Fighter {
     pub scale: i32,
     /// FUDGE 4.33: the result is always the trait level.
     pub npc_result: bool,
+    /// FUDGE 4.32's posture, or its mixed strategy.
+    pub posture: PostureChoice,
 }
 
 impl From<core::Fighter> for Fighter {
@@ -395,6 +407,7 @@ impl From<core::Fighter> for Fighter {
             position: f.position.into(),
             scale: f.scale,
             npc_result: f.npc_result,
+            posture: f.posture.into(),
         }
     }
 }

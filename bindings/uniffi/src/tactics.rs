@@ -56,10 +56,59 @@ pub enum Position {
     MuchWorse,
 }
 
+/// FUDGE 4.32's posture: the same one every exchange, or a mixed strategy
+/// drawn each exchange.
+#[derive(Debug, Clone, PartialEq, uniffi::Enum)]
+pub enum PostureChoice {
+    /// The offense modifier, -2..=2 (the defense gets its opposite).
+    Fixed {
+        /// -2..=2.
+        offense: i32,
+    },
+    /// The chances of offense -2, -1, 0, +1, +2 (five numbers in 0..=1
+    /// summing to 1).
+    Mixed {
+        /// Five probabilities.
+        probabilities: Vec<f64>,
+    },
+}
+
+impl TryFrom<PostureChoice> for opposed::PostureChoice {
+    type Error = skirmish_core::Error;
+    fn try_from(p: PostureChoice) -> Result<opposed::PostureChoice, skirmish_core::Error> {
+        match p {
+            PostureChoice::Fixed { offense } => Ok(opposed::PostureChoice::Fixed(opposed::Posture::new(offense)?)),
+            PostureChoice::Mixed { probabilities } => {
+                let five: [f64; 5] = probabilities.as_slice().try_into().map_err(|_| {
+                    skirmish_core::Error::invalid(
+                        "posture",
+                        format!(
+                            "{} probabilities: give five, for -2, -1, 0, +1, +2",
+                            probabilities.len()
+                        ),
+                    )
+                })?;
+                opposed::PostureChoice::mixed(five)
+            }
+        }
+    }
+}
+
+impl From<opposed::PostureChoice> for PostureChoice {
+    fn from(p: opposed::PostureChoice) -> PostureChoice {
+        match p {
+            opposed::PostureChoice::Fixed(p) => PostureChoice::Fixed { offense: p.offense() },
+            opposed::PostureChoice::Mixed(w) => PostureChoice::Mixed {
+                probabilities: w.to_vec(),
+            },
+        }
+    }
+}
+
 /// The FUDGE 4.31 choices a fighter may change between blows. (`null`s
 /// are the defaults: a normal stance, no shield, no aim, an even position;
 /// UniFFI's defaults are literals.)
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, uniffi::Record)]
+#[derive(Debug, Clone, PartialEq, Default, uniffi::Record)]
 pub struct Tactics {
     /// The stance.
     #[uniffi(default = None)]
@@ -73,6 +122,9 @@ pub struct Tactics {
     /// A worse position.
     #[uniffi(default = None)]
     pub position: Option<Position>,
+    /// FUDGE 4.32's posture (`null`: normal, 0); not with a stance.
+    #[uniffi(default = None)]
+    pub posture: Option<PostureChoice>,
 }
 
 impl From<ShieldSize> for opposed::ShieldSize {
@@ -155,14 +207,21 @@ impl From<opposed::Position> for Position {
     }
 }
 
-impl From<Tactics> for core::Tactics {
-    fn from(t: Tactics) -> core::Tactics {
-        core::Tactics {
+impl TryFrom<Tactics> for core::Tactics {
+    type Error = skirmish_core::Error;
+    fn try_from(t: Tactics) -> Result<core::Tactics, skirmish_core::Error> {
+        Ok(core::Tactics {
             stance: t.stance.map(Into::into).unwrap_or_default(),
             shield: t.shield.map(Into::into),
             aim: t.aim.map(Into::into).unwrap_or_default(),
             position: t.position.map(Into::into).unwrap_or_default(),
-        }
+            posture: t
+                .posture
+                .map(TryInto::try_into)
+                .transpose()
+                .map_err(|e: skirmish_core::Error| e.in_field("tactics"))?
+                .unwrap_or_default(),
+        })
     }
 }
 
@@ -173,6 +232,7 @@ impl From<core::Tactics> for Tactics {
             shield: t.shield.map(Into::into),
             aim: Some(t.aim.into()),
             position: Some(t.position.into()),
+            posture: Some(t.posture.into()),
         }
     }
 }

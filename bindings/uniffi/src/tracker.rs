@@ -321,7 +321,8 @@ impl Encounter {
     /// Changes a fighter's (its group's) FUDGE 4.31 tactics from its next
     /// blow on, undoably.
     pub fn set_tactics(&self, combatant: u32, tactics: Tactics) -> Result<()> {
-        self.write(|e| e.set_tactics(id(combatant), tactics.into()))
+        let tactics = skirmish_core::fighter::Tactics::try_from(tactics)?;
+        self.write(|e| e.set_tactics(id(combatant), tactics))
     }
 
     /// Marks a combatant down.

@@ -407,6 +407,7 @@ class Encounter:
         range: Union[Mapping[str, int], tuple[int, int, int], None] = None,
         point_blank: bool = False,
         modifier: int = 0,
+        postures: Optional[tuple[Optional[int], Optional[int]]] = None,
     ) -> StrikeReport: ...
     def set_damage(
         self, combatant: int, wounds: Optional[Mapping[str, Any]] = None, hit_points: Optional[int] = None

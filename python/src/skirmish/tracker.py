@@ -347,18 +347,19 @@ class Encounter:
         return self._core.next()
 
     def set_tactics(self, who: Who, **tactics: Any) -> None:
-        """Changes the fighter's (its line's) FUDGE 4.31 tactics from its next blow on, undoably:
+        """Changes the fighter's (its line's) FUDGE 4.31-4.32 tactics from its next blow on, undoably:
         ``stance`` (``"normal"``, ``"all_out_offense"``, ``"all_out_defense"``), ``shield``
         (``None``, ``"small"``, ``"medium"``, ``"large"`` or a mapping ``{"size", "trained",
         "in_shield_wall"}``), ``aim`` (``"anywhere"``, ``"small_part_needing_good"``,
         ``"small_part_needing_great"``) and ``position`` (``"even"``, ``"worse"``,
-        ``"much_worse"``); what is not given returns to its default.
+        ``"much_worse"``) and ``posture`` (FUDGE 4.32: -2..2, or a mixed strategy
+        ``{"2": 0.5, "0": 0.5}``; not with a stance); what is not given returns to its default.
 
         >>> e = Encounter("continuous", seed=1, striking="fudge-opposed")
         >>> knight = e.add_fighter("party", name="Knight", skill="Good", shield="large")[0]
         >>> e.set_tactics(knight, stance="all_out_offense", shield="medium")
         >>> e.log()[-1].text
-        'Knight: stance all_out_offense, shield medium, aim anywhere, position even'
+        'Knight: stance all_out_offense, shield medium, aim anywhere, position even, posture +0'
         """
         self._core.set_tactics(self.id_of(who), None, tactics)
 
@@ -436,14 +437,17 @@ class Encounter:
         range: Union[Mapping[str, int], tuple[int, int, int], None] = None,
         point_blank: bool = False,
         modifier: int = 0,
+        postures: Optional[tuple[Optional[int], Optional[int]]] = None,
     ) -> StrikeReport:
         """``attacker`` strikes ``target`` under the encounter's striking
         rules; ``roll`` (the attacker's 4dF) and ``defense`` (FUDGE's
         opposed roll, or Full Contact's parry roll) typed in, or ``None`` to
         roll. ``range`` is ``(short_range, range_strength, distance)`` or a
-        mapping of those; ``modifier`` the GM's (position, aim, extra foes)."""
+        mapping of those; ``modifier`` the GM's (extra foes, a blessing).
+        ``postures``: FUDGE 4.32, the attacker's and the defender's posture
+        for this exchange (-2..=2; ``None``: the fighter's own)."""
         return self._core.strike(
-            self.id_of(attacker), self.id_of(target), roll, defense, parry, range, point_blank, modifier
+            self.id_of(attacker), self.id_of(target), roll, defense, parry, range, point_blank, modifier, postures
         )
 
     def set_damage(

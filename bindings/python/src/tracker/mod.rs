@@ -397,7 +397,7 @@ impl PyEncounter {
     /// `attacker` strikes `target`, the dice typed in (`attack`, `defense`)
     /// or `None` to roll; `range` is `(short_range, range_strength,
     /// distance)` or a mapping of those.
-    #[pyo3(signature = (attacker, target, attack = None, defense = None, parry = false, range = None, point_blank = false, modifier = 0))]
+    #[pyo3(signature = (attacker, target, attack = None, defense = None, parry = false, range = None, point_blank = false, modifier = 0, postures = None))]
     #[expect(
         clippy::too_many_arguments,
         reason = "a strike's dice and options, as Python passes them"
@@ -413,13 +413,17 @@ impl PyEncounter {
         range: Option<&Bound<'_, PyAny>>,
         point_blank: bool,
         modifier: i32,
+        postures: Option<(Option<i32>, Option<i32>)>,
     ) -> PyResult<PyStrikeReport> {
+        let postures = postures.unwrap_or_default();
         guard(py, || {
             let options = EncounterStrikeOptions {
                 parry,
                 range: range.filter(|r| !r.is_none()).map(input::range).transpose()?,
                 point_blank,
                 modifier,
+                attacker_posture: postures.0,
+                defender_posture: postures.1,
             };
             let report = self
                 .inner

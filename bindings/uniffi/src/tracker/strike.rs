@@ -42,6 +42,13 @@ pub struct EncounterStrikeOptions {
     /// The GM's modifier to the attack.
     #[uniffi(default = 0)]
     pub modifier: i32,
+    /// FUDGE 4.32: the attacker's posture this exchange (-2..=2); `null`:
+    /// its own.
+    #[uniffi(default = None)]
+    pub attacker_posture: Option<i32>,
+    /// FUDGE 4.32: the defender's posture this exchange; `null`: its own.
+    #[uniffi(default = None)]
+    pub defender_posture: Option<i32>,
 }
 
 impl TryFrom<EncounterStrikeOptions> for core::EncounterStrikeOptions {
@@ -52,6 +59,8 @@ impl TryFrom<EncounterStrikeOptions> for core::EncounterStrikeOptions {
             range: o.range.map(TryInto::try_into).transpose()?,
             point_blank: o.point_blank,
             modifier: o.modifier,
+            attacker_posture: o.attacker_posture,
+            defender_posture: o.defender_posture,
         })
     }
 }

@@ -36,7 +36,7 @@ impl From<core::ViewFor> for ViewFor {
 }
 
 /// One combatant as a screen shows it.
-#[derive(Debug, Clone, PartialEq, Eq, uniffi::Record)]
+#[derive(Debug, Clone, PartialEq, uniffi::Record)]
 pub struct CombatantState {
     /// Its id.
     pub id: u32,
@@ -84,7 +84,7 @@ impl From<core::CombatantState> for CombatantState {
 }
 
 /// Everything a screen shows: one call per refresh.
-#[derive(Debug, Clone, PartialEq, Eq, uniffi::Record)]
+#[derive(Debug, Clone, PartialEq, uniffi::Record)]
 pub struct EncounterView {
     /// Whose view it is.
     pub view_for: ViewFor,

@@ -7,7 +7,7 @@ use std::str::FromStr;
 
 use skirmish_core::fighter::Tactics;
 use skirmish_core::striking::full_contact::RangedShot;
-use skirmish_core::striking::opposed::{Aim, Position, Shield, ShieldSize, Stance};
+use skirmish_core::striking::opposed::{Aim, Position, Posture, PostureChoice, Shield, ShieldSize, Stance};
 use skirmish_core::tables::weapons::RateOfFire;
 use skirmish_core::timing::{ActionKind, GmTiming, InitiativeEntry};
 use skirmish_core::tracker::{Duration, EncounterStrikeOptions, StrikeDice};
@@ -50,17 +50,22 @@ Time
 
 Blows
   strike WHO TARGET [roll N] [defense N] [parry [N]] [range SHORT STRENGTH DISTANCE]
-                    [point-blank] [mod N]
+                    [point-blank] [mod N] [posture N] [vs-posture N]
                     roll: the attacker's 4dF; defense: the defender's 4dF
                     (FUDGE opposed, or the parry roll); without them the
                     encounter rolls. mod: the GM's modifier to the attack.
+                    posture, vs-posture: FUDGE 4.32, the attacker's and the
+                    target's posture for this exchange (-2..2; otherwise
+                    each fighter's own)
   down WHO | remove WHO | heal WHO
-  tactics WHO [stance S] [shield SIZE|none [untrained] [wall]] [aim A] [position P]
-                    FUDGE 4.31, from the fighter's next blow on (what is not
-                    given stays): stance normal | all_out_offense |
+  tactics WHO [stance S] [shield SIZE|none [untrained] [wall]] [aim A] [position P] [posture N]
+                    FUDGE 4.31-4.32, from the fighter's next blow on (what
+                    is not given stays): stance normal | all_out_offense |
                     all_out_defense; shield small | medium | large; aim
                     anywhere | small_part_needing_good |
-                    small_part_needing_great; position even | worse | much_worse
+                    small_part_needing_great; position even | worse |
+                    much_worse; posture -2..2 (a mixed strategy: in the
+                    scenario file)
 
 Effects and players
   effect add NAME N ticks|rounds [on WHO]    an effect that runs out
@@ -195,17 +200,24 @@ pub(crate) struct TacticsOpts {
     pub(crate) aim: Option<Aim>,
     /// `position P`.
     pub(crate) position: Option<Position>,
+    /// `posture N`.
+    pub(crate) posture: Option<i32>,
 }
 
 impl TacticsOpts {
     /// `current` with these changes.
-    pub(crate) fn apply(&self, current: Tactics) -> Tactics {
-        Tactics {
+    pub(crate) fn apply(&self, current: Tactics) -> Result<Tactics, CmdError> {
+        let posture = match self.posture {
+            Some(p) => PostureChoice::Fixed(Posture::new(p).map_err(|e| CmdError::from_core(e).in_field("posture"))?),
+            None => current.posture,
+        };
+        Ok(Tactics {
             stance: self.stance.unwrap_or(current.stance),
             shield: self.shield.unwrap_or(current.shield),
             aim: self.aim.unwrap_or(current.aim),
             position: self.position.unwrap_or(current.position),
-        }
+            posture,
+        })
     }
 }
 
@@ -241,6 +253,7 @@ fn tactics_opts(w: &mut Words) -> Result<TacticsOpts, CmdError> {
             }
             "aim" => o.aim = Some(named(&w.need("aim")?, "aim", &Aim::NAMES)?),
             "position" => o.position = Some(named(&w.need("position")?, "position", &Position::NAMES)?),
+            "posture" => o.posture = Some(w.need_int("posture")?),
             other => {
                 return Err(CmdError::syntax(
                     "option",
@@ -709,10 +722,15 @@ fn strike_opts(w: &mut Words) -> Result<(EncounterStrikeOptions, StrikeDice), Cm
             }
             "point-blank" | "pointblank" => options.point_blank = true,
             "mod" | "modifier" => options.modifier = w.need_int("mod")?,
+            "posture" => options.attacker_posture = Some(w.need_int("posture")?),
+            "vs-posture" => options.defender_posture = Some(w.need_int("vs-posture")?),
             other => {
                 return Err(CmdError::syntax(
                     "option",
-                    format!("{other:?} is not an option of strike (roll, defense, parry, range, point-blank, mod)"),
+                    format!(
+                        "{other:?} is not an option of strike (roll, defense, parry, range, point-blank, mod, posture, \
+                         vs-posture)"
+                    ),
                 ));
             }
         }

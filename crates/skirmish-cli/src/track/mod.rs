@@ -239,7 +239,7 @@ impl Session {
             }
             Command::Tactics(who, opts) => {
                 let id = self.who(&who)?;
-                let tactics = opts.apply(self.encounter.tactics(id)?);
+                let tactics = opts.apply(self.encounter.tactics(id)?)?;
                 self.encounter.set_tactics(id, tactics)?;
                 timing = false;
             }

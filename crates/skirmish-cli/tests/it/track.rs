@@ -568,8 +568,8 @@ fn tactics_change_mid_fight() {
     assert_lines_in_order(
         &s.stdout,
         &[
-            "Madoc: stance all_out_offense, shield large (untrained), aim anywhere, position even",
-            "Madoc: stance all_out_offense, shield large (untrained), aim small_part_needing_good, position even",
+            "Madoc: stance all_out_offense, shield large (untrained), aim anywhere, position even, posture +0",
+            "Madoc: stance all_out_offense, shield large (untrained), aim small_part_needing_good, position even, posture +0",
             "Madoc strikes Orc #1: 0 vs 0, Orc #1 wins the tie against an all-out attack, damage 4 to Madoc: Hurt (Hurt 1)",
             "  attack 0: skill 1, all-out offense +1, own large shield -2, aiming -1, roll +1",
         ],
@@ -578,9 +578,25 @@ fn tactics_change_mid_fight() {
         &s.stderr,
         &[
             "error [syntax] stance: \"berserk\": say one of normal, all_out_offense, all_out_defense",
-            "error [syntax] shield: missing; usage: tactics WHO [stance S] [shield SIZE|none [untrained] [wall]] [aim A] [position P]",
+            "error [syntax] shield: missing; usage: tactics WHO [stance S] [shield SIZE|none [untrained] [wall]] [aim A] [position P] [posture N]",
         ],
     );
+    // FUDGE 4.32: postures typed for one exchange, or set as tactics.
+    let s = track(
+        &["--set", "striking=fudge-opposed"],
+        "strike Madoc \"Orc #1\" roll 0 defense -1 posture 1\ntactics Madoc posture -2\n\
+         strike Madoc \"Orc #1\" roll 0 defense 0 vs-posture 2\ntactics Madoc posture 5\n",
+    );
+    assert_lines_in_order(
+        &s.stdout,
+        &[
+            "  attack 2: skill 1, roll +0, posture +1",
+            "Madoc: stance normal, shield none, aim anywhere, position even, posture -2",
+            "  attack -1: skill 1, roll +0, posture -2",
+            "  defense -2: skill 0, roll +0, posture -2",
+        ],
+    );
+    assert_eq!(s.stderr, "error [invalid_input] posture: 5 is outside -2..=2\n");
     // Under Full Contact there are no tactics to change.
     let s = track(&[], "tactics Madoc stance all_out_offense\n");
     assert!(

@@ -383,7 +383,9 @@ impl Encounter {
                     "postures are FUDGE 4.32 rules: this encounter uses full-contact striking",
                 ));
             }
-            Posture::new(p).map_err(|e| TrackerError::from(e.in_field(field)))?;
+            Posture::new(p).map_err(|_| {
+                TrackerError::invalid(field, format!("{p} is not a posture: the offense modifier is -2..=2"))
+            })?;
             if let Some(stats) = &self.state.lines[line as usize].stats
                 && stats.stance != Stance::Normal
             {

@@ -479,3 +479,62 @@ fn postures_fight_as_4_32_writes_them() {
         ]
     );
 }
+
+/// The designer's question "stance, shield or posture?", as a sweep: Will
+/// (Good, long sword) with every stance and every posture (fixed, and a
+/// mixed strategy) against every shield he might carry, Dicken (the same
+/// swordsman, no shield) unchanged; 1,000 duels a cell, each with its 95%
+/// interval. What the chapter's numbers say, and the sweep must show: a
+/// small or medium shield is +1 to him (-1 to the foe) and wins clearly; a
+/// large one costs him the 2 it takes off the foe in single combat, so the
+/// duel stays even; all-out defense never wins; all-out offense pays.
+#[test]
+fn stance_shield_and_posture_sweep_answers_the_designer() {
+    use skirmish_sim::sweep::{Axis, SweepOptions, SweepSpec, sweep};
+    let run = |axes: Vec<Axis>| {
+        let spec = SweepSpec {
+            scenario: duel("continuous", "two_way"),
+            axes,
+            battles: 1000,
+            seed: 2026,
+        };
+        sweep(&spec, &SweepOptions::default()).unwrap()
+    };
+    let shields = ["null", "\"small\"", "\"medium\"", "\"large\""];
+    let stances = run(vec![
+        Axis::new("sides.Will.groups.0.shield", shields),
+        Axis::new("sides.Will.groups.0.stance", ["normal", "all_out_offense", "all_out_defense"]),
+    ]);
+    let postures = run(vec![
+        Axis::new("sides.Will.groups.0.shield", shields),
+        Axis::new("sides.Will.groups.0.posture", ["-2", "-1", "0", "1", "2", r#"{"2": 0.5, "-2": 0.5}"#]),
+    ]);
+    // (win rate, low, high) of Will in the cell with these values.
+    let will = |table: &skirmish_sim::sweep::SweepTable, values: [&str; 2]| {
+        let cell = table.cells().iter().find(|c| c.values == values).unwrap();
+        let (low, high) = cell.stats.win_interval(0);
+        (cell.stats.win_rate(0), low, high)
+    };
+    let even = will(&stances, ["null", "normal"]);
+    assert!(even.1 < 0.5 && 0.5 < even.2, "equals are even: {even:?}");
+    for shield in ["\"small\"", "\"medium\""] {
+        let with = will(&stances, [shield, "normal"]);
+        assert!(with.1 > even.2 + 0.2, "{shield}: {with:?} against {even:?}");
+    }
+    let large = will(&stances, ["\"large\"", "normal"]);
+    assert!(large.1 < 0.5 && 0.5 < large.2, "a large shield in single combat: {large:?}");
+    for shield in shields {
+        assert_eq!(will(&stances, [shield, "all_out_defense"]).0, 0.0, "{shield}");
+        let berserk = will(&stances, [shield, "all_out_offense"]);
+        let normal = will(&stances, [shield, "normal"]);
+        assert!(berserk.1 > normal.2, "{shield}: all-out offense {berserk:?} against {normal:?}");
+    }
+    // Postures between equals without shields: none is far from even.
+    for posture in ["-2", "-1", "0", "1", "2", r#"{"2": 0.5, "-2": 0.5}"#] {
+        let p = will(&postures, ["null", posture]);
+        assert!(p.1 < 0.56 && p.2 > 0.44, "posture {posture}: {p:?}");
+    }
+    // Behind a small shield, caution pays: -2 wins more than +2.
+    let (careful, bold) = (will(&postures, ["\"small\"", "-2"]), will(&postures, ["\"small\"", "2"]));
+    assert!(careful.1 > bold.2, "{careful:?} against {bold:?}");
+}

@@ -503,11 +503,17 @@ fn stance_shield_and_posture_sweep_answers_the_designer() {
     let shields = ["null", "\"small\"", "\"medium\"", "\"large\""];
     let stances = run(vec![
         Axis::new("sides.Will.groups.0.shield", shields),
-        Axis::new("sides.Will.groups.0.stance", ["normal", "all_out_offense", "all_out_defense"]),
+        Axis::new(
+            "sides.Will.groups.0.stance",
+            ["normal", "all_out_offense", "all_out_defense"],
+        ),
     ]);
     let postures = run(vec![
         Axis::new("sides.Will.groups.0.shield", shields),
-        Axis::new("sides.Will.groups.0.posture", ["-2", "-1", "0", "1", "2", r#"{"2": 0.5, "-2": 0.5}"#]),
+        Axis::new(
+            "sides.Will.groups.0.posture",
+            ["-2", "-1", "0", "1", "2", r#"{"2": 0.5, "-2": 0.5}"#],
+        ),
     ]);
     // (win rate, low, high) of Will in the cell with these values.
     let will = |table: &skirmish_sim::sweep::SweepTable, values: [&str; 2]| {
@@ -522,12 +528,18 @@ fn stance_shield_and_posture_sweep_answers_the_designer() {
         assert!(with.1 > even.2 + 0.2, "{shield}: {with:?} against {even:?}");
     }
     let large = will(&stances, ["\"large\"", "normal"]);
-    assert!(large.1 < 0.5 && 0.5 < large.2, "a large shield in single combat: {large:?}");
+    assert!(
+        large.1 < 0.5 && 0.5 < large.2,
+        "a large shield in single combat: {large:?}"
+    );
     for shield in shields {
         assert_eq!(will(&stances, [shield, "all_out_defense"]).0, 0.0, "{shield}");
         let berserk = will(&stances, [shield, "all_out_offense"]);
         let normal = will(&stances, [shield, "normal"]);
-        assert!(berserk.1 > normal.2, "{shield}: all-out offense {berserk:?} against {normal:?}");
+        assert!(
+            berserk.1 > normal.2,
+            "{shield}: all-out offense {berserk:?} against {normal:?}"
+        );
     }
     // Postures between equals without shields: none is far from even.
     for posture in ["-2", "-1", "0", "1", "2", r#"{"2": 0.5, "-2": 0.5}"#] {
@@ -535,6 +547,9 @@ fn stance_shield_and_posture_sweep_answers_the_designer() {
         assert!(p.1 < 0.56 && p.2 > 0.44, "posture {posture}: {p:?}");
     }
     // Behind a small shield, caution pays: -2 wins more than +2.
-    let (careful, bold) = (will(&postures, ["\"small\"", "-2"]), will(&postures, ["\"small\"", "2"]));
+    let (careful, bold) = (
+        will(&postures, ["\"small\"", "-2"]),
+        will(&postures, ["\"small\"", "2"]),
+    );
     assert!(careful.1 > bold.2, "{careful:?} against {bold:?}");
 }

@@ -7,7 +7,7 @@ use skirmish_core::fighter as core;
 use skirmish_core::ladder::{CombatLevel, Level};
 use skirmish_core::striking::opposed::Stance as CoreStance;
 
-use crate::tactics::{Aim, Position, PostureChoice, Shield};
+use crate::tactics::{Aim, Position, PostureChoice, Shield, SweepingBlow};
 use crate::timing::{ActorTiming, Declaration, RateOfFire};
 
 /// Options of Full Contact striking.
@@ -63,6 +63,14 @@ pub struct FudgeRules {
     /// spelt `null`.)
     #[uniffi(default = None)]
     pub exchange: Option<ExchangeRule>,
+    /// FUDGE 4.34's lone fighter in battles: a fighter in exchanges with
+    /// two or more foes at one moment rolls once against them all and
+    /// wounds only by beating or tying every one.
+    #[uniffi(default = true)]
+    pub lone_fighter: bool,
+    /// FUDGE 4.34's optional sweeping blow (`null`: off).
+    #[uniffi(default = None)]
+    pub sweeping_blow: Option<SweepingBlow>,
 }
 
 /// Who a FUDGE opposed roll can hurt.
@@ -99,6 +107,10 @@ impl From<FudgeRules> for core::FudgeRules {
             multi_foe_penalty: r.multi_foe_penalty,
             group_roll: r.group_roll,
             exchange: r.exchange.map_or(core::ExchangeRule::TwoWay, Into::into),
+            lone_fighter: r.lone_fighter,
+            sweeping_blow: r
+                .sweeping_blow
+                .map_or(skirmish_core::striking::opposed::SweepingBlow::Off, Into::into),
         }
     }
 }
@@ -110,6 +122,8 @@ impl From<core::FudgeRules> for FudgeRules {
             multi_foe_penalty: r.multi_foe_penalty,
             group_roll: r.group_roll,
             exchange: Some(r.exchange.into()),
+            lone_fighter: r.lone_fighter,
+            sweeping_blow: Some(r.sweeping_blow.into()),
         }
     }
 }
@@ -272,6 +286,10 @@ pub struct FighterProfile {
     /// (`null`: normal); not with a stance.
     #[uniffi(default = None)]
     pub posture: Option<PostureChoice>,
+    /// FUDGE 4.34: beset by several foes at once, fights one and lets the
+    /// others try its armor unopposed (battles).
+    #[uniffi(default = false)]
+    pub concentrate: bool,
 }
 
 /// FUDGE 4.31's all-out stances.
@@ -339,6 +357,7 @@ impl TryFrom<FighterProfile> for core::FighterProfile {
                 .transpose()
                 .map_err(|e: CoreError| e.in_field("profile"))?
                 .unwrap_or_default(),
+            concentrate: p.concentrate,
         })
     }
 }
@@ -384,6 +403,8 @@ pub struct Fighter {
     pub npc_result: bool,
     /// FUDGE 4.32's posture, or its mixed strategy.
     pub posture: PostureChoice,
+    /// FUDGE 4.34: beset, fights one foe and ignores the others (battles).
+    pub concentrate: bool,
 }
 
 impl From<core::Fighter> for Fighter {
@@ -408,6 +429,7 @@ impl From<core::Fighter> for Fighter {
             scale: f.scale,
             npc_result: f.npc_result,
             posture: f.posture.into(),
+            concentrate: f.concentrate,
         }
     }
 }

@@ -45,6 +45,38 @@ pub enum Aim {
     SmallPartNeedingGreat,
 }
 
+/// FUDGE 4.34's optional sweeping blow: the lone fighter wounds every
+/// foe he bested, each blow reduced per foe beyond the first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, uniffi::Enum)]
+pub enum SweepingBlow {
+    /// One foe at most (the standard rule).
+    Off,
+    /// -1 damage per extra foe cut through.
+    MinusOnePerFoe,
+    /// -2 damage per extra foe cut through.
+    MinusTwoPerFoe,
+}
+
+impl From<SweepingBlow> for opposed::SweepingBlow {
+    fn from(s: SweepingBlow) -> opposed::SweepingBlow {
+        match s {
+            SweepingBlow::Off => opposed::SweepingBlow::Off,
+            SweepingBlow::MinusOnePerFoe => opposed::SweepingBlow::MinusOnePerFoe,
+            SweepingBlow::MinusTwoPerFoe => opposed::SweepingBlow::MinusTwoPerFoe,
+        }
+    }
+}
+
+impl From<opposed::SweepingBlow> for SweepingBlow {
+    fn from(s: opposed::SweepingBlow) -> SweepingBlow {
+        match s {
+            opposed::SweepingBlow::Off => SweepingBlow::Off,
+            opposed::SweepingBlow::MinusOnePerFoe => SweepingBlow::MinusOnePerFoe,
+            opposed::SweepingBlow::MinusTwoPerFoe => SweepingBlow::MinusTwoPerFoe,
+        }
+    }
+}
+
 /// A worse position (FUDGE 4.31).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, uniffi::Enum)]
 pub enum Position {

@@ -395,6 +395,44 @@ pub fn counter_blow(blow: &OpposedBlow, rules: &FudgeRules, offense: i32, defens
         .then(|| damage_of(back.saturating_add(stance_bonus(mine, theirs)), offense, defense_factor))
 }
 
+/// A blow at a fighter who does not defend against it: FUDGE 4.34's
+/// ignored foe, whom the well-armored lone fighter lets "try to get
+/// through his armor" (docs/rules.md §2.2.6). It is an Unopposed action
+/// whose Difficulty Level is the attacker's minimum result to hit: it lands
+/// when the attacker's result (posture included) reaches it, by the result
+/// minus it, with the stances' damage (an all-out attacker's +1), and never
+/// in all-out defense. `defense` and the answer are the Difficulty Level;
+/// nobody answers it.
+///
+/// ```
+/// use skirmish_core::combat::{OpposedSide, unopposed_blow};
+/// // A Mediocre (-1) goblin rolls +1: Fair against Poor, by 2.
+/// let blow = unopposed_blow(OpposedSide::new(-1, 1), 0, 1);
+/// assert!(blow.landed);
+/// assert_eq!((blow.degree, blow.damage), (2, 1));
+/// ```
+#[inline]
+pub fn unopposed_blow(attacker: OpposedSide, offense: i32, defense_factor: i32) -> OpposedBlow {
+    let attack = attacker.total().saturating_add(attacker.posture);
+    let level = attacker.minimum;
+    let degree = attack.saturating_sub(level);
+    let mine = attacker.stance;
+    OpposedBlow {
+        attack,
+        defense: level,
+        degree,
+        landed: !matches!(mine, Stance::AllOutDefense) && attack >= level,
+        damage: damage_of(
+            degree.saturating_add(stance_bonus(mine, Stance::Normal)),
+            offense,
+            defense_factor,
+        ),
+        stances: (mine, Stance::Normal),
+        minimums: (level, level),
+        answer: (level, attack),
+    }
+}
+
 /// A FUDGE opposed blow (FUDGE 4.3; docs/rules.md §5): the attacker hits
 /// when its result beats the defender's by 1 or more and is at least its
 /// minimum result (`attacker.minimum`: Poor against an equal-sized foe;

@@ -32,7 +32,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::error::Error;
 use crate::ladder::{CombatLevel, Level};
-use crate::striking::opposed::{Aim, MeleeModifiers, Position, PostureChoice, Shield, Stance};
+use crate::striking::opposed::{Aim, MeleeModifiers, Position, PostureChoice, Shield, Stance, SweepingBlow};
 use crate::tables::weapons::RateOfFire;
 use crate::tables::{armor, weapons};
 use crate::timing::{ActorTiming, Declaration, TimingSystem};
@@ -121,6 +121,16 @@ pub struct FudgeRules {
     /// Who an opposed roll can hurt: both fighters, the winner hurting the
     /// loser (FUDGE 4.22, the default), or only the one who struck.
     pub exchange: ExchangeRule,
+    /// FUDGE 4.34's lone fighter, in battles (docs/rules.md §2.2.6): a
+    /// fighter in exchanges with two or more foes at one moment rolls once
+    /// against them all and wounds one of them only by beating or tying
+    /// every one (the default); `false` fights each exchange on its own.
+    /// Read with the two-way exchange only.
+    pub lone_fighter: bool,
+    /// FUDGE 4.34's optional sweeping blow: the lone fighter may wound
+    /// every foe he bested, each blow reduced by 1 or 2 per foe beyond the
+    /// first. Off by default.
+    pub sweeping_blow: SweepingBlow,
 }
 
 impl Default for FudgeRules {
@@ -130,6 +140,8 @@ impl Default for FudgeRules {
             multi_foe_penalty: 1,
             group_roll: false,
             exchange: ExchangeRule::TwoWay,
+            lone_fighter: true,
+            sweeping_blow: SweepingBlow::Off,
         }
     }
 }
@@ -366,6 +378,12 @@ pub struct FighterProfile {
     /// a `stance`. FUDGE striking only.
     #[serde(default)]
     pub posture: PostureChoice,
+    /// FUDGE 4.34's well-armored fighter: beset by several foes at once,
+    /// he fights one (the foe he strikes, else the first to strike him)
+    /// and lets the others try his armor unopposed. Battles under FUDGE
+    /// striking with the lone-fighter rule (docs/rules.md §2.2.6).
+    #[serde(default)]
+    pub concentrate: bool,
 }
 
 /// The largest magnitude of a FUDGE Scale: far beyond a dragon's.
@@ -437,6 +455,7 @@ impl FighterProfile {
             scale: 0,
             npc_result: false,
             posture: PostureChoice::Fixed(crate::striking::opposed::Posture::NORMAL),
+            concentrate: false,
         }
     }
 
@@ -591,6 +610,7 @@ impl FighterProfile {
             scale: if fudge { self.scale } else { 0 },
             npc_result: self.npc_result,
             posture: self.posture,
+            concentrate: self.concentrate && fudge,
         })
     }
 }
@@ -679,6 +699,10 @@ pub struct Fighter {
     /// FUDGE 4.32's posture, or the mixed strategy drawn each exchange.
     #[serde(default)]
     pub posture: PostureChoice,
+    /// FUDGE 4.34: beset by several foes at once, fights one and lets the
+    /// others try his armor (battles).
+    #[serde(default)]
+    pub concentrate: bool,
 }
 
 /// Postures (4.32) replace the all-out stances (4.31): a fighter has one

@@ -55,6 +55,7 @@
 //! | --- | --- | --- |
 //! | leaves | `error`, [`report`], [`stats`], [`scenario`] | errors, what a battle reports, intervals, scenario files |
 //! | primitives | `control`, `ranking`, `ring`, `roster` | how a battle is watched and resumed; the targeting index; the per-tick ring of pending actions; per-fighter arrays |
+//! | rules of a moment | `lone` | FUDGE 4.34's beset fighters: one roll against all, blows decided at once |
 //! | clocks | `clock` | which fighters act next |
 //! | fast paths | `fast` | the common battle on compact records |
 //! | the battle | [`battle`] | the general loop, and which path a battle takes |
@@ -108,6 +109,7 @@ mod clock;
 mod control;
 pub mod error;
 mod fast;
+mod lone;
 pub mod odds;
 mod ranking;
 pub mod report;

@@ -238,7 +238,7 @@ fn older_golden_snapshots_restore_and_continue_as_pinned() {
         // The view has since gained each fighter's FUDGE tactics (none in
         // every old encounter): the same fight, fields more to read.
         let again = again.replace(
-            ",\"shield\":null,\"aim\":\"anywhere\",\"position\":\"even\",\"scale\":0,\"npc_result\":false,\"posture\":0",
+            ",\"shield\":null,\"aim\":\"anywhere\",\"position\":\"even\",\"scale\":0,\"npc_result\":false,\"posture\":0,\"concentrate\":false",
             "",
         );
         let again = if stem.starts_with("v2-") {

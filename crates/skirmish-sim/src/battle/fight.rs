@@ -16,6 +16,7 @@ use crate::error::SimError;
 use crate::report::{BattleReport, BattleSummary, Casualties, Outcome};
 use crate::roster::{NONE, exchange_key};
 use crate::scenario::Striking;
+use skirmish_core::fighter::ExchangeRule;
 
 impl Battle {
     /// Fights from the arrays' state (reset by the caller) until a side is
@@ -117,11 +118,31 @@ impl Battle {
             // First every actor picks its target (all at once: the
             // engagements of this moment count in every strike of it)...
             self.pick_targets(clock, ws, rolls, &mut summary, &mut trace);
-            // ...then every strike is resolved...
+            // ...then every strike is resolved (FUDGE: which strikes are
+            // exchanges of their own, and who is beset, counted first)...
             ws.hits.clear();
+            let lone = self.lone_fighter();
+            if let Striking::FudgeOpposed(_) = self.striking {
+                self.count_exchanges(ws, round, lone);
+            }
             for i in 0..ws.picks.len() {
-                let (a, t, strike_roll) = ws.picks[i];
-                self.strike(ws, rolls, (a, t, strike_roll), round, &mut summary, &mut trace)?;
+                self.strike(ws, rolls, i, round, &mut summary, &mut trace)?;
+            }
+            // ...FUDGE 4.34's beset fighters strike once the exchanges are
+            // known...
+            if let (Striking::FudgeOpposed(r), true) = (self.striking, lone) {
+                let Arrays { lone, hits, .. } = &mut *ws;
+                lone.settle(r.sweeping_blow, |l, answers, blows| {
+                    for &(foe, damage) in blows {
+                        summary.hits += 1;
+                        hits.push((foe, damage));
+                    }
+                    trace.say(|| {
+                        let blows: Vec<_> = blows.iter().map(|&(f, d)| (self.fighter_name(f), d)).collect();
+                        let worst = answers.iter().map(|a| a.margin).min().unwrap_or(0);
+                        trace::lone(&self.fighter_name(l), answers.len(), worst, &blows)
+                    });
+                });
             }
             // ...and at the end of the moment every hit lands together.
             self.land_hits(clock, model, state, ws, &mut summary, &mut trace);
@@ -220,26 +241,61 @@ impl Battle {
         }
     }
 
-    /// One strike of the moment, `a` at `t` (with the Full Contact Strike
-    /// roll drawn at the pick): counted, traced, and a hit kept in
-    /// `ws.hits` for the end of the moment (under a FUDGE two-way exchange,
-    /// the defender's hit on the attacker too).
+    /// Whether FUDGE 4.34's lone fighter is played: FUDGE striking, the
+    /// two-way exchange, the rule on.
+    fn lone_fighter(&self) -> bool {
+        matches!(self.striking, Striking::FudgeOpposed(r) if r.lone_fighter && r.exchange == ExchangeRule::TwoWay)
+    }
+
+    /// FUDGE's first pass over the moment's picks: whether each is an
+    /// exchange of its own (exchanges by round, docs/rules.md §2.2.2: a
+    /// blow at a foe that already began an exchange with this fighter
+    /// this round is that exchange), and with the lone-fighter rule, each
+    /// fighter's exchanges of the moment.
+    fn count_exchanges(&self, ws: &mut Arrays, round: u32, lone: bool) {
+        let Arrays {
+            picks,
+            live,
+            exchanged,
+            lone: moment,
+            ..
+        } = ws;
+        live.clear();
+        for &(a, t, _) in picks.iter() {
+            let own = !self.exchanges_by_round || exchanged[t as usize] != exchange_key(round, a);
+            if own && self.exchanges_by_round {
+                exchanged[a as usize] = exchange_key(round, t);
+            }
+            if own && lone {
+                moment.engage(a, t);
+            }
+            live.push(own);
+        }
+    }
+
+    /// The `i`th strike of the moment (with the Full Contact Strike roll
+    /// drawn at the pick): counted, traced, and a hit kept in `ws.hits`
+    /// for the end of the moment (under a FUDGE two-way exchange, the
+    /// defender's hit on the attacker too; a beset fighter's blows wait
+    /// in `ws.lone`).
     #[inline]
     fn strike(
         &self,
         ws: &mut Arrays,
         rolls: &mut SeededRolls,
-        (a, t, strike_roll): (u32, u32, i32),
+        i: usize,
         round: u32,
         summary: &mut BattleSummary,
         trace: &mut Trace,
     ) -> Result<(), SimError> {
+        let (a, t, strike_roll) = ws.picks[i];
         let Arrays {
             penalty,
             engaged_by,
             hits,
             side_roll,
-            exchanged,
+            live,
+            lone,
             ..
         } = ws;
         let (ag_side, tg_side) = (self.side_of(a), self.side_of(t));
@@ -259,26 +315,24 @@ impl Battle {
                 }
                 let what = trace
                     .is_on()
-                    .then(|| trace::full_contact(sr, strike_roll, dr, &blow.outcome));
+                    .then(|| (trace::full_contact(sr, strike_roll, dr, &blow.outcome), String::new()));
                 (blow.landed, blow.damage, None, what)
             }
             Striking::FudgeOpposed(r) => {
-                // Exchanges by round (docs/rules.md §2.2.2): a blow at a foe
-                // that already started an exchange with this fighter this
-                // round is that exchange; nobody rolls again.
-                if self.exchanges_by_round {
-                    if exchanged[t as usize] == exchange_key(round, a) {
-                        trace.say(|| trace::already_exchanged(&self.fighter_name(a), &self.fighter_name(t)));
-                        return Ok(());
-                    }
-                    exchanged[a as usize] = exchange_key(round, t);
+                if !live[i] {
+                    trace.say(|| trace::already_exchanged(&self.fighter_name(a), &self.fighter_name(t)));
+                    return Ok(());
                 }
+                let lone_on = self.lone_fighter();
                 let round_no = round.max(1);
                 let a_skill = ag.skill.in_round(round_no).map_err(SimError::rules)?.value();
                 let t_skill = tg.skill.in_round(round_no).map_err(SimError::rules)?.value();
+                // FUDGE 4.34: a well-armored fighter beset by several may
+                // let this blow meet his armor unopposed.
+                let ignored = lone_on && tg.concentrate && lone.ignores(t, a);
                 // A fighter's roll: none for an NPC whose result is its
                 // trait level (FUDGE 4.33), else its side's group roll or
-                // its own 4dF.
+                // its own 4dF; a beset fighter's one roll of the moment.
                 let mut roll_of = |side: u8, npc: bool| {
                     if npc {
                         0
@@ -286,11 +340,19 @@ impl Battle {
                         side_roll[side as usize].unwrap_or_else(|| rolls.four_df())
                     }
                 };
-                let ar = roll_of(ag_side, ag.npc_result);
-                let dr = roll_of(tg_side, tg.npc_result);
+                let ar = lone.roll(a, || roll_of(ag_side, ag.npc_result));
+                let dr = if ignored {
+                    0
+                } else {
+                    lone.roll(t, || roll_of(tg_side, tg.npc_result))
+                };
                 // FUDGE 4.32: each side's posture, drawn now if mixed.
-                let ap = ag.posture.draw(rolls).offense();
-                let tp = tg.posture.draw(rolls).offense();
+                let ap = lone.posture(a, || ag.posture.draw(rolls).offense());
+                let tp = if ignored {
+                    0
+                } else {
+                    lone.posture(t, || tg.posture.draw(rolls).offense())
+                };
                 // FUDGE 4.34: a fighter beset by several is at the per-foe
                 // penalty for each attacker beyond the first, attacking and
                 // defending.
@@ -319,9 +381,26 @@ impl Battle {
                     minimum: tb.minimum_against(&ab, min),
                     posture: tp,
                 };
-                let blow = combat::opposed_blow(attacker, defender, ag.offense, tg.defense_factor);
-                // A two-way exchange: the defender who wins hurts the attacker.
-                let counter = combat::counter_blow(&blow, &r, tg.offense, ag.defense_factor);
+                let (blow, counter) = if ignored {
+                    (combat::unopposed_blow(attacker, ag.offense, tg.defense_factor), None)
+                } else {
+                    let blow = combat::opposed_blow(attacker, defender, ag.offense, tg.defense_factor);
+                    // A two-way exchange: the defender who wins hurts the attacker.
+                    (blow, combat::counter_blow(&blow, &r, tg.offense, ag.defense_factor))
+                };
+                let back = blow.answer.0.saturating_sub(blow.answer.1);
+                // A beset fighter's blow waits for the end of the moment's
+                // exchanges (FUDGE 4.34).
+                let a_waits = lone_on && lone.beset(a);
+                let t_waits = lone_on && !ignored && lone.beset(t);
+                if a_waits {
+                    lone.defer(a, t, blow.degree, blow.landed.then_some(blow.damage));
+                }
+                if t_waits {
+                    lone.defer(t, a, back, counter);
+                }
+                let landed = blow.landed && !a_waits;
+                let counter = counter.filter(|_| !t_waits);
                 let what = trace.is_on().then(|| {
                     let part = |side: &OpposedSide, (result, posture): (i32, i32), (me, foe): (&Fighter, &Fighter)| {
                         OpposedPart {
@@ -335,20 +414,31 @@ impl Battle {
                             modifiers: combat::matchup(me, foe, &r).modifiers,
                         }
                     };
-                    let back = blow.answer.0.saturating_sub(blow.answer.1);
-                    let end = match (blow.landed, counter.is_some()) {
+                    let end = match (landed, counter.is_some()) {
                         (true, true) => OpposedEnd::Both(blow.degree, back),
                         (true, false) => OpposedEnd::Hit(blow.degree),
                         (false, true) => OpposedEnd::Countered(back),
                         (false, false) => OpposedEnd::NoHit,
                     };
-                    trace::opposed(
-                        &part(&attacker, (blow.attack, ap), (ag, tg)),
-                        &part(&defender, (blow.defense, tp.saturating_neg()), (tg, ag)),
-                        end,
-                    )
+                    let attack = part(&attacker, (blow.attack, ap), (ag, tg));
+                    let what = if ignored {
+                        trace::unopposed(&attack, blow.defense, end)
+                    } else {
+                        trace::opposed(
+                            &attack,
+                            &part(&defender, (blow.defense, tp.saturating_neg()), (tg, ag)),
+                            end,
+                        )
+                    };
+                    let mut note = String::new();
+                    for (waits, f) in [(a_waits, a), (t_waits, t)] {
+                        if waits {
+                            note.push_str(&trace::beset(&self.fighter_name(f), lone.foes(f)));
+                        }
+                    }
+                    (what, note)
                 });
-                (blow.landed, blow.damage, counter, what)
+                (landed, blow.damage, counter, what)
             }
         };
         if landed {
@@ -359,10 +449,10 @@ impl Battle {
             summary.hits += 1;
             hits.push((a, back));
         }
-        if let Some(what) = what {
+        if let Some((what, note)) = what {
             trace.say(|| {
                 let (a_name, t_name) = (self.fighter_name(a), self.fighter_name(t));
-                trace::strike((&a_name, &ag.weapon, &t_name), &what, landed.then_some(damage), counter)
+                trace::strike((&a_name, &ag.weapon, &t_name), &what, landed.then_some(damage), counter) + &note
             });
         }
         Ok(())

@@ -7,6 +7,7 @@ use skirmish_core::dice::SeededRolls;
 
 use super::Battle;
 use crate::error::SimError;
+use crate::lone::LoneMoment;
 use crate::ranking::{ABSENT, Key, Ranking, own_key};
 use crate::roster::{NONE, reserve_fighters};
 use crate::scenario::{Striking, Targeting};
@@ -36,6 +37,11 @@ pub(super) struct Arrays {
     /// FUDGE exchanges by round: per fighter, the last exchange it began
     /// (`roster::exchange_key` of the round and its foe), empty otherwise.
     pub(super) exchanged: Vec<u64>,
+    /// FUDGE: per pick of the moment, whether it is an exchange of its own
+    /// (not one its pair already began this round).
+    pub(super) live: Vec<bool>,
+    /// FUDGE 4.34: the moment's beset fighters.
+    pub(super) lone: LoneMoment,
 }
 
 impl Arrays {
@@ -72,6 +78,10 @@ impl Arrays {
             reserve_fighters(&mut self.exchanged, n)?;
         }
         reserve_fighters(&mut self.fallen, n)?;
+        if matches!(battle.striking, Striking::FudgeOpposed(_)) {
+            reserve_fighters(&mut self.live, n)?;
+            self.lone.reserve(n)?;
+        }
         reserve_fighters(&mut self.picks, n)
     }
 
@@ -129,6 +139,10 @@ impl Arrays {
         self.hits.clear();
         self.fallen.clear();
         self.picks.clear();
+        self.live.clear();
+        if matches!(battle.striking, Striking::FudgeOpposed(_)) {
+            self.lone.reset(n);
+        }
     }
 
     /// [`reset`](Self::reset), then only the fighters `standing` says are

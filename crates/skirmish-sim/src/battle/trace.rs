@@ -123,7 +123,53 @@ pub(super) enum OpposedEnd {
 /// A FUDGE opposed exchange: both sides' totals and their parts, and how
 /// it ended.
 pub(super) fn opposed(attack: &OpposedPart, defense: &OpposedPart, end: OpposedEnd) -> String {
-    let part = |p: &OpposedPart| {
+    format!("{} vs {}: {}", part(attack), part(defense), end_text(end))
+}
+
+/// A blow the lone fighter lets meet his armor (FUDGE 4.34): the
+/// attacker's result against the Difficulty Level, his minimum to hit.
+pub(super) fn unopposed(attack: &OpposedPart, level: i32, end: OpposedEnd) -> String {
+    format!("{} vs {level} unopposed (ignored): {}", part(attack), end_text(end))
+}
+
+/// The note on an exchange of a beset fighter (FUDGE 4.34): his blow
+/// waits for the moment's other exchanges.
+pub(super) fn beset(fighter: &str, foes: u32) -> String {
+    format!("; {fighter} fights {foes} at once, his blow waits")
+}
+
+/// A beset fighter's blows once the moment's exchanges are known (FUDGE
+/// 4.34): `worst` is his least relative degree over any foe he fought.
+pub(super) fn lone(fighter: &str, foes: usize, worst: i32, blows: &[(String, i32)]) -> String {
+    let how = if worst < 0 {
+        "beaten by a foe, he lands no blow".to_string()
+    } else if blows.is_empty() {
+        if worst == 0 {
+            "he ties the best and no foe is 2 below him: no blow".to_string()
+        } else {
+            "no blow of his can wound".to_string()
+        }
+    } else {
+        let tie = if worst == 0 { "ties the best, " } else { "bests all, " };
+        let hits: Vec<String> = blows.iter().map(|(f, d)| format!("{f}, damage {d}")).collect();
+        let sweep = if blows.len() > 1 { " (a sweeping blow)" } else { "" };
+        format!("{tie}hits {}{sweep}", hits.join(" and "))
+    };
+    format!("{fighter}, one roll against {foes} foes: {how}")
+}
+
+fn end_text(end: OpposedEnd) -> String {
+    match end {
+        OpposedEnd::Hit(degree) => format!("hit by {degree}"),
+        OpposedEnd::Countered(degree) => format!("the defender wins by {degree}"),
+        OpposedEnd::Both(degree, back) => format!("hit by {degree}, and the defender hits back by {back}"),
+        OpposedEnd::NoHit => "no hit".to_string(),
+    }
+}
+
+/// One side of an opposed roll: its result and every part of it.
+fn part(p: &OpposedPart) -> String {
+    {
         let outnumbered = if p.outnumbered > 0 {
             format!(", -{} outnumbered", p.outnumbered)
         } else {
@@ -158,14 +204,7 @@ pub(super) fn opposed(attack: &OpposedPart, defense: &OpposedPart, end: OpposedE
             "{} ({:+} skill{stance}{wounds}{modifiers} {roll}{outnumbered})",
             p.result, p.skill
         )
-    };
-    let end = match end {
-        OpposedEnd::Hit(degree) => format!("hit by {degree}"),
-        OpposedEnd::Countered(degree) => format!("the defender wins by {degree}"),
-        OpposedEnd::Both(degree, back) => format!("hit by {degree}, and the defender hits back by {back}"),
-        OpposedEnd::NoHit => "no hit".to_string(),
-    };
-    format!("{} vs {}: {end}", part(attack), part(defense))
+    }
 }
 
 /// A strike: who, with what, at whom, how it went, the damage of a hit,

@@ -107,6 +107,11 @@ pub(crate) struct OpposedPlan {
     npc: Vec<bool>,
     /// Per group: its posture or mixed strategy (FUDGE 4.32).
     posture: Vec<PostureChoice>,
+    /// Per group: beset, it fights one foe and ignores the others (FUDGE
+    /// 4.34).
+    concentrate: Vec<bool>,
+    /// FUDGE 4.34's lone fighter played: the two-way exchange, the rule on.
+    lone: bool,
 }
 
 impl OpposedPlan {
@@ -117,9 +122,10 @@ impl OpposedPlan {
         (reach, by_round): (u32, bool),
         groups: impl IntoIterator<Item = &'f skirmish_core::fighter::Fighter>,
     ) -> OpposedPlan {
-        let (mut level, mut stance, mut bearing, mut npc, mut posture) =
-            (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let (mut level, mut stance, mut bearing, mut npc, mut posture, mut concentrate) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
         for f in groups {
+            concentrate.push(f.concentrate);
             level.push(f.skill);
             stance.push(f.stance);
             bearing.push(Bearing::of(f));
@@ -140,13 +146,16 @@ impl OpposedPlan {
             bearing,
             npc,
             posture,
+            concentrate,
+            lone: rules.lone_fighter && rules.exchange == ExchangeRule::TwoWay,
         }
     }
 
     /// Whether any group fights with tactics: a stance, a standing
-    /// modifier, another Scale, an NPC result.
+    /// modifier, another Scale, an NPC result, a posture, concentrating.
     fn has_tactics(&self) -> bool {
         self.stance.iter().any(|&s| s != Stance::Normal)
+            || (self.lone && self.concentrate.iter().any(|&c| c))
             || self.npc.iter().any(|&n| n)
             || self.posture.iter().any(|p| !p.is_normal())
             || self
@@ -197,6 +206,10 @@ pub(crate) struct OpposedArrays {
     /// `random` only: per side, which places of its list hold a fighter in
     /// reach (fewer attackers engaged than the reach allows).
     in_reach: [InReach; 2],
+    /// The moment's exchanges (attacker, target), in the actors' order.
+    strikes: Vec<(u32, u32)>,
+    /// FUDGE 4.34: the moment's beset fighters.
+    lone: crate::lone::LoneMoment,
     /// Continuous timing's ring clock (`opposed/ring.rs`), once a battle
     /// has used it (boxed: moved out and back per battle).
     ring: Option<Box<ring::RingState>>,
@@ -219,6 +232,9 @@ impl OpposedArrays {
         // fighter strikes at most once a moment.
         reserve_fighters(&mut self.hits, n)?;
         reserve_fighters(&mut self.penalties, n)?;
+        reserve_fighters(&mut self.strikes, n)?;
+        self.lone.reserve(n)?;
+        self.lone.reset(n);
         self.exchanged.clear();
         if by_round {
             reserve_fighters(&mut self.exchanged, n)?;
@@ -448,7 +464,9 @@ fn fight_with<C: Clock, M: FastModel, const RANKED: bool, const MODE: u8>(
             }
         }
 
-        // 3. Every strike, in the order picked, its damage landed at once.
+        // 3. Every strike, in the order picked, its damage landed at once:
+        // first which are exchanges of their own and, under FUDGE 4.34,
+        // who is beset (the general loop's `count_exchanges`)...
         let round_no = round.max(1);
         let mut fell = 0usize;
         let OpposedArrays {
@@ -458,10 +476,12 @@ fn fight_with<C: Clock, M: FastModel, const RANKED: bool, const MODE: u8>(
             penalties,
             ranking,
             exchanged,
+            strikes,
+            lone,
             ..
         } = &mut *arrays;
-        let crowd = |f: u32| rules.outnumbered(engaged_by[f as usize]);
-        let minimum = rules.minimum_to_hit.value();
+        let lone_on = MODE != ONE_WAY && op.lone;
+        strikes.clear();
         for &a in acting.iter() {
             let t = target_of[a as usize];
             if t == NONE || is_down(down, t) {
@@ -475,20 +495,57 @@ fn fight_with<C: Clock, M: FastModel, const RANKED: bool, const MODE: u8>(
                 }
                 exchanged[a as usize] = exchange_key(round, t);
             }
+            if lone_on {
+                lone.engage(a, t);
+            }
+            strikes.push((a, t));
+        }
+        // ...then each exchange.
+        let crowd = |f: u32| rules.outnumbered(engaged_by[f as usize]);
+        let minimum = rules.minimum_to_hit.value();
+        // A hit on fighter `t` (on side `side`): its damage on the record,
+        // kept for the end of the moment, counted for `most_wounded`, and
+        // the fallen noted.
+        macro_rules! land {
+            ($side:expr, $t:expr, $landed:expr, $damage:expr) => {{
+                let (side, t, landed, damage): (usize, u32, bool, i32) = ($side, $t, $landed, $damage);
+                if let Some(ft) = standing[side].get_mut(pos[t as usize] as usize) {
+                    let (downed, penalty) = model.land(prep, &mut ft.state, landed, damage);
+                    if keep_hits && landed {
+                        hits.push(t);
+                        if penalizes {
+                            penalties.push(penalty);
+                        }
+                    }
+                    if counts_damage && landed {
+                        ranking.add_taken(t, damage)?;
+                    }
+                    if downed && let Some(slot) = fallen.get_mut(fell) {
+                        *slot = t;
+                        fell += 1;
+                    }
+                }
+            }};
+        }
+        for &(a, t) in strikes.iter() {
             let a_side = usize::from(a >= first_b);
             let (ag, a_penalty) = match standing[a_side].get(pos[a as usize] as usize) {
                 Some(fa) => (fa.group as usize, i32::from(fa.penalty)),
                 None => continue,
             };
-            let Some(ft) = standing[a_side ^ 1].get_mut(pos[t as usize] as usize) else {
+            let Some(ft) = standing[a_side ^ 1].get(pos[t as usize] as usize) else {
                 continue;
             };
             debug_assert_eq!(ft.who, t);
-            let tg = ft.group as usize;
+            let (tg, t_penalty) = (ft.group as usize, i32::from(ft.penalty));
             let a_skill = op.skill(ag, round_no)?;
             let t_skill = op.skill(tg, round_no)?;
+            // FUDGE 4.34: a well-armored fighter beset by several may let
+            // this blow meet his armor unopposed.
+            let ignored = MODE == WITH_TACTICS && lone_on && op.concentrate[tg] && lone.ignores(t, a);
             // A fighter's roll: none for an NPC whose result is its trait
-            // level (FUDGE 4.33), else its side's group roll or its own 4dF.
+            // level (FUDGE 4.33), else its side's group roll or its own
+            // 4dF; a beset fighter's one roll of the moment.
             let mut roll_of = |side: usize, g: usize| {
                 if MODE == WITH_TACTICS && op.npc[g] {
                     0
@@ -496,14 +553,21 @@ fn fight_with<C: Clock, M: FastModel, const RANKED: bool, const MODE: u8>(
                     side_roll[side].unwrap_or_else(|| rolls.four_df())
                 }
             };
-            let a_roll = roll_of(a_side, ag);
-            let t_roll = roll_of(a_side ^ 1, tg);
+            let a_roll = lone.roll(a, || roll_of(a_side, ag));
+            let t_roll = if ignored {
+                0
+            } else {
+                lone.roll(t, || roll_of(a_side ^ 1, tg))
+            };
             // FUDGE 4.32: each side's posture, drawn now if mixed.
             let (a_posture, t_posture) = if MODE == WITH_TACTICS {
-                (
-                    op.posture[ag].draw(rolls).offense(),
-                    op.posture[tg].draw(rolls).offense(),
-                )
+                let ap = lone.posture(a, || op.posture[ag].draw(rolls).offense());
+                let tp = if ignored {
+                    0
+                } else {
+                    lone.posture(t, || op.posture[tg].draw(rolls).offense())
+                };
+                (ap, tp)
             } else {
                 (0, 0)
             };
@@ -519,7 +583,7 @@ fn fight_with<C: Clock, M: FastModel, const RANKED: bool, const MODE: u8>(
             };
             let mut defender = OpposedSide {
                 skill: t_skill,
-                penalty: i32::from(ft.penalty),
+                penalty: t_penalty,
                 outnumbered: crowd(t),
                 roll: t_roll,
                 stance: Stance::Normal,
@@ -534,21 +598,34 @@ fn fight_with<C: Clock, M: FastModel, const RANKED: bool, const MODE: u8>(
                 (attacker.minimum, defender.minimum) =
                     (ab.minimum_against(tb, minimum), tb.minimum_against(ab, minimum));
             }
-            let blow = combat::opposed_blow(attacker, defender, groups[ag].offense, groups[tg].defense_factor);
-            // A two-way exchange: the defender who wins hurts the attacker.
-            let counter = if MODE != ONE_WAY {
-                combat::counter_blow(&blow, rules, groups[tg].offense, groups[ag].defense_factor)
+            let (blow, counter) = if ignored {
+                (
+                    combat::unopposed_blow(attacker, groups[ag].offense, groups[tg].defense_factor),
+                    None,
+                )
             } else {
-                None
+                let blow = combat::opposed_blow(attacker, defender, groups[ag].offense, groups[tg].defense_factor);
+                // A two-way exchange: the defender who wins hurts the attacker.
+                let counter = if MODE != ONE_WAY {
+                    combat::counter_blow(&blow, rules, groups[tg].offense, groups[ag].defense_factor)
+                } else {
+                    None
+                };
+                (blow, counter)
             };
-            summary.hits += u64::from(blow.landed) + u64::from(counter.is_some());
-            let (downed, penalty) = model.land(prep, &mut ft.state, blow.landed, blow.damage);
-            if keep_hits && blow.landed {
-                hits.push(t);
-                if penalizes {
-                    penalties.push(penalty);
-                }
+            // A beset fighter's blow waits for the end of the moment's
+            // exchanges (FUDGE 4.34).
+            let a_waits = lone_on && lone.beset(a);
+            let t_waits = lone_on && !ignored && lone.beset(t);
+            if a_waits {
+                lone.defer(a, t, blow.degree, blow.landed.then_some(blow.damage));
             }
+            if t_waits {
+                lone.defer(t, a, blow.answer.0.saturating_sub(blow.answer.1), counter);
+            }
+            let landed = blow.landed && !a_waits;
+            let counter = counter.filter(|_| !t_waits);
+            summary.hits += u64::from(landed) + u64::from(counter.is_some());
             // `most_wounded`'s damage taken counts at once: every pick of
             // the moment is made (nothing reads a key until the next), and
             // the keys the end of the moment moves (the fallen's, their
@@ -556,33 +633,30 @@ fn fight_with<C: Clock, M: FastModel, const RANKED: bool, const MODE: u8>(
             // from the moment's hits summed at its end, without keeping
             // them (4 to 8 bytes a hit: a Simultaneous round's are a hit per
             // fighter or so).
-            if counts_damage && blow.landed {
-                ranking.add_taken(t, blow.damage)?;
-            }
-            if downed && let Some(slot) = fallen.get_mut(fell) {
-                *slot = t;
-                fell += 1;
-            }
+            land!(a_side ^ 1, t, landed, blow.damage);
             // The defender's answer lands after the blow, as the general
             // loop lands its hits in order.
-            if let Some(back) = counter
-                && let Some(fa) = standing[a_side].get_mut(pos[a as usize] as usize)
-            {
-                let (downed, penalty) = model.land(prep, &mut fa.state, true, back);
-                if keep_hits {
-                    hits.push(a);
-                    if penalizes {
-                        penalties.push(penalty);
+            if let Some(back) = counter {
+                land!(a_side, a, true, back);
+            }
+        }
+        // FUDGE 4.34's beset fighters strike once the exchanges are known.
+        if lone_on {
+            let mut failed = Ok(());
+            lone.settle(rules.sweeping_blow, |_, _, blows| {
+                for &(foe, damage) in blows {
+                    summary.hits += 1;
+                    let side = usize::from(foe >= first_b);
+                    let result: Result<(), SimError> = (|| {
+                        land!(side, foe, true, damage);
+                        Ok(())
+                    })();
+                    if let Err(e) = result {
+                        failed = Err(e);
                     }
                 }
-                if counts_damage {
-                    ranking.add_taken(a, back)?;
-                }
-                if downed && let Some(slot) = fallen.get_mut(fell) {
-                    *slot = a;
-                    fell += 1;
-                }
-            }
+            });
+            failed?;
         }
 
         // 4. The end of the moment (as the general loop's `land_hits`).

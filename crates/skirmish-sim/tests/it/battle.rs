@@ -236,17 +236,18 @@ fn golden_battles() {
         "goblin-ambush[timing=tick-system]#1: Win { side: 0 } t55 r3 a28 h13 as0 ad0 d0",
         "goblin-ambush[timing=tick-system]#2: Win { side: 0 } t115 r6 a56 h20 as0 ad0 d0",
         // FUDGE's two-way exchange (the defender who wins hurts the striker:
-        // more hits, shorter fights)...
-        "goblin-ambush[striking=fudge-opposed]#0: Win { side: 0 } t31 r2 a21 h19 as0 ad0 d0",
-        "goblin-ambush[striking=fudge-opposed]#1: Win { side: 0 } t17 r1 a33 h26 as0 ad0 d1",
-        "goblin-ambush[striking=fudge-opposed]#2: Win { side: 0 } t26 r2 a32 h28 as0 ad0 d1",
+        // more hits), with 4.34's lone fighter (one beset by several wounds
+        // only by beating or tying them all)...
+        "goblin-ambush[striking=fudge-opposed]#0: Win { side: 1 } t18 r1 a20 h16 as0 ad0 d0",
+        "goblin-ambush[striking=fudge-opposed]#1: Win { side: 0 } t18 r1 a35 h26 as0 ad0 d1",
+        "goblin-ambush[striking=fudge-opposed]#2: Win { side: 0 } t35 r2 a39 h28 as0 ad0 d1",
         // ...and the one-way strike, as every FUDGE battle was before it.
         r#"goblin-ambush[striking={"system": "fudge_opposed", "exchange": "one_way"}]#0: Win { side: 0 } t29 r2 a49 h24 as0 ad0 d0"#,
         r#"goblin-ambush[striking={"system": "fudge_opposed", "exchange": "one_way"}]#1: Win { side: 0 } t60 r3 a96 h36 as0 ad0 d2"#,
         r#"goblin-ambush[striking={"system": "fudge_opposed", "exchange": "one_way"}]#2: Win { side: 0 } t18 r1 a42 h25 as0 ad0 d1"#,
-        "shield-wall[sides.0.groups.0.count=40]#0: Win { side: 0 } t76 r4 a295 h224 as0 ad0 d0",
-        "shield-wall[sides.0.groups.0.count=40]#1: Win { side: 0 } t70 r4 a281 h230 as0 ad0 d0",
-        "shield-wall[sides.0.groups.0.count=40]#2: Win { side: 0 } t71 r4 a287 h218 as0 ad0 d0",
+        "shield-wall[sides.0.groups.0.count=40]#0: Win { side: 0 } t88 r5 a317 h221 as0 ad0 d0",
+        "shield-wall[sides.0.groups.0.count=40]#1: Win { side: 0 } t110 r6 a429 h297 as0 ad0 d0",
+        "shield-wall[sides.0.groups.0.count=40]#2: Win { side: 0 } t91 r5 a339 h228 as0 ad0 d0",
     ];
     assert_eq!(got, want);
 }

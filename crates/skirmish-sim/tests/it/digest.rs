@@ -410,31 +410,31 @@ fn digests_of_many_seeded_battles() {
         "parity 10 [battle.targeting=most_wounded]: c8761843579d4df7",
         "parity 10 [battle.targeting=least_engaged]: fe27d76859917918",
         "parity 10 [timing=graduated]: d30cb4d980b7d7ff",
-        "parity 10 [striking=fudge-opposed]: ec3cba68be1fb667",
+        "parity 10 [striking=fudge-opposed]: f14b7d18beaa0f3e",
         // One-way FUDGE strikes: the digests of every FUDGE battle before the
         // two-way exchange (docs/rules.md §2.2.2), unchanged.
         r#"parity 10 [striking={"system": "fudge_opposed", "exchange": "one_way"}]: cc1e511cb4a32e73"#,
         "goblin-ambush: f619c5f083dce903",
         "goblin-ambush [simultaneous, full-contact]: 9c596a30741aa404",
-        "goblin-ambush [simultaneous, fudge-opposed]: 3f5f5b6194cf48f7",
+        "goblin-ambush [simultaneous, fudge-opposed]: 73763ec36da1afdc",
         "goblin-ambush [simultaneous, fudge one-way]: 37da6afe3e271f9c",
         "goblin-ambush [simple-rounds, full-contact]: ed170b8d942ac658",
-        "goblin-ambush [simple-rounds, fudge-opposed]: 164baa30a4d492db",
+        "goblin-ambush [simple-rounds, fudge-opposed]: fe4052fb2bce4333",
         "goblin-ambush [simple-rounds, fudge one-way]: d8f30aa097f5d2b4",
         "goblin-ambush [graduated-rounds, full-contact]: 1d498c2aabf6b676",
-        "goblin-ambush [graduated-rounds, fudge-opposed]: 43c40bd3a1dbf4b4",
+        "goblin-ambush [graduated-rounds, fudge-opposed]: 1f8eb6fdaf8c20d6",
         "goblin-ambush [graduated-rounds, fudge one-way]: f05efe07a3f738a5",
         "goblin-ambush [continuous, full-contact]: de2835a523d87d88",
-        "goblin-ambush [continuous, fudge-opposed]: b56852e045b104c9",
+        "goblin-ambush [continuous, fudge-opposed]: 64f05a4c643bb509",
         "goblin-ambush [continuous, fudge one-way]: 6ccd54c5e166d1b5",
         "goblin-ambush [tick-system, full-contact]: c28c195890f36e61",
-        "goblin-ambush [tick-system, fudge-opposed]: d0898173449a0577",
+        "goblin-ambush [tick-system, fudge-opposed]: dc017e3ebaf7e145",
         "goblin-ambush [tick-system, fudge one-way]: a1465546893008d8",
         "goblin-ambush [action-blocks, full-contact]: d3f1ed38b447d32e",
-        "goblin-ambush [action-blocks, fudge-opposed]: fc5cc0019e9293cb",
+        "goblin-ambush [action-blocks, fudge-opposed]: 7ba06c581c16b245",
         "goblin-ambush [action-blocks, fudge one-way]: 67fc4b50f2718506",
         "horde 200/4: 04f1e0265a12fb6c",
-        "shield-wall 30: ade99593984aa9fa",
+        "shield-wall 30: 990d79383520156f",
         "shield-wall 30 [fudge one-way]: 1744f7f76757509d",
         "shield-wall 30 [continuous, full-contact]: e8cc2c352053513e",
         "wounded: e19a50e1ab399ced",
@@ -506,8 +506,9 @@ fn lean(timing: &str) -> bool {
 /// option, both damage models, wound penalties, dead-at, disruption, Rate
 /// of Fire and extra attacks, caps; under FUDGE, every option (minimum to
 /// hit, the multi-foe penalty per foe, group rolls, the exchange rule), a
-/// reach of 1 to 4 or 50, skills with plus-levels, and every group's
-/// tactics (stance, shield, aim, position, Scale, NPC results).
+/// reach of 1 to 4 or 50, skills with plus-levels, the lone-fighter rule
+/// and the sweeping blow, and every group's tactics (stance, shield, aim,
+/// position, Scale, NPC results, postures, concentrating).
 #[allow(clippy::too_many_arguments, reason = "proptest inputs")]
 fn random_scenario(
     timing: &str,
@@ -530,8 +531,11 @@ fn random_scenario(
         // The per-foe penalty as a number, or as the bool older files give.
         let multi_foe = ["true", "false", "0", "1", "2", "3"][usize::from(multi_foe % 6)];
         let exchange = ["two_way", "one_way"][usize::from(tactics[0] >> 15)];
+        // FUDGE 4.34's lone fighter, on or off, and the sweeping blow.
+        let lone = tactics[1] >> 15 == 0;
+        let sweeping = ["off", "minus_one_per_foe", "minus_two_per_foe", "off"][usize::from(tactics[2] >> 14)];
         format!(
-            r#"{{ system = "fudge_opposed", minimum_to_hit = "{minimum}", multi_foe_penalty = {multi_foe}, group_roll = {group_roll}, exchange = "{exchange}" }}"#
+            r#"{{ system = "fudge_opposed", minimum_to_hit = "{minimum}", multi_foe_penalty = {multi_foe}, group_roll = {group_roll}, exchange = "{exchange}", lone_fighter = {lone}, sweeping_blow = "{sweeping}" }}"#
         )
     } else {
         format!(
@@ -601,8 +605,10 @@ fn random_scenario(
         } else {
             ""
         };
+        // FUDGE 4.34: beset, fights one foe and ignores the others.
+        let concentrate = t / 12960 % 2 == 1;
         format!(
-            r#", stance = "{stance}"{shield}, aim = "{aim}", position = "{position}", scale = {scale}, npc_result = {npc}{posture}"#
+            r#", stance = "{stance}"{shield}, aim = "{aim}", position = "{position}", scale = {scale}, npc_result = {npc}{posture}, concentrate = {concentrate}"#
         )
     });
     let text = format!(

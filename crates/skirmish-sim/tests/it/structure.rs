@@ -17,6 +17,9 @@ const LAYERS: &[&[&str]] = &[
     &["error", "report", "stats", "scenario"],
     // Shared primitives of the engine's parts.
     &["control", "ranking", "ring", "roster"],
+    // FUDGE 4.34's beset fighters of a moment (the general loop and the fast
+    // path share it).
+    &["lone"],
     // The clocks (which fighters act next).
     &["clock"],
     // The fast paths (the common battle on compact records).

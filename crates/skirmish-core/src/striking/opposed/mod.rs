@@ -85,6 +85,7 @@ pub use modifiers::{
 };
 pub use multiple::{
     Foe, FoeOutcome, GroupRoll, LoneFighter, LoneHit, Outnumbered, OutnumberedRound, Reach, SweepingBlow, WoundFrom,
+    lone_blows, may_wound,
 };
 pub use postures::{
     Posture, PostureChoice, PostureFighter, PostureResult, PostureRound, Strike, compare_postures, posture_round,

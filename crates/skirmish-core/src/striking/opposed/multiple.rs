@@ -234,6 +234,80 @@ pub struct OutnumberedRound {
     pub sweeping_blow: SweepingBlow,
 }
 
+/// FUDGE 4.34's rule for whom the lone fighter may wound, from relative
+/// degrees: `worst` is his smallest relative degree over any foe he fights
+/// (his result minus the best foe's), `margin` his relative degree over
+/// this foe. "The solo combatant has to defeat or tie *all* of the
+/// opponents in order to inflict a wound on one of them. If he beats all
+/// of his foes, he may hit the foe of his choice. If he ties his best
+/// opponent, he can only wound another whose result is at least two
+/// levels below his." (Whether his blow reaches the minimum to hit, and
+/// whether he can harm at all, are the caller's to add.)
+///
+/// ```
+/// use skirmish_core::striking::opposed::may_wound;
+/// // Paco (Great) ties the best thug (Great): only the Mediocre one, 2 below.
+/// assert!(!may_wound(0, 1) && may_wound(0, 2));
+/// assert!(may_wound(1, 1)); // he beat them all
+/// assert!(!may_wound(-1, 3)); // one thug beat him
+/// ```
+#[inline]
+pub const fn may_wound(worst: i32, margin: i32) -> bool {
+    worst > 0 || (worst == 0 && margin >= 2)
+}
+
+/// The lone fighter's blows of one round (FUDGE 4.34) from his exchanges
+/// with each foe: `answers[i]` is his relative degree over foe `i` and the
+/// damage his blow would do that foe alone (`None`: it could not wound
+/// him: lost, below the minimum to hit, or unable to harm). He wounds
+/// only if [`may_wound`] allows: without a sweeping blow the one foe his
+/// blow hurts most (the first of equals), with one every foe allowed, each
+/// blow changed by the sweeping blow's damage per foe beyond the first.
+/// `land(i, damage)` is called for each blow, in the foes' order. This is
+/// the rule the battle engine's lone fighters follow (docs/rules.md
+/// §2.2.6).
+///
+/// ```
+/// use skirmish_core::striking::opposed::{SweepingBlow, lone_blows};
+/// // He beats three foes by 1, 3 and 2: one blow, on the second.
+/// let answers = [(1, Some(1)), (3, Some(3)), (2, Some(2))];
+/// let mut hits = Vec::new();
+/// lone_blows(&answers, SweepingBlow::Off, |i, d| hits.push((i, d)));
+/// assert_eq!(hits, [(1, 3)]);
+/// // A sweeping blow cuts through all three, -2 each (-1 per extra foe).
+/// hits.clear();
+/// lone_blows(&answers, SweepingBlow::MinusOnePerFoe, |i, d| hits.push((i, d)));
+/// assert_eq!(hits, [(0, -1), (1, 1), (2, 0)]);
+/// ```
+pub fn lone_blows(answers: &[(i32, Option<i32>)], sweeping: SweepingBlow, mut land: impl FnMut(usize, i32)) {
+    let Some(worst) = answers.iter().map(|&(m, _)| m).min() else {
+        return;
+    };
+    let allowed = |&(margin, damage): &(i32, Option<i32>)| damage.filter(|_| may_wound(worst, margin));
+    if sweeping == SweepingBlow::Off {
+        let mut best: Option<(usize, i32)> = None;
+        for (i, a) in answers.iter().enumerate() {
+            if let Some(d) = allowed(a)
+                && best.is_none_or(|(_, b)| d > b)
+            {
+                best = Some((i, d));
+            }
+        }
+        if let Some((i, d)) = best {
+            land(i, d);
+        }
+        return;
+    }
+    let n = answers.iter().filter(|a| allowed(a).is_some()).count();
+    let extra = i32::try_from(n.saturating_sub(1)).unwrap_or(i32::MAX);
+    let change = sweeping.damage_per_extra_foe().saturating_mul(extra);
+    for (i, a) in answers.iter().enumerate() {
+        if let Some(d) = allowed(a) {
+            land(i, d.saturating_add(change));
+        }
+    }
+}
+
 impl Outnumbered {
     /// `lone` against `foes`, with the text's defaults: ideal reach (6), no
     /// group roll, -1 per extra foe, no sweeping blow.
@@ -327,14 +401,11 @@ impl Outnumbered {
         let mut wounded_by = Vec::new();
         for (i, (foe, &result)) in self.foes.iter().zip(results).enumerate() {
             let degree = relative_degree(lone_result, result).map_err(|e| e.in_field(&format!("foes[{i}]")))?;
-            let bested = if lone_result > best {
-                true
-            } else if lone_result == best {
-                // Tying the best: only a foe at least two levels below him.
-                i64::from(result.value()) <= i64::from(lone_result.value()) - 2
-            } else {
-                false
-            };
+            let worst = i64::from(lone_result.value()) - i64::from(best.value());
+            let margin = i64::from(lone_result.value()) - i64::from(result.value());
+            // Ladder values are small: the differences fit (clamped anyway).
+            let clamp = |v: i64| v.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32;
+            let bested = super::multiple::may_wound(clamp(worst), clamp(margin));
             let may_be_wounded = !foe.ignored && bested && lone_result >= foe.minimum_to_be_hit;
             let wound = if foe.ignored {
                 // Undefended: an Unopposed action against its minimum.

@@ -55,6 +55,7 @@
 mod continuation;
 mod error;
 mod history;
+mod many;
 mod roster;
 mod sheet;
 mod snapshot;
@@ -77,6 +78,7 @@ use crate::timing::{
 pub use continuation::{Continuation, ContinuingFighter};
 pub use error::{ErrorKind, TrackerError, TrackerResult};
 pub use history::{DEFAULT_UNDO_LIMIT, LOG_LIMIT, LogEntry, MAX_UNDO_LIMIT};
+pub use many::{LoneFighterDice, LoneFighterOptions, LoneFighterReport, LoneFoe};
 pub use roster::{CombatantId, CombatantSpec, CombatantView, MAX_COMBATANTS, MAX_GROUP, Status};
 pub use sheet::{ActingLine, SheetLine};
 pub use snapshot::{SNAPSHOT_HISTORY, SNAPSHOT_VERSION};

@@ -96,7 +96,7 @@ pub struct Part {
     pub value: i32,
 }
 
-fn part(label: impl Into<String>, value: i32) -> Part {
+pub(super) fn part(label: impl Into<String>, value: i32) -> Part {
     Part {
         label: label.into(),
         value,
@@ -266,7 +266,7 @@ fn four_df(s: &mut State, typed: Option<i32>, field: &str) -> TrackerResult<i32>
 
 /// The roll of a FUDGE 4.33 NPC, whose result is its trait level: none,
 /// so a typed roll other than 0 is refused.
-fn no_roll(typed: Option<i32>, field: &str, who: &str) -> TrackerResult<i32> {
+pub(super) fn no_roll(typed: Option<i32>, field: &str, who: &str) -> TrackerResult<i32> {
     match typed {
         None | Some(0) => Ok(0),
         Some(r) => Err(TrackerError::invalid(
@@ -283,6 +283,60 @@ fn stance_part(stance: Stance) -> Option<Part> {
         Stance::AllOutOffense => Some(part("all-out offense", stance.skill_bonus())),
         Stance::AllOutDefense => Some(part("all-out defense", stance.skill_bonus())),
     }
+}
+
+/// The terms of a FUDGE result as the GM reads them: skill, stance,
+/// wounds, then `modifiers` (FUDGE 4.31's, the extra foes), the GM's
+/// modifier, the roll, and the posture as it counts on this side.
+pub(super) fn fudge_parts(
+    (skill, stance, penalty): (i32, Stance, i32),
+    modifiers: impl IntoIterator<Item = Part>,
+    gm: i32,
+    roll: i32,
+    posture: i32,
+) -> Vec<Part> {
+    let mut parts = vec![part("skill", skill)];
+    parts.extend(stance_part(stance));
+    parts.extend(penalty_part(penalty));
+    parts.extend(modifiers);
+    if gm != 0 {
+        parts.push(part("GM modifier", gm));
+    }
+    parts.push(part("roll", roll));
+    if posture != 0 {
+        parts.push(part("posture", posture));
+    }
+    parts
+}
+
+/// A wound landed on combatant `i` (one with stats): its damage state
+/// after, the box marked, and whether it went down or died by it.
+pub(super) struct Wound {
+    pub(super) after: Option<DamageState>,
+    pub(super) marked: Option<WoundLevel>,
+    pub(super) went_down: bool,
+    pub(super) died: bool,
+}
+
+/// Lands `damage` on combatant `i` under the encounter's damage model.
+pub(super) fn wound_in(s: &mut State, i: usize, damage: i32) -> Wound {
+    let mut w = Wound {
+        after: s.combatants[i].damage,
+        marked: None,
+        went_down: false,
+        died: false,
+    };
+    if let Some(mut state) = w.after {
+        let out = s.model.apply(&mut state, damage);
+        if let crate::damage::DamageChange::FudgeWounds(change) = out.change {
+            w.marked = change.marked;
+        }
+        w.went_down = out.newly_down();
+        w.died = out.newly_dead();
+        w.after = Some(state);
+        s.combatants[i].damage = w.after;
+    }
+    w
 }
 
 fn penalty_part(p: i32) -> Option<Part> {
@@ -665,25 +719,26 @@ fn strike_in(
             } else {
                 None
             };
-            attack_breakdown.push(part("skill", a_skill));
-            attack_breakdown.extend(stance_part(af.stance));
-            attack_breakdown.extend(penalty_part(a_pen));
-            attack_breakdown.extend(am.modifiers.iter().map(|m| part(m.reason.label(), m.value)));
-            if options.modifier != 0 {
-                attack_breakdown.push(part("GM modifier", options.modifier));
-            }
-            attack_breakdown.push(part("roll", attack_roll));
-            if ap != 0 {
-                attack_breakdown.push(part("posture", ap));
-            }
-            defense_breakdown.push(part("skill", t_skill));
-            defense_breakdown.extend(stance_part(tf.stance));
-            defense_breakdown.extend(penalty_part(t_pen));
-            defense_breakdown.extend(tm.modifiers.iter().map(|m| part(m.reason.label(), m.value)));
-            defense_breakdown.push(part("roll", defense));
-            if tp != 0 {
-                defense_breakdown.push(part("posture", tp.saturating_neg()));
-            }
+            let labelled = |m: &combat::Matchup| {
+                m.modifiers
+                    .iter()
+                    .map(|m| part(m.reason.label(), m.value))
+                    .collect::<Vec<_>>()
+            };
+            attack_breakdown = fudge_parts(
+                (a_skill, af.stance, a_pen),
+                labelled(&am),
+                options.modifier,
+                attack_roll,
+                ap,
+            );
+            defense_breakdown = fudge_parts(
+                (t_skill, tf.stance, t_pen),
+                labelled(&tm),
+                0,
+                defense,
+                tp.saturating_neg(),
+            );
             attack_total = blow.attack;
             defense_total = blow.defense;
             defense_roll = Some(defense);
@@ -707,33 +762,31 @@ fn strike_in(
     }
 
     // The wound.
-    let mut marked = None;
-    let mut went_down = false;
-    let mut died = false;
     let mut disrupted = false;
-    let mut after = s.combatants[ti].damage;
-    if landed && let Some(mut state) = after {
-        let out = s.model.apply(&mut state, damage);
-        if let crate::damage::DamageChange::FudgeWounds(w) = out.change {
-            marked = w.marked;
+    let Wound {
+        after,
+        marked,
+        went_down,
+        died,
+    } = if landed {
+        wound_in(s, ti, damage)
+    } else {
+        Wound {
+            after: s.combatants[ti].damage,
+            marked: None,
+            went_down: false,
+            died: false,
         }
-        went_down = out.newly_down();
-        died = out.newly_dead();
-        after = Some(state);
-        s.combatants[ti].damage = after;
-    }
+    };
     let penalty = after.map_or(0, |d| s.model.wound_penalty(&d));
     // The defender's answer in a two-way exchange he won.
     let mut attacker_after = None;
     let (mut attacker_went_down, mut attacker_died, mut attacker_disrupted) = (false, false, false);
     if let Some(back) = counter
-        && let Some(mut state) = s.combatants[ai].damage
+        && s.combatants[ai].damage.is_some()
     {
-        let out = s.model.apply(&mut state, back);
-        attacker_went_down = out.newly_down();
-        attacker_died = out.newly_dead();
-        s.combatants[ai].damage = Some(state);
-        attacker_after = Some(state);
+        let w = wound_in(s, ai, back);
+        (attacker_went_down, attacker_died, attacker_after) = (w.went_down, w.died, w.after);
     }
     let counter_damage = if attacker_after.is_some() {
         counter.unwrap_or(0)
@@ -813,7 +866,12 @@ fn strike_in(
 /// What a wound does next to a combatant still standing: down if it
 /// `went_down`, else its pending disruptible action disrupted (a line of
 /// one). Returns whether an action was disrupted.
-fn hit_aftermath(s: &mut State, log: &mut Vec<LogEntry>, who: CombatantId, went_down: bool) -> TrackerResult<bool> {
+pub(super) fn hit_aftermath(
+    s: &mut State,
+    log: &mut Vec<LogEntry>,
+    who: CombatantId,
+    went_down: bool,
+) -> TrackerResult<bool> {
     let i = who.0 as usize;
     if s.combatants[i].status != Status::Standing {
         return Ok(false);

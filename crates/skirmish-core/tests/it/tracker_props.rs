@@ -56,6 +56,18 @@ enum Op {
     /// FUDGE tactics: stance, shield size (0 none), aim, position, posture
     /// (as a mixed strategy when above 2).
     Tactics(u32, [u8; 5]),
+    /// FUDGE 4.34: a lone fighter against foes, with the GM's group roll,
+    /// the foes ignored and struck (by their place among the foes), and
+    /// typed dice.
+    Many {
+        lone: u32,
+        foes: Vec<u32>,
+        group: bool,
+        ignore: Vec<u8>,
+        strike: Vec<u8>,
+        lone_roll: Option<i32>,
+        rolls: Vec<Option<i32>>,
+    },
     Declare {
         who: u32,
         tt: i32,
@@ -91,6 +103,11 @@ fn op() -> impl Strategy<Value = Op> {
                 a, t, parry: parry && a % 2 == 0, range: range.filter(|_| t % 3 == 0), point_blank, modifier, attack, defense,
                 postures }),
         2 => (who(), any::<[u8; 5]>()).prop_map(|(w, t)| Op::Tactics(w, t)),
+        3 => (who(), prop::collection::vec(who(), 0..8), any::<bool>(), prop::collection::vec(0u8..8, 0..3),
+              prop::collection::vec(0u8..8, 0..3), proptest::option::of(int(-5..6)),
+              prop::collection::vec(proptest::option::of(int(-5..6)), 0..4))
+            .prop_map(|(lone, foes, group, ignore, strike, lone_roll, rolls)| Op::Many {
+                lone, foes, group, ignore, strike, lone_roll, rolls }),
         3 => (who(), int(0..10), int(-2..3), proptest::option::of(int(-2..3)), proptest::option::of(uint(0..8)))
             .prop_map(|(who, tt, bonus, roll, gm)| Op::Declare { who, tt, bonus, roll, gm }),
         1 => (who(), uint(0..5)).prop_map(|(w, t)| Op::Delay(w, t)),
@@ -206,6 +223,32 @@ fn apply(e: &mut Encounter, op: &Op) -> String {
                 posture,
             };
             e.set_tactics(id(*who), tactics).map(|()| "tactics".to_string())
+        }
+        Op::Many {
+            lone,
+            foes,
+            group,
+            ignore,
+            strike,
+            lone_roll,
+            rolls,
+        } => {
+            use skirmish_core::tracker::{LoneFighterDice, LoneFighterOptions};
+            let foes: Vec<CombatantId> = foes.iter().map(|&f| id(f)).collect();
+            let pick = |places: &[u8]| places.iter().map(|&p| id(p.into())).collect::<Vec<_>>();
+            let options = LoneFighterOptions {
+                group_roll: *group,
+                ignore: pick(ignore),
+                strike: pick(strike),
+                modifier: 0,
+            };
+            let dice = LoneFighterDice {
+                lone: *lone_roll,
+                group: rolls.first().copied().flatten().filter(|_| *group),
+                foes: if *group { Vec::new() } else { rolls.clone() },
+            };
+            e.lone_fighter(id(*lone), &foes, &options, &dice)
+                .map(|r| format!("{r:?}"))
         }
         Op::Declare {
             who,

@@ -1,0 +1,413 @@
+//! FUDGE 4.34 at the table: the chapter's one-against-many cases
+//! (`cases/fudge.toml`'s `[[outnumbered]]`: Paco and the thugs, Tucker and
+//! the pirates with the GM's one roll, the knight who ignores peasants, the
+//! sweeping blow) played through `Encounter::lone_fighter` with the text's
+//! rolls, and its refusals.
+
+use serde::Deserialize;
+use skirmish_core::damage::DamageConfig;
+use skirmish_core::fighter::{FighterProfile, FudgeRules, FullContactRules, Striking};
+use skirmish_core::ladder::{CombatLevel, Level};
+use skirmish_core::striking::opposed::SweepingBlow;
+use skirmish_core::timing::TimingSystem;
+use skirmish_core::tracker::{CombatantId, Encounter, EncounterRules, ErrorKind, LoneFighterDice, LoneFighterOptions};
+
+#[derive(Deserialize)]
+struct Cases {
+    outnumbered: Vec<Case>,
+}
+
+#[derive(Deserialize)]
+struct Case {
+    name: String,
+    lone: Who,
+    foes: Vec<Who>,
+    group_roll: Option<i32>,
+    reach: Option<toml::Value>,
+    sweeping_blow: Option<SweepingBlow>,
+    expect: Expect,
+    strike: Option<Hit>,
+    sweep: Option<Vec<Hit>>,
+}
+
+#[derive(Deserialize)]
+struct Who {
+    name: String,
+    skill: Option<Level>,
+    result: Option<Level>,
+    roll: Option<i32>,
+    #[serde(default)]
+    npc: bool,
+    #[serde(default)]
+    ignored: bool,
+}
+
+#[derive(Deserialize)]
+struct Expect {
+    error: Option<String>,
+    lone_skill: Option<Level>,
+    lone_result: Option<Level>,
+    foe_results: Option<Vec<Level>>,
+    may_wound: Option<Vec<String>>,
+    wounded_by: Option<Vec<Wound>>,
+}
+
+#[derive(Deserialize, Debug, PartialEq)]
+struct Wound {
+    foe: String,
+    relative_degree: i32,
+}
+
+#[derive(Deserialize)]
+struct Hit {
+    foe: String,
+    relative_degree: i32,
+    #[serde(default)]
+    damage_adjustment: i32,
+}
+
+fn fudge(sweeping_blow: SweepingBlow) -> EncounterRules {
+    EncounterRules {
+        striking: Striking::FudgeOpposed(FudgeRules {
+            sweeping_blow,
+            ..FudgeRules::default()
+        }),
+        damage: DamageConfig::default(),
+    }
+}
+
+/// A profile of `skill` (Fair when none is given).
+fn fighter(name: &str, skill: i32, npc: bool) -> FighterProfile {
+    let mut p = FighterProfile::new(name);
+    p.skill = CombatLevel::plain(Level::new(skill));
+    p.npc_result = npc;
+    p
+}
+
+/// The skill and roll that give `who` its case's result after `penalty`
+/// (skill + roll - penalty): a known result is rolled by a Fair fighter
+/// when 4dF can, else by one as much better as it takes.
+fn skill_and_roll(who: &Who, penalty: i32) -> (i32, Option<i32>) {
+    match (who.result, who.skill) {
+        (Some(r), _) => {
+            let roll = (r.value() + penalty).clamp(-4, 4);
+            (r.value() + penalty - roll, Some(roll))
+        }
+        (None, skill) => (skill.map_or(0, Level::value), who.roll),
+    }
+}
+
+#[test]
+fn the_chapters_one_against_many_through_the_tracker() {
+    let cases: Cases = toml::from_str(include_str!("../cases/fudge.toml")).unwrap();
+    let mut played = 0;
+    for c in &cases.outnumbered {
+        // The reach is the GM's call at the table (she names the foes who
+        // can reach him): only the text's six at most is the tracker's.
+        if c.reach.is_some() {
+            continue;
+        }
+        let penalty = i32::try_from(c.foes.len()).unwrap() - 1;
+        let mut e = Encounter::with_rules(
+            TimingSystem::continuous(),
+            fudge(c.sweeping_blow.unwrap_or_default()),
+            1,
+        )
+        .unwrap();
+        let (lone_skill, lone_roll) = skill_and_roll(&c.lone, penalty);
+        let lone = e
+            .add_fighter("hero", &fighter(&c.lone.name, lone_skill, c.lone.npc))
+            .unwrap()[0];
+        let mut foes = Vec::new();
+        let mut rolls = Vec::new();
+        for f in &c.foes {
+            let (skill, roll) = skill_and_roll(f, 0);
+            foes.push(e.add_fighter("foes", &fighter(&f.name, skill, f.npc)).unwrap()[0]);
+            rolls.push(if f.npc || c.group_roll.is_some() {
+                None
+            } else {
+                roll.or(Some(0))
+            });
+        }
+        let named = |n: &str| foes[c.foes.iter().position(|f| f.name == n).unwrap()];
+        let strike: Vec<CombatantId> = match (&c.strike, &c.sweep) {
+            (Some(h), _) => vec![named(&h.foe)],
+            (None, Some(hits)) => hits.iter().map(|h| named(&h.foe)).collect(),
+            (None, None) => Vec::new(),
+        };
+        let options = LoneFighterOptions {
+            group_roll: c.group_roll.is_some(),
+            ignore: c
+                .foes
+                .iter()
+                .zip(&foes)
+                .filter(|(f, _)| f.ignored)
+                .map(|(_, &id)| id)
+                .collect(),
+            strike,
+            modifier: 0,
+        };
+        let dice = LoneFighterDice {
+            lone: if c.lone.npc { None } else { lone_roll.or(Some(0)) },
+            group: c.group_roll,
+            foes: rolls,
+        };
+        let before = e.snapshot().unwrap();
+        let got = e.lone_fighter(lone, &foes, &options, &dice);
+        if let Some(field) = &c.expect.error {
+            let err = got.unwrap_err();
+            assert_eq!(err.kind(), ErrorKind::InvalidInput, "{}: {err}", c.name);
+            let want = if field == "group_roll.roll" {
+                "dice.group"
+            } else {
+                field.as_str()
+            };
+            assert_eq!(err.field(), Some(want), "{}: {err}", c.name);
+            assert_eq!(
+                e.snapshot().unwrap(),
+                before,
+                "{}: a refusal changed the encounter",
+                c.name
+            );
+            played += 1;
+            continue;
+        }
+        let r = got.unwrap_or_else(|err| panic!("{}: {err}", c.name));
+        if let Some(skill) = c.expect.lone_skill {
+            let counted: i32 = r
+                .lone_breakdown
+                .iter()
+                .filter(|p| p.label == "skill" || p.label == "extra foes")
+                .map(|p| p.value)
+                .sum();
+            assert_eq!(counted, skill.value(), "{}: {:?}", c.name, r.lone_breakdown);
+        }
+        if let Some(result) = c.expect.lone_result {
+            assert_eq!(r.lone_result, result.value(), "{}", c.name);
+        }
+        if let Some(results) = &c.expect.foe_results {
+            let got: Vec<i32> = r.foes.iter().map(|f| f.total).collect();
+            let want: Vec<i32> = results.iter().map(|l| l.value()).collect();
+            assert_eq!(got, want, "{}", c.name);
+        }
+        let name_of = |id: CombatantId| c.foes[foes.iter().position(|&f| f == id).unwrap()].name.clone();
+        if let Some(may) = &c.expect.may_wound {
+            let got: Vec<String> = r
+                .foes
+                .iter()
+                .filter(|f| f.may_be_wounded)
+                .map(|f| name_of(f.foe))
+                .collect();
+            assert_eq!(&got, may, "{}", c.name);
+        }
+        if let Some(wounds) = &c.expect.wounded_by {
+            let got: Vec<Wound> = r
+                .foes
+                .iter()
+                .filter(|f| f.hit)
+                .map(|f| Wound {
+                    foe: name_of(f.foe),
+                    relative_degree: f.total - f.lone_total,
+                })
+                .collect();
+            assert_eq!(&got, wounds, "{}", c.name);
+            // Every foe who hit him wounded him, by its margin (no damage
+            // factors in these cases).
+            for f in r.foes.iter().filter(|f| f.hit) {
+                assert_eq!(f.damage_to_lone, f.total - f.lone_total, "{}", c.name);
+            }
+        }
+        // His blows: the one the text names, or the sweep's; each does its
+        // relative degree plus the sweeping blow's change.
+        let hits: Vec<&Hit> = c.strike.iter().chain(c.sweep.iter().flatten()).collect();
+        for h in &hits {
+            let f = r.foes.iter().find(|f| f.foe == named(&h.foe)).unwrap();
+            assert_eq!(f.margin, h.relative_degree, "{}", c.name);
+            assert_eq!(f.damage, Some(h.relative_degree + h.damage_adjustment), "{}", c.name);
+        }
+        if hits.is_empty() && r.foes.iter().all(|f| !f.may_be_wounded) {
+            assert!(r.foes.iter().all(|f| f.damage.is_none()), "{}: {}", c.name, r.text);
+        }
+        // One log entry, undone as one step.
+        assert!(
+            r.text.contains(&format!("{} fights {}", c.lone.name, c.foes.len())),
+            "{}",
+            r.text
+        );
+        e.undo().unwrap();
+        assert_eq!(e.snapshot().unwrap(), before, "{}: undo", c.name);
+        played += 1;
+    }
+    assert!(played >= 9, "only {played} cases played");
+}
+
+/// Tucker (Superb) against the three pirates with the GM's one 2dF of +1:
+/// rolled by the encounter, not typed, his blow goes where the rule allows,
+/// and without a choice he strikes the foe his blow hurts most.
+#[test]
+fn the_lone_fighters_own_choice_and_the_encounters_dice() {
+    let mut e = Encounter::with_rules(TimingSystem::continuous(), fudge(SweepingBlow::Off), 7).unwrap();
+    let tucker = e.add_fighter("hero", &fighter("Tucker", 3, false)).unwrap()[0];
+    let pirates: Vec<CombatantId> = [("Molly", 0), ("Annie", 1), ("Maggie", -1)]
+        .iter()
+        .map(|&(n, s)| e.add_fighter("pirates", &fighter(n, s, false)).unwrap()[0])
+        .collect();
+    let group = LoneFighterOptions {
+        group_roll: true,
+        ..LoneFighterOptions::default()
+    };
+    // Great: only Maggie, two below him, may be wounded; he strikes her.
+    let dice = LoneFighterDice {
+        lone: Some(1),
+        group: Some(1),
+        foes: vec![],
+    };
+    let r = e.lone_fighter(tucker, &pirates, &group, &dice).unwrap();
+    assert_eq!(r.group_roll, Some(1));
+    let struck: Vec<CombatantId> = r.foes.iter().filter(|f| f.damage.is_some()).map(|f| f.foe).collect();
+    assert_eq!(struck, [pirates[2]]);
+    // Striking Annie (whom he only tied) is refused, naming the field.
+    let annie = LoneFighterOptions {
+        strike: vec![pirates[1]],
+        ..group.clone()
+    };
+    let before = e.snapshot().unwrap();
+    let err = e.lone_fighter(tucker, &pirates, &annie, &dice).unwrap_err();
+    assert_eq!(err.field(), Some("options.strike"));
+    assert_eq!(e.snapshot().unwrap(), before);
+    // The encounter's own dice: a round is reproducible from its seed.
+    let mut again = Encounter::with_rules(TimingSystem::continuous(), fudge(SweepingBlow::Off), 7).unwrap();
+    let t2 = again.add_fighter("hero", &fighter("Tucker", 3, false)).unwrap()[0];
+    let p2: Vec<CombatantId> = [("Molly", 0), ("Annie", 1), ("Maggie", -1)]
+        .iter()
+        .map(|&(n, s)| again.add_fighter("pirates", &fighter(n, s, false)).unwrap()[0])
+        .collect();
+    let mut e2 = Encounter::with_rules(TimingSystem::continuous(), fudge(SweepingBlow::Off), 7).unwrap();
+    let t3 = e2.add_fighter("hero", &fighter("Tucker", 3, false)).unwrap()[0];
+    let p3: Vec<CombatantId> = [("Molly", 0), ("Annie", 1), ("Maggie", -1)]
+        .iter()
+        .map(|&(n, s)| e2.add_fighter("pirates", &fighter(n, s, false)).unwrap()[0])
+        .collect();
+    let rolled = LoneFighterDice::default();
+    let a = again
+        .lone_fighter(t2, &p2, &LoneFighterOptions::default(), &rolled)
+        .unwrap();
+    let b = e2
+        .lone_fighter(t3, &p3, &LoneFighterOptions::default(), &rolled)
+        .unwrap();
+    assert_eq!(a, b);
+}
+
+#[test]
+fn refusals_name_the_field_and_change_nothing() {
+    let mut e = Encounter::with_rules(TimingSystem::continuous(), fudge(SweepingBlow::Off), 3).unwrap();
+    let hero = e.add_fighter("hero", &fighter("Hero", 2, false)).unwrap()[0];
+    let foes: Vec<CombatantId> = (0..7)
+        .map(|i| {
+            e.add_fighter("wolves", &fighter(&format!("wolf {i}"), 0, false))
+                .unwrap()[0]
+        })
+        .collect();
+    let two = &foes[..2];
+    let o = LoneFighterOptions::default;
+    let d = LoneFighterDice::default;
+    let bad: Vec<(&str, Vec<CombatantId>, LoneFighterOptions, LoneFighterDice)> = vec![
+        ("foes", vec![], o(), d()),
+        ("foes", foes.clone(), o(), d()),
+        ("foes[1]", vec![foes[0], hero], o(), d()),
+        ("foes[1]", vec![foes[0], foes[0]], o(), d()),
+        (
+            "options.ignore",
+            two.to_vec(),
+            LoneFighterOptions {
+                ignore: two.to_vec(),
+                ..o()
+            },
+            d(),
+        ),
+        (
+            "options.ignore",
+            two.to_vec(),
+            LoneFighterOptions {
+                ignore: vec![foes[5]],
+                ..o()
+            },
+            d(),
+        ),
+        (
+            "options.strike",
+            two.to_vec(),
+            LoneFighterOptions {
+                strike: two.to_vec(),
+                ..o()
+            },
+            d(),
+        ),
+        (
+            "options.modifier",
+            two.to_vec(),
+            LoneFighterOptions { modifier: 1001, ..o() },
+            d(),
+        ),
+        (
+            "dice.foes",
+            two.to_vec(),
+            o(),
+            LoneFighterDice {
+                foes: vec![Some(0)],
+                ..d()
+            },
+        ),
+        (
+            "dice.foes[1]",
+            two.to_vec(),
+            o(),
+            LoneFighterDice {
+                foes: vec![Some(0), Some(5)],
+                ..d()
+            },
+        ),
+        (
+            "dice.lone",
+            two.to_vec(),
+            o(),
+            LoneFighterDice { lone: Some(-5), ..d() },
+        ),
+        (
+            "dice.group",
+            two.to_vec(),
+            o(),
+            LoneFighterDice { group: Some(1), ..d() },
+        ),
+        (
+            "dice.group",
+            two.to_vec(),
+            LoneFighterOptions {
+                group_roll: true,
+                ..o()
+            },
+            LoneFighterDice { group: Some(3), ..d() },
+        ),
+    ];
+    let before = e.snapshot().unwrap();
+    for (field, foes, options, dice) in bad {
+        let err = e.lone_fighter(hero, &foes, &options, &dice).unwrap_err();
+        assert_eq!(err.field(), Some(field), "{err}");
+        assert_eq!(err.kind(), ErrorKind::InvalidInput, "{err}");
+        assert_eq!(e.snapshot().unwrap(), before, "{field}");
+    }
+    // Full Contact has no lone-fighter round.
+    let mut fc = Encounter::with_rules(
+        TimingSystem::continuous(),
+        EncounterRules {
+            striking: Striking::FullContact(FullContactRules::default()),
+            damage: DamageConfig::default(),
+        },
+        1,
+    )
+    .unwrap();
+    let a = fc.add_fighter("a", &FighterProfile::new("A")).unwrap()[0];
+    let b = fc.add_fighter("b", &FighterProfile::new("B")).unwrap()[0];
+    let err = fc.lone_fighter(a, &[b], &o(), &d()).unwrap_err();
+    assert_eq!(err.field(), Some("striking"));
+}

@@ -748,6 +748,31 @@ fun strikesAndWounds() {
         e.setTactics(him, Tactics(posture = PostureChoice.Fixed(-2)))
         same("the posture set as tactics", e.strike(him, her, null, StrikeDice(attack = 0, defense = 0)).attackBreakdown.last().value, -2)
     }
+    // FUDGE 4.34, the text's two examples. Paco (rolling Great after -2 for two extra foes) ties the Great thug and
+    // wounds only the Mediocre one, two below him; he is not hit.
+    Encounter.withRules(TimingSystem.Continuous(ContinuousConfig()), EncounterRules(Striking.FudgeOpposed(FudgeRules()), DamageConfig.FudgeWounds(FudgeWoundsConfig())), 3uL).use { e ->
+        val paco = e.addFighter("party", FighterProfile(name = "Paco", skill = "Fair"))[0]
+        val thugs = listOf("thug 1", "thug 2", "thug 3").map { e.addFighter("thugs", FighterProfile(name = it, skill = "Fair"))[0] }
+        val r = e.loneFighter(paco, thugs, null, LoneFighterDice(lone = 4, foes = listOf(2, 1, -1)))
+        same("Paco's Great against Great, Good, Mediocre", Pair(r.loneResult, r.foes.map { it.total }), Pair(2, listOf(2, 1, -1)))
+        same("only thug 3 may be wounded, and is, by 3", r.foes.map { Pair(it.mayBeWounded, it.damage) },
+            listOf(Pair(false, null), Pair(false, null), Pair(true, 3)))
+        same("Paco is not hit", r.foes.none { it.hit }, true)
+        throws<SkirmishException.InvalidInput>("seven foes") { e.loneFighter(paco, thugs + thugs + thugs, null, null) }?.let {
+            same("the refused foes' field", it.field, "foes")
+        }
+    }
+    // Tucker (Superb, -2: Good) against Molly, Annie and Maggie with the GM's one 2dF of +1: a Fair result is hit by Molly
+    // and Annie; a Great one is unhit and may strike Maggie.
+    Encounter.withRules(TimingSystem.Continuous(ContinuousConfig()), EncounterRules(Striking.FudgeOpposed(FudgeRules()), DamageConfig.FudgeWounds(FudgeWoundsConfig())), 3uL).use { e ->
+        val tucker = e.addFighter("party", FighterProfile(name = "Tucker", skill = "Superb"))[0]
+        val pirates = listOf("Molly" to "Fair", "Annie" to "Good", "Maggie" to "Mediocre").map { (n, s) -> e.addFighter("pirates", FighterProfile(name = n, skill = s))[0] }
+        val fair = e.loneFighter(tucker, pirates, LoneFighterOptions(groupRoll = true), LoneFighterDice(lone = -1, group = 1))
+        same("Fair: Molly by 1 and Annie by 2 hit him", fair.foes.filter { it.hit }.map { it.total - it.loneTotal }, listOf(1, 2))
+        e.undo()
+        val great = e.loneFighter(tucker, pirates, LoneFighterOptions(groupRoll = true, strike = listOf(pirates[2])), LoneFighterDice(lone = 1, group = 1))
+        same("Great: unhit, Maggie struck by 2", Pair(great.foes.none { it.hit }, great.foes[2].damage), Pair(true, 2))
+    }
     // A wound counts from the next moment; hit points; custom weapons.
     val rules = EncounterRules(Striking.FullContact(FullContactRules()), DamageConfig.HitPoints(HitPointsConfig(damage = HitDamage.Margin,
         penalties = listOf(HitPointPenalty(hpAtMost = 6, penalty = -1)))))

@@ -38,12 +38,14 @@ use crate::odds::OddsFromHere;
 use crate::tactics::Tactics;
 use crate::timing::{Declaration, FreeActionResult, InitiativeEntry, TimingSystem};
 
+mod many;
 mod records;
 mod strike;
 #[cfg(test)]
 mod tests;
 mod view;
 
+pub use many::{LoneFighterDice, LoneFighterOptions, LoneFighterReport, LoneFoe};
 pub use records::{
     ActingLine, CombatantSpec, CombatantView, EffectDuration, EncounterRules, ExpiredEffect, LineDeclaration, LogEntry,
     SheetLine, Status, Turn,
@@ -212,6 +214,26 @@ impl Encounter {
                 e.strike(id(attacker), id(target), options, dice.unwrap_or_default().into())?
                     .into(),
             )
+        })
+    }
+
+    /// FUDGE 4.34: `lone` fights `foes` (one to six) for a round, one roll
+    /// of his against each of theirs; every foe who beats him wounds him,
+    /// and he wounds one foe only if he beat or tied them all. Rolls left
+    /// out the encounter rolls. Undoable.
+    #[uniffi::method(default(options = None, dice = None))]
+    pub fn lone_fighter(
+        &self,
+        lone: u32,
+        foes: Vec<u32>,
+        options: Option<LoneFighterOptions>,
+        dice: Option<LoneFighterDice>,
+    ) -> Result<LoneFighterReport> {
+        self.write(|e| {
+            let foes: Vec<core::CombatantId> = foes.into_iter().map(id).collect();
+            let options = options.unwrap_or_default().into();
+            let dice = dice.unwrap_or_default().into();
+            Ok(e.lone_fighter(id(lone), &foes, &options, &dice)?.into())
         })
     }
 

@@ -1,0 +1,155 @@
+//! Mirrors of the tracker's one-against-many round
+//! (`skirmish_core::tracker::many`, FUDGE 4.34): the GM's choices, the
+//! typed dice and the report. Conversion only.
+
+use skirmish_core::tracker as core;
+
+use super::strike::Part;
+use crate::damage::WoundLevel;
+
+/// The GM's choices for a lone fighter's round.
+#[derive(Debug, Clone, Default, PartialEq, Eq, uniffi::Record)]
+pub struct LoneFighterOptions {
+    /// One 2dF for every foe (FUDGE 4.34's group roll).
+    #[uniffi(default = false)]
+    pub group_roll: bool,
+    /// Foes he lets try his armor (not all of them).
+    #[uniffi(default = [])]
+    pub ignore: Vec<u32>,
+    /// The foe he wounds, of those he may (several with the sweeping
+    /// blow); empty: the blow that hurts most.
+    #[uniffi(default = [])]
+    pub strike: Vec<u32>,
+    /// The GM's modifier to his result.
+    #[uniffi(default = 0)]
+    pub modifier: i32,
+}
+
+impl From<LoneFighterOptions> for core::LoneFighterOptions {
+    fn from(o: LoneFighterOptions) -> core::LoneFighterOptions {
+        core::LoneFighterOptions {
+            group_roll: o.group_roll,
+            ignore: o.ignore.into_iter().map(core::CombatantId).collect(),
+            strike: o.strike.into_iter().map(core::CombatantId).collect(),
+            modifier: o.modifier,
+        }
+    }
+}
+
+/// Rolls typed in from the table; a roll left out the encounter rolls.
+#[derive(Debug, Clone, Default, PartialEq, Eq, uniffi::Record)]
+pub struct LoneFighterDice {
+    /// The lone fighter's 4dF.
+    #[uniffi(default = None)]
+    pub lone: Option<i32>,
+    /// The group's 2dF (with the group roll).
+    #[uniffi(default = None)]
+    pub group: Option<i32>,
+    /// Each foe's 4dF in order: none, or one per foe.
+    #[uniffi(default = [])]
+    pub foes: Vec<Option<i32>>,
+}
+
+impl From<LoneFighterDice> for core::LoneFighterDice {
+    fn from(d: LoneFighterDice) -> core::LoneFighterDice {
+        core::LoneFighterDice {
+            lone: d.lone,
+            group: d.group,
+            foes: d.foes,
+        }
+    }
+}
+
+/// One foe's part in a lone fighter's round.
+#[derive(Debug, Clone, PartialEq, Eq, uniffi::Record)]
+pub struct LoneFoe {
+    /// The foe.
+    pub foe: u32,
+    /// Its roll.
+    pub roll: i32,
+    /// Its result against him.
+    pub total: i32,
+    /// Its terms.
+    pub breakdown: Vec<Part>,
+    /// His result against it (the Difficulty Level if ignored).
+    pub lone_total: i32,
+    /// His relative degree over it.
+    pub margin: i32,
+    /// He ignored it.
+    pub ignored: bool,
+    /// He may wound it (FUDGE 4.34's rule).
+    pub may_be_wounded: bool,
+    /// It wounded him.
+    pub hit: bool,
+    /// The damage it did him.
+    pub damage_to_lone: i32,
+    /// The damage his blow did it, if he struck it.
+    pub damage: Option<i32>,
+    /// Its worst wound after the round (wound track).
+    pub wound: Option<WoundLevel>,
+    /// Its hit points after the round (hit points).
+    pub hit_points: Option<i32>,
+    /// His blow took it out of the fight.
+    pub went_down: bool,
+}
+
+/// What a lone fighter's round did.
+#[derive(Debug, Clone, PartialEq, Eq, uniffi::Record)]
+pub struct LoneFighterReport {
+    /// The lone fighter.
+    pub lone: u32,
+    /// His one roll.
+    pub lone_roll: i32,
+    /// The group's 2dF, if the GM rolled once for all.
+    pub group_roll: Option<i32>,
+    /// His result before each foe's own modifiers.
+    pub lone_result: i32,
+    /// Its terms.
+    pub lone_breakdown: Vec<Part>,
+    /// Each foe, in order.
+    pub foes: Vec<LoneFoe>,
+    /// His worst wound after the round (wound track).
+    pub wound: Option<WoundLevel>,
+    /// His hit points after the round (hit points).
+    pub hit_points: Option<i32>,
+    /// The foes' blows took him out of the fight.
+    pub went_down: bool,
+    /// The log line.
+    pub text: String,
+}
+
+impl From<core::LoneFighterReport> for LoneFighterReport {
+    fn from(r: core::LoneFighterReport) -> LoneFighterReport {
+        LoneFighterReport {
+            lone: r.lone.0,
+            lone_roll: r.lone_roll,
+            group_roll: r.group_roll,
+            lone_result: r.lone_result,
+            lone_breakdown: r.lone_breakdown.into_iter().map(Into::into).collect(),
+            foes: r
+                .foes
+                .into_iter()
+                .map(|f| LoneFoe {
+                    foe: f.foe.0,
+                    roll: f.roll,
+                    total: f.total,
+                    breakdown: f.breakdown.into_iter().map(Into::into).collect(),
+                    lone_total: f.lone_total,
+                    margin: f.margin,
+                    ignored: f.ignored,
+                    may_be_wounded: f.may_be_wounded,
+                    hit: f.hit,
+                    damage_to_lone: f.damage_to_lone,
+                    damage: f.damage,
+                    wound: f.wound.map(Into::into),
+                    hit_points: f.hit_points,
+                    went_down: f.went_down,
+                })
+                .collect(),
+            wound: r.wound.map(Into::into),
+            hit_points: r.hit_points,
+            went_down: r.went_down,
+            text: r.text,
+        }
+    }
+}

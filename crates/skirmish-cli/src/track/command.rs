@@ -293,8 +293,8 @@ pub(crate) struct DeclareOpts {
     pub(crate) kind: Option<ActionKind>,
 }
 
-/// Every command word, for suggestions.
-const VERBS: &[&str] = &[
+/// Every command word, for suggestions and Tab completion.
+pub(crate) const VERBS: &[&str] = &[
     "help",
     "quit",
     "exit",
@@ -456,7 +456,8 @@ pub(crate) fn help_for(verb: &str) -> Option<String> {
     Some(out)
 }
 
-fn canonical(verb: &str) -> &str {
+/// The command word `verb` stands for (`exit` is `quit`).
+pub(crate) fn canonical(verb: &str) -> &str {
     match verb {
         "exit" => "quit",
         "initiative" => "init",

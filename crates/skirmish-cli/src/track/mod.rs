@@ -4,9 +4,14 @@
 //! [`skirmish_core::tracker::Encounter`] started from a scenario, and
 //! prints what happened. A refused command prints why (the tracker error's
 //! kind and field) and the session goes on; the end of input ends it.
+//!
+//! At a terminal (standard input and output both) the lines are read
+//! through a line editor ([`repl`]): history, editing, Tab completion and a
+//! prompt with the tick and who acts. Otherwise plain lines are read, and
+//! the output is the same whatever the editor does.
 
 use std::io::{BufRead, IsTerminal as _};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use skirmish_core::timing::Declaration;
 use skirmish_core::tracker::{
@@ -18,6 +23,8 @@ use crate::output::emit;
 use crate::scenario_arg;
 
 mod command;
+mod complete;
+mod repl;
 mod show;
 
 use command::{Command, DeclareOpts};
@@ -47,6 +54,14 @@ pub(crate) struct Args {
     /// Stop at the first refused command, with exit status 2 (for scripts).
     #[arg(long)]
     strict: bool,
+    /// At a terminal: keep the command history in FILE (default: the file
+    /// $SKIRMISH_HISTORY names, else skirmish/track_history in the user's
+    /// data folder, $XDG_DATA_HOME or ~/.local/share on Linux).
+    #[arg(long, value_name = "FILE", conflicts_with = "no_history")]
+    history: Option<PathBuf>,
+    /// At a terminal: keep no history (nor does an empty $SKIRMISH_HISTORY).
+    #[arg(long)]
+    no_history: bool,
 }
 
 /// Why a command was refused: a tracker error's kind (`not_found`,
@@ -565,6 +580,9 @@ pub(crate) fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
     }
     let stdin = std::io::stdin();
     let interactive = stdin.is_terminal();
+    if interactive && std::io::stdout().is_terminal() {
+        return repl::run(&mut session, args);
+    }
     let mut input = stdin.lock();
     let mut raw = Vec::new();
     loop {
@@ -580,25 +598,34 @@ pub(crate) fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
         }
         let line = String::from_utf8_lossy(&raw);
         let line = line.trim_end_matches(['\n', '\r']);
-        if args.echo {
-            emit(&format!("> {line}\n"))?;
+        if step(&mut session, line, args, interactive)? == Flow::Quit {
+            return Ok(());
         }
-        let mut out = String::new();
-        let result = session.run_line(line, &mut out);
-        emit(&out)?;
-        match result {
-            Ok(Flow::Continue) => {}
-            Ok(Flow::Quit) => return Ok(()),
-            Err(e) if args.strict => return Err(Box::new(e)),
-            Err(e) => {
-                // Errors go with the output, in order, so a transcript reads
-                // as it happened; and to standard error for a script.
-                if interactive || args.echo {
-                    emit(&format!("error {e}\n"))?;
-                } else {
-                    eprintln!("error {e}");
-                }
+    }
+}
+
+/// Runs one line read, printing what it printed: a refusal with the output
+/// when `interactive` (or with --echo), else on standard error. An error
+/// only for --strict's refusal or output that cannot be written.
+fn step(session: &mut Session, line: &str, args: &Args, interactive: bool) -> Result<Flow, Box<dyn std::error::Error>> {
+    if args.echo {
+        emit(&format!("> {line}\n"))?;
+    }
+    let mut out = String::new();
+    let result = session.run_line(line, &mut out);
+    emit(&out)?;
+    match result {
+        Ok(flow) => Ok(flow),
+        Err(e) if args.strict => Err(Box::new(e)),
+        Err(e) => {
+            // Errors go with the output, in order, so a transcript reads
+            // as it happened; and to standard error for a script.
+            if interactive || args.echo {
+                emit(&format!("error {e}\n"))?;
+            } else {
+                eprintln!("error {e}");
             }
+            Ok(Flow::Continue)
         }
     }
 }

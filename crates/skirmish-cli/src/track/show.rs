@@ -63,6 +63,42 @@ pub(super) fn now(e: &Encounter) -> String {
     }
 }
 
+/// The prompt at a terminal: where the fight stands and who acts next, from
+/// the GM's view, short (`tick 3 · next 4: Madoc, Orc #2 > `; with
+/// `declare: NAME` for who acted and has not declared what follows).
+pub(super) fn prompt(e: &Encounter) -> String {
+    /// Names shown in the prompt at most; the rest are counted.
+    const SHOWN: usize = 3;
+    fn names(all: Vec<String>) -> String {
+        let mut shown = all.iter().take(SHOWN).cloned().collect::<Vec<_>>().join(", ");
+        if all.len() > SHOWN {
+            shown += &format!(" +{}", all.len() - SHOWN);
+        }
+        shown
+    }
+    let v = e.view(ViewFor::Gm);
+    let mut parts = vec![match e.system() {
+        TimingSystem::Continuous(_) => format!("tick {}", v.now),
+        _ => format!("round {}", v.round),
+    }];
+    if v.over {
+        parts.push("over".to_string());
+    } else if v.round == 0 {
+        parts.push("next: initiative".to_string());
+    } else {
+        let awaiting = e.awaiting();
+        if !awaiting.is_empty() {
+            parts.push(format!("declare: {}", names(awaiting)));
+        }
+        if let Some(first) = v.sheet.first() {
+            let mut acting: Vec<String> = first.lines.iter().map(|l| l.sheet_label()).collect();
+            acting.extend(first.effects.iter().map(|x| format!("[{x} runs out]")));
+            parts.push(format!("next {}: {}", at(e.system(), v.round, first), names(acting)));
+        }
+    }
+    format!("{} > ", parts.join(" · "))
+}
+
 /// How the sheet names a moment under `system`.
 fn at(system: &TimingSystem, round: u32, line: &SheetLine) -> String {
     let here = match system {

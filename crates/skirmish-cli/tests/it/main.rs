@@ -8,4 +8,6 @@ mod inputs;
 mod outputs;
 mod replay;
 mod run;
+#[cfg(unix)]
+mod terminal;
 mod track;

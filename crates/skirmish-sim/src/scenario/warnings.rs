@@ -4,7 +4,8 @@
 //! with `--set timing=...`), but an author who wrote one expecting it to
 //! matter should hear that it does not.
 
-use skirmish_core::striking::opposed::{Aim, Position, Stance};
+use skirmish_core::fighter::ExchangeRule;
+use skirmish_core::striking::opposed::{Aim, Position, Stance, SweepingBlow};
 use skirmish_core::timing::TimingSystem;
 
 use super::{Scenario, Striking};
@@ -14,7 +15,9 @@ impl Scenario {
     /// sentence each, naming the field: Tick System initiative bonus and
     /// interval under another timing system; REF and Combat Sense (Action
     /// Blocks) under another; a FUDGE stance, shield, aim, position, Scale,
-    /// NPC result or posture under Full Contact striking.
+    /// NPC result, posture or `concentrate` under Full Contact striking;
+    /// FUDGE 4.34's sweeping blow and `concentrate` where no lone fighter
+    /// is played (one-way strikes, the rule off).
     ///
     /// ```
     /// use skirmish_sim::scenario::Scenario;
@@ -33,6 +36,24 @@ impl Scenario {
         let fudge = matches!(self.striking, Striking::FudgeOpposed(_));
         let timing = self.timing.name().replace('-', " ");
         let mut out = Vec::new();
+        // FUDGE 4.34's lone fighter is played with the two-way exchange and
+        // the rule on; the sweeping blow and concentrating need it.
+        let lone = match self.striking {
+            Striking::FudgeOpposed(r) => {
+                // (`lone_fighter` itself is on by default: with one-way
+                // strikes it is no author's doing, so no warning.)
+                let on = r.lone_fighter && r.exchange == ExchangeRule::TwoWay;
+                if !on && r.sweeping_blow != SweepingBlow::Off {
+                    out.push(format!(
+                        "striking.sweeping_blow: {} has no effect without the lone fighter (lone_fighter = true and \
+                         two-way exchanges)",
+                        serde_json::to_string(&r.sweeping_blow).unwrap_or_default()
+                    ));
+                }
+                on
+            }
+            Striking::FullContact(_) => false,
+        };
         for (s, side) in self.sides.iter().enumerate() {
             for (g, group) in side.groups.iter().enumerate() {
                 let mut ignored = |field: &str, value: i64, reader: &str| {
@@ -73,6 +94,7 @@ impl Scenario {
                             (!group.posture.is_normal())
                                 .then(|| serde_json::to_string(&group.posture).unwrap_or_default()),
                         ),
+                        ("concentrate", group.concentrate.then(|| "true".to_string())),
                     ] {
                         if let Some(value) = value {
                             out.push(format!(
@@ -81,6 +103,11 @@ impl Scenario {
                             ));
                         }
                     }
+                } else if group.concentrate && !lone {
+                    out.push(format!(
+                        "sides[{s}].groups[{g}].concentrate: true has no effect without the lone fighter \
+                         (striking.lone_fighter = true and two-way exchanges)"
+                    ));
                 }
             }
         }

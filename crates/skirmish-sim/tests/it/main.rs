@@ -6,6 +6,7 @@ mod checkpoint;
 mod control;
 mod digest;
 mod limits;
+mod lone;
 mod odds;
 mod outputs;
 mod penalties;

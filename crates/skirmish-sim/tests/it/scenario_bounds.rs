@@ -503,4 +503,30 @@ fn settings_the_rules_ignore_are_warned_about() {
     assert_eq!(ticks.warnings().len(), 1, "{:?}", ticks.warnings());
     let blocks = odd.with_field("timing", "action-blocks").unwrap();
     assert_eq!(blocks.warnings().len(), 1, "{:?}", blocks.warnings());
+    // FUDGE 4.34's options, where no lone fighter is played.
+    let knight = parity.with_field("sides.A.groups.0.concentrate", "true").unwrap();
+    assert_eq!(
+        knight.warnings(),
+        [
+            "sides[0].groups[0].concentrate: true has no effect under full-contact striking (only fudge-opposed \
+          striking reads it)"
+        ]
+    );
+    let one_way = knight
+        .with_field(
+            "striking",
+            r#"{"system": "fudge_opposed", "exchange": "one_way", "sweeping_blow": "minus_one_per_foe"}"#,
+        )
+        .unwrap();
+    assert_eq!(
+        one_way.warnings(),
+        [
+            "striking.sweeping_blow: \"minus_one_per_foe\" has no effect without the lone fighter (lone_fighter = \
+             true and two-way exchanges)",
+            "sides[0].groups[0].concentrate: true has no effect without the lone fighter (striking.lone_fighter = \
+             true and two-way exchanges)",
+        ]
+    );
+    let two_way = knight.with_field("striking", "fudge-opposed").unwrap();
+    assert!(two_way.warnings().is_empty(), "{:?}", two_way.warnings());
 }

@@ -57,7 +57,7 @@ fn a_beset_hero_rolls_once_and_strikes_after_the_exchanges() {
     for seed in 1..=8 {
         let trace = b.run(seed, 0, &RunOptions::FULL).unwrap().trace.unwrap();
         let mut moment: Vec<&str> = Vec::new();
-        let mut check = |lines: &[&str]| {
+        let check = |lines: &[&str]| {
             // The hero's roll in each exchange line of the moment.
             let rolls: Vec<&str> = lines
                 .iter()

@@ -10,7 +10,7 @@ use skirmish_core::striking::full_contact::RangedShot;
 use skirmish_core::striking::opposed::{Aim, Position, Posture, PostureChoice, Shield, ShieldSize, Stance};
 use skirmish_core::tables::weapons::RateOfFire;
 use skirmish_core::timing::{ActionKind, GmTiming, InitiativeEntry};
-use skirmish_core::tracker::{Duration, EncounterStrikeOptions, StrikeDice};
+use skirmish_core::tracker::{Duration, EncounterStrikeOptions, LoneFighterDice, LoneFighterOptions, StrikeDice};
 
 use super::CmdError;
 
@@ -57,6 +57,15 @@ Blows
                     posture, vs-posture: FUDGE 4.32, the attacker's and the
                     target's posture for this exchange (-2..2; otherwise
                     each fighter's own)
+  many WHO FOE... [roll N] [group [N]] [rolls N...] [ignore FOE] [hit FOE] [mod N]
+                    FUDGE 4.34, one against many: WHO rolls once against
+                    each FOE (one to six); every foe who beats him wounds
+                    him; he wounds one only if he beat or tied them all.
+                    roll: his 4dF; group: the GM's one 2dF for every foe
+                    (N typed, else rolled); rolls: each foe's 4dF in order;
+                    ignore: a foe he lets try his armor; hit: the foe he
+                    wounds (more with a sweeping blow; else the blow that
+                    hurts most); mod: the GM's modifier to him
   down WHO | remove WHO | heal WHO
   tactics WHO [stance S] [shield SIZE|none [untrained] [wall]] [aim A] [position P] [posture N]
                     FUDGE 4.31-4.32, from the fighter's next blow on (what
@@ -121,6 +130,21 @@ pub(crate) enum Command {
     },
     /// `tactics WHO ...`.
     Tactics(String, TacticsOpts),
+    /// `many WHO FOE... ...`: FUDGE 4.34's lone fighter.
+    Many {
+        /// The lone fighter.
+        lone: String,
+        /// His foes.
+        foes: Vec<String>,
+        /// The foes he ignores, and those he strikes.
+        ignore: Vec<String>,
+        /// The foes he strikes.
+        hit: Vec<String>,
+        /// The group roll, the GM's modifier.
+        options: LoneFighterOptions,
+        /// With which dice.
+        dice: LoneFighterDice,
+    },
     /// `cancel WHO`.
     Cancel(String),
     /// `down WHO`.
@@ -308,6 +332,7 @@ pub(crate) const VERBS: &[&str] = &[
     "remove",
     "heal",
     "tactics",
+    "many",
     "disrupt",
     "hold",
     "turn",
@@ -526,6 +551,7 @@ pub(crate) fn parse(words: Vec<String>) -> Result<Option<Command>, CmdError> {
             let who = w.need("WHO")?;
             Command::Tactics(who, tactics_opts(&mut w)?)
         }
+        "many" => many(&mut w)?,
         "cancel" => Command::Cancel(w.only_who()?),
         "down" => Command::Down(w.only_who()?),
         "remove" => Command::Remove(w.only_who()?),
@@ -697,6 +723,66 @@ fn declare_opts(w: &mut Words) -> Result<DeclareOpts, CmdError> {
         }
     }
     Ok(o)
+}
+
+/// The words of `many WHO FOE... [options]`: the foes run to the first
+/// option word.
+fn many(w: &mut Words) -> Result<Command, CmdError> {
+    const OPTIONS: [&str; 6] = ["roll", "group", "rolls", "ignore", "hit", "mod"];
+    let is_option = |word: &str| OPTIONS.contains(&word.to_lowercase().as_str());
+    let lone = w.need("WHO")?;
+    let mut foes = Vec::new();
+    while let Some(word) = w.peek().filter(|p| !is_option(p)) {
+        foes.push(word.to_string());
+        w.at += 1;
+    }
+    if foes.is_empty() {
+        return Err(CmdError::syntax("FOE", format!("missing; usage: {}", usage("many"))));
+    }
+    let (mut ignore, mut hit) = (Vec::new(), Vec::new());
+    let mut options = LoneFighterOptions::default();
+    let mut dice = LoneFighterDice::default();
+    while let Some(word) = w.next() {
+        match word.to_lowercase().as_str() {
+            "roll" => dice.lone = Some(w.need_int("roll")?),
+            "group" => {
+                options.group_roll = true;
+                if let Some(n) = w.peek().and_then(|p| p.parse::<i32>().ok()) {
+                    w.at += 1;
+                    dice.group = Some(n);
+                }
+            }
+            "rolls" => {
+                while let Some(n) = w.peek().and_then(|p| p.parse::<i32>().ok()) {
+                    w.at += 1;
+                    dice.foes.push(Some(n));
+                }
+                if dice.foes.is_empty() {
+                    return Err(CmdError::syntax(
+                        "rolls",
+                        "give each foe's 4dF, in the order of the foes",
+                    ));
+                }
+            }
+            "ignore" => ignore.push(w.need("FOE")?),
+            "hit" => hit.push(w.need("FOE")?),
+            "mod" | "modifier" => options.modifier = w.need_int("mod")?,
+            other => {
+                return Err(CmdError::syntax(
+                    "option",
+                    format!("{other:?} is not an option of many (roll, group, rolls, ignore, hit, mod)"),
+                ));
+            }
+        }
+    }
+    Ok(Command::Many {
+        lone,
+        foes,
+        ignore,
+        hit,
+        options,
+        dice,
+    })
 }
 
 fn strike_opts(w: &mut Words) -> Result<(EncounterStrikeOptions, StrikeDice), CmdError> {

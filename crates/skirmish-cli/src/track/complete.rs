@@ -411,7 +411,7 @@ impl Completer {
         let mut names: Vec<String> = Vec::new();
         for (token, option) in tokens {
             match token {
-                "WHO" | "TARGET" => names.extend(self.live.combatants.iter().cloned()),
+                "WHO" | "TARGET" | "FOE" | "FOE..." => names.extend(self.live.combatants.iter().cloned()),
                 "SIDE" => names.extend(self.live.sides.iter().cloned()),
                 "COMMAND" => plain.extend(command::VERBS.iter().map(|v| v.to_string())),
                 t if literal(t) => plain.push(t.to_string()),

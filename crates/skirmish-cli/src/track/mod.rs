@@ -252,6 +252,23 @@ impl Session {
                 show::strike(&self.encounter, before, &report, out);
                 return Ok(Flow::Continue);
             }
+            Command::Many {
+                lone,
+                foes,
+                ignore,
+                hit,
+                mut options,
+                dice,
+            } => {
+                let id = self.who(&lone)?;
+                let named = |names: &[String]| names.iter().map(|n| self.who(n)).collect::<Result<Vec<_>, _>>();
+                let foes = named(&foes)?;
+                options.ignore = named(&ignore)?;
+                options.strike = named(&hit)?;
+                let report = self.encounter.lone_fighter(id, &foes, &options, &dice)?;
+                show::lone_fighter(&self.encounter, before, &report, out);
+                return Ok(Flow::Continue);
+            }
             Command::Tactics(who, opts) => {
                 let id = self.who(&who)?;
                 let tactics = opts.apply(self.encounter.tactics(id)?)?;

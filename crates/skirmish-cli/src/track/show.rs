@@ -6,7 +6,7 @@ use skirmish_core::fighter::Striking;
 use skirmish_core::striking::full_contact::{StrikeOptions, odds};
 use skirmish_core::timing::TimingSystem;
 use skirmish_core::tracker::{
-    CombatantId, Encounter, Part, SheetLine, Status, StrikeReport, StrikeResult, Turn, ViewFor,
+    CombatantId, Encounter, LoneFighterReport, Part, SheetLine, Status, StrikeReport, StrikeResult, Turn, ViewFor,
 };
 use skirmish_sim::scenario::Scenario;
 
@@ -237,6 +237,59 @@ fn result_words(r: &StrikeReport) -> String {
 
 /// A strike's report: the log line, both totals with their terms, the
 /// outcome and the target's condition after it.
+/// A lone fighter's round (FUDGE 4.34): the log line, his result's terms,
+/// each foe's result and terms and what came of it, then the log's
+/// aftermath (falls, disruptions).
+pub(super) fn lone_fighter(e: &Encounter, from: u64, r: &LoneFighterReport, out: &mut String) {
+    let log = e.log_since(from);
+    let mut rest = log.iter();
+    if let Some(first) = rest.next() {
+        *out += &first.text;
+        out.push('\n');
+    }
+    let name = |id: CombatantId| {
+        e.combatants()
+            .get(id.0 as usize)
+            .map_or_else(|| format!("#{}", id.0), |c| c.name.clone())
+    };
+    let group = r
+        .group_roll
+        .map_or_else(String::new, |g| format!(" (the group rolls {g:+})"));
+    *out += &format!(
+        "  {} {}: {}{group}\n",
+        name(r.lone),
+        r.lone_result,
+        parts(&r.lone_breakdown)
+    );
+    for f in &r.foes {
+        let what = if f.ignored {
+            format!("ignored, against {}", f.lone_total)
+        } else {
+            format!(
+                "{} by {:+}",
+                if f.may_be_wounded { "may be wounded" } else { "spared" },
+                f.margin
+            )
+        };
+        let hit = if f.hit {
+            format!(", hits for {}", f.damage_to_lone)
+        } else {
+            String::new()
+        };
+        let struck = f.damage.map_or_else(String::new, |d| format!(", struck for {d}"));
+        *out += &format!(
+            "  {} {}: {} ({what}{hit}{struck})\n",
+            name(f.foe),
+            f.total,
+            parts(&f.breakdown)
+        );
+    }
+    for entry in rest {
+        *out += &entry.text;
+        out.push('\n');
+    }
+}
+
 pub(super) fn strike(e: &Encounter, from: u64, r: &StrikeReport, out: &mut String) {
     let log = e.log_since(from);
     let mut rest = log.iter();

@@ -558,6 +558,48 @@ fn other_timing_systems_and_damage_models() {
 /// FUDGE 4.31's tactics at the table: `tactics` changes a fighter's stance,
 /// shield, aim and position (what is not given stays), the strike's
 /// breakdown shows them, undo takes them back, and a bad word is a message.
+/// FUDGE 4.34's Tucker and the three pirates at the table: Cardiff made
+/// Superb (Tucker), Orc #1 Fair (Molly), the Shaman made Good (Annie),
+/// Goblin #1 Mediocre (Maggie); the GM's one 2dF of +1. A Fair result is hit
+/// by Molly and Annie; a Great one is unhit and may strike only Maggie.
+#[test]
+fn one_against_many_the_texts_pirates() {
+    let s = track(
+        &[
+            "--set",
+            "striking=fudge-opposed",
+            "--set",
+            "sides.party.groups.2.skill=Superb",
+            "--set",
+            "sides.goblinoids.groups.4.skill=Good",
+        ],
+        "many Cardiff \"Orc #1\" Shaman \"Goblin #1\" group 1 roll -1\nundo\n\
+         many Cardiff \"Orc #1\" Shaman \"Goblin #1\" group 1 roll 1 hit Shaman\n\
+         many Cardiff \"Orc #1\" Shaman \"Goblin #1\" group 1 roll 1\nmany Cardiff\n",
+    );
+    assert_lines_in_order(
+        &s.stdout,
+        &[
+            "Cardiff fights 3 at once: 0 against Orc #1 1, Shaman 2, Goblin #1 0; Orc #1 hits Cardiff by 1, damage -1: \
+             unhurt; Shaman hits Cardiff by 2, damage 0: unhurt; Cardiff beaten by a foe, he lands no blow",
+            "  Cardiff 0: skill 3, extra foes -2, roll -1 (the group rolls +1)",
+            "  Shaman 2: skill 1, group roll +1 (spared by -2, hits for 0)",
+            "Cardiff fights 3 at once: 2 against Orc #1 1, Shaman 2, Goblin #1 0; Cardiff ties the best and strikes \
+             Goblin #1 by 2, damage 6: Very Hurt (Very Hurt 1)",
+            "  Goblin #1 0: skill -1, group roll +1 (may be wounded by +2, struck for 6)",
+        ],
+    );
+    assert_lines_in_order(
+        &s.stderr,
+        &[
+            "error [invalid_input] options.strike: Shaman may not be wounded this round: the lone fighter must beat or \
+             tie every foe, and tying the best he may wound only a foe two levels below him",
+            "error [syntax] FOE: missing; usage: many WHO FOE... [roll N] [group [N]] [rolls N...] [ignore FOE] [hit FOE] \
+             [mod N]",
+        ],
+    );
+}
+
 #[test]
 fn tactics_change_mid_fight() {
     let s = track(

@@ -192,11 +192,14 @@ impl Encounter {
         }
         for (field, chosen) in [("options.ignore", &options.ignore), ("options.strike", &options.strike)] {
             for (i, c) in chosen.iter().enumerate() {
-                if !foes.contains(c) || chosen[..i].contains(c) {
-                    return Err(TrackerError::invalid(
-                        field,
-                        format!("combatant {} is not one of the foes, or is named twice", c.0),
-                    ));
+                let name = self
+                    .combatant(*c)
+                    .map_or_else(|_| format!("combatant {}", c.0), |x| x.name.clone());
+                if !foes.contains(c) {
+                    return Err(TrackerError::invalid(field, format!("{name} is not one of the foes")));
+                }
+                if chosen[..i].contains(c) {
+                    return Err(TrackerError::invalid(field, format!("{name} is named twice")));
                 }
             }
         }
@@ -209,7 +212,10 @@ impl Encounter {
         if let Some(c) = options.strike.iter().find(|c| options.ignore.contains(c)) {
             return Err(TrackerError::invalid(
                 "options.strike",
-                format!("combatant {} is ignored: he cannot wound it", c.0),
+                format!(
+                    "{} is ignored: he cannot wound it",
+                    self.combatant(*c).map_or("it", |x| x.name.as_str())
+                ),
             ));
         }
         if options.strike.len() > 1 && rules.sweeping_blow == SweepingBlow::Off {
@@ -430,7 +436,7 @@ fn lone_in(
                     "options.strike",
                     format!(
                         "{} may not be wounded this round: the lone fighter must beat or tie every foe, \
-                         and tying the best wound only a foe two levels below him",
+                         and tying the best he may wound only a foe two levels below him",
                         s.combatants[c.0 as usize].name
                     ),
                 ));

@@ -4,6 +4,7 @@ use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use skirmish_sim::battle::{Battle, RunOptions};
 
+use crate::args;
 use crate::error::{ToPyErr, guard};
 use crate::scenario::PyScenario;
 
@@ -13,7 +14,13 @@ use crate::scenario::PyScenario;
 /// while it runs.
 #[pyfunction]
 #[pyo3(signature = (scenario, seed, index = 0, trace = true))]
-pub(crate) fn run_battle(py: Python<'_>, scenario: PyScenario, seed: u64, index: u64, trace: bool) -> PyResult<String> {
+pub(crate) fn run_battle(
+    py: Python<'_>,
+    #[pyo3(from_py_with = args::sweep::scenario)] scenario: PyScenario,
+    #[pyo3(from_py_with = args::rules::seed)] seed: u64,
+    #[pyo3(from_py_with = args::rules::index)] index: u64,
+    #[pyo3(from_py_with = args::rules::trace)] trace: bool,
+) -> PyResult<String> {
     guard(py, || {
         let options = RunOptions {
             trace,

@@ -3,6 +3,7 @@
 use pyo3::prelude::*;
 use skirmish_core::dice::{Dice, Distribution};
 
+use crate::args;
 use crate::error::{ToPyErr, guard};
 
 /// `(lowest total, counts)` of a distribution: `counts[i]` of the equally
@@ -15,7 +16,11 @@ pub(crate) fn counts(d: &Distribution) -> (i32, Vec<u64>) {
 /// `count`d`sides`, as `(lowest total, counts)`.
 #[pyfunction]
 #[pyo3(signature = (count = 4, sides = None))]
-pub(crate) fn dice_distribution(py: Python<'_>, count: u32, sides: Option<u32>) -> PyResult<(i32, Vec<u64>)> {
+pub(crate) fn dice_distribution(
+    py: Python<'_>,
+    #[pyo3(from_py_with = args::rules::count)] count: u32,
+    #[pyo3(from_py_with = args::rules::sides)] sides: Option<u32>,
+) -> PyResult<(i32, Vec<u64>)> {
     guard(py, || {
         let dice = match sides {
             None => Dice::fudge(count),

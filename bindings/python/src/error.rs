@@ -52,6 +52,12 @@ const CLASSES: &[ClassSpec] = &[
         doc: "A bug in skirmish (a Rust panic caught at the boundary): please report it.",
         fields: &["detail"],
     },
+    ClassSpec {
+        name: "ArgumentTypeError",
+        bases: &["SkirmishError", "TypeError"],
+        doc: "An argument of the wrong type (a float for an int, a set for a mapping): the field, what it must be and what it was.",
+        fields: &["field", "expected", "got"],
+    },
     // --- scenarios (skirmish_sim::scenario::ScenarioError, by kind)
     ClassSpec {
         name: "ScenarioError",
@@ -321,6 +327,41 @@ fn obj<'py, T: IntoPyObjectExt<'py>>(py: Python<'py>, value: T) -> Py<PyAny> {
 }
 
 use pyo3::IntoPyObjectExt;
+
+/// `ArgumentTypeError`: the argument `field` is not `expected` (`"an
+/// int"`) but `value`.
+pub(crate) fn argument_type(py: Python<'_>, field: &str, expected: &str, value: &Bound<'_, PyAny>) -> PyErr {
+    let got = value
+        .get_type()
+        .name()
+        .map_or_else(|_| "?".to_owned(), |n| n.to_string());
+    raise(
+        py,
+        "ArgumentTypeError",
+        format!("{field}: expected {expected}, not {got}"),
+        &[
+            ("field", obj(py, field)),
+            ("expected", obj(py, expected)),
+            ("got", obj(py, got)),
+        ],
+    )
+}
+
+/// `OutOfRangeError` for an argument that does not fit its Rust type:
+/// `value` is the Python int as given (it may be wider than any Rust int).
+pub(crate) fn out_of_range(py: Python<'_>, field: &str, value: &Bound<'_, PyAny>, min: i128, max: i128) -> PyErr {
+    raise(
+        py,
+        "OutOfRangeError",
+        format!("{field}: {value} is outside {min}..={max}"),
+        &[
+            ("field", obj(py, field)),
+            ("value", value.clone().unbind()),
+            ("min", obj(py, min)),
+            ("max", obj(py, max)),
+        ],
+    )
+}
 
 /// Maps any error of the Rust crates to its Python exception.
 pub(crate) trait ToPyErr {
@@ -720,6 +761,7 @@ pub(crate) fn example_error(py: Python<'_>, kind: &str) -> PyResult<Py<PyAny>> {
             "InvalidInputError" => TrackerError::invalid("roll", "7 is outside -4..=4").to_py(py),
             "BadSnapshotError" => TrackerError::bad_snapshot("not JSON").to_py(py),
             "InternalError" => internal(py, &"an example panic"),
+            "ArgumentTypeError" => argument_type(py, "seed", "an int", &1.5f64.into_pyobject(py)?.into_any()),
             other => return Err(PyValueError::new_err(format!("no example of {other:?}"))),
         };
         Ok(err.into_value(py).into_any())

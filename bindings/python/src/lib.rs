@@ -17,11 +17,14 @@
 //!   take and return Python objects, the frozen classes of
 //!   [`tracker::records`], declared with [`record`]'s macro, which also
 //!   writes their stubs (`_core._stubs()`);
+//! - [`args`]: every argument taken from Python, converted once; a bad
+//!   one raises the documented exception naming it;
 //! - [`error`]: the exception classes and the one mapping from Rust errors
 //!   to them; no panic crosses into Python.
 
 #![deny(missing_docs)]
 
+pub mod args;
 pub mod battle;
 pub mod dice;
 pub mod error;
@@ -42,6 +45,8 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     error::register(m)?;
     m.add_function(wrap_pyfunction!(error::example_error, m)?)?;
     m.add_function(wrap_pyfunction!(error::panic_for_test, m)?)?;
+    m.add_function(wrap_pyfunction!(args::invalid_argument, m)?)?;
+    m.add_function(wrap_pyfunction!(args::argument_type_error, m)?)?;
     scenario::register(m)?;
     battle::register(m)?;
     sweep::register(m)?;

@@ -6,6 +6,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 use skirmish_sim::scenario::{BUILTIN, Scenario};
 
+use crate::args;
 use crate::error::{ToPyErr, guard};
 
 /// A scenario: who fights whom under which rules (immutable; every change
@@ -26,16 +27,20 @@ impl PyScenario {
 impl PyScenario {
     /// A built-in scenario by name (`skirmish.BUILTIN`).
     #[staticmethod]
-    fn builtin(py: Python<'_>, name: &str) -> PyResult<Self> {
-        guard(py, || Scenario::builtin(name).map(Self::new).map_err(|e| e.to_py(py)))
+    fn builtin(py: Python<'_>, #[pyo3(from_py_with = args::scenario::name)] name: String) -> PyResult<Self> {
+        guard(py, || Scenario::builtin(&name).map(Self::new).map_err(|e| e.to_py(py)))
     }
 
     /// A scenario from a TOML text; `origin` names it in errors.
     #[staticmethod]
-    #[pyo3(signature = (text, origin = "<string>"))]
-    fn from_toml(py: Python<'_>, text: &str, origin: &str) -> PyResult<Self> {
+    #[pyo3(signature = (text, origin = "<string>".to_owned()), text_signature = "(text, origin='<string>')")]
+    fn from_toml(
+        py: Python<'_>,
+        #[pyo3(from_py_with = args::scenario::text)] text: String,
+        #[pyo3(from_py_with = args::scenario::origin)] origin: String,
+    ) -> PyResult<Self> {
         guard(py, || {
-            Scenario::from_toml_str(text, origin)
+            Scenario::from_toml_str(&text, &origin)
                 .map(Self::new)
                 .map_err(|e| e.to_py(py))
         })
@@ -43,10 +48,14 @@ impl PyScenario {
 
     /// A scenario from a JSON text; `origin` names it in errors.
     #[staticmethod]
-    #[pyo3(signature = (text, origin = "<string>"))]
-    fn from_json(py: Python<'_>, text: &str, origin: &str) -> PyResult<Self> {
+    #[pyo3(signature = (text, origin = "<string>".to_owned()), text_signature = "(text, origin='<string>')")]
+    fn from_json(
+        py: Python<'_>,
+        #[pyo3(from_py_with = args::scenario::text)] text: String,
+        #[pyo3(from_py_with = args::scenario::origin)] origin: String,
+    ) -> PyResult<Self> {
         guard(py, || {
-            Scenario::from_json_str(text, origin)
+            Scenario::from_json_str(&text, &origin)
                 .map(Self::new)
                 .map_err(|e| e.to_py(py))
         })
@@ -54,7 +63,7 @@ impl PyScenario {
 
     /// A scenario from a `.toml` or `.json` file.
     #[staticmethod]
-    fn from_file(py: Python<'_>, path: PathBuf) -> PyResult<Self> {
+    fn from_file(py: Python<'_>, #[pyo3(from_py_with = args::scenario::file)] path: PathBuf) -> PyResult<Self> {
         guard(py, || Scenario::load(&path).map(Self::new).map_err(|e| e.to_py(py)))
     }
 
@@ -86,10 +95,10 @@ impl PyScenario {
     }
 
     /// The value at a field path, as JSON text.
-    fn get_json(&self, py: Python<'_>, path: &str) -> PyResult<String> {
+    fn get_json(&self, py: Python<'_>, #[pyo3(from_py_with = args::scenario::path)] path: String) -> PyResult<String> {
         guard(py, || {
             self.inner
-                .get_field(path)
+                .get_field(&path)
                 .map(|v| v.to_string())
                 .map_err(|e| e.to_py(py))
         })
@@ -97,10 +106,15 @@ impl PyScenario {
 
     /// A copy with the field at `path` set to `value` (JSON if it parses
     /// as JSON, else plain text, as sweeps and the CLI read it).
-    fn with_field(&self, py: Python<'_>, path: &str, value: &str) -> PyResult<Self> {
+    fn with_field(
+        &self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = args::scenario::path)] path: String,
+        #[pyo3(from_py_with = args::scenario::value)] value: String,
+    ) -> PyResult<Self> {
         guard(py, || {
             self.inner
-                .with_field(path, value)
+                .with_field(&path, &value)
                 .map(Self::new)
                 .map_err(|e| e.to_py(py))
         })

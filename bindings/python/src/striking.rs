@@ -8,6 +8,7 @@ use skirmish_core::striking::full_contact::{
     self, DefenseRating, RangedShot, StrikeOptions, StrikeOutcome, StrikeRating,
 };
 
+use crate::args;
 use crate::error::{ToPyErr, guard};
 
 fn options(amazing: bool, guaranteed: bool, point_blank: bool) -> StrikeOptions {
@@ -41,12 +42,12 @@ fn outcome(o: StrikeOutcome) -> (&'static str, i64, bool) {
 #[pyo3(signature = (strike_rating, defense_rating, amazing = false, guaranteed = false, point_blank = false, range = None))]
 pub(crate) fn strike_odds<'py>(
     py: Python<'py>,
-    strike_rating: i32,
-    defense_rating: i32,
-    amazing: bool,
-    guaranteed: bool,
-    point_blank: bool,
-    range: Option<(i64, i64, i64)>,
+    #[pyo3(from_py_with = args::rules::strike_rating)] strike_rating: i32,
+    #[pyo3(from_py_with = args::rules::defense_rating)] defense_rating: i32,
+    #[pyo3(from_py_with = args::rules::amazing)] amazing: bool,
+    #[pyo3(from_py_with = args::rules::guaranteed)] guaranteed: bool,
+    #[pyo3(from_py_with = args::rules::point_blank)] point_blank: bool,
+    #[pyo3(from_py_with = args::rules::range)] range: Option<(i64, i64, i64)>,
 ) -> PyResult<Bound<'py, PyDict>> {
     guard(py, || {
         let opts = options(amazing, guaranteed, point_blank);
@@ -74,13 +75,13 @@ pub(crate) fn strike_odds<'py>(
 #[expect(clippy::too_many_arguments, reason = "mirrors the Python keyword arguments")]
 pub(crate) fn resolve_strike(
     py: Python<'_>,
-    strike_rating: i32,
-    defense_rating: i32,
-    roll: i32,
-    amazing: bool,
-    guaranteed: bool,
-    point_blank: bool,
-    range: Option<(i64, i64, i64)>,
+    #[pyo3(from_py_with = args::rules::strike_rating)] strike_rating: i32,
+    #[pyo3(from_py_with = args::rules::defense_rating)] defense_rating: i32,
+    #[pyo3(from_py_with = args::rules::roll)] roll: i32,
+    #[pyo3(from_py_with = args::rules::amazing)] amazing: bool,
+    #[pyo3(from_py_with = args::rules::guaranteed)] guaranteed: bool,
+    #[pyo3(from_py_with = args::rules::point_blank)] point_blank: bool,
+    #[pyo3(from_py_with = args::rules::range)] range: Option<(i64, i64, i64)>,
 ) -> PyResult<(&'static str, i64, bool)> {
     guard(py, || {
         let opts = options(amazing, guaranteed, point_blank);
@@ -99,11 +100,11 @@ pub(crate) fn resolve_strike(
 #[pyo3(signature = (skill = 0, attributes = Vec::new(), weapon = 0, magic = 0, other = Vec::new()))]
 pub(crate) fn strike_rating(
     py: Python<'_>,
-    skill: i32,
-    attributes: Vec<(String, i32)>,
-    weapon: i32,
-    magic: i32,
-    other: Vec<(String, i32)>,
+    #[pyo3(from_py_with = args::rules::skill)] skill: i32,
+    #[pyo3(from_py_with = args::rules::attributes)] attributes: Vec<(String, i32)>,
+    #[pyo3(from_py_with = args::rules::weapon)] weapon: i32,
+    #[pyo3(from_py_with = args::rules::magic)] magic: i32,
+    #[pyo3(from_py_with = args::rules::other)] other: Vec<(String, i32)>,
 ) -> PyResult<(i32, String)> {
     guard(py, || {
         let mut b = StrikeRating::builder().skill(skill);
@@ -129,13 +130,13 @@ pub(crate) fn strike_rating(
 #[expect(clippy::too_many_arguments, reason = "mirrors the Python keyword arguments")]
 pub(crate) fn defense_rating(
     py: Python<'_>,
-    skill: i32,
-    attributes: Vec<(String, i32)>,
-    armor: i32,
-    shield: i32,
-    coverage: i32,
-    magic: i32,
-    other: Vec<(String, i32)>,
+    #[pyo3(from_py_with = args::rules::skill)] skill: i32,
+    #[pyo3(from_py_with = args::rules::attributes)] attributes: Vec<(String, i32)>,
+    #[pyo3(from_py_with = args::rules::armor)] armor: i32,
+    #[pyo3(from_py_with = args::rules::shield)] shield: i32,
+    #[pyo3(from_py_with = args::rules::coverage)] coverage: i32,
+    #[pyo3(from_py_with = args::rules::magic)] magic: i32,
+    #[pyo3(from_py_with = args::rules::other)] other: Vec<(String, i32)>,
 ) -> PyResult<(i32, String, i32, String)> {
     guard(py, || {
         let mut b = DefenseRating::builder();

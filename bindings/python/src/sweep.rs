@@ -13,6 +13,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyList;
 use skirmish_sim::sweep::{self, Axis, Column, SweepError, SweepOptions, SweepProgress, SweepSpec, SweepTable};
 
+use crate::args;
 use crate::error::{ToPyErr, guard, internal};
 use crate::scenario::PyScenario;
 
@@ -66,18 +67,28 @@ impl Shared {
 #[expect(clippy::too_many_arguments, reason = "mirrors the Python keyword arguments")]
 pub(crate) fn run_sweep(
     py: Python<'_>,
-    scenario: PyScenario,
-    axes: Vec<(String, Vec<String>)>,
-    battles: u64,
-    seed: u64,
-    threads: Option<usize>,
-    checkpoint: Option<PathBuf>,
-    resume: bool,
+    #[pyo3(from_py_with = args::sweep::scenario)] scenario: PyScenario,
+    #[pyo3(from_py_with = args::sweep::axes)] axes: Vec<(String, Vec<String>)>,
+    #[pyo3(from_py_with = args::sweep::battles)] battles: u64,
+    #[pyo3(from_py_with = args::sweep::seed)] seed: u64,
+    #[pyo3(from_py_with = args::sweep::threads)] threads: Option<usize>,
+    #[pyo3(from_py_with = args::sweep::checkpoint)] checkpoint: Option<PathBuf>,
+    #[pyo3(from_py_with = args::sweep::resume)] resume: bool,
     progress: Option<Py<PyAny>>,
-    dry_run: bool,
-    force: bool,
+    #[pyo3(from_py_with = args::sweep::dry_run)] dry_run: bool,
+    #[pyo3(from_py_with = args::sweep::force)] force: bool,
 ) -> PyResult<Option<PySweepTable>> {
     guard(py, || {
+        if let Some(callback) = &progress
+            && !callback.bind(py).is_callable()
+        {
+            return Err(crate::error::argument_type(
+                py,
+                "progress",
+                "a callable",
+                callback.bind(py),
+            ));
+        }
         let spec = SweepSpec {
             scenario: scenario.inner,
             axes: axes.into_iter().map(|(path, values)| Axis::new(path, values)).collect(),
@@ -276,7 +287,11 @@ impl PySweepTable {
 /// grid order, first axis slowest). A cell outside the grid, or an axis
 /// without values, raises `InvalidSweepError`.
 #[pyfunction]
-pub(crate) fn grid_position(py: Python<'_>, lengths: Vec<usize>, cell: usize) -> PyResult<Vec<usize>> {
+pub(crate) fn grid_position(
+    py: Python<'_>,
+    #[pyo3(from_py_with = args::sweep::lengths)] lengths: Vec<usize>,
+    #[pyo3(from_py_with = args::sweep::cell)] cell: usize,
+) -> PyResult<Vec<usize>> {
     guard(py, || {
         let cells = sweep::grid_cells(&lengths);
         if lengths.contains(&0) || cell as u64 >= cells {
@@ -290,15 +305,22 @@ pub(crate) fn grid_position(py: Python<'_>, lengths: Vec<usize>, cell: usize) ->
 /// The number of cells of a grid whose axes have `lengths` values
 /// (`skirmish_sim::sweep::grid_cells`).
 #[pyfunction]
-pub(crate) fn grid_cells(py: Python<'_>, lengths: Vec<usize>) -> PyResult<u64> {
+pub(crate) fn grid_cells(
+    py: Python<'_>,
+    #[pyo3(from_py_with = args::sweep::lengths)] lengths: Vec<usize>,
+) -> PyResult<u64> {
     guard(py, || Ok(sweep::grid_cells(&lengths)))
 }
 
 /// A checkpoint row's `row_check` (`skirmish_sim::sweep::row_check`): what
 /// the Dask sweep writes beside each row it appends.
 #[pyfunction]
-pub(crate) fn row_check(py: Python<'_>, header: &str, line: &str) -> PyResult<String> {
-    guard(py, || Ok(sweep::row_check(header, line)))
+pub(crate) fn row_check(
+    py: Python<'_>,
+    #[pyo3(from_py_with = args::sweep::header)] header: String,
+    #[pyo3(from_py_with = args::sweep::line)] line: String,
+) -> PyResult<String> {
+    guard(py, || Ok(sweep::row_check(&header, &line)))
 }
 
 /// Registers the functions and the class.

@@ -5,6 +5,7 @@ use pyo3::types::PyDict;
 use skirmish_core::tables::armor;
 use skirmish_core::tables::weapons::{self, Genre, Weapon};
 
+use crate::args;
 use crate::error::{ToPyErr, guard};
 
 fn weapon_columns<'py>(py: Python<'py>, rows: &[&Weapon]) -> PyResult<Bound<'py, PyDict>> {
@@ -33,7 +34,10 @@ fn weapon_columns<'py>(py: Python<'py>, rows: &[&Weapon]) -> PyResult<Bound<'py,
 /// The weapon speed table (all 57 rows, or one genre's), as columns.
 #[pyfunction]
 #[pyo3(signature = (genre = None))]
-pub(crate) fn weapon_table<'py>(py: Python<'py>, genre: Option<&str>) -> PyResult<Bound<'py, PyDict>> {
+pub(crate) fn weapon_table<'py>(
+    py: Python<'py>,
+    #[pyo3(from_py_with = args::rules::genre)] genre: Option<String>,
+) -> PyResult<Bound<'py, PyDict>> {
     guard(py, || {
         let rows: Vec<&Weapon> = match genre {
             None => weapons::all().iter().collect(),
@@ -48,9 +52,12 @@ pub(crate) fn weapon_table<'py>(py: Python<'py>, genre: Option<&str>) -> PyResul
 
 /// One weapon by a forgiving name, as a one-row table.
 #[pyfunction]
-pub(crate) fn find_weapon<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyDict>> {
+pub(crate) fn find_weapon<'py>(
+    py: Python<'py>,
+    #[pyo3(from_py_with = args::rules::name)] name: String,
+) -> PyResult<Bound<'py, PyDict>> {
     guard(py, || {
-        let w = weapons::find(name).map_err(|e| e.to_py(py))?;
+        let w = weapons::find(&name).map_err(|e| e.to_py(py))?;
         weapon_columns(py, &[w])
     })
 }
@@ -74,9 +81,12 @@ pub(crate) fn armor_table<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyDict>> 
 
 /// One armor row by a forgiving name: `(name, bonus, situational)`.
 #[pyfunction]
-pub(crate) fn find_armor(py: Python<'_>, name: &str) -> PyResult<(&'static str, i32, bool)> {
+pub(crate) fn find_armor(
+    py: Python<'_>,
+    #[pyo3(from_py_with = args::rules::name)] name: String,
+) -> PyResult<(&'static str, i32, bool)> {
     guard(py, || {
-        let a = armor::armor(name).map_err(|e| e.to_py(py))?;
+        let a = armor::armor(&name).map_err(|e| e.to_py(py))?;
         Ok((a.name, a.defense_rating_bonus, a.situational))
     })
 }

@@ -7,6 +7,7 @@ use pyo3::types::PyDict;
 use skirmish_core::tables::weapons::RateOfFire;
 use skirmish_core::timing::analysis::{self, FirstAction, Ratio};
 
+use crate::args;
 use crate::dice::counts;
 use crate::error::{ToPyErr, guard};
 
@@ -21,7 +22,11 @@ fn ratio(r: Ratio) -> (u128, u128) {
 /// least 1): `(lowest tick, counts)` out of 81.
 #[pyfunction]
 #[pyo3(signature = (time_taken, speed_bonus = 0))]
-pub(crate) fn initiative_distribution(py: Python<'_>, time_taken: u32, speed_bonus: i32) -> PyResult<(i32, Vec<u64>)> {
+pub(crate) fn initiative_distribution(
+    py: Python<'_>,
+    #[pyo3(from_py_with = args::rules::time_taken)] time_taken: u32,
+    #[pyo3(from_py_with = args::rules::speed_bonus)] speed_bonus: i32,
+) -> PyResult<(i32, Vec<u64>)> {
     guard(py, || {
         analysis::initiative_distribution(time_taken, speed_bonus)
             .map(|d| counts(&d))
@@ -33,7 +38,11 @@ pub(crate) fn initiative_distribution(py: Python<'_>, time_taken: u32, speed_bon
 /// out of 9.
 #[pyfunction]
 #[pyo3(signature = (time_taken, speed_bonus = 0))]
-pub(crate) fn ready_time_distribution(py: Python<'_>, time_taken: u32, speed_bonus: i32) -> PyResult<(i32, Vec<u64>)> {
+pub(crate) fn ready_time_distribution(
+    py: Python<'_>,
+    #[pyo3(from_py_with = args::rules::time_taken)] time_taken: u32,
+    #[pyo3(from_py_with = args::rules::speed_bonus)] speed_bonus: i32,
+) -> PyResult<(i32, Vec<u64>)> {
     guard(py, || {
         analysis::ready_time_distribution(time_taken, speed_bonus)
             .map(|d| counts(&d))
@@ -44,7 +53,11 @@ pub(crate) fn ready_time_distribution(py: Python<'_>, time_taken: u32, speed_bon
 /// Who lands a first action first, over all 81 x 81 initiative rolls:
 /// `(a_first, same_tick, b_first)`, each `(numerator, denominator)`.
 #[pyfunction]
-pub(crate) fn first_action_order(py: Python<'_>, a: (u32, i32), b: (u32, i32)) -> PyResult<[Fraction; 3]> {
+pub(crate) fn first_action_order(
+    py: Python<'_>,
+    #[pyo3(from_py_with = args::rules::a)] a: (u32, i32),
+    #[pyo3(from_py_with = args::rules::b)] b: (u32, i32),
+) -> PyResult<[Fraction; 3]> {
     guard(py, || {
         let side = |(time_taken, speed_bonus)| FirstAction {
             time_taken,
@@ -59,7 +72,11 @@ pub(crate) fn first_action_order(py: Python<'_>, a: (u32, i32), b: (u32, i32)) -
 /// FUZION actions per phase, `max(1, floor((REF + Combat Sense + 1d6) / 5))`:
 /// `(lowest, counts)` out of 6.
 #[pyfunction]
-pub(crate) fn actions_per_phase(py: Python<'_>, reflexes: i32, combat_sense: i32) -> PyResult<(i32, Vec<u64>)> {
+pub(crate) fn actions_per_phase(
+    py: Python<'_>,
+    #[pyo3(from_py_with = args::rules::reflexes)] reflexes: i32,
+    #[pyo3(from_py_with = args::rules::combat_sense)] combat_sense: i32,
+) -> PyResult<(i32, Vec<u64>)> {
     guard(py, || {
         analysis::actions_per_phase(reflexes, combat_sense)
             .map(|d| counts(&d))
@@ -73,8 +90,8 @@ pub(crate) fn actions_per_phase(py: Python<'_>, reflexes: i32, combat_sense: i32
 #[pyo3(signature = (rate_of_fire, extra_per_round = 0))]
 pub(crate) fn attacks_per_round<'py>(
     py: Python<'py>,
-    rate_of_fire: &str,
-    extra_per_round: u32,
+    #[pyo3(from_py_with = args::rules::rate_of_fire)] rate_of_fire: String,
+    #[pyo3(from_py_with = args::rules::extra_per_round)] extra_per_round: u32,
 ) -> PyResult<Bound<'py, PyDict>> {
     guard(py, || {
         let rof: RateOfFire = rate_of_fire.parse().map_err(|e: skirmish_core::Error| e.to_py(py))?;
@@ -95,9 +112,9 @@ pub(crate) fn attacks_per_round<'py>(
 #[pyo3(signature = (time_taken, speed_bonus = 0, ticks = 20))]
 pub(crate) fn continuous_actions<'py>(
     py: Python<'py>,
-    time_taken: u32,
-    speed_bonus: i32,
-    ticks: u32,
+    #[pyo3(from_py_with = args::rules::time_taken)] time_taken: u32,
+    #[pyo3(from_py_with = args::rules::speed_bonus)] speed_bonus: i32,
+    #[pyo3(from_py_with = args::rules::ticks)] ticks: u32,
 ) -> PyResult<Bound<'py, PyDict>> {
     guard(py, || {
         let c = analysis::continuous_actions(time_taken, speed_bonus, ticks).map_err(|e| e.to_py(py))?;
@@ -115,10 +132,10 @@ pub(crate) fn continuous_actions<'py>(
 #[pyo3(signature = (time_taken, speed_bonus = 0, actions_allowed = 1, ticks_per_round = 20))]
 pub(crate) fn graduated_actions<'py>(
     py: Python<'py>,
-    time_taken: u32,
-    speed_bonus: i32,
-    actions_allowed: u32,
-    ticks_per_round: u32,
+    #[pyo3(from_py_with = args::rules::time_taken)] time_taken: u32,
+    #[pyo3(from_py_with = args::rules::speed_bonus)] speed_bonus: i32,
+    #[pyo3(from_py_with = args::rules::actions_allowed)] actions_allowed: u32,
+    #[pyo3(from_py_with = args::rules::ticks_per_round)] ticks_per_round: u32,
 ) -> PyResult<Bound<'py, PyDict>> {
     guard(py, || {
         let g = analysis::graduated_actions(time_taken, speed_bonus, actions_allowed, ticks_per_round)

@@ -6,7 +6,7 @@
 //! inside it (`declaration.time_taken`); nothing has changed by then.
 
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyMapping, PyString};
+use pyo3::types::{PyDict, PyList, PyMapping, PyString, PyTuple};
 use serde::de::DeserializeOwned;
 use skirmish_core::damage::DamageConfig;
 use skirmish_core::fighter::{FighterProfile, Striking};
@@ -14,11 +14,21 @@ use skirmish_core::striking::full_contact::RangedShot;
 use skirmish_core::timing::{ActorTiming, Declaration};
 use skirmish_core::tracker::{CombatantSpec, TrackerError, WoundOverride};
 
+use crate::args;
 use crate::error::ToPyErr;
 
 /// A value of `T` in the core's serde form from a Python object; a refusal
 /// is `InvalidInputError` naming `field` and the path inside it.
 pub(crate) fn read<T: DeserializeOwned>(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<T> {
+    if let Err(path) = within_depth(obj, MAX_DEPTH) {
+        let field = if path.is_empty() {
+            field.to_owned()
+        } else {
+            format!("{field}{path}")
+        };
+        let why = format!("nested deeper than {MAX_DEPTH} levels");
+        return Err(TrackerError::invalid(&field, why).to_py(obj.py()));
+    }
     let mut de = pythonize::Depythonizer::from_object(obj);
     serde_path_to_error::deserialize(&mut de).map_err(|e| {
         let path = e.path().to_string();
@@ -31,28 +41,52 @@ pub(crate) fn read<T: DeserializeOwned>(obj: &Bound<'_, PyAny>, field: &str) -> 
     })
 }
 
+/// How deep a value read by the core's serde forms may nest: far deeper
+/// than any of them (a profile's shield is three levels), and shallow
+/// enough that reading it cannot exhaust the stack (serde reads nested
+/// values by recursion; serde_json stops at 128 levels too).
+pub(crate) const MAX_DEPTH: usize = 64;
+
+/// `Ok` if `obj` nests dicts, lists and tuples at most `depth` levels
+/// deep; else the path to the first value past it (`.a[0]`).
+fn within_depth(obj: &Bound<'_, PyAny>, depth: usize) -> Result<(), String> {
+    let children: Vec<(String, Bound<'_, PyAny>)> = if let Ok(d) = obj.cast::<PyDict>() {
+        d.iter().map(|(k, v)| (format!(".{k}"), v)).collect()
+    } else if let Ok(l) = obj.cast::<PyList>() {
+        l.iter().enumerate().map(|(i, v)| (format!("[{i}]"), v)).collect()
+    } else if let Ok(t) = obj.cast::<PyTuple>() {
+        t.iter().enumerate().map(|(i, v)| (format!("[{i}]"), v)).collect()
+    } else {
+        return Ok(());
+    };
+    if depth == 0 {
+        return Err(String::new());
+    }
+    for (step, child) in children {
+        within_depth(&child, depth - 1).map_err(|rest| format!("{step}{rest}"))?;
+    }
+    Ok(())
+}
+
 /// `base` (a mapping, or `None`) updated with the keyword arguments
 /// `fields`, as a new dict; a `base` that is not a mapping is refused
 /// naming `field`.
 pub(crate) fn merged<'py>(
     py: Python<'py>,
     base: Option<&Bound<'py, PyAny>>,
-    fields: Option<&Bound<'py, PyDict>>,
+    fields: Option<&Bound<'py, PyAny>>,
     field: &str,
 ) -> PyResult<Bound<'py, PyDict>> {
     let out = PyDict::new(py);
-    if let Some(base) = base.filter(|b| !b.is_none()) {
-        let mapping = base.cast::<PyMapping>().map_err(|_| {
-            let kind = base
+    for part in [base, fields].into_iter().flatten().filter(|b| !b.is_none()) {
+        let mapping = part.cast::<PyMapping>().map_err(|_| {
+            let kind = part
                 .get_type()
                 .name()
                 .map_or_else(|_| "?".to_owned(), |n| n.to_string());
             TrackerError::invalid(field, format!("a mapping of its fields, not {kind}")).to_py(py)
         })?;
         out.update(mapping)?;
-    }
-    if let Some(fields) = fields {
-        out.update(fields.as_mapping())?;
     }
     Ok(out)
 }
@@ -63,7 +97,7 @@ pub(crate) fn merged<'py>(
 pub(crate) fn declaration(
     py: Python<'_>,
     action: Option<&Bound<'_, PyAny>>,
-    fields: Option<&Bound<'_, PyDict>>,
+    fields: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Declaration> {
     let d = merged(py, action, fields, "declaration")?;
     for key in ["ready_time", "landing_tick"] {
@@ -89,7 +123,7 @@ pub(crate) fn spec(
     py: Python<'_>,
     name: &str,
     action: Option<&Bound<'_, PyAny>>,
-    fields: Option<&Bound<'_, PyDict>>,
+    fields: Option<&Bound<'_, PyAny>>,
     label: &str,
     side: Option<&str>,
     hidden: bool,
@@ -113,7 +147,7 @@ pub(crate) fn spec(
 pub(crate) fn profile(
     py: Python<'_>,
     profile: Option<&Bound<'_, PyAny>>,
-    fields: Option<&Bound<'_, PyDict>>,
+    fields: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<FighterProfile> {
     read(merged(py, profile, fields, "profile")?.as_any(), "profile")
 }
@@ -122,8 +156,7 @@ pub(crate) fn profile(
 /// (`{"system": "full_contact", "amazing": True}`).
 pub(crate) fn striking(obj: &Bound<'_, PyAny>) -> PyResult<Striking> {
     match obj.cast::<PyString>() {
-        Ok(name) => name
-            .to_cow()?
+        Ok(_) => args::tracker::striking(obj)?
             .parse::<Striking>()
             .map_err(|e| TrackerError::from(e.in_field("striking")).to_py(obj.py())),
         Err(_) => read(obj, "striking"),
@@ -134,9 +167,8 @@ pub(crate) fn striking(obj: &Bound<'_, PyAny>) -> PyResult<Striking> {
 /// (`{"model": "hit_points", "max_hp": 30}`).
 pub(crate) fn damage(obj: &Bound<'_, PyAny>) -> PyResult<DamageConfig> {
     match obj.cast::<PyString>() {
-        Ok(name) => {
-            DamageConfig::by_name(&name.to_cow()?).map_err(|e| TrackerError::from(e.in_field("damage")).to_py(obj.py()))
-        }
+        Ok(_) => DamageConfig::by_name(&args::tracker::damage(obj)?)
+            .map_err(|e| TrackerError::from(e.in_field("damage")).to_py(obj.py())),
         Err(_) => read(obj, "damage"),
     }
 }

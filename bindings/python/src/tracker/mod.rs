@@ -16,7 +16,7 @@ pub mod input;
 pub mod records;
 
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyString, PyTuple};
+use pyo3::types::{PyList, PyString, PyTuple};
 use skirmish_core::timing::{InitiativeEntry, TimingSystem};
 use skirmish_core::tracker::{
     CombatantId, Duration, EffectId, Encounter, EncounterRules, EncounterStrikeOptions, StrikeDice, TrackerError,
@@ -25,6 +25,7 @@ use skirmish_core::tracker::{
 use skirmish_sim::odds::{encounter_from_scenario, odds_from_here};
 
 use self::records::{PyActingLine, PyEncounterView, PyFreeAction, PyOddsFromHere, PySheetLine, PyStrikeReport};
+use crate::args;
 use crate::error::{ToPyErr, guard};
 use crate::record::Tuple;
 use crate::scenario::PyScenario;
@@ -48,6 +49,13 @@ impl PyEncounter {
             snapshot: String::new(),
         }
     }
+
+    /// The snapshot, written into the kept buffer.
+    fn snapshot_text(&mut self, py: Python<'_>) -> PyResult<&str> {
+        self.snapshot.clear();
+        self.inner.write_snapshot(&mut self.snapshot).map_err(|e| e.to_py(py))?;
+        Ok(&self.snapshot)
+    }
 }
 
 fn id(n: u32) -> CombatantId {
@@ -64,14 +72,14 @@ impl PyEncounter {
     #[pyo3(signature = (system, seed, striking = None, damage = None))]
     fn new(
         py: Python<'_>,
-        system: &str,
-        seed: u64,
+        #[pyo3(from_py_with = args::tracker::system)] system: String,
+        #[pyo3(from_py_with = args::tracker::seed)] seed: u64,
         striking: Option<&Bound<'_, PyAny>>,
         damage: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         guard(py, || {
             let system =
-                TimingSystem::by_name(system).map_err(|e| TrackerError::from(e.in_field("system")).to_py(py))?;
+                TimingSystem::by_name(&system).map_err(|e| TrackerError::from(e.in_field("system")).to_py(py))?;
             let mut rules = EncounterRules::default();
             if let Some(s) = striking.filter(|s| !s.is_none()) {
                 rules.striking = input::striking(s)?;
@@ -87,7 +95,11 @@ impl PyEncounter {
     /// The encounter a scenario starts: its rules and every group added as
     /// fighters (`skirmish_sim::odds::encounter_from_scenario`).
     #[staticmethod]
-    fn from_scenario(py: Python<'_>, scenario: PyScenario, seed: u64) -> PyResult<Self> {
+    fn from_scenario(
+        py: Python<'_>,
+        #[pyo3(from_py_with = args::tracker::scenario)] scenario: PyScenario,
+        #[pyo3(from_py_with = args::tracker::seed)] seed: u64,
+    ) -> PyResult<Self> {
         guard(py, || {
             encounter_from_scenario(&scenario.inner, seed)
                 .map(PyEncounter::wrap)
@@ -97,9 +109,9 @@ impl PyEncounter {
 
     /// An encounter from its snapshot (JSON text).
     #[staticmethod]
-    fn restore(py: Python<'_>, snapshot: &str) -> PyResult<Self> {
+    fn restore(py: Python<'_>, #[pyo3(from_py_with = args::tracker::snapshot)] snapshot: String) -> PyResult<Self> {
         guard(py, || {
-            Encounter::restore(snapshot)
+            Encounter::restore(&snapshot)
                 .map(PyEncounter::wrap)
                 .map_err(|e| e.to_py(py))
         })
@@ -108,11 +120,7 @@ impl PyEncounter {
     /// The snapshot: JSON text (the documented format), generator state
     /// and undo history included.
     fn snapshot<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyString>> {
-        guard(py, || {
-            self.snapshot.clear();
-            self.inner.write_snapshot(&mut self.snapshot).map_err(|e| e.to_py(py))?;
-            Ok(PyString::new(py, &self.snapshot))
-        })
+        guard(py, || Ok(PyString::new(py, self.snapshot_text(py)?)))
     }
 
     /// Pickling through the snapshot.
@@ -147,7 +155,10 @@ impl PyEncounter {
     /// `action` (a mapping of a declaration's fields) updated with
     /// `declaration` (the same as keyword arguments); `timing` a mapping of
     /// its timing traits.
-    #[pyo3(signature = (name, action = None, label = "", side = None, hidden = false, timing = None, declaration = None))]
+    #[pyo3(
+        signature = (name, action = None, label = String::new(), side = None, hidden = false, timing = None, declaration = None),
+        text_signature = "($self, name, action=None, label='', side=None, hidden=False, timing=None, declaration=None)"
+    )]
     #[expect(
         clippy::too_many_arguments,
         reason = "the fields of a combatant, as Python passes them"
@@ -155,40 +166,43 @@ impl PyEncounter {
     fn add_combatant(
         &mut self,
         py: Python<'_>,
-        name: &str,
+        #[pyo3(from_py_with = args::tracker::name)] name: String,
         action: Option<&Bound<'_, PyAny>>,
-        label: &str,
-        side: Option<&str>,
-        hidden: bool,
+        #[pyo3(from_py_with = args::tracker::label)] label: String,
+        #[pyo3(from_py_with = args::tracker::side)] side: Option<String>,
+        #[pyo3(from_py_with = args::tracker::hidden)] hidden: bool,
         timing: Option<&Bound<'_, PyAny>>,
-        declaration: Option<&Bound<'_, PyDict>>,
+        declaration: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<u32> {
         guard(py, || {
-            let spec = input::spec(py, name, action, declaration, label, side, hidden, timing)?;
+            let spec = input::spec(py, &name, action, declaration, &label, side.as_deref(), hidden, timing)?;
             self.inner.add_combatant(spec).map(|c| c.0).map_err(|e| e.to_py(py))
         })
     }
 
     /// Adds a group of `count` (one line, one initiative), each as
     /// `add_combatant` reads it; returns the ids.
-    #[pyo3(signature = (name, count, action = None, label = "", side = None, hidden = false, timing = None, declaration = None))]
+    #[pyo3(
+        signature = (name, count, action = None, label = String::new(), side = None, hidden = false, timing = None, declaration = None),
+        text_signature = "($self, name, count, action=None, label='', side=None, hidden=False, timing=None, declaration=None)"
+    )]
     #[expect(clippy::too_many_arguments, reason = "the fields of a group, as Python passes them")]
     fn add_group(
         &mut self,
         py: Python<'_>,
-        name: &str,
-        count: u32,
+        #[pyo3(from_py_with = args::tracker::name)] name: String,
+        #[pyo3(from_py_with = args::tracker::count)] count: u32,
         action: Option<&Bound<'_, PyAny>>,
-        label: &str,
-        side: Option<&str>,
-        hidden: bool,
+        #[pyo3(from_py_with = args::tracker::label)] label: String,
+        #[pyo3(from_py_with = args::tracker::side)] side: Option<String>,
+        #[pyo3(from_py_with = args::tracker::hidden)] hidden: bool,
         timing: Option<&Bound<'_, PyAny>>,
-        declaration: Option<&Bound<'_, PyDict>>,
+        declaration: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Vec<u32>> {
         guard(py, || {
-            let spec = input::spec(py, name, action, declaration, label, side, hidden, timing)?;
+            let spec = input::spec(py, &name, action, declaration, &label, side.as_deref(), hidden, timing)?;
             self.inner
-                .add_group(name, count, spec)
+                .add_group(&name, count, spec)
                 .map(|ids| ids.into_iter().map(|c| c.0).collect())
                 .map_err(|e| e.to_py(py))
         })
@@ -200,22 +214,22 @@ impl PyEncounter {
     fn add_fighter(
         &mut self,
         py: Python<'_>,
-        side: &str,
+        #[pyo3(from_py_with = args::tracker::side_name)] side: String,
         profile: Option<&Bound<'_, PyAny>>,
-        fields: Option<&Bound<'_, PyDict>>,
+        fields: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Vec<u32>> {
         guard(py, || {
             let profile = input::profile(py, profile, fields)?;
             self.inner
-                .add_fighter(side, &profile)
+                .add_fighter(&side, &profile)
                 .map(|ids| ids.into_iter().map(|c| c.0).collect())
                 .map_err(|e| e.to_py(py))
         })
     }
 
     /// The id of the combatant named `name` (case-insensitive).
-    fn find(&self, py: Python<'_>, name: &str) -> PyResult<u32> {
-        guard(py, || self.inner.find(name).map(|c| c.0).map_err(|e| e.to_py(py)))
+    fn find(&self, py: Python<'_>, #[pyo3(from_py_with = args::tracker::name)] name: String) -> PyResult<u32> {
+        guard(py, || self.inner.find(&name).map(|c| c.0).map_err(|e| e.to_py(py)))
     }
 
     /// What happens next: a `NewRound`, a `Moment` or `Over`.
@@ -229,27 +243,34 @@ impl PyEncounter {
     /// Declares the combatant's next action (`action` updated with
     /// `declaration`, as `add_combatant` reads them); returns the tick it
     /// lands on, if scheduled.
-    #[pyo3(signature = (combatant, label = "", action = None, roll = None, declaration = None))]
+    #[pyo3(
+        signature = (combatant, label = String::new(), action = None, roll = None, declaration = None),
+        text_signature = "($self, combatant, label='', action=None, roll=None, declaration=None)"
+    )]
     fn declare(
         &mut self,
         py: Python<'_>,
-        combatant: u32,
-        label: &str,
+        #[pyo3(from_py_with = args::tracker::combatant)] combatant: u32,
+        #[pyo3(from_py_with = args::tracker::label)] label: String,
         action: Option<&Bound<'_, PyAny>>,
-        roll: Option<i32>,
-        declaration: Option<&Bound<'_, PyDict>>,
+        #[pyo3(from_py_with = args::tracker::roll)] roll: Option<i32>,
+        declaration: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Option<u64>> {
         guard(py, || {
             let action = input::declaration(py, action, declaration)?;
             self.inner
-                .declare(id(combatant), label, action, roll)
+                .declare(id(combatant), &label, action, roll)
                 .map_err(|e| e.to_py(py))
         })
     }
 
     /// The combatant's current declaration in the core's form, a dict
     /// (`{"label": ..., "declaration": {...}}`).
-    fn declaration<'py>(&self, py: Python<'py>, combatant: u32) -> PyResult<Bound<'py, PyAny>> {
+    fn declaration<'py>(
+        &self,
+        py: Python<'py>,
+        #[pyo3(from_py_with = args::tracker::combatant)] combatant: u32,
+    ) -> PyResult<Bound<'py, PyAny>> {
         guard(py, || {
             let d = self.inner.declaration(id(combatant)).map_err(|e| e.to_py(py))?;
             Ok(pythonize::pythonize(py, &d)?)
@@ -257,22 +278,39 @@ impl PyEncounter {
     }
 
     /// Cancels the combatant's next action; whether anything was pending.
-    fn cancel(&mut self, py: Python<'_>, combatant: u32) -> PyResult<bool> {
+    fn cancel(
+        &mut self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = args::tracker::combatant)] combatant: u32,
+    ) -> PyResult<bool> {
         guard(py, || self.inner.cancel(id(combatant)).map_err(|e| e.to_py(py)))
     }
 
     /// Disrupts the combatant's disruptible action; whether it was.
-    fn disrupt(&mut self, py: Python<'_>, combatant: u32) -> PyResult<bool> {
+    fn disrupt(
+        &mut self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = args::tracker::combatant)] combatant: u32,
+    ) -> PyResult<bool> {
         guard(py, || self.inner.disrupt(id(combatant)).map_err(|e| e.to_py(py)))
     }
 
     /// Moves the combatant's next action `ticks` later; the new tick.
-    fn delay(&mut self, py: Python<'_>, combatant: u32, ticks: u32) -> PyResult<u64> {
+    fn delay(
+        &mut self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = args::tracker::combatant)] combatant: u32,
+        #[pyo3(from_py_with = args::tracker::ticks)] ticks: u32,
+    ) -> PyResult<u64> {
         guard(py, || self.inner.delay(id(combatant), ticks).map_err(|e| e.to_py(py)))
     }
 
     /// Action Blocks: holds to the end of the block; the block's new order.
-    fn hold(&mut self, py: Python<'_>, combatant: u32) -> PyResult<Vec<String>> {
+    fn hold(
+        &mut self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = args::tracker::combatant)] combatant: u32,
+    ) -> PyResult<Vec<String>> {
         guard(py, || self.inner.hold(id(combatant)).map_err(|e| e.to_py(py)))
     }
 
@@ -281,9 +319,9 @@ impl PyEncounter {
     fn free_action(
         &mut self,
         py: Python<'_>,
-        combatant: u32,
-        ticks: Option<u32>,
-        defending: bool,
+        #[pyo3(from_py_with = args::tracker::combatant)] combatant: u32,
+        #[pyo3(from_py_with = args::tracker::ticks_opt)] ticks: Option<u32>,
+        #[pyo3(from_py_with = args::tracker::defending)] defending: bool,
     ) -> PyResult<PyFreeAction> {
         guard(py, || {
             let r = self
@@ -295,7 +333,12 @@ impl PyEncounter {
     }
 
     /// Tick System: an interruption; whether the action was lost.
-    fn interrupt(&mut self, py: Python<'_>, combatant: u32, concentration_kept: bool) -> PyResult<bool> {
+    fn interrupt(
+        &mut self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = args::tracker::combatant)] combatant: u32,
+        #[pyo3(from_py_with = args::tracker::concentration_kept)] concentration_kept: bool,
+    ) -> PyResult<bool> {
         guard(py, || {
             self.inner
                 .interrupt(id(combatant), concentration_kept)
@@ -304,7 +347,11 @@ impl PyEncounter {
     }
 
     /// Tick System: takes a held turn now; the line acting.
-    fn take_held_turn(&mut self, py: Python<'_>, combatant: u32) -> PyResult<Py<PyActingLine>> {
+    fn take_held_turn(
+        &mut self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = args::tracker::combatant)] combatant: u32,
+    ) -> PyResult<Py<PyActingLine>> {
         guard(py, || {
             let line = self.inner.take_held_turn(id(combatant)).map_err(|e| e.to_py(py))?;
             records::acting_line(py, line)
@@ -312,7 +359,11 @@ impl PyEncounter {
     }
 
     /// Tick System: the bonus to the combatant's defensive rolls.
-    fn defense_bonus(&self, py: Python<'_>, combatant: u32) -> PyResult<i32> {
+    fn defense_bonus(
+        &self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = args::tracker::combatant)] combatant: u32,
+    ) -> PyResult<i32> {
         guard(py, || self.inner.defense_bonus(id(combatant)).map_err(|e| e.to_py(py)))
     }
 
@@ -321,9 +372,9 @@ impl PyEncounter {
     fn set_initiative(
         &mut self,
         py: Python<'_>,
-        combatant: u32,
-        roll: Option<i32>,
-        total: Option<i64>,
+        #[pyo3(from_py_with = args::tracker::combatant)] combatant: u32,
+        #[pyo3(from_py_with = args::tracker::roll)] roll: Option<i32>,
+        #[pyo3(from_py_with = args::tracker::total)] total: Option<i64>,
     ) -> PyResult<()> {
         guard(py, || {
             let entry = match (roll, total) {
@@ -344,9 +395,9 @@ impl PyEncounter {
     fn set_tactics(
         &mut self,
         py: Python<'_>,
-        combatant: u32,
+        #[pyo3(from_py_with = args::tracker::combatant)] combatant: u32,
         tactics: Option<&Bound<'_, PyAny>>,
-        fields: Option<&Bound<'_, PyDict>>,
+        fields: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<()> {
         guard(py, || {
             let tactics = input::read(input::merged(py, tactics, fields, "tactics")?.as_any(), "tactics")?;
@@ -355,12 +406,20 @@ impl PyEncounter {
     }
 
     /// Marks the combatant down.
-    fn down(&mut self, py: Python<'_>, combatant: u32) -> PyResult<()> {
+    fn down(
+        &mut self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = args::tracker::combatant)] combatant: u32,
+    ) -> PyResult<()> {
         guard(py, || self.inner.down(id(combatant)).map_err(|e| e.to_py(py)))
     }
 
     /// Removes the combatant from the encounter.
-    fn remove(&mut self, py: Python<'_>, combatant: u32) -> PyResult<()> {
+    fn remove(
+        &mut self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = args::tracker::combatant)] combatant: u32,
+    ) -> PyResult<()> {
         guard(py, || self.inner.remove(id(combatant)).map_err(|e| e.to_py(py)))
     }
 
@@ -369,10 +428,10 @@ impl PyEncounter {
     fn add_effect(
         &mut self,
         py: Python<'_>,
-        name: &str,
-        target: Option<u32>,
-        ticks: Option<u64>,
-        rounds: Option<u32>,
+        #[pyo3(from_py_with = args::tracker::name)] name: String,
+        #[pyo3(from_py_with = args::tracker::target_opt)] target: Option<u32>,
+        #[pyo3(from_py_with = args::tracker::effect_ticks)] ticks: Option<u64>,
+        #[pyo3(from_py_with = args::tracker::rounds)] rounds: Option<u32>,
     ) -> PyResult<u32> {
         guard(py, || {
             let duration = match (ticks, rounds) {
@@ -383,14 +442,18 @@ impl PyEncounter {
                 }
             };
             self.inner
-                .add_effect(name, target.map(id), duration)
+                .add_effect(&name, target.map(id), duration)
                 .map(|e| e.0)
                 .map_err(|e| e.to_py(py))
         })
     }
 
     /// Ends an effect early; whether it was still active.
-    fn end_effect(&mut self, py: Python<'_>, effect: u32) -> PyResult<bool> {
+    fn end_effect(
+        &mut self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = args::tracker::effect)] effect: u32,
+    ) -> PyResult<bool> {
         guard(py, || self.inner.end_effect(EffectId(effect)).map_err(|e| e.to_py(py)))
     }
 
@@ -405,15 +468,15 @@ impl PyEncounter {
     fn strike(
         &mut self,
         py: Python<'_>,
-        attacker: u32,
-        target: u32,
-        attack: Option<i32>,
-        defense: Option<i32>,
-        parry: bool,
+        #[pyo3(from_py_with = args::tracker::attacker)] attacker: u32,
+        #[pyo3(from_py_with = args::tracker::target)] target: u32,
+        #[pyo3(from_py_with = args::tracker::roll)] attack: Option<i32>,
+        #[pyo3(from_py_with = args::tracker::defense)] defense: Option<i32>,
+        #[pyo3(from_py_with = args::tracker::parry)] parry: bool,
         range: Option<&Bound<'_, PyAny>>,
-        point_blank: bool,
-        modifier: i32,
-        postures: Option<(Option<i32>, Option<i32>)>,
+        #[pyo3(from_py_with = args::tracker::point_blank)] point_blank: bool,
+        #[pyo3(from_py_with = args::tracker::modifier)] modifier: i32,
+        #[pyo3(from_py_with = args::tracker::postures)] postures: Option<(Option<i32>, Option<i32>)>,
     ) -> PyResult<PyStrikeReport> {
         let postures = postures.unwrap_or_default();
         guard(py, || {
@@ -439,9 +502,9 @@ impl PyEncounter {
     fn set_damage(
         &mut self,
         py: Python<'_>,
-        combatant: u32,
+        #[pyo3(from_py_with = args::tracker::combatant)] combatant: u32,
         wounds: Option<&Bound<'_, PyAny>>,
-        hit_points: Option<i32>,
+        #[pyo3(from_py_with = args::tracker::hit_points)] hit_points: Option<i32>,
     ) -> PyResult<()> {
         guard(py, || {
             let change = input::wound_override(py, wounds, hit_points)?;
@@ -450,7 +513,11 @@ impl PyEncounter {
     }
 
     /// Heals every wound of the combatant.
-    fn heal(&mut self, py: Python<'_>, combatant: u32) -> PyResult<()> {
+    fn heal(
+        &mut self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = args::tracker::combatant)] combatant: u32,
+    ) -> PyResult<()> {
         guard(py, || {
             self.inner
                 .set_damage(id(combatant), WoundOverride::Heal)
@@ -459,29 +526,49 @@ impl PyEncounter {
     }
 
     /// The combatant's wound penalty now.
-    fn penalty(&self, py: Python<'_>, combatant: u32) -> PyResult<i32> {
+    fn penalty(
+        &self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = args::tracker::combatant)] combatant: u32,
+    ) -> PyResult<i32> {
         guard(py, || self.inner.penalty(id(combatant)).map_err(|e| e.to_py(py)))
     }
 
     /// Hides the combatant from the players' view.
-    fn hide(&mut self, py: Python<'_>, combatant: u32) -> PyResult<()> {
+    fn hide(
+        &mut self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = args::tracker::combatant)] combatant: u32,
+    ) -> PyResult<()> {
         guard(py, || self.inner.hide(id(combatant)).map_err(|e| e.to_py(py)))
     }
 
     /// Shows a hidden combatant to the players.
-    fn reveal(&mut self, py: Python<'_>, combatant: u32) -> PyResult<()> {
+    fn reveal(
+        &mut self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = args::tracker::combatant)] combatant: u32,
+    ) -> PyResult<()> {
         guard(py, || self.inner.reveal(id(combatant)).map_err(|e| e.to_py(py)))
     }
 
     /// The players' side (`None`: nobody's).
     #[pyo3(signature = (side = None))]
-    fn set_party(&mut self, py: Python<'_>, side: Option<&str>) -> PyResult<()> {
-        guard(py, || self.inner.set_party(side).map_err(|e| e.to_py(py)))
+    fn set_party(
+        &mut self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = args::tracker::side)] side: Option<String>,
+    ) -> PyResult<()> {
+        guard(py, || self.inner.set_party(side.as_deref()).map_err(|e| e.to_py(py)))
     }
 
     /// What a screen shows, the GM's or the players'.
     #[pyo3(signature = (players = false))]
-    fn view(&self, py: Python<'_>, players: bool) -> PyResult<PyEncounterView> {
+    fn view(
+        &self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = args::tracker::players)] players: bool,
+    ) -> PyResult<PyEncounterView> {
         guard(py, || {
             let view = self.inner.view(if players { ViewFor::Players } else { ViewFor::Gm });
             records::encounter_view(py, view)
@@ -512,7 +599,11 @@ impl PyEncounter {
     }
 
     /// The log entries numbered `n` and on.
-    fn log_since<'py>(&self, py: Python<'py>, n: u64) -> PyResult<Bound<'py, PyList>> {
+    fn log_since<'py>(
+        &self,
+        py: Python<'py>,
+        #[pyo3(from_py_with = args::tracker::n)] n: u64,
+    ) -> PyResult<Bound<'py, PyList>> {
         guard(py, || records::log_entries(py, self.inner.log_since(n)))
     }
 
@@ -542,13 +633,22 @@ impl PyEncounter {
     }
 
     /// Sets how many undo steps are kept.
-    fn set_undo_limit(&mut self, py: Python<'_>, limit: u32) -> PyResult<()> {
+    fn set_undo_limit(
+        &mut self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = args::tracker::limit)] limit: u32,
+    ) -> PyResult<()> {
         guard(py, || self.inner.set_undo_limit(limit).map_err(|e| e.to_py(py)))
     }
 
     /// Fights the rest of the battle `battles` times from here (GIL
     /// released).
-    fn odds_from_here(&self, py: Python<'_>, battles: u64, seed: u64) -> PyResult<PyOddsFromHere> {
+    fn odds_from_here(
+        &self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = args::rules::battles)] battles: u64,
+        #[pyo3(from_py_with = args::rules::seed)] seed: u64,
+    ) -> PyResult<PyOddsFromHere> {
         guard(py, || {
             let encounter = &self.inner;
             let odds = py
@@ -558,9 +658,22 @@ impl PyEncounter {
         })
     }
 
-    /// Whether two encounters are equal (state, undo history, log).
-    fn same_as(&self, py: Python<'_>, other: PyRef<'_, PyEncounter>) -> PyResult<bool> {
-        guard(py, || Ok(self.inner == other.inner))
+    /// Whether two encounters are equal: whether their snapshots are (the
+    /// same state, dice, log and newest undo steps; the older undo steps
+    /// a snapshot drops do not count, so a pickled encounter equals its
+    /// original).
+    fn same_as(slf: &Bound<'_, Self>, other: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let py = slf.py();
+        guard(py, || {
+            let other = other
+                .cast::<PyEncounter>()
+                .map_err(|_| crate::error::argument_type(py, "other", "a skirmish._core.Encounter", other))?;
+            if slf.is(other) {
+                return Ok(true);
+            }
+            let (mut a, mut b) = (slf.borrow_mut(), other.borrow_mut());
+            Ok(a.snapshot_text(py)? == b.snapshot_text(py)?)
+        })
     }
 }
 

@@ -748,15 +748,15 @@ record! {
     methods {
         /// The odds of the side named `name` (the core's
         /// `OddsFromHere::side`: case-insensitive); `KeyError` if none.
-        fn side<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
+        fn side<'py>(&self, py: Python<'py>, #[pyo3(from_py_with = crate::args::tracker::name)] name: String) -> PyResult<Bound<'py, PyAny>> {
             guard(py, || {
                 let odds = self.to_core(py)?;
                 let found = odds
-                    .side(name)
+                    .side(&name)
                     .and_then(|s| odds.sides.iter().position(|x| std::ptr::eq(x, s)));
                 match found {
                     Some(i) => self.sides.bind(py).get_item(i),
-                    None => Err(PyKeyError::new_err(name.to_owned())),
+                    None => Err(PyKeyError::new_err(name)),
                 }
             })
         }

@@ -15,7 +15,10 @@ The rules and the battle engine are Rust (``skirmish-core``,
   timing system, strikes with typed or rolled dice, undo, snapshots, odds
   from here), with results as frozen native records (:mod:`skirmish.tracker`);
 - errors: every exception is a :class:`SkirmishError` and also the builtin
-  you would expect (``ValueError``, ``LookupError``, ``OSError``).
+  you would expect (``ValueError``, ``LookupError``, ``OSError``); a bad
+  argument to any call (a negative count, a float for an int, a lone
+  surrogate in a name) raises the documented class naming the argument
+  (:class:`ArgumentTypeError`, also a ``TypeError``, for a wrong type).
 
 >>> import skirmish
 >>> skirmish.odds(9, 6).hit
@@ -27,6 +30,7 @@ from __future__ import annotations
 from . import _core
 from ._battle import BattleReport, battle
 from ._core import (
+    ArgumentTypeError,
     BattleFailedError,
     BattleSetupError,
     CheckpointError,
@@ -114,6 +118,7 @@ __version__: str = _core.__version__
 ERRORS = (
     SkirmishError,
     InternalError,
+    ArgumentTypeError,
     ScenarioError,
     ScenarioReadError,
     ScenarioSyntaxError,
@@ -184,6 +189,7 @@ __all__ = [
     "weapons",
     "SkirmishError",
     "InternalError",
+    "ArgumentTypeError",
     "ScenarioError",
     "ScenarioReadError",
     "ScenarioSyntaxError",

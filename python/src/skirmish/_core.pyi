@@ -2,6 +2,7 @@
 # against the binary by mypy.stubtest in python/tests/test_typing.py. The
 # tracker's record classes at the end are generated from their Rust types
 # (scripts/python-stubs); the rest is written by hand.
+import os
 from collections.abc import Callable, Mapping, Sequence
 from enum import Enum
 from typing import Any, Literal, Optional, Union, final
@@ -10,6 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 __all__ = [
+    "ArgumentTypeError",
     "BUILTIN",
     "BattleFailedError",
     "BattleSetupError",
@@ -43,7 +45,9 @@ __all__ = [
     "UnknownNameError",
     "UnknownScenarioError",
     "__version__",
+    "_argument_type_error",
     "_example_error",
+    "_invalid_argument",
     "_panic",
     "actions_per_phase",
     "armor_table",
@@ -78,6 +82,11 @@ class SkirmishError(Exception): ...
 
 class InternalError(SkirmishError, RuntimeError):
     detail: Optional[str]
+
+class ArgumentTypeError(SkirmishError, TypeError):
+    field: Optional[str]
+    expected: Optional[str]
+    got: Optional[str]
 
 class ScenarioError(SkirmishError, ValueError):
     kind: Optional[str]
@@ -167,6 +176,8 @@ class ThreadPoolError(SweepError, OSError): ...
 
 def _example_error(kind: str) -> BaseException: ...
 def _panic(message: str) -> None: ...
+def _invalid_argument(door: str, field: str, problem: str) -> SkirmishError: ...
+def _argument_type_error(field: str, expected: str, value: object) -> ArgumentTypeError: ...
 
 # --- scenarios ------------------------------------------------------------
 
@@ -222,7 +233,7 @@ def run_sweep(
     battles: int,
     seed: int,
     threads: Optional[int] = None,
-    checkpoint: Optional[str] = None,
+    checkpoint: Union[str, "os.PathLike[str]", None] = None,
     resume: bool = False,
     progress: Optional[Callable[[int, int, int, int], object]] = None,
     dry_run: bool = False,

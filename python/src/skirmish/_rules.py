@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Optional
 
-from . import _core, _frames
+from . import _args, _core, _frames
 
 
 @dataclass(frozen=True)
@@ -98,7 +98,7 @@ def odds_table(
     """The chance to hit for every SR (rows) x DR (columns), as a pandas
     DataFrame of floats (exact counts out of 81, divided)."""
     pd = _frames.pandas()
-    srs, drs = list(strike_ratings), list(defense_ratings)
+    srs, drs = _args.items(strike_ratings, "strike_ratings"), _args.items(defense_ratings, "defense_ratings")
     data = [
         [_core.strike_odds(sr, dr, amazing, guaranteed, False, None)["hit"][0] / 81 for dr in drs] for sr in srs
     ]
@@ -160,7 +160,7 @@ def strike_rating(
     '5 base + 2 skill + 1 strength + 1 weapon = 9'
     """
     total, text = _core.strike_rating(
-        skill, list((attributes or {}).items()), weapon, magic, list((other or {}).items())
+        skill, _args.mapping_items(attributes, "attributes"), weapon, magic, _args.mapping_items(other, "other")
     )
     return Rating(total, text)
 
@@ -178,7 +178,13 @@ def defense_rating(
     """A Defense Rating: 3 + armor, shield, coverage and other bonuses, with
     its unaware variant."""
     total, text, unaware_total, unaware_text = _core.defense_rating(
-        skill, list((attributes or {}).items()), armor, shield, coverage, magic, list((other or {}).items())
+        skill,
+        _args.mapping_items(attributes, "attributes"),
+        armor,
+        shield,
+        coverage,
+        magic,
+        _args.mapping_items(other, "other"),
     )
     return Rating(total, text, unaware_total, unaware_text)
 

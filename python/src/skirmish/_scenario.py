@@ -7,7 +7,7 @@ import os
 from collections.abc import Mapping
 from typing import Any, Union
 
-from . import _core
+from . import _args, _core
 
 #: The built-in scenarios; the first, the goblin ambush, is the default.
 BUILTIN: tuple[str, ...] = tuple(_core.BUILTIN)
@@ -17,7 +17,7 @@ BUILTIN: tuple[str, ...] = tuple(_core.BUILTIN)
 ScenarioLike = Union["Scenario", _core.Scenario, str, "os.PathLike[str]", Mapping[str, Any], None]
 
 
-def value_text(value: object) -> str:
+def value_text(value: object, field: str = "value", door: _args.Door = "scenario") -> str:
     """The text a sweep axis or :meth:`Scenario.with_field` passes to Rust.
 
     A ``str`` is passed as it is and read as the CLI's ``--vary`` reads it
@@ -25,19 +25,20 @@ def value_text(value: object) -> str:
     ``"Sword, Long"``; ``"12"`` is the number 12, ``'"12"'`` the text);
     any other value (``int``, ``float``, ``bool``, ``None``, a list or a
     dict, NumPy scalars) is written as JSON.
+
+    A value JSON cannot carry raises, naming ``field``: another type is an
+    :class:`ArgumentTypeError`; NaN, an infinity, a lone surrogate or a
+    value nested more than 64 levels deep is the error of ``door``
+    (:class:`ScenarioSyntaxError` for a scenario, :class:`InvalidSweepError`
+    for a sweep's axis).
     """
     if isinstance(value, str):
+        _args.check_plain(value, field, door)
         return value
     item = getattr(value, "item", None)
     if callable(item) and type(value).__module__ == "numpy":
         value = item()
-    try:
-        return json.dumps(value, separators=(",", ":"), allow_nan=False)
-    except (TypeError, ValueError) as e:
-        raise TypeError(
-            f"{value!r} ({type(value).__name__}) cannot be a scenario value: "
-            "use a str, a number, a bool, None, or a list or dict of those"
-        ) from e
+    return _args.json_text(value, field, door)
 
 
 class Scenario:
@@ -61,15 +62,14 @@ class Scenario:
         elif isinstance(source, _core.Scenario):
             core = source
         elif isinstance(source, Mapping):
-            core = _core.Scenario.from_json(json.dumps(dict(source)), "<dict>")
+            core = _core.Scenario.from_json(_args.json_text(dict(source), "source", "scenario"), "<dict>")
         elif isinstance(source, os.PathLike):
-            core = _core.Scenario.from_file(os.fspath(source))
+            core = _core.Scenario.from_file(source)
         elif isinstance(source, str):
             core = _from_str(source)
         else:
-            raise TypeError(
-                f"a scenario is a built-in name, a path, TOML or JSON text, a dict or a Scenario, "
-                f"not {type(source).__name__}"
+            raise _args.wrong_type(
+                "source", "a built-in name, a path, TOML or JSON text, a dict or a Scenario", source
             )
         object.__setattr__(self, "_core", core)
 
@@ -82,7 +82,7 @@ class Scenario:
     @classmethod
     def from_file(cls, path: str | os.PathLike[str]) -> Scenario:
         """A scenario from a ``.toml`` or ``.json`` file."""
-        return cls(_core.Scenario.from_file(os.fspath(path)))
+        return cls(_core.Scenario.from_file(path))
 
     @classmethod
     def from_toml(cls, text: str, origin: str = "<string>") -> Scenario:
@@ -140,12 +140,12 @@ class Scenario:
 
         ``value`` is read as a sweep axis value is (see :func:`value_text`).
         """
-        return Scenario(self._core.with_field(path, value_text(value)))
+        return Scenario(self._core.with_field(path, value_text(value, "value", "scenario")))
 
     def with_fields(self, fields: Mapping[str, object]) -> Scenario:
         """A copy with several fields set, in order."""
         s = self
-        for path, value in fields.items():
+        for path, value in _args.mapping_items(fields, "fields"):
             s = s.with_field(path, value)
         return s
 

@@ -12,7 +12,7 @@ from typing import Any, Callable, Optional, Union
 
 import numpy as np
 
-from . import _core, _frames
+from . import _args, _core, _frames
 from ._scenario import ScenarioLike, as_scenario, value_text
 
 #: ``{field path: [values]}``: the grid is the product of the values, the
@@ -56,7 +56,7 @@ def normalize_axes(axes: Optional[Axes]) -> tuple[dict[str, list[Any]], list[tup
             raise invalid(f"axis {path!r}: the values must be a list, not {vals!r}")
         listed = list(vals)
         values[path] = listed
-        texts.append((path, [value_text(v) for v in listed]))
+        texts.append((path, [value_text(v, f"axes[{path!r}][{i}]", "sweep") for i, v in enumerate(listed)]))
     return values, texts
 
 
@@ -69,13 +69,21 @@ def cell_values(axes: Mapping[str, Sequence[Any]], cell: int) -> list[Any]:
 
 
 def seed_in_checkpoint(checkpoint: Optional[PathLike]) -> Optional[int]:
-    """The seed of the first row of an existing checkpoint, if any."""
-    if checkpoint is None or not os.path.exists(checkpoint):
+    """The seed of the first row of an existing checkpoint, if any: None
+    if there is none, or if the file cannot be read here (a folder, bytes
+    that are not UTF-8, a path the system refuses): the Rust sweep checks
+    the checkpoint next and raises the typed error for it
+    (:class:`CheckpointIOError`, :class:`CheckpointError`)."""
+    try:
+        if checkpoint is None or not os.path.isfile(checkpoint):
+            return None
+        with open(checkpoint, newline="", encoding="utf-8") as f:
+            rows = csv.reader(f)
+            header = next(rows, None)
+            first = next(rows, None)
+    except (OSError, ValueError, TypeError, csv.Error):
+        # UnicodeDecodeError is a ValueError; TypeError: not a path at all.
         return None
-    with open(checkpoint, newline="", encoding="utf-8") as f:
-        rows = csv.reader(f)
-        header = next(rows, None)
-        first = next(rows, None)
     if not header or not first or "seed" not in header or len(first) != len(header):
         return None
     try:
@@ -363,7 +371,7 @@ def sweep(
             battles,
             seed,
             threads=threads,
-            checkpoint=None if checkpoint is None else os.fspath(checkpoint),
+            checkpoint=checkpoint,
             resume=resume,
             progress=bar.update,
             force=force,

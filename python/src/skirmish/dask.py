@@ -18,7 +18,7 @@ import tempfile
 from collections.abc import Sequence
 from typing import Any, Optional
 
-from . import _core
+from . import _args, _core
 from ._scenario import Scenario, ScenarioLike, as_scenario
 from ._sweep import (
     Axes,
@@ -89,6 +89,8 @@ def sweep(
     s = as_scenario(scenario)
     values, texts = normalize_axes(axes)
     battles = check_count("battles", battles, 1, _core.MAX_BATTLES)
+    if checkpoint is not None and not isinstance(checkpoint, (str, os.PathLike)):
+        raise _args.wrong_type("checkpoint", "a str or an os.PathLike", checkpoint)
     cells_per_task = check_count("cells_per_task", cells_per_task, 1, 2**63)
     if threads_per_task is not None:
         threads_per_task = check_count("threads_per_task", threads_per_task, 0, _core.MAX_THREADS)

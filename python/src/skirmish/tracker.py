@@ -30,7 +30,7 @@ import html
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal, Optional, Union
 
-from . import _core
+from . import _args, _core
 from ._core import (
     ActingLine,
     CombatantState,
@@ -193,6 +193,10 @@ class Encounter:
         return (Encounter.restore, (self.snapshot(),))
 
     def __eq__(self, other: object) -> bool:
+        """Equal when their snapshots are: the same state, dice, log and
+        newest 20 undo steps (older undo steps, which a snapshot does not
+        keep, do not count: a pickled or restored encounter equals its
+        original)."""
         if not isinstance(other, Encounter):
             return NotImplemented
         return self._core.same_as(other._core)
@@ -224,8 +228,11 @@ class Encounter:
     def id_of(self, who: Who) -> int:
         """The id of a combatant given by id or name."""
         if isinstance(who, bool) or not isinstance(who, (int, str)):
-            raise TypeError(f"a combatant is an id (int) or a name (str), not {type(who).__name__}")
-        return who if isinstance(who, int) else self._core.find(who)
+            raise _args.wrong_type("combatant", "an id (int) or a name (str)", who)
+        if isinstance(who, int):
+            return who
+        _args.check_plain(who, "combatant", "tracker")
+        return self._core.find(who)
 
     def find(self, name: str) -> int:
         """The id of the combatant named ``name`` (case-insensitive); :class:`NotFoundError` otherwise."""

@@ -14,6 +14,7 @@ from skirmish import _core
 
 BUILTIN_OF = {
     "InternalError": RuntimeError,
+    "ArgumentTypeError": TypeError,
     "ScenarioError": ValueError,
     "ScenarioReadError": OSError,
     "ScenarioSyntaxError": ValueError,
@@ -48,6 +49,7 @@ BUILTIN_OF = {
 
 FIELDS = {
     "InternalError": {"detail": "an example panic"},
+    "ArgumentTypeError": {"field": "seed", "expected": "an int", "got": "float"},
     "ScenarioReadError": {"kind": "read", "origin": "ambush.toml", "line": 12, "column": 9},
     "ScenarioSyntaxError": {"kind": "syntax"},
     "ScenarioSchemaError": {"kind": "schema", "path": "sides[0].groups[1].count"},

@@ -231,7 +231,8 @@ class Encounter:
             raise _args.wrong_type("combatant", "an id (int) or a name (str)", who)
         if isinstance(who, int):
             return who
-        _args.check_plain(who, "combatant", "tracker")
+        if not who.isascii():  # the check costs more than the lookup: only where it can fail
+            _args.check_plain(who, "combatant", "tracker")
         return self._core.find(who)
 
     def find(self, name: str) -> int:

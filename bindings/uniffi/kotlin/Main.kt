@@ -341,6 +341,20 @@ fun everyErrorKind() {
             e.addCombatant(CombatantSpec(name = "x", action = attack(1).copy(rateOfFire = RateOfFire(shots = 0u))))
         }?.let { same("the nested field", it.field, "declaration.rate_of_fire.shots") }
         throws<SkirmishException.InvalidInput>("an effect of 0 ticks") { e.addEffect("gas", EffectDuration.Ticks(0uL), null) }
+        // UniFFI's UInt and ULong cannot hold a negative, and Int and Long are
+        // exactly i32 and i64: no Kotlin value is too wide for its argument.
+        // A caller's `(-1).toUInt()` wraps to the largest value, which the
+        // tracker refuses with its typed error like any value out of range.
+        val wrapped = (-1).toUInt()
+        throws<SkirmishException.InvalidInput>("an undo limit of (-1).toUInt()") { e.setUndoLimit(wrapped) }
+        throws<SkirmishException.InvalidInput>("a group of (-1).toUInt()") {
+            e.addGroup("Rats", wrapped, CombatantSpec(name = "rat", action = attack(1)))
+        }
+        throws<SkirmishException.NotFound>("an effect id of (-1).toUInt()") { e.endEffect(wrapped) }
+        throws<SkirmishException.NotFound>("a combatant id of (-1).toUInt()") { e.penalty(wrapped) }
+        throws<SkirmishException.InvalidInput>("an effect of (-1).toULong() ticks") {
+            e.addEffect("gas", EffectDuration.Ticks((-1).toULong()), null)
+        }
         same("refused calls changed nothing", e.snapshot(), before)
         same("refused calls added no undo step", e.undoDepth(), depth)
 

@@ -7,223 +7,301 @@
 //! others, in any mix) is *beset*. A beset fighter rolls once for the
 //! moment (one 4dF, one posture drawn), and that result meets each foe's;
 //! every foe who beats him hurts him at once, as in any exchange, but his
-//! own blows wait for the end of the moment's exchanges: then
-//! [`lone_blows`] (the core's rule) lets him wound only if he beat or tied
-//! every foe, one foe (or several with a sweeping blow). A fighter who
-//! `concentrate`s fights one foe (the one he strikes, else the first to
-//! strike him) and lets the others' blows meet his armor unopposed
+//! own blows wait until his last exchange of the moment: then the core's
+//! rule ([`LoneTally`], [`lone_blows`] with a sweeping blow) lets him wound
+//! only if he beat or tied every foe. A fighter who `concentrate`s fights
+//! one foe (the one he strikes, else the first to strike him) and lets the
+//! others' blows meet his armor unopposed
 //! ([`combat::unopposed_blow`](skirmish_core::combat::unopposed_blow)).
 //!
 //! Two passes make this possible without a list of pairs: the first counts
-//! each fighter's exchanges of the moment ([`LoneMoment::engage`]), the
-//! second fights them, keeping a beset fighter's roll
-//! ([`LoneMoment::roll`]) and his answers ([`LoneMoment::defer`]); the
-//! lone fighters' blows are then settled in the order of each one's first
-//! answer ([`LoneMoment::settle`]). Everything here is per fighter and
-//! reset for the fighters the moment touched, so a moment costs what its
-//! exchanges cost.
+//! each fighter's foes and exchanges of the moment
+//! ([`LoneMoment::engage`]), the second fights them, keeping a beset
+//! fighter's roll ([`LoneMoment::roll`]) and tallying his answers
+//! ([`LoneMoment::defer`]); after his last exchange
+//! ([`LoneMoment::finish`]) his blows land, so both loops land them at the
+//! same point of the moment. Each fighter's state is one slot, stamped
+//! with the moment it belongs to (a stale slot reads as empty), so nothing
+//! is cleared between moments and a moment costs what its exchanges cost;
+//! only the sweeping blow, which may land on every foe he may wound, keeps
+//! his answers in a list.
 
-use skirmish_core::striking::opposed::{SweepingBlow, lone_blows};
+use skirmish_core::striking::opposed::{LoneTally, SweepingBlow, lone_blows};
 
 use crate::error::SimError;
 use crate::roster::{NONE, reserve_fighters};
 
-/// No roll or posture drawn yet this moment (no 4dF or posture reaches it).
-const UNDRAWN: i32 = i32::MIN;
+/// No roll or posture drawn yet (no 4dF or posture is -128).
+const UNDRAWN: i8 = i8::MIN;
 
-/// One of a beset fighter's blows that waits for the end of the moment.
+/// One fighter's state in the current moment.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Answer {
-    /// The foe it would land on.
-    pub(crate) foe: u32,
-    /// The lone fighter's relative degree over that foe.
-    pub(crate) margin: i32,
-    /// The damage it would do that foe alone; `None` if it could not wound.
-    pub(crate) damage: Option<i32>,
-    /// The next answer of the same lone fighter, or [`NONE`].
+struct Slot {
+    /// The moment it belongs to ([`LoneMoment::stamp`]); any other: empty.
+    stamp: u32,
+    /// Foes it is in exchanges with.
+    foes: u16,
+    /// Its exchanges not yet fought (a fighter is in one exchange as the
+    /// striker and at most one per attacker in reach as the struck, few).
+    left: u16,
+    /// The foe it strikes, or [`NONE`].
+    own: u32,
+    /// The foe it fights when it concentrates, or [`NONE`].
+    fights: u32,
+    /// Its roll and posture of the moment, once drawn ([`UNDRAWN`] before).
+    roll: i8,
+    posture: i8,
+    /// Its answers so far.
+    tally: LoneTally,
+    /// With a sweeping blow: its first and last answers in the list.
+    list: (u32, u32),
+}
+
+impl Slot {
+    const fn fresh(stamp: u32) -> Slot {
+        Slot {
+            stamp,
+            foes: 0,
+            left: 0,
+            own: NONE,
+            fights: NONE,
+            roll: UNDRAWN,
+            posture: UNDRAWN,
+            tally: LoneTally::NEW,
+            list: (NONE, NONE),
+        }
+    }
+}
+
+/// A beset fighter's answer, kept in a list with a sweeping blow.
+#[derive(Debug, Clone, Copy)]
+struct Answer {
+    foe: u32,
+    margin: i32,
+    damage: Option<i32>,
     next: u32,
+}
+
+/// What a beset fighter's last exchange of the moment settled.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Settled {
+    /// The foes he fought at once.
+    pub(crate) foes: u32,
+    /// His least relative degree over any foe he answered.
+    pub(crate) worst: Option<i32>,
+    /// His one blow (foe, damage), without a sweeping blow.
+    blow: Option<(u32, i32)>,
+    /// With a sweeping blow: his blows are [`LoneMoment::blows`]'s list.
+    swept: bool,
 }
 
 /// Per-fighter and per-moment state of FUDGE 4.34 in a battle, reused from
 /// battle to battle.
 #[derive(Debug, Default)]
 pub(crate) struct LoneMoment {
-    /// Per fighter: the foes it is in exchanges with this moment.
-    count: Vec<u32>,
-    /// Per fighter: the foe it struck this moment, or [`NONE`].
-    own: Vec<u32>,
-    /// Per fighter: its roll and posture of the moment, or [`UNDRAWN`].
-    once: Vec<(i32, i32)>,
-    /// Per fighter: the foe it fights when it concentrates, or [`NONE`].
-    fights: Vec<u32>,
-    /// Per fighter: its first and last answers, or [`NONE`].
-    ends: Vec<(u32, u32)>,
-    /// The moment's answers.
+    slots: Vec<Slot>,
+    /// The current moment's stamp (never 0 once a moment began).
+    stamp: u32,
+    sweeping: SweepingBlow,
     answers: Vec<Answer>,
-    /// The fighters with answers, in the order of their first.
-    lones: Vec<u32>,
-    /// The fighters this moment touched (to reset).
-    touched: Vec<u32>,
-    /// Scratch for one lone fighter's answers and blows.
     scratch: Vec<(i32, Option<i32>)>,
-    foes: Vec<Answer>,
+    foes: Vec<u32>,
+    /// The blows [`finish`](Self::finish) settled: (foe, damage).
     blows: Vec<(u32, i32)>,
 }
 
 impl LoneMoment {
     /// Room for a battle of `n` fighters.
     pub(crate) fn reserve(&mut self, n: usize) -> Result<(), SimError> {
-        reserve_fighters(&mut self.count, n)?;
-        reserve_fighters(&mut self.own, n)?;
-        reserve_fighters(&mut self.once, n)?;
-        reserve_fighters(&mut self.fights, n)?;
-        reserve_fighters(&mut self.ends, n)
+        reserve_fighters(&mut self.slots, n)
     }
 
     /// Readies the state for a battle of `n` fighters (after
-    /// [`reserve`](Self::reserve)).
-    pub(crate) fn reset(&mut self, n: usize) {
-        self.count.clear();
-        self.count.resize(n, 0);
-        self.own.clear();
-        self.own.resize(n, NONE);
-        self.once.clear();
-        self.once.resize(n, (UNDRAWN, UNDRAWN));
-        self.fights.clear();
-        self.fights.resize(n, NONE);
-        self.ends.clear();
-        self.ends.resize(n, (NONE, NONE));
+    /// [`reserve`](Self::reserve)) under this sweeping-blow option.
+    pub(crate) fn reset(&mut self, n: usize, sweeping: SweepingBlow) {
+        self.slots.clear();
+        self.slots.resize(n, Slot::fresh(0));
+        self.stamp = 0;
+        self.sweeping = sweeping;
         self.answers.clear();
-        self.lones.clear();
-        self.touched.clear();
+    }
+
+    /// A new moment: every slot is stale.
+    #[inline]
+    pub(crate) fn begin(&mut self) {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            for s in &mut self.slots {
+                s.stamp = 0;
+            }
+            self.stamp = 1;
+        }
+        self.answers.clear();
+    }
+
+    #[inline]
+    fn slot(&mut self, f: u32) -> &mut Slot {
+        let stamp = self.stamp;
+        let s = &mut self.slots[f as usize];
+        if s.stamp != stamp {
+            *s = Slot::fresh(stamp);
+        }
+        s
     }
 
     /// The first pass: `a`'s action lands on `t` as an exchange. Each
     /// fighter acts at most once a moment, so a foe counts twice only when
     /// the two struck each other: then it counts once. A fighter fights
     /// the foe it strikes, else the first to strike it.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn engage(&mut self, a: u32, t: u32) {
-        if self.own[t as usize] != a {
-            for f in [a, t] {
-                let c = &mut self.count[f as usize];
-                if *c == 0 {
-                    self.touched.push(f);
-                }
-                *c += 1;
-            }
-        }
-        self.own[a as usize] = t;
-        self.fights[a as usize] = t;
-        if self.fights[t as usize] == NONE {
-            self.fights[t as usize] = a;
+        let new_pair = self.slot(t).own != a;
+        let sa = self.slot(a);
+        sa.left = sa.left.saturating_add(1);
+        sa.foes = sa.foes.saturating_add(u16::from(new_pair));
+        sa.own = t;
+        sa.fights = t;
+        let st = self.slot(t);
+        st.left = st.left.saturating_add(1);
+        st.foes = st.foes.saturating_add(u16::from(new_pair));
+        if st.fights == NONE {
+            st.fights = a;
         }
     }
 
     /// Whether `f` is in exchanges with two or more foes this moment.
     #[inline]
     pub(crate) fn beset(&self, f: u32) -> bool {
-        self.count[f as usize] >= 2
-    }
-
-    /// How many foes `f` is in exchanges with this moment.
-    #[inline]
-    pub(crate) fn foes(&self, f: u32) -> u32 {
-        self.count[f as usize]
+        let s = &self.slots[f as usize];
+        s.stamp == self.stamp && s.foes >= 2
     }
 
     /// Whether beset `lone`, who concentrates, lets `foe`'s blow meet his
     /// armor unopposed.
     #[inline]
     pub(crate) fn ignores(&self, lone: u32, foe: u32) -> bool {
-        self.beset(lone) && self.fights[lone as usize] != foe
+        self.beset(lone) && self.slots[lone as usize].fights != foe
     }
 
     /// `f`'s roll in an exchange: a beset fighter's one roll of the moment
-    /// (drawn at its first exchange), anyone else's `draw()`.
-    #[inline]
-    pub(crate) fn roll(&mut self, f: u32, draw: impl FnOnce() -> i32) -> i32 {
-        if !self.beset(f) {
+    /// (drawn at its first exchange), anyone else's `draw()`; `beset` is
+    /// [`beset`](Self::beset)`(f)`.
+    #[inline(always)]
+    pub(crate) fn roll(&mut self, (f, beset): (u32, bool), draw: impl FnOnce() -> i32) -> i32 {
+        if !beset {
             return draw();
         }
-        let once = &mut self.once[f as usize].0;
-        if *once == UNDRAWN {
-            *once = draw();
+        let s = &mut self.slots[f as usize];
+        if s.roll == UNDRAWN {
+            // A 4dF or 2dF roll, or 0: fits.
+            s.roll = i8::try_from(draw()).unwrap_or(0);
         }
-        *once
+        i32::from(s.roll)
     }
 
     /// `f`'s posture in an exchange, as [`roll`](Self::roll): drawn once a
     /// moment for a beset fighter.
-    #[inline]
-    pub(crate) fn posture(&mut self, f: u32, draw: impl FnOnce() -> i32) -> i32 {
-        if !self.beset(f) {
+    #[inline(always)]
+    pub(crate) fn posture(&mut self, (f, beset): (u32, bool), draw: impl FnOnce() -> i32) -> i32 {
+        if !beset {
             return draw();
         }
-        let once = &mut self.once[f as usize].1;
-        if *once == UNDRAWN {
-            *once = draw();
+        let s = &mut self.slots[f as usize];
+        if s.posture == UNDRAWN {
+            // -2..=2: fits.
+            s.posture = i8::try_from(draw()).unwrap_or(0);
         }
-        *once
+        i32::from(s.posture)
     }
 
-    /// Keeps beset `lone`'s blow at `foe` for the end of the moment: his
-    /// relative degree over the foe and the damage it would do alone.
-    #[inline]
+    /// Keeps beset `lone`'s answer to `foe` for his last exchange: his
+    /// relative degree over the foe and the damage his blow would do it
+    /// alone.
+    #[inline(always)]
     pub(crate) fn defer(&mut self, lone: u32, foe: u32, margin: i32, damage: Option<i32>) {
+        let listed = self.sweeping != SweepingBlow::Off;
         let i = self.answers.len() as u32;
-        self.answers.push(Answer {
-            foe,
-            margin,
-            damage,
-            next: NONE,
-        });
-        let ends = &mut self.ends[lone as usize];
-        if ends.0 == NONE {
-            ends.0 = i;
-            self.lones.push(lone);
-        } else {
-            self.answers[ends.1 as usize].next = i;
+        let s = &mut self.slots[lone as usize];
+        s.tally.add(foe, margin, damage);
+        if listed {
+            if s.list.0 == NONE {
+                s.list.0 = i;
+            } else {
+                let last = s.list.1 as usize;
+                self.answers[last].next = i;
+            }
+            s.list.1 = i;
+            self.answers.push(Answer {
+                foe,
+                margin,
+                damage,
+                next: NONE,
+            });
         }
-        ends.1 = i;
     }
 
-    /// The end of the moment's exchanges: each lone fighter, in the order
-    /// of his first answer, strikes as FUDGE 4.34 allows (`sweeping` for
-    /// several foes); `land(lone, answers, blows)` gets his answers and his
-    /// blows (foe, damage), in the order of the answers. Then the moment's
-    /// state is cleared.
-    pub(crate) fn settle(&mut self, sweeping: SweepingBlow, mut land: impl FnMut(u32, &[Answer], &[(u32, i32)])) {
-        for &lone in &self.lones {
+    /// One exchange of beset `f` fought: after his last of the moment, his
+    /// blows are settled ([`blows`](Self::blows)) and what the moment came
+    /// to for him is returned.
+    #[inline(always)]
+    pub(crate) fn finish(&mut self, f: u32) -> Option<Settled> {
+        let s = &mut self.slots[f as usize];
+        s.left = s.left.saturating_sub(1);
+        if s.left > 0 {
+            return None;
+        }
+        if self.sweeping == SweepingBlow::Off {
+            return Some(Settled {
+                foes: s.foes.into(),
+                worst: s.tally.worst(),
+                blow: s.tally.blow(),
+                swept: false,
+            });
+        }
+        Some(self.sweep(f))
+    }
+
+    /// [`finish`](Self::finish) after `f`'s last exchange, with a sweeping
+    /// blow.
+    #[inline(never)]
+    fn sweep(&mut self, f: u32) -> Settled {
+        let s = &self.slots[f as usize];
+        let (tally, foes, mut i) = (s.tally, s.foes, s.list.0);
+        self.blows.clear();
+        {
+            self.scratch.clear();
             self.foes.clear();
-            let mut i = self.ends[lone as usize].0;
             while i != NONE {
                 let a = self.answers[i as usize];
-                self.foes.push(a);
+                self.scratch.push((a.margin, a.damage));
+                self.foes.push(a.foe);
                 i = a.next;
             }
-            self.scratch.clear();
-            self.scratch.extend(self.foes.iter().map(|a| (a.margin, a.damage)));
-            self.blows.clear();
-            let (foes, blows) = (&self.foes, &mut self.blows);
-            lone_blows(&self.scratch, sweeping, |k, damage| blows.push((foes[k].foe, damage)));
-            land(lone, &self.foes, &self.blows);
+            let (who, blows) = (&self.foes, &mut self.blows);
+            lone_blows(&self.scratch, self.sweeping, |k, d| blows.push((who[k], d)));
         }
-        self.clear();
+        Settled {
+            foes: foes.into(),
+            worst: tally.worst(),
+            blow: None,
+            swept: true,
+        }
     }
 
-    /// Forgets the moment (the fighters it touched).
-    pub(crate) fn clear(&mut self) {
-        for &f in &self.touched {
-            let f = f as usize;
-            self.count[f] = 0;
-            self.own[f] = NONE;
-            self.once[f] = (UNDRAWN, UNDRAWN);
-            self.fights[f] = NONE;
-            self.ends[f] = (NONE, NONE);
+    /// The blows `settled` lands: (foe, damage).
+    #[inline(always)]
+    pub(crate) fn blows<'a>(&'a self, settled: &'a Settled) -> &'a [(u32, i32)] {
+        if settled.swept {
+            &self.blows
+        } else {
+            settled.blow.as_slice()
         }
-        self.touched.clear();
-        self.answers.clear();
-        self.lones.clear();
+    }
+
+    /// How many foes `f` fights this moment.
+    #[inline]
+    pub(crate) fn foes(&self, f: u32) -> u32 {
+        let s = &self.slots[f as usize];
+        if s.stamp == self.stamp { s.foes.into() } else { 0 }
     }
 }

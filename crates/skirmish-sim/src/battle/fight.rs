@@ -128,22 +128,6 @@ impl Battle {
             for i in 0..ws.picks.len() {
                 self.strike(ws, rolls, i, round, &mut summary, &mut trace)?;
             }
-            // ...FUDGE 4.34's beset fighters strike once the exchanges are
-            // known...
-            if let (Striking::FudgeOpposed(r), true) = (self.striking, lone) {
-                let Arrays { lone, hits, .. } = &mut *ws;
-                lone.settle(r.sweeping_blow, |l, answers, blows| {
-                    for &(foe, damage) in blows {
-                        summary.hits += 1;
-                        hits.push((foe, damage));
-                    }
-                    trace.say(|| {
-                        let blows: Vec<_> = blows.iter().map(|&(f, d)| (self.fighter_name(f), d)).collect();
-                        let worst = answers.iter().map(|a| a.margin).min().unwrap_or(0);
-                        trace::lone(&self.fighter_name(l), answers.len(), worst, &blows)
-                    });
-                });
-            }
             // ...and at the end of the moment every hit lands together.
             self.land_hits(clock, model, state, ws, &mut summary, &mut trace);
             if !ws.fallen.is_empty() && options.casualties {
@@ -261,6 +245,9 @@ impl Battle {
             ..
         } = ws;
         live.clear();
+        if lone {
+            moment.begin();
+        }
         for &(a, t, _) in picks.iter() {
             let own = !self.exchanges_by_round || exchanged[t as usize] != exchange_key(round, a);
             if own && self.exchanges_by_round {
@@ -289,6 +276,10 @@ impl Battle {
         trace: &mut Trace,
     ) -> Result<(), SimError> {
         let (a, t, strike_roll) = ws.picks[i];
+        // FUDGE 4.34: the blows of beset fighters whose last exchange this
+        // was, and their trace lines, after this exchange's.
+        let mut settled_hits: Vec<(u32, i32)> = Vec::new();
+        let mut settled_lines: Vec<String> = Vec::new();
         let Arrays {
             penalty,
             engaged_by,
@@ -340,18 +331,19 @@ impl Battle {
                         side_roll[side as usize].unwrap_or_else(|| rolls.four_df())
                     }
                 };
-                let ar = lone.roll(a, || roll_of(ag_side, ag.npc_result));
+                let (a_beset, t_beset) = (lone_on && lone.beset(a), lone_on && lone.beset(t));
+                let ar = lone.roll((a, a_beset), || roll_of(ag_side, ag.npc_result));
                 let dr = if ignored {
                     0
                 } else {
-                    lone.roll(t, || roll_of(tg_side, tg.npc_result))
+                    lone.roll((t, t_beset), || roll_of(tg_side, tg.npc_result))
                 };
                 // FUDGE 4.32: each side's posture, drawn now if mixed.
-                let ap = lone.posture(a, || ag.posture.draw(rolls).offense());
+                let ap = lone.posture((a, a_beset), || ag.posture.draw(rolls).offense());
                 let tp = if ignored {
                     0
                 } else {
-                    lone.posture(t, || tg.posture.draw(rolls).offense())
+                    lone.posture((t, t_beset), || tg.posture.draw(rolls).offense())
                 };
                 // FUDGE 4.34: a fighter beset by several is at the per-foe
                 // penalty for each attacker beyond the first, attacking and
@@ -401,6 +393,32 @@ impl Battle {
                 }
                 let landed = blow.landed && !a_waits;
                 let counter = counter.filter(|_| !t_waits);
+                // After a beset fighter's last exchange of the moment, his
+                // blows land (FUDGE 4.34's rule), after this exchange's.
+                if lone_on {
+                    for f in [a, t] {
+                        if lone.beset(f)
+                            && let Some(settled) = lone.finish(f)
+                        {
+                            for &(foe, damage) in lone.blows(&settled) {
+                                settled_hits.push((foe, damage));
+                            }
+                            if trace.is_on() {
+                                let blows: Vec<_> = lone
+                                    .blows(&settled)
+                                    .iter()
+                                    .map(|&(x, d)| (self.fighter_name(x), d))
+                                    .collect();
+                                settled_lines.push(trace::lone(
+                                    &self.fighter_name(f),
+                                    settled.foes,
+                                    settled.worst.unwrap_or(0),
+                                    &blows,
+                                ));
+                            }
+                        }
+                    }
+                }
                 let what = trace.is_on().then(|| {
                     let part = |side: &OpposedSide, (result, posture): (i32, i32), (me, foe): (&Fighter, &Fighter)| {
                         OpposedPart {
@@ -454,6 +472,13 @@ impl Battle {
                 let (a_name, t_name) = (self.fighter_name(a), self.fighter_name(t));
                 trace::strike((&a_name, &ag.weapon, &t_name), &what, landed.then_some(damage), counter) + &note
             });
+        }
+        for hit in settled_hits {
+            summary.hits += 1;
+            hits.push(hit);
+        }
+        for line in settled_lines {
+            trace.say(|| line);
         }
         Ok(())
     }

@@ -140,8 +140,8 @@ impl Arrays {
         self.fallen.clear();
         self.picks.clear();
         self.live.clear();
-        if matches!(battle.striking, Striking::FudgeOpposed(_)) {
-            self.lone.reset(n);
+        if let Striking::FudgeOpposed(r) = battle.striking {
+            self.lone.reset(n, r.sweeping_blow);
         }
     }
 

@@ -140,7 +140,7 @@ pub(super) fn beset(fighter: &str, foes: u32) -> String {
 
 /// A beset fighter's blows once the moment's exchanges are known (FUDGE
 /// 4.34): `worst` is his least relative degree over any foe he fought.
-pub(super) fn lone(fighter: &str, foes: usize, worst: i32, blows: &[(String, i32)]) -> String {
+pub(super) fn lone(fighter: &str, foes: u32, worst: i32, blows: &[(String, i32)]) -> String {
     let how = if worst < 0 {
         "beaten by a foe, he lands no blow".to_string()
     } else if blows.is_empty() {

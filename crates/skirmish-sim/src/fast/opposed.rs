@@ -234,7 +234,6 @@ impl OpposedArrays {
         reserve_fighters(&mut self.penalties, n)?;
         reserve_fighters(&mut self.strikes, n)?;
         self.lone.reserve(n)?;
-        self.lone.reset(n);
         self.exchanged.clear();
         if by_round {
             reserve_fighters(&mut self.exchanged, n)?;
@@ -402,6 +401,7 @@ fn fight_with<C: Clock, M: FastModel, const RANKED: bool, const MODE: u8>(
     let policy = plan.targeting;
     let reach = op.reach;
     arrays.reset(policy, (reach, op.by_round), group_of.len(), first_b)?;
+    arrays.lone.reset(group_of.len(), op.rules.sweeping_blow);
     let penalizes = M::penalizes(prep);
     // The moment's hits are kept only for what reads them at its end:
     // penalties and disruption (`most_wounded` counts each as it lands).
@@ -482,6 +482,9 @@ fn fight_with<C: Clock, M: FastModel, const RANKED: bool, const MODE: u8>(
         } = &mut *arrays;
         let lone_on = MODE != ONE_WAY && op.lone;
         strikes.clear();
+        if lone_on {
+            lone.begin();
+        }
         for &a in acting.iter() {
             let t = target_of[a as usize];
             if t == NONE || is_down(down, t) {
@@ -508,8 +511,17 @@ fn fight_with<C: Clock, M: FastModel, const RANKED: bool, const MODE: u8>(
         // the fallen noted.
         macro_rules! land {
             ($side:expr, $t:expr, $landed:expr, $damage:expr) => {{
-                let (side, t, landed, damage): (usize, u32, bool, i32) = ($side, $t, $landed, $damage);
+                let (side, t): (usize, u32) = ($side, $t);
                 if let Some(ft) = standing[side].get_mut(pos[t as usize] as usize) {
+                    land_on!(ft, t, $landed, $damage);
+                }
+            }};
+        }
+        // The same on fighter `t`'s record `ft`.
+        macro_rules! land_on {
+            ($ft:expr, $t:expr, $landed:expr, $damage:expr) => {{
+                let (ft, t, landed, damage): (&mut Fighter<_>, u32, bool, i32) = ($ft, $t, $landed, $damage);
+                {
                     let (downed, penalty) = model.land(prep, &mut ft.state, landed, damage);
                     if keep_hits && landed {
                         hits.push(t);
@@ -533,7 +545,7 @@ fn fight_with<C: Clock, M: FastModel, const RANKED: bool, const MODE: u8>(
                 Some(fa) => (fa.group as usize, i32::from(fa.penalty)),
                 None => continue,
             };
-            let Some(ft) = standing[a_side ^ 1].get(pos[t as usize] as usize) else {
+            let Some(ft) = standing[a_side ^ 1].get_mut(pos[t as usize] as usize) else {
                 continue;
             };
             debug_assert_eq!(ft.who, t);
@@ -542,7 +554,12 @@ fn fight_with<C: Clock, M: FastModel, const RANKED: bool, const MODE: u8>(
             let t_skill = op.skill(tg, round_no)?;
             // FUDGE 4.34: a well-armored fighter beset by several may let
             // this blow meet his armor unopposed.
-            let ignored = MODE == WITH_TACTICS && lone_on && op.concentrate[tg] && lone.ignores(t, a);
+            let (a_beset, t_beset) = if lone_on {
+                (lone.beset(a), lone.beset(t))
+            } else {
+                (false, false)
+            };
+            let ignored = MODE == WITH_TACTICS && t_beset && op.concentrate[tg] && lone.ignores(t, a);
             // A fighter's roll: none for an NPC whose result is its trait
             // level (FUDGE 4.33), else its side's group roll or its own
             // 4dF; a beset fighter's one roll of the moment.
@@ -553,21 +570,34 @@ fn fight_with<C: Clock, M: FastModel, const RANKED: bool, const MODE: u8>(
                     side_roll[side].unwrap_or_else(|| rolls.four_df())
                 }
             };
-            let a_roll = lone.roll(a, || roll_of(a_side, ag));
-            let t_roll = if ignored {
-                0
+            let (a_roll, t_roll) = if lone_on {
+                let ar = lone.roll((a, a_beset), || roll_of(a_side, ag));
+                (
+                    ar,
+                    if ignored {
+                        0
+                    } else {
+                        lone.roll((t, t_beset), || roll_of(a_side ^ 1, tg))
+                    },
+                )
             } else {
-                lone.roll(t, || roll_of(a_side ^ 1, tg))
+                let ar = roll_of(a_side, ag);
+                (ar, roll_of(a_side ^ 1, tg))
             };
             // FUDGE 4.32: each side's posture, drawn now if mixed.
-            let (a_posture, t_posture) = if MODE == WITH_TACTICS {
-                let ap = lone.posture(a, || op.posture[ag].draw(rolls).offense());
+            let (a_posture, t_posture) = if MODE == WITH_TACTICS && lone_on {
+                let ap = lone.posture((a, a_beset), || op.posture[ag].draw(rolls).offense());
                 let tp = if ignored {
                     0
                 } else {
-                    lone.posture(t, || op.posture[tg].draw(rolls).offense())
+                    lone.posture((t, t_beset), || op.posture[tg].draw(rolls).offense())
                 };
                 (ap, tp)
+            } else if MODE == WITH_TACTICS {
+                (
+                    op.posture[ag].draw(rolls).offense(),
+                    op.posture[tg].draw(rolls).offense(),
+                )
             } else {
                 (0, 0)
             };
@@ -615,8 +645,7 @@ fn fight_with<C: Clock, M: FastModel, const RANKED: bool, const MODE: u8>(
             };
             // A beset fighter's blow waits for the end of the moment's
             // exchanges (FUDGE 4.34).
-            let a_waits = lone_on && lone.beset(a);
-            let t_waits = lone_on && !ignored && lone.beset(t);
+            let (a_waits, t_waits) = (a_beset, t_beset && !ignored);
             if a_waits {
                 lone.defer(a, t, blow.degree, blow.landed.then_some(blow.damage));
             }
@@ -633,30 +662,30 @@ fn fight_with<C: Clock, M: FastModel, const RANKED: bool, const MODE: u8>(
             // from the moment's hits summed at its end, without keeping
             // them (4 to 8 bytes a hit: a Simultaneous round's are a hit per
             // fighter or so).
-            land!(a_side ^ 1, t, landed, blow.damage);
+            land_on!(ft, t, landed, blow.damage);
             // The defender's answer lands after the blow, as the general
             // loop lands its hits in order.
             if let Some(back) = counter {
                 land!(a_side, a, true, back);
             }
-        }
-        // FUDGE 4.34's beset fighters strike once the exchanges are known.
-        if lone_on {
-            let mut failed = Ok(());
-            lone.settle(rules.sweeping_blow, |_, _, blows| {
-                for &(foe, damage) in blows {
-                    summary.hits += 1;
-                    let side = usize::from(foe >= first_b);
-                    let result: Result<(), SimError> = (|| {
-                        land!(side, foe, true, damage);
-                        Ok(())
-                    })();
-                    if let Err(e) = result {
-                        failed = Err(e);
+            // After a beset fighter's last exchange of the moment, his blows
+            // land (FUDGE 4.34's rule).
+            macro_rules! finish {
+                ($f:expr) => {
+                    if let Some(settled) = lone.finish($f) {
+                        for &(foe, damage) in lone.blows(&settled) {
+                            summary.hits += 1;
+                            land!(usize::from(foe >= first_b), foe, true, damage);
+                        }
                     }
-                }
-            });
-            failed?;
+                };
+            }
+            if a_beset {
+                finish!(a);
+            }
+            if t_beset {
+                finish!(t);
+            }
         }
 
         // 4. The end of the moment (as the general loop's `land_hits`).

@@ -410,7 +410,7 @@ fn digests_of_many_seeded_battles() {
         "parity 10 [battle.targeting=most_wounded]: c8761843579d4df7",
         "parity 10 [battle.targeting=least_engaged]: fe27d76859917918",
         "parity 10 [timing=graduated]: d30cb4d980b7d7ff",
-        "parity 10 [striking=fudge-opposed]: f14b7d18beaa0f3e",
+        "parity 10 [striking=fudge-opposed]: 0afdfd8ece6ad1d7",
         // One-way FUDGE strikes: the digests of every FUDGE battle before the
         // two-way exchange (docs/rules.md §2.2.2), unchanged.
         r#"parity 10 [striking={"system": "fudge_opposed", "exchange": "one_way"}]: cc1e511cb4a32e73"#,

@@ -84,8 +84,8 @@ pub use modifiers::{
     Wounds, scouting_earned,
 };
 pub use multiple::{
-    Foe, FoeOutcome, GroupRoll, LoneFighter, LoneHit, Outnumbered, OutnumberedRound, Reach, SweepingBlow, WoundFrom,
-    lone_blows, may_wound,
+    Foe, FoeOutcome, GroupRoll, LoneFighter, LoneHit, LoneTally, Outnumbered, OutnumberedRound, Reach, SweepingBlow,
+    WoundFrom, lone_blows, may_wound,
 };
 pub use postures::{
     Posture, PostureChoice, PostureFighter, PostureResult, PostureRound, Strike, compare_postures, posture_round,

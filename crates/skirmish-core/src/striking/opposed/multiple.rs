@@ -285,16 +285,12 @@ pub fn lone_blows(answers: &[(i32, Option<i32>)], sweeping: SweepingBlow, mut la
     };
     let allowed = |&(margin, damage): &(i32, Option<i32>)| damage.filter(|_| may_wound(worst, margin));
     if sweeping == SweepingBlow::Off {
-        let mut best: Option<(usize, i32)> = None;
-        for (i, a) in answers.iter().enumerate() {
-            if let Some(d) = allowed(a)
-                && best.is_none_or(|(_, b)| d > b)
-            {
-                best = Some((i, d));
-            }
+        let mut tally = LoneTally::NEW;
+        for (i, &(margin, damage)) in answers.iter().enumerate() {
+            tally.add(u32::try_from(i).unwrap_or(u32::MAX), margin, damage);
         }
-        if let Some((i, d)) = best {
-            land(i, d);
+        if let Some((i, d)) = tally.blow() {
+            land(i as usize, d);
         }
         return;
     }
@@ -305,6 +301,78 @@ pub fn lone_blows(answers: &[(i32, Option<i32>)], sweeping: SweepingBlow, mut la
         if let Some(d) = allowed(a) {
             land(i, d.saturating_add(change));
         }
+    }
+}
+
+/// [`lone_blows`] without a sweeping blow, kept as the answers come: the
+/// lone fighter's least relative degree so far, the blow that hurts most
+/// of all, and the one that hurts most of those he beat by 2 or more (the
+/// only ones tying the best allows). 20 bytes, no list: what a battle keeps
+/// per beset fighter.
+///
+/// ```
+/// use skirmish_core::striking::opposed::LoneTally;
+/// // Paco ties the best thug (0), beats the next by 1, the last by 3.
+/// let mut t = LoneTally::NEW;
+/// t.add(0, 0, None);
+/// t.add(1, 1, Some(1));
+/// t.add(2, 3, Some(3));
+/// assert_eq!((t.worst(), t.blow()), (Some(0), Some((2, 3))));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct LoneTally {
+    worst: i32,
+    /// The best blow of all, and of those beaten by 2 or more: (foe,
+    /// damage), the foe `u32::MAX` for none.
+    any: (u32, i32),
+    two: (u32, i32),
+}
+
+/// No blow in a [`LoneTally`].
+const NO_BLOW: (u32, i32) = (u32::MAX, i32::MIN);
+
+impl LoneTally {
+    /// No answer yet.
+    pub const NEW: LoneTally = LoneTally {
+        worst: i32::MAX,
+        any: NO_BLOW,
+        two: NO_BLOW,
+    };
+
+    /// His answer to foe `foe` (below `u32::MAX`): his relative degree over
+    /// it and the damage his blow would do it alone (`None`: it could not
+    /// wound).
+    #[inline]
+    pub fn add(&mut self, foe: u32, margin: i32, damage: Option<i32>) {
+        self.worst = self.worst.min(margin);
+        if let Some(d) = damage {
+            if self.any.0 == u32::MAX || d > self.any.1 {
+                self.any = (foe, d);
+            }
+            if margin >= 2 && (self.two.0 == u32::MAX || d > self.two.1) {
+                self.two = (foe, d);
+            }
+        }
+    }
+
+    /// His least relative degree over any foe, once he has answered one.
+    #[inline]
+    pub const fn worst(&self) -> Option<i32> {
+        if self.worst == i32::MAX { None } else { Some(self.worst) }
+    }
+
+    /// His one blow (the foe, the damage) as [`may_wound`] allows: the one
+    /// that hurts most (the first of equals) when he beat every foe; of
+    /// those he beat by 2 or more when he tied the best; none when one beat
+    /// him.
+    #[inline]
+    pub const fn blow(&self) -> Option<(u32, i32)> {
+        let best = match self.worst() {
+            Some(w) if w > 0 => self.any,
+            Some(0) => self.two,
+            _ => NO_BLOW,
+        };
+        if best.0 == u32::MAX { None } else { Some(best) }
     }
 }
 

@@ -594,3 +594,42 @@ def test_no_panic_escapes_as_panic_exception() -> None:
         except BaseException as err:  # pragma: no cover - the failure itself
             pytest.fail(f"{type(err).__name__} escaped: {err}")
     assert e.find("X") == x
+
+
+def test_one_against_many_the_texts_examples() -> None:
+    """FUDGE 4.34 with the text's rolls: Paco (Great after -2 for two extra
+    foes) ties the Great thug and wounds only the Mediocre one; Tucker
+    (Superb, Good after -2) against Molly, Annie and Maggie with the GM's
+    one 2dF of +1: a Fair result is hit by Molly and Annie, a Great one is
+    unhit and may strike only Maggie."""
+    e = Encounter("continuous", seed=3, striking="fudge-opposed")
+    paco = e.add_fighter("party", name="Paco", skill="Fair")[0]
+    thugs = [e.add_fighter("thugs", name=f"thug {i}", skill="Fair")[0] for i in (1, 2, 3)]
+    r = e.lone_fighter(paco, thugs, roll=4, rolls=[2, 1, -1])
+    assert isinstance(r, skirmish.LoneFighterReport)
+    assert all(isinstance(f, skirmish.LoneFoe) for f in r.foes)
+    assert (r.lone_result, [f.total for f in r.foes]) == (2, [2, 1, -1])
+    assert [(f.may_be_wounded, f.damage) for f in r.foes] == [(False, None), (False, None), (True, 3)]
+    assert not any(f.hit for f in r.foes)
+    assert "Paco fights 3 at once" in str(r)
+
+    e = Encounter("continuous", seed=3, striking="fudge-opposed")
+    tucker = e.add_fighter("party", name="Tucker", skill="Superb")[0]
+    for name, skill in (("Molly", "Fair"), ("Annie", "Good"), ("Maggie", "Mediocre")):
+        e.add_fighter("pirates", name=name, skill=skill)
+    pirates = ["Molly", "Annie", "Maggie"]
+    fair = e.lone_fighter("Tucker", pirates, roll=-1, group=1)
+    assert fair.group_roll == 1
+    assert [f.total - f.lone_total for f in fair.foes if f.hit] == [1, 2]
+    assert [p.label for p in fair.lone_breakdown] == ["skill", "extra foes", "roll"]
+    e.undo()
+    great = e.lone_fighter(tucker, pirates, roll=1, group=1, strike=["Maggie"])
+    assert not any(f.hit for f in great.foes)
+    assert great.foes[2].damage == 2
+    # Annie, whom he only tied, may not be struck: refused, naming the field.
+    with pytest.raises(skirmish.InvalidInputError) as err:
+        e.lone_fighter(tucker, pirates, roll=1, group=1, strike=["Annie"])
+    assert err.value.field == "options.strike"
+    with pytest.raises(skirmish.InvalidInputError) as err:
+        e.lone_fighter(tucker, pirates * 3)
+    assert err.value.field == "foes"

@@ -432,6 +432,9 @@ pub(crate) mod tracker {
         point_blank: bool,
         modifier: i32,
         postures: Option<(Option<i32>, Option<i32>)>,
+        rolls: Option<Vec<Option<i32>>>,
+        group_roll: bool,
+        group: Option<i32>,
         hit_points: Option<i32>,
         players: bool,
         n: u64,
@@ -440,6 +443,10 @@ pub(crate) mod tracker {
 
     extractors! {TrackerId:
         combatant: u32,
+        lone: u32,
+        foes: Vec<u32>,
+        ignore: Vec<u32>,
+        strike: Vec<u32>,
         attacker: u32,
         target: u32,
         target_opt("target"): Option<u32>,

@@ -45,6 +45,8 @@ from ._core import (
     Part,
     SheetLine,
     SideOdds,
+    LoneFighterReport,
+    LoneFoe,
     StrikeReport,
     StrikeResult,
 )
@@ -66,6 +68,8 @@ __all__ = [
     "Part",
     "SheetLine",
     "SideOdds",
+    "LoneFighterReport",
+    "LoneFoe",
     "StrikeReport",
     "StrikeResult",
     "Turn",
@@ -456,6 +460,47 @@ class Encounter:
         for this exchange (-2..=2; ``None``: the fighter's own)."""
         return self._core.strike(
             self.id_of(attacker), self.id_of(target), roll, defense, parry, range, point_blank, modifier, postures
+        )
+
+    def lone_fighter(
+        self,
+        lone: Who,
+        foes: Sequence[Who],
+        roll: Optional[int] = None,
+        *,
+        rolls: Optional[Sequence[Optional[int]]] = None,
+        group_roll: bool = False,
+        group: Optional[int] = None,
+        ignore: Sequence[Who] = (),
+        strike: Sequence[Who] = (),
+        modifier: int = 0,
+    ) -> LoneFighterReport:
+        """FUDGE 4.34, one against many: ``lone`` fights ``foes`` (one to six)
+        for a round. He rolls once (``roll``, his 4dF, or ``None`` to roll)
+        and his result meets each foe's (``rolls``, one per foe, or the GM's
+        one 2dF for all with ``group_roll``, typed as ``group``); every foe
+        who beats him wounds him; he wounds one foe only if he beat or tied
+        them all (tying the best, only one two levels below him): the one
+        his blow hurts most, or ``strike`` (several with the rules'
+        ``sweeping_blow``). ``ignore``: foes he lets try his armor. Undoable.
+
+        >>> e = Encounter("continuous", seed=1, striking="fudge-opposed")
+        >>> paco = e.add_fighter("party", name="Paco", skill="Fair")[0]
+        >>> thugs = [e.add_fighter("thugs", name=f"thug {i}", skill="Fair")[0] for i in (1, 2, 3)]
+        >>> r = e.lone_fighter(paco, thugs, roll=4, rolls=[2, 1, -1])
+        >>> [f.damage for f in r.foes]
+        [None, None, 3]
+        """
+        return self._core.lone_fighter(
+            self.id_of(lone),
+            [self.id_of(f) for f in foes],
+            roll,
+            rolls,
+            group_roll,
+            group,
+            [self.id_of(f) for f in ignore],
+            [self.id_of(f) for f in strike],
+            modifier,
         )
 
     def set_damage(

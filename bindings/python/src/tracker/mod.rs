@@ -19,12 +19,14 @@ use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
 use skirmish_core::timing::{InitiativeEntry, TimingSystem};
 use skirmish_core::tracker::{
-    CombatantId, Duration, EffectId, Encounter, EncounterRules, EncounterStrikeOptions, StrikeDice, TrackerError,
+    CombatantId, Duration, EffectId, Encounter, EncounterRules, EncounterStrikeOptions, LoneFighterDice, LoneFighterOptions, StrikeDice, TrackerError,
     ViewFor, WoundOverride,
 };
 use skirmish_sim::odds::{encounter_from_scenario, odds_from_here};
 
-use self::records::{PyActingLine, PyEncounterView, PyFreeAction, PyOddsFromHere, PySheetLine, PyStrikeReport};
+use self::records::{
+    PyActingLine, PyEncounterView, PyFreeAction, PyLoneFighterReport, PyOddsFromHere, PySheetLine, PyStrikeReport,
+};
 use crate::args;
 use crate::error::{ToPyErr, guard};
 use crate::record::Tuple;
@@ -493,6 +495,50 @@ impl PyEncounter {
                 .strike(id(attacker), id(target), options, StrikeDice { attack, defense })
                 .map_err(|e| e.to_py(py))?;
             records::strike_report(py, report)
+        })
+    }
+
+    /// FUDGE 4.34: `lone` fights `foes` (ids) for a round, one roll of his
+    /// against each of theirs: `roll` his 4dF, `rolls` each foe's (or
+    /// `None` to roll), `group_roll` one 2dF for every foe (`group` typed),
+    /// `ignore` the foes he lets try his armor, `strike` the foe(s) he
+    /// wounds, `modifier` the GM's to him.
+    #[pyo3(signature = (lone, foes, roll = None, rolls = None, group_roll = false, group = None, ignore = Vec::new(), strike = Vec::new(), modifier = 0))]
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "a lone fighter's round's dice and choices, as Python passes them"
+    )]
+    fn lone_fighter(
+        &mut self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = args::tracker::lone)] lone: u32,
+        #[pyo3(from_py_with = args::tracker::foes)] foes: Vec<u32>,
+        #[pyo3(from_py_with = args::tracker::roll)] roll: Option<i32>,
+        #[pyo3(from_py_with = args::tracker::rolls)] rolls: Option<Vec<Option<i32>>>,
+        #[pyo3(from_py_with = args::tracker::group_roll)] group_roll: bool,
+        #[pyo3(from_py_with = args::tracker::group)] group: Option<i32>,
+        #[pyo3(from_py_with = args::tracker::ignore)] ignore: Vec<u32>,
+        #[pyo3(from_py_with = args::tracker::strike)] strike: Vec<u32>,
+        #[pyo3(from_py_with = args::tracker::modifier)] modifier: i32,
+    ) -> PyResult<PyLoneFighterReport> {
+        guard(py, || {
+            let ids = |v: Vec<u32>| v.into_iter().map(id).collect::<Vec<_>>();
+            let options = LoneFighterOptions {
+                group_roll: group_roll || group.is_some(),
+                ignore: ids(ignore),
+                strike: ids(strike),
+                modifier,
+            };
+            let dice = LoneFighterDice {
+                lone: roll,
+                group,
+                foes: rolls.unwrap_or_default(),
+            };
+            let report = self
+                .inner
+                .lone_fighter(id(lone), &ids(foes), &options, &dice)
+                .map_err(|e| e.to_py(py))?;
+            records::lone_fighter_report(py, report)
         })
     }
 

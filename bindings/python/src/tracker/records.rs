@@ -461,6 +461,117 @@ record! {
     }
 }
 
+record! {
+    /// One foe's part in a lone fighter's round (FUDGE 4.34).
+    struct PyLoneFoe as "LoneFoe" {
+        /// The foe (id).
+        foe: u32,
+        /// Its roll (its own 4dF, the group's 2dF, 0 for an NPC result).
+        roll: i32,
+        /// Its result against the lone fighter.
+        total: i32,
+        /// Its terms.
+        breakdown: Tuple<Py<PyPart>>,
+        /// The lone fighter's result against it (the Difficulty Level if
+        /// ignored).
+        lone_total: i32,
+        /// The lone fighter's relative degree over it.
+        margin: i32,
+        /// The lone fighter ignored it.
+        ignored: bool,
+        /// The lone fighter may wound it (FUDGE 4.34's rule).
+        may_be_wounded: bool,
+        /// It wounded the lone fighter.
+        hit: bool,
+        /// The damage it did him (0 if it did not hit).
+        damage_to_lone: i32,
+        /// The damage his blow did it, if he struck it.
+        damage: Option<i32>,
+        /// Its worst wound after the round (wound track), if any.
+        wound: Option<Name<WoundLevel>>,
+        /// Its hit points after the round (hit points).
+        hit_points: Option<i32>,
+        /// His blow took it out of the fight.
+        went_down: bool,
+    }
+    stub []
+    methods {}
+}
+
+record! {
+    /// What a lone fighter's round did (FUDGE 4.34): his one roll against
+    /// each foe's, who hit him, whom he struck.
+    struct PyLoneFighterReport as "LoneFighterReport" {
+        /// The lone fighter (id).
+        lone: u32,
+        /// His one roll (0 for an NPC result).
+        lone_roll: i32,
+        /// The group's 2dF, when the GM rolled once for every foe.
+        group_roll: Option<i32>,
+        /// His result before each foe's own modifiers.
+        lone_result: i32,
+        /// Its terms.
+        lone_breakdown: Tuple<Py<PyPart>>,
+        /// Each foe, in the order given.
+        foes: Tuple<Py<PyLoneFoe>>,
+        /// His worst wound after the round (wound track), if any.
+        wound: Option<Name<WoundLevel>>,
+        /// His hit points after the round (hit points).
+        hit_points: Option<i32>,
+        /// The foes' blows took him out of the fight.
+        went_down: bool,
+        /// The log line it wrote.
+        text: String,
+    }
+    stub ["def __str__(self) -> str: ..."]
+    methods {
+        fn __str__(&self) -> String {
+            self.text.clone()
+        }
+    }
+}
+
+/// A lone fighter's report as a Python object.
+pub(crate) fn lone_fighter_report(py: Python<'_>, r: core::LoneFighterReport) -> PyResult<PyLoneFighterReport> {
+    let foes = r
+        .foes
+        .into_iter()
+        .map(|f| {
+            Py::new(
+                py,
+                PyLoneFoe {
+                    foe: f.foe.0,
+                    roll: f.roll,
+                    total: f.total,
+                    breakdown: parts(py, f.breakdown)?,
+                    lone_total: f.lone_total,
+                    margin: f.margin,
+                    ignored: f.ignored,
+                    may_be_wounded: f.may_be_wounded,
+                    hit: f.hit,
+                    damage_to_lone: f.damage_to_lone,
+                    damage: f.damage,
+                    wound: f.wound.map(Name),
+                    hit_points: f.hit_points,
+                    went_down: f.went_down,
+                },
+            )
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    Ok(PyLoneFighterReport {
+        lone: r.lone.0,
+        lone_roll: r.lone_roll,
+        group_roll: r.group_roll,
+        lone_result: r.lone_result,
+        lone_breakdown: parts(py, r.lone_breakdown)?,
+        foes: Tuple::of(py, foes)?,
+        wound: r.wound.map(Name),
+        hit_points: r.hit_points,
+        went_down: r.went_down,
+        text: r.text,
+    })
+}
+
 fn parts(py: Python<'_>, parts: Vec<core::Part>) -> PyResult<Tuple<Py<PyPart>>> {
     let parts = parts
         .into_iter()
@@ -838,6 +949,8 @@ pub(crate) fn stubs() -> String {
         PyMoment::stub(),
         PyOver::stub(),
         PyStrikeReport::stub(),
+        PyLoneFoe::stub(),
+        PyLoneFighterReport::stub(),
         PyCombatantState::stub(),
         PyLogEntry::stub(),
         PyEncounterView::stub(),
@@ -869,6 +982,8 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyMoment>()?;
     m.add_class::<PyOver>()?;
     m.add_class::<PyStrikeReport>()?;
+    m.add_class::<PyLoneFoe>()?;
+    m.add_class::<PyLoneFighterReport>()?;
     m.add_class::<PyCombatantState>()?;
     m.add_class::<PyLogEntry>()?;
     m.add_class::<PyEncounterView>()?;

@@ -633,3 +633,20 @@ def test_one_against_many_the_texts_examples() -> None:
     with pytest.raises(skirmish.InvalidInputError) as err:
         e.lone_fighter(tucker, pirates * 3)
     assert err.value.field == "foes"
+
+
+def test_plus_levels_gus_and_ivan() -> None:
+    """FUDGE 4.36: Gus (Great) against Ivan (Good+), both rolling 0 each
+    round of a Simultaneous fight: Gus wins by 1 in rounds 1 and 3; in
+    round 2 Ivan rolls as Great and they stand off."""
+    e = Encounter("simultaneous", seed=1, striking="fudge-opposed")
+    e.add_fighter("a", name="Gus", skill="Great", hit_points=1000)
+    e.add_fighter("b", name="Ivan", skill="Good+", hit_points=1000)
+    margins = []
+    for round_ in (1, 2, 3):
+        for _ in range(20):
+            turn = e.next()
+            if isinstance(turn, skirmish.Moment) and turn.round >= round_:
+                break
+        margins.append(e.strike("Gus", "Ivan", 0, 0).margin)
+    assert margins == [1, 0, 1]

@@ -787,6 +787,21 @@ fun strikesAndWounds() {
         val great = e.loneFighter(tucker, pirates, LoneFighterOptions(groupRoll = true, strike = listOf(pirates[2])), LoneFighterDice(lone = 1, group = 1))
         same("Great: unhit, Maggie struck by 2", Pair(great.foes.none { it.hit }, great.foes[2].damage), Pair(true, 2))
     }
+    // FUDGE 4.36: Gus (Great) against Ivan (Good+), both rolling 0 each round: Gus wins by 1 in rounds 1 and 3, and in
+    // round 2 Ivan rolls as Great: a stand-off.
+    Encounter.withRules(TimingSystem.Simultaneous, EncounterRules(Striking.FudgeOpposed(FudgeRules()), DamageConfig.FudgeWounds(FudgeWoundsConfig())), 1uL).use { e ->
+        val gus = e.addFighter("a", FighterProfile(name = "Gus", skill = "Great", hitPoints = 1000))[0]
+        val ivan = e.addFighter("b", FighterProfile(name = "Ivan", skill = "Good+", hitPoints = 1000))[0]
+        val margins = (1..3).map { round ->
+            var steps = 0
+            while (steps++ < 20) {
+                val t = e.next()
+                if (t is Turn.Acting && t.moment.round >= round.toUInt()) break
+            }
+            e.strike(gus, ivan, null, StrikeDice(attack = 0, defense = 0)).margin
+        }
+        same("Gus and Ivan's margins, rounds 1-3", margins, listOf(1, 0, 1))
+    }
     // A wound counts from the next moment; hit points; custom weapons.
     val rules = EncounterRules(Striking.FullContact(FullContactRules()), DamageConfig.HitPoints(HitPointsConfig(damage = HitDamage.Margin,
         penalties = listOf(HitPointPenalty(hpAtMost = 6, penalty = -1)))))

@@ -411,3 +411,78 @@ fn refusals_name_the_field_and_change_nothing() {
     let err = fc.lone_fighter(a, &[b], &o(), &d()).unwrap_err();
     assert_eq!(err.field(), Some("striking"));
 }
+
+#[derive(Deserialize)]
+struct PlusCases {
+    plus_levels: Vec<PlusCase>,
+}
+
+#[derive(Deserialize)]
+struct PlusCase {
+    name: String,
+    first: PlusSide,
+    second: PlusSide,
+    rounds: Vec<PlusRound>,
+}
+
+#[derive(Deserialize)]
+struct PlusSide {
+    name: String,
+    skill: CombatLevel,
+}
+
+#[derive(Deserialize)]
+struct PlusRound {
+    round: u32,
+    higher: String,
+}
+
+/// FUDGE 4.36's Gus (Great) and Ivan (Good+) at the table, round by round
+/// under Simultaneous timing: both roll 0 and Gus strikes; he wins by 1 in
+/// the odd rounds and stands off in the even ones, where Ivan rolls as
+/// Great.
+#[test]
+fn plus_levels_through_the_tracker() {
+    use skirmish_core::tracker::{EncounterStrikeOptions, StrikeDice, Turn};
+    let cases: PlusCases = toml::from_str(include_str!("../cases/fudge.toml")).unwrap();
+    for c in &cases.plus_levels {
+        let timing = TimingSystem::by_name("simultaneous").unwrap();
+        let mut e = Encounter::with_rules(timing, fudge(SweepingBlow::Off), 1).unwrap();
+        let profile = |s: &PlusSide| {
+            let mut p = FighterProfile::new(&s.name);
+            p.skill = s.skill;
+            p.hit_points = Some(1000);
+            p
+        };
+        let first = e.add_fighter("first", &profile(&c.first)).unwrap()[0];
+        let second = e.add_fighter("second", &profile(&c.second)).unwrap()[0];
+        for r in &c.rounds {
+            // To the round's moment.
+            let mut steps = 0;
+            loop {
+                steps += 1;
+                assert!(steps < 20, "{}: round {} never came", c.name, r.round);
+                if let Turn::Moment { moment, .. } = e.next().unwrap()
+                    && moment.round >= r.round
+                {
+                    assert_eq!(moment.round, r.round, "{}", c.name);
+                    break;
+                }
+            }
+            let s = e
+                .strike(
+                    first,
+                    second,
+                    EncounterStrikeOptions::default(),
+                    StrikeDice::typed(0, Some(0)),
+                )
+                .unwrap();
+            let want = match r.higher.as_str() {
+                "equal" => 0,
+                h if h == c.first.name => 1,
+                _ => -1,
+            };
+            assert_eq!(s.margin.signum(), want, "{}, round {}: {}", c.name, r.round, s.text);
+        }
+    }
+}

@@ -650,3 +650,21 @@ def test_plus_levels_gus_and_ivan() -> None:
                 break
         margins.append(e.strike("Gus", "Ivan", 0, 0).margin)
     assert margins == [1, 0, 1]
+
+
+def test_story_elements_gunner_and_the_medians() -> None:
+    """FUDGE 4.21: Gunner (Brawling Good, +2 from the GM: Superb) rolls
+    Good, Superb and Great; the median is Great. The text's medians as a
+    Fair fighter's three rolls: Good, Mediocre, Superb -> Good; Poor, Great,
+    Great -> Great. A modifier of +4 is refused by name."""
+    e = Encounter("continuous", seed=1, striking="fudge-opposed")
+    gunner = e.add_fighter("party", name="Gunner", skill="Good")[0]
+    r = e.story_element(gunner, 2, median=True, rolls=[-2, 0, -1])
+    assert isinstance(r, skirmish.StoryReport)
+    assert (r.skill, r.results, r.result) == (3, (1, 3, 2), 2)
+    fair = e.add_fighter("party", name="Fair", skill="Fair")[0]
+    assert e.story_element(fair, median=True, rolls=[1, -1, 3]).result == 1
+    assert e.story_element(fair, median=True, rolls=[-2, 2, 2]).result == 2
+    with pytest.raises(skirmish.InvalidInputError) as err:
+        e.story_element(gunner, 4)
+    assert err.value.field == "modifier"

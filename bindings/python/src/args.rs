@@ -3,18 +3,18 @@
 //!
 //! PyO3's own conversions raise bare builtins (`OverflowError` for `-1`
 //! as a `u64`, `TypeError` for a float, `UnicodeEncodeError` for a lone
-//! surrogate); a call's arguments go through [`Arg`] instead, by
+//! surrogate); a call's arguments go through `Arg` instead, by
 //! `#[pyo3(from_py_with = args::<door>::<name>)]`, and a bad one raises
 //! the documented `SkirmishError` subclass naming the argument (and, for
 //! an item, its place: `a[1]`, `attributes[0][1]`) and what it may be:
 //!
 //! | door | an int out of the type's range | text that is not text (a lone surrogate) | a wrong type |
 //! | --- | --- | --- | --- |
-//! | [`rules`] (odds, dice, tables, timing analysis, battles) | `OutOfRangeError` | `InvalidValueError` | `ArgumentTypeError` |
-//! | [`scenario`] (`Scenario`'s calls) | - | `ScenarioSyntaxError` | `ArgumentTypeError` |
-//! | [`sweep`] (sweeps and their grid) | `InvalidSweepError` | `InvalidSweepError` | `ArgumentTypeError` |
-//! | [`tracker`] (`Encounter`'s calls) | `InvalidInputError` | `InvalidInputError` | `ArgumentTypeError` |
-//! | [`tracker`] ids (`combatant`, `effect`) | `NotFoundError` | - | `ArgumentTypeError` |
+//! | `rules` (odds, dice, tables, timing analysis, battles) | `OutOfRangeError` | `InvalidValueError` | `ArgumentTypeError` |
+//! | `scenario` (`Scenario`'s calls) | - | `ScenarioSyntaxError` | `ArgumentTypeError` |
+//! | `sweep` (sweeps and their grid) | `InvalidSweepError` | `InvalidSweepError` | `ArgumentTypeError` |
+//! | `tracker` (`Encounter`'s calls) | `InvalidInputError` | `InvalidInputError` | `ArgumentTypeError` |
+//! | `tracker` ids (`combatant`, `effect`) | `NotFoundError` | - | `ArgumentTypeError` |
 //!
 //! The happy path is PyO3's own extraction: the checks that name the
 //! problem run only once it has failed.
@@ -435,6 +435,8 @@ pub(crate) mod tracker {
         rolls: Option<Vec<Option<i32>>>,
         group_roll: bool,
         group: Option<i32>,
+        median: bool,
+        story_rolls("rolls"): Vec<i32>,
         hit_points: Option<i32>,
         players: bool,
         n: u64,

@@ -235,11 +235,17 @@ impl Bearing {
 
     /// The least result with which this fighter hits `foe`: `equal_scale`
     /// (the rules' minimum) at an equal Scale, else the one of the Scale
-    /// difference ([`TargetSize::by_scale`]); at least the aim's (Good).
+    /// difference ([`TargetSize::by_scale`], the text's minimums beside
+    /// its Poor) moved by as much as the rules' minimum is above or below
+    /// Poor (a stricter GM is stricter at every Scale); at least the aim's
+    /// (Good).
     #[inline]
     pub const fn minimum_against(&self, foe: &Bearing, equal_scale: i32) -> i32 {
         let by_scale = match TargetSize::by_scale(self.scale.saturating_sub(foe.scale)) {
-            Some(size) => size.minimum_to_hit().value(),
+            Some(size) => size
+                .minimum_to_hit()
+                .value()
+                .saturating_add(equal_scale.saturating_sub(Level::POOR.value())),
             None => equal_scale,
         };
         match self.aim.minimum_to_hit() {
@@ -340,6 +346,41 @@ impl OpposedBlow {
     #[inline]
     pub const fn attacker_won(&self) -> bool {
         wins(self.degree, self.stances.0, self.stances.1)
+    }
+
+    /// The attacker's relative degree as FUDGE 4.34 compares it: the
+    /// degree, but a tie that FUDGE 4.31 gives to one side (against an
+    /// all-out attacker) counts as a win by 1 for it and a loss by 1 for
+    /// the other.
+    #[inline]
+    pub const fn attacker_degree(&self) -> i32 {
+        tie_broken(self.degree, self.stances.0, self.stances.1)
+    }
+
+    /// The defender's relative degree in his answer, as
+    /// [`attacker_degree`](Self::attacker_degree) counts it.
+    #[inline]
+    pub const fn defender_degree(&self) -> i32 {
+        tie_broken(
+            self.answer.0.saturating_sub(self.answer.1),
+            self.stances.1,
+            self.stances.0,
+        )
+    }
+}
+
+/// `degree`, with a tie FUDGE 4.31 gives to a side counted as a win by 1
+/// (for `mine`) or a loss by 1.
+#[inline]
+const fn tie_broken(degree: i32, mine: Stance, theirs: Stance) -> i32 {
+    if degree != 0 {
+        degree
+    } else if wins(0, mine, theirs) {
+        1
+    } else if wins(0, theirs, mine) {
+        -1
+    } else {
+        0
     }
 }
 

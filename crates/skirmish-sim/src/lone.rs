@@ -31,6 +31,12 @@ use skirmish_core::striking::opposed::{LoneTally, SweepingBlow, lone_blows};
 use crate::error::SimError;
 use crate::roster::{NONE, reserve_fighters};
 
+/// The relative degree of a lone fighter's blow at a foe who did not roll
+/// against him (it concentrates on another and lets this blow meet its
+/// armor): that foe neither beat nor tied him, so it blocks none of his
+/// blows, and he may wound it whenever the blow lands.
+pub(crate) const UNOPPOSED: i32 = i32::MAX / 2;
+
 /// No roll or posture drawn yet (no 4dF or posture is -128).
 const UNDRAWN: i8 = i8::MIN;
 
@@ -40,10 +46,9 @@ struct Slot {
     /// The moment it belongs to ([`LoneMoment::stamp`]); any other: empty.
     stamp: u32,
     /// Foes it is in exchanges with.
-    foes: u16,
-    /// Its exchanges not yet fought (a fighter is in one exchange as the
-    /// striker and at most one per attacker in reach as the struck, few).
-    left: u16,
+    foes: u32,
+    /// Its exchanges not yet fought.
+    left: u32,
     /// The foe it strikes, or [`NONE`].
     own: u32,
     /// The foe it fights when it concentrates, or [`NONE`].
@@ -157,13 +162,13 @@ impl LoneMoment {
     pub(crate) fn engage(&mut self, a: u32, t: u32) {
         let new_pair = self.slot(t).own != a;
         let sa = self.slot(a);
-        sa.left = sa.left.saturating_add(1);
-        sa.foes = sa.foes.saturating_add(u16::from(new_pair));
+        sa.left += 1;
+        sa.foes += u32::from(new_pair);
         sa.own = t;
         sa.fights = t;
         let st = self.slot(t);
-        st.left = st.left.saturating_add(1);
-        st.foes = st.foes.saturating_add(u16::from(new_pair));
+        st.left += 1;
+        st.foes += u32::from(new_pair);
         if st.fights == NONE {
             st.fights = a;
         }
@@ -215,8 +220,10 @@ impl LoneMoment {
     }
 
     /// Keeps beset `lone`'s answer to `foe` for his last exchange: his
-    /// relative degree over the foe and the damage his blow would do it
-    /// alone.
+    /// relative degree over the foe (a tie FUDGE 4.31 gives to a side
+    /// counted as a win or loss by 1: `OpposedBlow::attacker_degree`; for
+    /// a blow the foe lets through unopposed, [`UNOPPOSED`]) and the damage
+    /// his blow would do it alone.
     #[inline(always)]
     pub(crate) fn defer(&mut self, lone: u32, foe: u32, margin: i32, damage: Option<i32>) {
         let listed = self.sweeping != SweepingBlow::Off;
@@ -252,7 +259,7 @@ impl LoneMoment {
         }
         if self.sweeping == SweepingBlow::Off {
             return Some(Settled {
-                foes: s.foes.into(),
+                foes: s.foes,
                 worst: s.tally.worst(),
                 blow: s.tally.blow(),
                 swept: false,
@@ -271,17 +278,32 @@ impl LoneMoment {
         {
             self.scratch.clear();
             self.foes.clear();
+            // One answer a foe: two fighters who struck each other at one
+            // moment had two exchanges, and he must have beaten the foe in
+            // both (the lesser degree, the lesser blow).
             while i != NONE {
                 let a = self.answers[i as usize];
-                self.scratch.push((a.margin, a.damage));
-                self.foes.push(a.foe);
+                match self.foes.iter().position(|&f| f == a.foe) {
+                    Some(k) => {
+                        let (m, d) = self.scratch[k];
+                        let damage = match (d, a.damage) {
+                            (Some(x), Some(y)) => Some(x.min(y)),
+                            _ => None,
+                        };
+                        self.scratch[k] = (m.min(a.margin), damage);
+                    }
+                    None => {
+                        self.scratch.push((a.margin, a.damage));
+                        self.foes.push(a.foe);
+                    }
+                }
                 i = a.next;
             }
             let (who, blows) = (&self.foes, &mut self.blows);
             lone_blows(&self.scratch, self.sweeping, |k, d| blows.push((who[k], d)));
         }
         Settled {
-            foes: foes.into(),
+            foes,
             worst: tally.worst(),
             blow: None,
             swept: true,
@@ -302,6 +324,40 @@ impl LoneMoment {
     #[inline]
     pub(crate) fn foes(&self, f: u32) -> u32 {
         let s = &self.slots[f as usize];
-        if s.stamp == self.stamp { s.foes.into() } else { 0 }
+        if s.stamp == self.stamp { s.foes } else { 0 }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A hero (0) and goblin 1 strike each other at one moment (two
+    /// exchanges, one foe) while goblin 2 strikes him: a sweeping blow
+    /// counts goblin 1 once, by the lesser of his two degrees and blows,
+    /// and cuts each of the two blows by 1.
+    #[test]
+    fn a_sweeping_blow_counts_each_foe_once() {
+        let mut m = LoneMoment::default();
+        m.reserve(3).unwrap();
+        m.reset(3, SweepingBlow::MinusOnePerFoe);
+        m.begin();
+        m.engage(0, 1);
+        m.engage(1, 0);
+        m.engage(2, 0);
+        assert!(m.beset(0) && !m.beset(1) && !m.beset(2));
+        assert_eq!(m.foes(0), 2);
+        m.defer(0, 1, 3, Some(5));
+        assert!(m.finish(0).is_none());
+        m.defer(0, 1, 2, Some(4));
+        assert!(m.finish(0).is_none());
+        m.defer(0, 2, 1, Some(3));
+        let settled = m.finish(0).unwrap();
+        assert_eq!((settled.foes, settled.worst), (2, Some(1)));
+        assert_eq!(m.blows(&settled), [(1, 3), (2, 2)]);
+        // The next moment starts empty.
+        m.begin();
+        assert!(!m.beset(0));
+        assert_eq!(m.foes(0), 0);
     }
 }

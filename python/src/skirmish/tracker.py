@@ -47,6 +47,7 @@ from ._core import (
     SideOdds,
     LoneFighterReport,
     LoneFoe,
+    StoryReport,
     StrikeReport,
     StrikeResult,
 )
@@ -70,6 +71,7 @@ __all__ = [
     "SideOdds",
     "LoneFighterReport",
     "LoneFoe",
+    "StoryReport",
     "StrikeReport",
     "StrikeResult",
     "Turn",
@@ -502,6 +504,21 @@ class Encounter:
             [self.id_of(f) for f in strike],
             modifier,
         )
+
+    def story_element(
+        self, who: Who, modifier: int = 0, *, median: bool = False, rolls: Sequence[int] = ()
+    ) -> StoryReport:
+        """FUDGE 4.21, a story element: the combatant rolls its combat skill
+        with the GM's ``modifier`` (-3..3) once, or with ``median`` three
+        times keeping the median; ``rolls`` the table's 4dF (none to roll).
+        It judges nothing: the result is the GM's to tell. Undoable.
+
+        >>> e = Encounter("continuous", seed=1, striking="fudge-opposed")
+        >>> gunner = e.add_fighter("party", name="Gunner", skill="Good")[0]
+        >>> e.story_element(gunner, 2, median=True, rolls=[-2, 0, -1]).text
+        'Gunner rolls a story element at Superb: Good, Superb, Great; the median is Great'
+        """
+        return self._core.story_element(self.id_of(who), modifier, median, list(rolls))
 
     def set_damage(
         self,

@@ -19,13 +19,14 @@ use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
 use skirmish_core::timing::{InitiativeEntry, TimingSystem};
 use skirmish_core::tracker::{
-    CombatantId, Duration, EffectId, Encounter, EncounterRules, EncounterStrikeOptions, LoneFighterDice, LoneFighterOptions, StrikeDice, TrackerError,
-    ViewFor, WoundOverride,
+    CombatantId, Duration, EffectId, Encounter, EncounterRules, EncounterStrikeOptions, LoneFighterDice,
+    LoneFighterOptions, StrikeDice, TrackerError, ViewFor, WoundOverride,
 };
 use skirmish_sim::odds::{encounter_from_scenario, odds_from_here};
 
 use self::records::{
-    PyActingLine, PyEncounterView, PyFreeAction, PyLoneFighterReport, PyOddsFromHere, PySheetLine, PyStrikeReport,
+    PyActingLine, PyEncounterView, PyFreeAction, PyLoneFighterReport, PyOddsFromHere, PySheetLine, PyStoryReport,
+    PyStrikeReport,
 };
 use crate::args;
 use crate::error::{ToPyErr, guard};
@@ -539,6 +540,27 @@ impl PyEncounter {
                 .lone_fighter(id(lone), &ids(foes), &options, &dice)
                 .map_err(|e| e.to_py(py))?;
             records::lone_fighter_report(py, report)
+        })
+    }
+
+    /// FUDGE 4.21: a story element, `combatant`'s roll of its skill with
+    /// the GM's `modifier` (-3..=3), once or with `median` the median of
+    /// three; `rolls` typed in (none to roll).
+    #[pyo3(signature = (combatant, modifier = 0, median = false, rolls = Vec::new()))]
+    fn story_element(
+        &mut self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = args::tracker::combatant)] combatant: u32,
+        #[pyo3(from_py_with = args::tracker::modifier)] modifier: i32,
+        #[pyo3(from_py_with = args::tracker::median)] median: bool,
+        #[pyo3(from_py_with = args::tracker::story_rolls)] rolls: Vec<i32>,
+    ) -> PyResult<PyStoryReport> {
+        guard(py, || {
+            let report = self
+                .inner
+                .story_element(id(combatant), modifier, median, &rolls)
+                .map_err(|e| e.to_py(py))?;
+            records::story_report(py, report)
         })
     }
 

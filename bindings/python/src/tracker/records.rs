@@ -531,6 +531,40 @@ record! {
     }
 }
 
+record! {
+    /// A story element (FUDGE 4.21): a combatant's roll of its skill with
+    /// the GM's modifier, once or the median of three.
+    struct PyStoryReport as "StoryReport" {
+        /// Who rolled (id).
+        combatant: u32,
+        /// The skill with the GM's modifier (a ladder value).
+        skill: i32,
+        /// Every result, in the order rolled.
+        results: Tuple<i32>,
+        /// The result that counts: the only one, or the median.
+        result: i32,
+        /// The log line it wrote.
+        text: String,
+    }
+    stub ["def __str__(self) -> str: ..."]
+    methods {
+        fn __str__(&self) -> String {
+            self.text.clone()
+        }
+    }
+}
+
+/// A story element's report as a Python object.
+pub(crate) fn story_report(py: Python<'_>, r: core::StoryReport) -> PyResult<PyStoryReport> {
+    Ok(PyStoryReport {
+        combatant: r.combatant.0,
+        skill: r.skill,
+        results: Tuple::of(py, r.results)?,
+        result: r.result,
+        text: r.text,
+    })
+}
+
 /// A lone fighter's report as a Python object.
 pub(crate) fn lone_fighter_report(py: Python<'_>, r: core::LoneFighterReport) -> PyResult<PyLoneFighterReport> {
     let foes = r
@@ -951,6 +985,7 @@ pub(crate) fn stubs() -> String {
         PyStrikeReport::stub(),
         PyLoneFoe::stub(),
         PyLoneFighterReport::stub(),
+        PyStoryReport::stub(),
         PyCombatantState::stub(),
         PyLogEntry::stub(),
         PyEncounterView::stub(),
@@ -984,6 +1019,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyStrikeReport>()?;
     m.add_class::<PyLoneFoe>()?;
     m.add_class::<PyLoneFighterReport>()?;
+    m.add_class::<PyStoryReport>()?;
     m.add_class::<PyCombatantState>()?;
     m.add_class::<PyLogEntry>()?;
     m.add_class::<PyEncounterView>()?;

@@ -323,7 +323,13 @@ fn lone_in(
     let lone_penalty = s.combatants[li].moment_penalty;
     let extra = u32::try_from(foes.len()).unwrap_or(u32::MAX);
     let outnumbered = rules.outnumbered(extra);
-    let extra_foes = (outnumbered != 0).then(|| part("extra foes", outnumbered.saturating_neg()));
+    let own = combat::Bearing::of(&lf).own;
+    let extra_foes = [
+        (own != 0).then(|| part("own position, aim, shield", own)),
+        (outnumbered != 0).then(|| part("extra foes", outnumbered.saturating_neg())),
+    ]
+    .into_iter()
+    .flatten();
     let lone_breakdown = fudge_parts(
         (lone_skill, lf.stance, lone_penalty),
         extra_foes,
@@ -344,9 +350,10 @@ fn lone_in(
             posture: lone_posture,
         }
     };
-    // His result before each foe's modifiers, and his posture's offense.
+    // His result before each foe's modifiers (his own position, aim and
+    // large shield counted), and his posture's offense.
     let lone_result = OpposedSide {
-        modifier: 0,
+        modifier: combat::Bearing::of(&lf).own,
         ..lone_side(&lf)
     }
     .total()
@@ -376,9 +383,10 @@ fn lone_in(
             (combat::unopposed_blow(side, ff.offense, lf.defense_factor), None)
         } else {
             let blow = combat::opposed_blow(side, lone_side(&ff), ff.offense, lf.defense_factor);
-            let margin = blow.answer.0.saturating_sub(blow.answer.1);
+            // His degree as FUDGE 4.34 compares it: a tie 4.31 gives to
+            // one side (against an all-out attacker) is a win or loss by 1.
             let back = combat::counter_blow(&blow, &rules, lf.offense, ff.defense_factor);
-            (blow, Some((margin, back)))
+            (blow, Some((blow.defender_degree(), back)))
         };
         let mut breakdown = fudge_parts(
             (skill, ff.stance, penalty),
@@ -402,7 +410,11 @@ fn lone_in(
             total: blow.attack,
             breakdown,
             lone_total: blow.defense,
-            margin: answer.map_or(0, |(m, _)| m),
+            margin: if ignored {
+                0
+            } else {
+                blow.answer.0.saturating_sub(blow.answer.1)
+            },
             ignored,
             may_be_wounded: false,
             hit: blow.landed,

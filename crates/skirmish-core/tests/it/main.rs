@@ -13,7 +13,7 @@ mod scheduler_memory;
 mod snapshot_golden;
 mod timing;
 mod tracker;
-mod tracker_many;
+mod tracker_fudge;
 mod tracker_props;
 mod tracker_restore;
 mod tracker_strikes;

@@ -946,9 +946,13 @@ proptest! {
         let blow = opposed_blow(side(attack, stances.0, &ba, &bd), side(defense, stances.1, &bd, &ba), 0, 0);
         let counter = counter_blow(&blow, &rules, 0, 0);
         // The round sees the results, the stance's bonus included, and
-        // finds the minimum itself from the target's size and the aim.
+        // finds the minimum itself from the target's size (the text's
+        // minimum beside Poor, moved as far as the rules' minimum is from
+        // Poor) and the aim.
+        let shift = minimum - Level::POOR.value();
         let fighter = |total: i32, stance: Stance, aim: Aim, difference: i32| RolledCombatant {
-            minimum_to_hit: TargetSize::by_scale(difference).map_or(Level::new(minimum), TargetSize::minimum_to_hit),
+            minimum_to_hit: TargetSize::by_scale(difference)
+                .map_or(Level::new(minimum), |t| Level::new(t.minimum_to_hit().value() + shift)),
             stance,
             aim,
             ..RolledCombatant::new(Level::new(total))

@@ -381,15 +381,22 @@ impl Battle {
                     (blow, combat::counter_blow(&blow, &r, tg.offense, ag.defense_factor))
                 };
                 let back = blow.answer.0.saturating_sub(blow.answer.1);
+                // His degree as FUDGE 4.34 compares it (ties given by 4.31
+                // counted), or none over a foe who did not roll against him.
+                let a_degree = if ignored {
+                    crate::lone::UNOPPOSED
+                } else {
+                    blow.attacker_degree()
+                };
                 // A beset fighter's blow waits for the end of the moment's
                 // exchanges (FUDGE 4.34).
                 let a_waits = lone_on && lone.beset(a);
                 let t_waits = lone_on && !ignored && lone.beset(t);
                 if a_waits {
-                    lone.defer(a, t, blow.degree, blow.landed.then_some(blow.damage));
+                    lone.defer(a, t, a_degree, blow.landed.then_some(blow.damage));
                 }
                 if t_waits {
-                    lone.defer(t, a, back, counter);
+                    lone.defer(t, a, blow.defender_degree(), counter);
                 }
                 let landed = blow.landed && !a_waits;
                 let counter = counter.filter(|_| !t_waits);

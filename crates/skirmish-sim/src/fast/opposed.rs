@@ -647,10 +647,17 @@ fn fight_with<C: Clock, M: FastModel, const RANKED: bool, const MODE: u8>(
             // exchanges (FUDGE 4.34).
             let (a_waits, t_waits) = (a_beset, t_beset && !ignored);
             if a_waits {
-                lone.defer(a, t, blow.degree, blow.landed.then_some(blow.damage));
+                // His degree as FUDGE 4.34 compares it (ties given by 4.31
+                // counted), or none over a foe who did not roll against him.
+                let degree = if ignored {
+                    crate::lone::UNOPPOSED
+                } else {
+                    blow.attacker_degree()
+                };
+                lone.defer(a, t, degree, blow.landed.then_some(blow.damage));
             }
             if t_waits {
-                lone.defer(t, a, blow.answer.0.saturating_sub(blow.answer.1), counter);
+                lone.defer(t, a, blow.defender_degree(), counter);
             }
             let landed = blow.landed && !a_waits;
             let counter = counter.filter(|_| !t_waits);

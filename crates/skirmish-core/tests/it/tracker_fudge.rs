@@ -1,8 +1,10 @@
-//! FUDGE 4.34 at the table: the chapter's one-against-many cases
-//! (`cases/fudge.toml`'s `[[outnumbered]]`: Paco and the thugs, Tucker and
-//! the pirates with the GM's one roll, the knight who ignores peasants, the
-//! sweeping blow) played through `Encounter::lone_fighter` with the text's
-//! rolls, and its refusals.
+//! FUDGE chapter 4's worked examples at the table, from the case file
+//! (`cases/fudge.toml`) with the text's rolls: one against many (4.34:
+//! Paco and the thugs, Tucker and the pirates with the GM's one roll, the
+//! knight who ignores peasants, the sweeping blow) through
+//! `Encounter::lone_fighter`, and its refusals; the plus-levels of Gus and
+//! Ivan (4.36) round by round; Gunner's story element and the medians
+//! (4.21) through `Encounter::story_element`.
 
 use serde::Deserialize;
 use skirmish_core::damage::DamageConfig;
@@ -485,4 +487,138 @@ fn plus_levels_through_the_tracker() {
             assert_eq!(s.margin.signum(), want, "{}, round {}: {}", c.name, r.round, s.text);
         }
     }
+}
+
+#[derive(Deserialize)]
+struct StoryCases {
+    story: Vec<StoryCase>,
+    median: Vec<MedianCase>,
+}
+
+#[derive(Deserialize)]
+struct StoryCase {
+    name: String,
+    skill: Level,
+    gm_modifier: i32,
+    resolution: String,
+    #[serde(default)]
+    rolls: Vec<i32>,
+    roll: Option<i32>,
+    expect: toml::Table,
+}
+
+#[derive(Deserialize)]
+struct MedianCase {
+    name: String,
+    results: Vec<Level>,
+    expect: Level,
+}
+
+/// FUDGE 4.21 at the table: Gunner's three Brawling rolls at Superb and
+/// their median, the refused modifier and roll, and the text's two
+/// medians as a Fair fighter's three rolls.
+#[test]
+fn story_elements_and_medians_through_the_tracker() {
+    let cases: StoryCases = toml::from_str(include_str!("../cases/fudge.toml")).unwrap();
+    let mut played = 0;
+    for c in &cases.story {
+        let mut e = Encounter::with_rules(TimingSystem::continuous(), fudge(SweepingBlow::Off), 1).unwrap();
+        let who = e
+            .add_fighter("party", &fighter(&c.name, c.skill.value(), false))
+            .unwrap()[0];
+        let rolls: Vec<i32> = c.rolls.iter().copied().chain(c.roll).collect();
+        let median = c.resolution == "median_of_three";
+        let before = e.snapshot().unwrap();
+        let got = e.story_element(who, c.gm_modifier, median, &rolls);
+        if let Some(field) = c.expect.get("error").and_then(|f| f.as_str()) {
+            let err = got.unwrap_err();
+            let want = match field {
+                "gm_modifier" => "modifier",
+                "roll" => "rolls[0]",
+                f => f,
+            };
+            assert_eq!(err.field(), Some(want), "{}: {err}", c.name);
+            assert_eq!(e.snapshot().unwrap(), before, "{}", c.name);
+        } else {
+            let r = got.unwrap();
+            let level = |k: &str| c.expect[k].as_str().unwrap().parse::<Level>().unwrap().value();
+            assert_eq!(r.skill, level("skill"), "{}", c.name);
+            let results: Vec<i32> = c.expect["results"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v.as_str().unwrap().parse::<Level>().unwrap().value())
+                .collect();
+            assert_eq!(r.results, results, "{}", c.name);
+            assert_eq!(r.result, level("result"), "{}: {}", c.name, r.text);
+            e.undo().unwrap();
+            assert_eq!(e.snapshot().unwrap(), before, "{}: undo", c.name);
+        }
+        played += 1;
+    }
+    for c in &cases.median {
+        let mut e = Encounter::with_rules(TimingSystem::continuous(), fudge(SweepingBlow::Off), 1).unwrap();
+        let who = e.add_fighter("party", &fighter("Fair", 0, false)).unwrap()[0];
+        let rolls: Vec<i32> = c.results.iter().map(|l| l.value()).collect();
+        let r = e.story_element(who, 0, true, &rolls).unwrap();
+        assert_eq!(r.result, c.expect.value(), "{}: {}", c.name, r.text);
+        played += 1;
+    }
+    assert!(played >= 5, "{played}");
+}
+
+/// FUDGE 4.31's tie rule inside 4.34: a lone fighter in all-out offense
+/// who ties his best foe has lost to it (it hurts him), so he wounds
+/// nobody; a foe in all-out offense who ties him has lost to him, so he
+/// may wound it.
+#[test]
+fn a_tie_with_an_all_out_attacker_counts_in_the_lone_fighters_round() {
+    use skirmish_core::fighter::Tactics;
+    use skirmish_core::striking::opposed::Stance;
+    let mut e = Encounter::with_rules(TimingSystem::continuous(), fudge(SweepingBlow::Off), 1).unwrap();
+    let hero = e.add_fighter("hero", &fighter("Hero", 2, false)).unwrap()[0];
+    let best = e.add_fighter("foes", &fighter("Best", 0, false)).unwrap()[0];
+    let weak = e.add_fighter("foes", &fighter("Weak", -3, false)).unwrap()[0];
+    let all_out = |e: &mut Encounter, who| {
+        let t = Tactics {
+            stance: Stance::AllOutOffense,
+            ..e.tactics(who).unwrap()
+        };
+        e.set_tactics(who, t).unwrap();
+    };
+    // Hero all-out: 2 + 1 - 1 (extra foe) + 0 = 2 against Best 0 + 2 = 2:
+    // a tie he loses; Weak at -3 + 0 is far below, yet he wounds nobody.
+    all_out(&mut e, hero);
+    let dice = LoneFighterDice {
+        lone: Some(0),
+        group: None,
+        foes: vec![Some(2), Some(0)],
+    };
+    let r = e
+        .lone_fighter(hero, &[best, weak], &LoneFighterOptions::default(), &dice)
+        .unwrap();
+    assert!(r.foes[0].hit, "{}", r.text);
+    assert!(
+        r.foes.iter().all(|f| f.damage.is_none() && !f.may_be_wounded),
+        "{}",
+        r.text
+    );
+    e.undo().unwrap();
+    e.undo().unwrap();
+    // Best all-out instead: 0 + 1 + 1 = 2 against the Hero's 2 - 1 + 0 =
+    // 1... give the Hero +1: a tie Best loses. The Hero beat everyone and
+    // may strike Best.
+    all_out(&mut e, best);
+    let dice = LoneFighterDice {
+        lone: Some(1),
+        group: None,
+        foes: vec![Some(1), Some(0)],
+    };
+    let strike_best = LoneFighterOptions {
+        strike: vec![best],
+        ..LoneFighterOptions::default()
+    };
+    let r = e.lone_fighter(hero, &[best, weak], &strike_best, &dice).unwrap();
+    assert!(!r.foes[0].hit && r.foes[0].may_be_wounded, "{}", r.text);
+    assert!(r.foes[0].damage.is_some(), "{}", r.text);
 }

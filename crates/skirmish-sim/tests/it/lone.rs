@@ -160,3 +160,34 @@ fn the_lone_fighters_options_change_who_wins() {
         "in plate, concentrating {plate_concentrating:?} is no worse than fighting them all {plate:?}"
     );
 }
+
+/// The horde preset shows FUDGE 4.34 (its comments say how): knights beset
+/// by goblins under FUDGE striking roll once against them all, and a
+/// concentrating knight lets the others try his plate.
+#[test]
+fn the_horde_shows_the_lone_fighter() {
+    let s = Scenario::builtin("horde")
+        .unwrap()
+        .with_field("striking", "fudge-opposed")
+        .unwrap()
+        .with_field("sides.goblins.groups.0.count", "40")
+        .unwrap()
+        .with_field("sides.knights.groups.0.count", "3")
+        .unwrap();
+    let lines = |s: &Scenario| -> Vec<String> {
+        let r = Battle::new(s).unwrap().run(1, 0, &RunOptions::FULL).unwrap();
+        r.trace.unwrap().into_iter().map(|l| l.text).collect()
+    };
+    let plain = lines(&s);
+    assert!(
+        plain
+            .iter()
+            .any(|l| l.starts_with("knights") && l.contains(", one roll against ")),
+        "no beset knight"
+    );
+    let concentrating = lines(&s.with_field("sides.knights.groups.0.concentrate", "true").unwrap());
+    assert!(
+        concentrating.iter().any(|l| l.contains("unopposed (ignored)")),
+        "no ignored goblin"
+    );
+}

@@ -27,21 +27,30 @@ fn names_a_file(name: &str) -> bool {
 /// Warns, on standard error, about the settings `fought` (the scenario
 /// `arg` named, `loaded`, with the command's changes made) gives that its
 /// rules ignore. A built-in carries every system's numbers on purpose, so
-/// for one only the warnings the changes brought are said.
+/// for one only the fields the changes set are warned about
+/// ([`Scenario::warnings_beside`]), and the rest summed up in one line.
 pub(crate) fn warn(arg: Option<&str>, loaded: &Scenario, fought: &Scenario) {
     let name = arg.unwrap_or(BUILTIN[0]);
-    let known = if names_a_file(name) {
-        Vec::new()
-    } else if loaded == fought {
-        // A built-in as it is: no changes, nothing to say (and its
-        // warnings not worked out twice for that: a sweep's setup).
-        return;
-    } else {
-        loaded.warnings()
-    };
-    for warning in fought.warnings() {
-        if !known.contains(&warning) {
+    if names_a_file(name) {
+        for warning in fought.warnings() {
             eprintln!("warning: {name}: {warning}");
         }
+        return;
+    }
+    if loaded == fought {
+        // A built-in as it is: nothing to say (and its warnings not
+        // worked out for that: a sweep's setup).
+        return;
+    }
+    let set = fought.warnings_beside(loaded);
+    for warning in &set {
+        eprintln!("warning: {name}: {warning}");
+    }
+    let carried = fought.warnings().len().saturating_sub(set.len());
+    if carried > 0 {
+        eprintln!(
+            "note: {name}: {carried} of the built-in's own settings are for other rules than these (it carries \
+             every system's numbers on purpose) and have no effect here"
+        );
     }
 }

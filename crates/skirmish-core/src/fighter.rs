@@ -339,7 +339,7 @@ pub struct FighterProfile {
     /// FUZION REF.
     #[serde(default)]
     pub reflexes: i32,
-    /// FUZION Combat Sense.
+    /// FUZION Combat Sense: levels of the skill, 0 (none) or more.
     #[serde(default)]
     pub combat_sense: i32,
     /// FUDGE 4.31's stance: normal, all-out offense (+1 skill, +1 damage
@@ -461,8 +461,9 @@ impl FighterProfile {
 
     /// Checks every field but the count (whose limit is the caller's: a
     /// scenario's fighter cap, a tracker's group size); the error names the
-    /// field. Ratings, skill, damage factors, speed bonus, REF and Combat
-    /// Sense within ±[`RATING_LIMIT`]; initiative bonus within
+    /// field. Ratings, skill, damage factors, speed bonus and REF within
+    /// ±[`RATING_LIMIT`]; Combat Sense (a level of skill) in
+    /// `0..=`[`RATING_LIMIT`]; initiative bonus within
     /// ±[`INITIATIVE_LIMIT`]; interval at most [`INTERVAL_LIMIT`]; extra
     /// attacks at most [`EXTRA_ATTACKS_LIMIT`]; hit points
     /// 1..=[`HIT_POINTS_LIMIT`] if given; a weapon and armor the tables
@@ -480,10 +481,14 @@ impl FighterProfile {
             ("offense", self.offense),
             ("toughness", self.toughness),
             ("reflexes", self.reflexes),
-            ("combat_sense", self.combat_sense),
             ("skill", self.skill.level.value()),
         ] {
             within(name, value, RATING_LIMIT)?;
+        }
+        // A level of skill, none being 0: "Bob ... does not have any ranks
+        // in Combat Sense" (fuzion-action-blocks.txt).
+        if !(0..=RATING_LIMIT).contains(&self.combat_sense) {
+            return Err(Error::out_of_range("combat_sense", self.combat_sense, 0, RATING_LIMIT));
         }
         within("initiative_bonus", self.initiative_bonus, INITIATIVE_LIMIT)?;
         within("scale", self.scale, SCALE_LIMIT)?;

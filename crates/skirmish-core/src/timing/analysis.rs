@@ -64,6 +64,7 @@ use serde::{Deserialize, Serialize};
 use crate::dice::{Dice, Distribution, Probability};
 use crate::error::{Error, Result};
 use crate::tables::weapons::RateOfFire;
+use crate::timing::MAX_REFLEXES;
 
 /// Ticks in a round of Graduated Rounds, and the default stretch of
 /// Continuous combat analysed ("each round is divided into 20 ticks"; one
@@ -355,9 +356,15 @@ pub fn first_action_order(a: FirstAction, b: FirstAction) -> Result<OrderOdds> {
 /// -1 rather than the 0 that truncation would; either way the minimum of
 /// one action applies, so the count is 1 for every composite below 10.
 ///
+/// Combat Sense is "her level in Combat Sense": ranks of a skill, none
+/// being 0 (Bob the Plumber "does not have any ranks"), so a negative one
+/// is refused. REF, a characteristic, is taken as given: the text plays 2
+/// to 8 and sets no floor, and the minimum of one action covers any value.
+///
 /// # Errors
-/// [`Error::OutOfRange`] for a `roll` outside 1..=6; [`Error::Overflow`] if
-/// the Initiative Composite leaves `i32`.
+/// [`Error::OutOfRange`] for a `roll` outside 1..=6 or a `combat_sense`
+/// outside 0..=[`MAX_REFLEXES`]; [`Error::Overflow`] if the Initiative
+/// Composite leaves `i32`.
 ///
 /// ```
 /// use skirmish_core::timing::analysis::actions_for_roll;
@@ -370,6 +377,7 @@ pub fn actions_for_roll(reflexes: i32, combat_sense: i32, roll: i32) -> Result<u
     if !(1..=6).contains(&roll) {
         return Err(Error::out_of_range("roll", roll, 1, 6));
     }
+    check_combat_sense(combat_sense)?;
     let composite = reflexes
         .checked_add(combat_sense)
         .and_then(|s| s.checked_add(roll))
@@ -382,10 +390,22 @@ pub fn actions_for_roll(reflexes: i32, combat_sense: i32, roll: i32) -> Result<u
     Ok(composite.div_euclid(5).max(1).unsigned_abs())
 }
 
+/// Combat Sense is a level of skill: 0 (none) up to [`MAX_REFLEXES`]
+/// (fuzion-action-blocks.txt: "her level in Combat Sense"; "does not have
+/// any ranks").
+fn check_combat_sense(combat_sense: i32) -> Result<()> {
+    if (0..=MAX_REFLEXES).contains(&combat_sense) {
+        Ok(())
+    } else {
+        Err(Error::out_of_range("combat_sense", combat_sense, 0, MAX_REFLEXES))
+    }
+}
+
 /// The exact distribution of the number of actions in a FUZION phase, over
 /// the six faces of the d6 (counts out of 6); see [`actions_for_roll`].
 ///
 /// # Errors
+/// [`Error::OutOfRange`] for a `combat_sense` outside 0..=[`MAX_REFLEXES`];
 /// [`Error::Overflow`] if the Initiative Composite leaves `i32` for some face.
 ///
 /// ```
@@ -582,7 +602,9 @@ pub struct GraduatedActions {
 /// Under Lose a first action whose initiative is past the end of the round
 /// is lost too (a TT 14 flintlock can roll 23), so 0 actions is possible.
 /// The allowed actions come from the Rate of Fire
-/// ([`RateOfFire::shots_in_round`], plus gear; see [`attacks_per_round`]).
+/// ([`RateOfFire::shots_in_round`], plus gear; see [`attacks_per_round`]),
+/// and 0 is one of them: a weapon of RoF 1/2 fires in rounds 1, 3, 5...
+/// (docs/rules.md §1.2), so in round 2 nothing lands, a mean of 0.
 ///
 /// # Errors
 /// As [`initiative_distribution`]; [`Error::OutOfRange`] for
@@ -734,7 +756,11 @@ mod tests {
         assert_eq!(actions_for_roll(-9, 0, 6).unwrap(), 1);
         assert_eq!(actions_for_roll(i32::MIN, 0, 1).unwrap(), 1);
         assert!(matches!(actions_for_roll(i32::MAX, 0, 1), Err(Error::Overflow { .. })));
-        assert!(matches!(actions_for_roll(i32::MIN, -1, 1), Err(Error::Overflow { .. })));
+        // Combat Sense is a level of skill: a negative one is refused first.
+        assert!(matches!(
+            actions_for_roll(i32::MIN, -1, 1),
+            Err(Error::OutOfRange { .. })
+        ));
     }
 
     #[test]

@@ -280,7 +280,7 @@ pub struct ActorTiming {
     pub interval: u32,
     /// Action Blocks: REF (also the declaration order within a block).
     pub reflexes: i32,
-    /// Action Blocks: Combat Sense.
+    /// Action Blocks: Combat Sense, levels of the skill (0 for none).
     pub combat_sense: i32,
 }
 

@@ -289,7 +289,16 @@ fn the_seed_people() {
 #[test]
 fn actions_per_phase_matches_the_six_faces() {
     for reflexes in -30..=30 {
-        for combat_sense in [-7, -1, 0, 1, 2, 4, 9] {
+        // Combat Sense is a level of skill: a negative one is refused.
+        for combat_sense in [-7, -1] {
+            assert!(
+                matches!(actions_per_phase(reflexes, combat_sense), Err(Error::OutOfRange { ref field, .. }) if field == "combat_sense"),
+                "REF {reflexes} CS {combat_sense}"
+            );
+            assert!(actions_for_roll(reflexes, combat_sense, 3).is_err());
+            assert!(actions_per_phase_mean(reflexes, combat_sense).is_err());
+        }
+        for combat_sense in [0, 1, 2, 4, 9] {
             let d = actions_per_phase(reflexes, combat_sense).unwrap();
             assert_eq!(d.total(), 6);
             assert_eq!(
@@ -318,7 +327,14 @@ fn action_blocks_refuse_bad_rolls_and_overflow() {
         actions_per_phase(i32::MAX - 5, 0),
         Err(Error::Overflow { .. })
     ));
-    assert!(matches!(actions_per_phase(i32::MIN, -1), Err(Error::Overflow { .. })));
+    // A negative Combat Sense is refused before any sum (a level of skill).
+    assert!(
+        matches!(actions_per_phase(i32::MIN, -1), Err(Error::OutOfRange { ref field, .. }) if field == "combat_sense")
+    );
+    assert!(matches!(
+        actions_per_phase(i32::MAX - 1005, 1000),
+        Err(Error::Overflow { .. })
+    ));
     assert_eq!(actions_per_phase(i32::MIN, 0).unwrap().counts(), &[6]);
     let top = actions_per_phase(i32::MAX - 6, 0).unwrap();
     assert_eq!(i64::from(top.max()), (i64::from(i32::MAX)) / 5);
@@ -678,8 +694,22 @@ proptest! {
     }
 
     #[test]
-    fn actions_per_phase_matches_faces(reflexes in -1000i32..1000, combat_sense in -50i32..50) {
+    fn actions_per_phase_matches_faces(reflexes in -1000i32..1000, combat_sense in 0i32..50) {
         let d = actions_per_phase(reflexes, combat_sense).unwrap();
         prop_assert_eq!(as_map(&d), brute_actions(reflexes, combat_sense));
     }
+}
+
+/// Issue 33: no action allowed is a round the rules have (RoF 1/2 fires in
+/// rounds 1, 3, 5...: none in round 2), so nothing lands, a mean of 0.
+#[test]
+fn a_round_without_an_allowed_action_lands_none() {
+    let half = RateOfFire::new(1, 2).unwrap();
+    assert_eq!(half.shots_in_round(2), 0);
+    let none = graduated_actions(3, 0, half.shots_in_round(2), TICKS_PER_ROUND).unwrap();
+    assert_eq!((none.landed.min(), none.landed.counts()), (0, &[1][..]));
+    assert_eq!(none.mean, Ratio::whole(0));
+    // Round 1: the shot lands (TT 3: initiative 4..=12).
+    let one = graduated_actions(3, 0, half.shots_in_round(1), TICKS_PER_ROUND).unwrap();
+    assert_eq!(one.mean, Ratio::whole(1));
 }

@@ -78,7 +78,7 @@ fn fighters(seed: u64, huge: bool, graduated: bool) -> Vec<(ActorTiming, Declara
         let (s, r) = rofs[pick(&mut chaos, rofs.len()) - 1];
         let timing = ActorTiming {
             reflexes: pick(&mut chaos, 16) as i32 - 6,
-            combat_sense: pick(&mut chaos, 5) as i32 - 2,
+            combat_sense: pick(&mut chaos, 5) as i32 - 1, // 0..=4: a level of skill
             ..ActorTiming::default()
         };
         let decl = Declaration {

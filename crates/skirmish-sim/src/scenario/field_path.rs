@@ -340,6 +340,16 @@ fn resolve(root: &Value, path: &str, allow_new_last: bool) -> Result<String, Sce
     Ok(pointer)
 }
 
+/// The JSON pointer of a field path as errors and warnings write it
+/// (`sides[0].groups[1].interval`, `striking.sweeping_blow`): segments
+/// and indices, no names to look up.
+pub(crate) fn pointer_of(path: &str) -> String {
+    segments(path)
+        .iter()
+        .map(|segment| format!("/{}", segment.replace('~', "~0").replace('/', "~1")))
+        .collect()
+}
+
 /// Field names match ignoring case and `-` for `_`.
 fn same_key(key: &str, given: &str) -> bool {
     key.eq_ignore_ascii_case(&given.replace('-', "_"))

@@ -55,7 +55,8 @@ impl Scenario {
     /// that the tables have (unknown names suggest the closest); a custom
     /// weapon's Time Taken in 0..=1000 and rate of fire at most 100 shots per
     /// at most 100 rounds; ratings, skills, damage factors, speed bonuses,
-    /// REF and Combat Sense within ±1000; initiative bonus within
+    /// REF within ±1000; Combat Sense (a level of skill) in 0..=1000;
+    /// initiative bonus within
     /// ±1,000,000; interval at most 1,000,000; extra attacks at most 100;
     /// hit points 1..=1,000,000 if given; the timing and damage options as
     /// their own `validate` requires; every battle limit at least 1.

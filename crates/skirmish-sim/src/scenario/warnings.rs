@@ -14,8 +14,10 @@ impl Scenario {
     /// Settings this scenario gives that its chosen rules ignore, one
     /// sentence each, naming the field: Tick System initiative bonus and
     /// interval under another timing system; REF and Combat Sense (Action
-    /// Blocks) under another; a FUDGE stance, shield, aim, position, Scale,
-    /// NPC result, posture or `concentrate` under Full Contact striking;
+    /// Blocks) under another, and a REF below 0 under Action Blocks (the
+    /// rules take it, the text never goes there); a FUDGE stance, shield,
+    /// aim, position, Scale, NPC result, posture or `concentrate` under
+    /// Full Contact striking;
     /// FUDGE 4.34's sweeping blow and `concentrate` where no lone fighter
     /// is played (one-way strikes, the rule off).
     ///
@@ -31,6 +33,45 @@ impl Scenario {
     /// # Ok::<(), skirmish_sim::scenario::ScenarioError>(())
     /// ```
     pub fn warnings(&self) -> Vec<String> {
+        self.warnings_of_fields().into_iter().map(|(_, text)| text).collect()
+    }
+
+    /// The [`warnings`](Scenario::warnings) about fields whose value this
+    /// scenario changed from `base` (or added): what a change made to
+    /// `base` brought. A built-in carries every timing system's numbers on
+    /// purpose, so `skirmish run goblin-ambush --set timing=simultaneous`
+    /// says nothing of the ambush's Tick System intervals, but does of an
+    /// interval set by `--set` that the rules fought ignore.
+    ///
+    /// ```
+    /// use skirmish_sim::scenario::Scenario;
+    /// let ambush = Scenario::builtin("goblin-ambush")?;
+    /// let simultaneous = ambush.with_field("timing", "simultaneous")?;
+    /// assert_eq!(simultaneous.warnings().len(), 25);
+    /// assert!(simultaneous.warnings_beside(&ambush).is_empty());
+    /// let slower = simultaneous.with_field("sides.party.groups.Roland.interval", "5")?;
+    /// assert_eq!(
+    ///     slower.warnings_beside(&ambush),
+    ///     ["sides[0].groups[0].interval: 5 has no effect under simultaneous timing (only the Tick System reads it)"]
+    /// );
+    /// # Ok::<(), skirmish_sim::scenario::ScenarioError>(())
+    /// ```
+    pub fn warnings_beside(&self, base: &Scenario) -> Vec<String> {
+        let (Ok(mine), Ok(theirs)) = (serde_json::to_value(self), serde_json::to_value(base)) else {
+            return self.warnings();
+        };
+        self.warnings_of_fields()
+            .into_iter()
+            .filter(|(field, _)| {
+                let pointer = super::field_path::pointer_of(field);
+                mine.pointer(&pointer) != theirs.pointer(&pointer)
+            })
+            .map(|(_, text)| text)
+            .collect()
+    }
+
+    /// [`warnings`](Scenario::warnings), each with the path of its field.
+    fn warnings_of_fields(&self) -> Vec<(String, String)> {
         let tick_system = matches!(self.timing, TimingSystem::TickSystem(_));
         let action_blocks = matches!(self.timing, TimingSystem::ActionBlocks(_));
         let fudge = matches!(self.striking, Striking::FudgeOpposed(_));
@@ -44,11 +85,11 @@ impl Scenario {
                 // strikes it is no author's doing, so no warning.)
                 let on = r.lone_fighter && r.exchange == ExchangeRule::TwoWay;
                 if !on && r.sweeping_blow != SweepingBlow::Off {
-                    out.push(format!(
+                    out.push(with_field(format!(
                         "striking.sweeping_blow: {} has no effect without the lone fighter (lone_fighter = true and \
                          two-way exchanges)",
                         serde_json::to_string(&r.sweeping_blow).unwrap_or_default()
-                    ));
+                    )));
                 }
                 on
             }
@@ -58,10 +99,10 @@ impl Scenario {
             for (g, group) in side.groups.iter().enumerate() {
                 let mut ignored = |field: &str, value: i64, reader: &str| {
                     if value != 0 {
-                        out.push(format!(
+                        out.push(with_field(format!(
                             "sides[{s}].groups[{g}].{field}: {value} has no effect under {timing} timing (only {reader} \
                              reads it)"
-                        ));
+                        )));
                     }
                 };
                 if !tick_system {
@@ -71,6 +112,15 @@ impl Scenario {
                 if !action_blocks {
                     ignored("reflexes", group.reflexes.into(), "Action Blocks");
                     ignored("combat_sense", group.combat_sense.into(), "Action Blocks");
+                } else if group.reflexes < 0 {
+                    // FUZION's REF is a characteristic; the text plays 2 to
+                    // 8 and sets no floor (fuzion-action-blocks.txt).
+                    out.push(with_field(format!(
+                        "sides[{s}].groups[{g}].reflexes: {} is below 0, and REF is a characteristic (the text's \
+                         characters have 2 to 8): it only sorts these fighters last in each block's declarations, \
+                         and the minimum of one action a phase holds",
+                        group.reflexes
+                    )));
                 }
                 if !fudge {
                     // FUDGE chapter 4's per-fighter options.
@@ -97,20 +147,26 @@ impl Scenario {
                         ("concentrate", group.concentrate.then(|| "true".to_string())),
                     ] {
                         if let Some(value) = value {
-                            out.push(format!(
+                            out.push(with_field(format!(
                                 "sides[{s}].groups[{g}].{field}: {value} has no effect under full-contact striking \
                                  (only fudge-opposed striking reads it)"
-                            ));
+                            )));
                         }
                     }
                 } else if group.concentrate && !lone {
-                    out.push(format!(
+                    out.push(with_field(format!(
                         "sides[{s}].groups[{g}].concentrate: true has no effect without the lone fighter \
                          (striking.lone_fighter = true and two-way exchanges)"
-                    ));
+                    )));
                 }
             }
         }
         out
     }
+}
+
+/// A warning with its field's path: the text before its first `": "`.
+fn with_field(text: String) -> (String, String) {
+    let field = text.split_once(": ").map_or("", |(field, _)| field).to_owned();
+    (field, text)
 }

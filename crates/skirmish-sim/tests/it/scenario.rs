@@ -996,3 +996,48 @@ fn golden_seeded_schedules() {
         assert_eq!((*name, g.as_str()), (wname, w));
     }
 }
+
+/// Issue 33: values the rules do not allow are refused under every system,
+/// naming the field; values the rules allow but the texts never reach are
+/// warned about; values the rules allow are taken quietly.
+#[test]
+fn questionable_fuzion_and_tick_values_are_refused_warned_or_taken_as_the_rules_say() {
+    let parity = Scenario::builtin("parity").unwrap();
+    for system in TimingSystem::NAMES {
+        let base = parity.with_field("timing", system).unwrap();
+        // Combat Sense is a level of skill: none is 0 (fuzion-action-blocks.txt).
+        let e = base.with_field("sides.A.groups.0.combat_sense", "-1").unwrap_err();
+        assert_eq!(e.kind, ScenarioErrorKind::Invalid, "{system}: {e}");
+        assert_eq!(
+            e.to_string(),
+            "sides[0].groups[0].combat_sense: -1 is outside 0..=1000",
+            "{system}"
+        );
+        // An interval of 0: the next turn right after the action's ticks.
+        let quick = base.with_field("sides.A.groups.0.interval", "0").unwrap();
+        assert!(quick.warnings().is_empty(), "{system}: {:?}", quick.warnings());
+        // A REF below 0 is taken (the minimum of one action covers it), and
+        // warned about where Action Blocks read it.
+        let slow = base.with_field("sides.A.groups.0.reflexes", "-100").unwrap();
+        let warnings = slow.warnings();
+        assert_eq!(warnings.len(), 1, "{system}: {warnings:?}");
+        if system == "action-blocks" {
+            assert!(
+                warnings[0].starts_with("sides[0].groups[0].reflexes: -100 is below 0, and REF is a characteristic"),
+                "{warnings:?}"
+            );
+        } else {
+            assert!(warnings[0].contains("has no effect under"), "{warnings:?}");
+        }
+    }
+    // A file says where.
+    let e = Scenario::from_toml_str(
+        &Scenario::builtin_source("parity")
+            .unwrap()
+            .replacen("count = 10\n", "count = 10\ncombat_sense = -1\n", 1),
+        "p.toml",
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("combat_sense: -1 is outside 0..=1000"), "{e}");
+    assert!(e.line.is_some(), "{e}");
+}

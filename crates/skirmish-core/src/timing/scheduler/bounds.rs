@@ -68,7 +68,8 @@ impl Declaration {
 impl ActorTiming {
     /// Checks the numbers against the scheduler's limits: the initiative
     /// bonus within ±[`MAX_BONUS`], the Interval up to [`MAX_DURATION`],
-    /// REF and Combat Sense within ±[`MAX_REFLEXES`].
+    /// REF within ±[`MAX_REFLEXES`], Combat Sense (a level of skill) within
+    /// `0..=`[`MAX_REFLEXES`].
     pub fn validate(&self) -> Result<()> {
         check_range(
             "timing.initiative_bonus",
@@ -83,12 +84,8 @@ impl ActorTiming {
             (-MAX_REFLEXES).into(),
             MAX_REFLEXES.into(),
         )?;
-        check_range(
-            "timing.combat_sense",
-            self.combat_sense.into(),
-            (-MAX_REFLEXES).into(),
-            MAX_REFLEXES.into(),
-        )?;
+        // A level of skill, none being 0 (fuzion-action-blocks.txt).
+        check_range("timing.combat_sense", self.combat_sense.into(), 0, MAX_REFLEXES.into())?;
         Ok(())
     }
 }

@@ -233,7 +233,8 @@ impl Clone for ActorState {
 /// | any tick the scheduler schedules on | `1..=`[`MAX_TICK`] (`u32::MAX`) |
 /// | Time Taken, extra preparation, Interval, action ticks, GM Ready Time, free-action ticks, delays | `0..=`[`MAX_DURATION`] (1,000,000; some at least 1) |
 /// | speed bonus, Tick System initiative bonus | within ±[`MAX_BONUS`] (1,000,000) |
-/// | REF, Combat Sense | within ±[`MAX_REFLEXES`] (1,000) |
+/// | REF | within ±[`MAX_REFLEXES`] (1,000) |
+/// | Combat Sense (a level of skill) | `0..=`[`MAX_REFLEXES`] |
 /// | Rate of Fire shots and rounds, extra attacks, actions a round | `..=`[`MAX_ACTIONS`] (1,000) |
 /// | entered initiative | Relativity `1..=MAX_DURATION`; Tick System `-MAX_BONUS..=2 * MAX_BONUS`; Action Blocks `1..=MAX_ACTIONS`; rolls within their dice |
 /// | timers | `1..=MAX_TICK - now` ticks |

@@ -341,6 +341,10 @@ fun everyErrorKind() {
             e.addCombatant(CombatantSpec(name = "x", action = attack(1).copy(rateOfFire = RateOfFire(shots = 0u))))
         }?.let { same("the nested field", it.field, "declaration.rate_of_fire.shots") }
         throws<SkirmishException.InvalidInput>("an effect of 0 ticks") { e.addEffect("gas", EffectDuration.Ticks(0uL), null) }
+        // Combat Sense is a level of skill, 0 for none (issue 33): an Int can hold -1, the rules refuse it.
+        throws<SkirmishException.InvalidInput>("a Combat Sense of -1") {
+            e.addCombatant(CombatantSpec(name = "x", action = attack(1), timing = ActorTiming(combatSense = -1)))
+        }?.let { same("the field", it.field, "timing.combat_sense") }
         // UniFFI's UInt and ULong cannot hold a negative, and Int and Long are
         // exactly i32 and i64: no Kotlin value is too wide for its argument.
         // A caller's `(-1).toUInt()` wraps to the largest value, which the
@@ -659,7 +663,10 @@ fun scenarioAmbushToTheEnd(e: Encounter) {
     same("the Shaman's boxes", e.state("Shaman").woundBoxes, WoundTrack(hurt = 1u, veryHurt = 1u, incapacitated = 1u))
     same("Goblin #1 at the end", Pair(e.state("Goblin #1").status, e.state("Goblin #1").wound), Pair(Status.DOWN, WoundLevel.INCAPACITATED))
     throws<SkirmishException.NotNow>("a fighter down since tick 8 strikes") { e.hit("Goblin #1", "Roland", 0) }
-    throws<SkirmishException.NotNow>("odds from here of a decided fight") { e.oddsFromHere(100uL, 1uL) }
+    // Odds from here of a decided fight: its outcome, nothing fought (not an error: an app refreshes them each screen).
+    val decided = e.oddsFromHere(100uL, 1uL)
+    same("odds from here of a decided fight", Triple(decided.battles, decided.sides.map { it.name to it.winRate }, decided.drawRate),
+        Triple(0uL, listOf("party" to 1.0, "goblinoids" to 0.0), 0.0))
 }
 
 fun strikesAndWounds() {
@@ -801,6 +808,15 @@ fun strikesAndWounds() {
             e.strike(gus, ivan, null, StrikeDice(attack = 0, defense = 0)).margin
         }
         same("Gus and Ivan's margins, rounds 1-3", margins, listOf(1, 0, 1))
+    }
+    // FUDGE 4.21: Gunner's Brawling Good, +2 from the GM (Superb), rolls Good, Superb, Great: the median is Great.
+    Encounter.withRules(TimingSystem.Continuous(ContinuousConfig()), EncounterRules(Striking.FudgeOpposed(FudgeRules()), DamageConfig.FudgeWounds(FudgeWoundsConfig())), 1uL).use { e ->
+        val gunner = e.addFighter("party", FighterProfile(name = "Gunner", skill = "Good"))[0]
+        val r = e.storyElement(gunner, 2, true, listOf(-2, 0, -1))
+        same("Gunner's story element", Triple(r.skill, r.results, r.result), Triple(3, listOf(1, 3, 2), 2))
+        throws<SkirmishException.InvalidInput>("a GM modifier of +4") { e.storyElement(gunner, 4, false, listOf()) }?.let {
+            same("the modifier's field", it.field, "modifier")
+        }
     }
     // A wound counts from the next moment; hit points; custom weapons.
     val rules = EncounterRules(Striking.FullContact(FullContactRules()), DamageConfig.HitPoints(HitPointsConfig(damage = HitDamage.Margin,

@@ -22,7 +22,8 @@ pub struct SideOdds {
 /// draw and timeout rates, and how much longer the fight is expected to last.
 #[derive(Debug, Clone, PartialEq, uniffi::Record)]
 pub struct OddsFromHere {
-    /// Battles run.
+    /// Battles run; 0 for a fight already decided (its outcome, nothing
+    /// fought).
     pub battles: u64,
     /// Each side, in the order of the encounter's sides.
     pub sides: Vec<SideOdds>,

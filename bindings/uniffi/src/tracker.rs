@@ -45,7 +45,7 @@ mod strike;
 mod tests;
 mod view;
 
-pub use many::{LoneFighterDice, LoneFighterOptions, LoneFighterReport, LoneFoe};
+pub use many::{LoneFighterDice, LoneFighterOptions, LoneFighterReport, LoneFoe, StoryReport};
 pub use records::{
     ActingLine, CombatantSpec, CombatantView, EffectDuration, EncounterRules, ExpiredEffect, LineDeclaration, LogEntry,
     SheetLine, Status, Turn,
@@ -237,6 +237,24 @@ impl Encounter {
         })
     }
 
+    /// FUDGE 4.21: a story element, `combatant`'s roll of its combat skill
+    /// with the GM's `modifier` (-3..=3), once or, with `median_of_three`,
+    /// the median of three; `rolls` typed in (empty: the encounter rolls).
+    /// Undoable.
+    #[uniffi::method(default(modifier = 0, median_of_three = false, rolls = []))]
+    pub fn story_element(
+        &self,
+        combatant: u32,
+        modifier: i32,
+        median_of_three: bool,
+        rolls: Vec<i32>,
+    ) -> Result<StoryReport> {
+        self.write(|e| {
+            Ok(e.story_element(id(combatant), modifier, median_of_three, &rolls)?
+                .into())
+        })
+    }
+
     /// The GM sets a combatant's wounds or hit points, or heals it. Undoable.
     pub fn set_damage(&self, combatant: u32, change: WoundOverride) -> Result<()> {
         self.write(|e| e.set_damage(id(combatant), change.into()))
@@ -255,7 +273,9 @@ impl Encounter {
 
     /// Who is likely to win from here: `battles` fights (1..=the
     /// simulator's limit) from the present state, by the encounter's rules,
-    /// deterministic for a `seed`. The encounter is not changed.
+    /// deterministic for a `seed`. The encounter is not changed. A fight
+    /// already decided gives its outcome, nothing fought (`battles` 0):
+    /// the side standing at 100%, the others at 0% (nobody: a draw, 100%).
     pub fn odds_from_here(&self, battles: u64, seed: u64) -> Result<OddsFromHere> {
         self.read_any(|e| {
             sim_odds::odds_from_here(e, battles, seed)

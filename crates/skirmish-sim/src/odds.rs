@@ -77,7 +77,7 @@ use serde::{Deserialize, Serialize};
 use skirmish_core::damage::{Condition, DamageModel};
 use skirmish_core::dice::SeededRolls;
 use skirmish_core::fighter::Fighter;
-use skirmish_core::tracker::{Continuation, Encounter, EncounterRules};
+use skirmish_core::tracker::{Continuation, Encounter, EncounterRules, MAX_COMBATANTS, MAX_GROUP};
 
 use crate::battle::{Battle, Resume, Start, Workspace};
 use crate::clock::{LineClock, Lines};
@@ -109,7 +109,9 @@ pub struct SideOdds {
     pub high: f64,
 }
 
-/// What many fights from the encounter's present state came to.
+/// What many fights from the encounter's present state came to. A fight
+/// already decided comes to its outcome with `battles` 0 (nothing fought):
+/// see [`odds_from_here`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct OddsFromHere {
     /// Battles fought.
@@ -152,15 +154,65 @@ impl OddsFromHere {
 ///
 /// - [`SimError::Rules`] naming `battles` when it is outside
 ///   `1..=`[`MAX_BATTLES`];
-/// - [`SimError::Tracker`] (kind `NotNow`) when the encounter is decided
-///   (fewer than two sides have anyone standing) or a combatant still in
-///   the fight has no combat stats or side;
+/// - [`SimError::Tracker`] (kind `NotNow`) when the encounter has fewer
+///   than two sides, or a combatant still in the fight has no combat stats
+///   or side;
 /// - [`SimError::Rules`] or [`SimError::Scenario`] when the rules refuse a
 ///   moment (a tick past the scheduler's last).
+///
+/// # A decided fight
+///
+/// When fewer than two sides have anyone standing, the odds are the
+/// outcome, with nothing fought (`battles` 0): the side standing wins at
+/// 100% (interval 100%..100%), every other at 0%; if nobody stands, a draw
+/// at 100%. An app refreshing its odds on every screen gets the result of
+/// a fight that ended, not an error.
+///
+/// ```
+/// use skirmish_sim::odds::{encounter_from_scenario, odds_from_here};
+/// use skirmish_sim::scenario::Scenario;
+/// let mut e = encounter_from_scenario(&Scenario::builtin("goblin-ambush")?, 7)?;
+/// for name in ["Orc #1", "Orc #2", "Goblin #1", "Goblin #2", "Shaman"] {
+///     let id = e.find(name)?;
+///     e.down(id)?;
+/// }
+/// let odds = odds_from_here(&e, 1_000, 1)?;
+/// assert_eq!((odds.battles, odds.sides[0].win_rate, odds.sides[1].win_rate), (0, 1.0, 0.0));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn odds_from_here(encounter: &Encounter, battles: u64, seed: u64) -> Result<OddsFromHere, SimError> {
     check_battles(battles)?;
+    let sides = encounter.sides_standing();
+    if sides.len() >= 2 && sides.iter().filter(|(_, standing)| *standing).count() < 2 {
+        return Ok(decided(&sides));
+    }
     let continuation = encounter.continuation()?;
     odds_from_continuation(&continuation, battles, seed)
+}
+
+/// The odds of a decided fight: its outcome, nothing fought.
+fn decided(sides: &[(String, bool)]) -> OddsFromHere {
+    let share = |yes: bool| if yes { 1.0 } else { 0.0 };
+    let draw = !sides.iter().any(|(_, standing)| *standing);
+    OddsFromHere {
+        battles: 0,
+        sides: sides
+            .iter()
+            .map(|(name, standing)| SideOdds {
+                name: name.clone(),
+                wins: 0,
+                win_rate: share(*standing),
+                low: share(*standing),
+                high: share(*standing),
+            })
+            .collect(),
+        draws: 0,
+        draw_rate: share(draw),
+        timeouts: 0,
+        timeout_rate: 0.0,
+        mean_ticks: 0.0,
+        mean_rounds: 0.0,
+    }
 }
 
 /// [`odds_from_here`] from a [`Continuation`] already taken (or restored
@@ -211,8 +263,14 @@ pub fn continuation_summaries(
 /// # Errors
 ///
 /// [`SimError::Tracker`] when the encounter refuses the rules or a group
-/// (the field says which: `rules.damage`, `profile.weapon`, ...).
+/// (the field says which: `rules.damage`, `profile.weapon`, ...). A
+/// scenario bigger than a tick sheet takes (a group of more than
+/// [`MAX_GROUP`] fighters, as the built-in `horde`'s 50,000 goblins, or
+/// more than [`MAX_COMBATANTS`] in all) is refused naming the group's
+/// `count` by its path, saying how to open a smaller copy and that
+/// battles and sweeps take the scenario as it is.
 pub fn encounter_from_scenario(scenario: &Scenario, seed: u64) -> Result<Encounter, SimError> {
+    fits_a_tick_sheet(scenario)?;
     let rules = EncounterRules {
         striking: scenario.striking,
         damage: scenario.damage.clone(),
@@ -224,6 +282,41 @@ pub fn encounter_from_scenario(scenario: &Scenario, seed: u64) -> Result<Encount
         }
     }
     Ok(encounter)
+}
+
+/// Refuses, saying what to do, a scenario with more fighters than the
+/// tracker keeps (before any is added).
+fn fits_a_tick_sheet(scenario: &Scenario) -> Result<(), SimError> {
+    use skirmish_core::tracker::TrackerError;
+    let fought_anyway = "battles and sweeps fight the scenario as it is (`battle`, `skirmish run`, `skirmish sweep`)";
+    let mut total: u64 = 0;
+    for (s, side) in scenario.sides.iter().enumerate() {
+        for (g, group) in side.groups.iter().enumerate() {
+            if group.count > u64::from(MAX_GROUP) {
+                return Err(SimError::Tracker(TrackerError::invalid(
+                    &format!("sides[{s}].groups[{g}].count"),
+                    format!(
+                        "group {:?} has {} fighters, and the live tracker keeps at most {MAX_GROUP} in a \
+                         group (a tick sheet at the table); open a smaller copy, with the field \
+                         sides.{}.groups.{}.count set to {MAX_GROUP} or fewer (`--set` at the command line, \
+                         `with_field` in code); {fought_anyway}",
+                        group.name, group.count, side.name, group.name
+                    ),
+                )));
+            }
+            total += group.count;
+        }
+    }
+    if total > u64::from(MAX_COMBATANTS) {
+        return Err(SimError::Tracker(TrackerError::invalid(
+            "sides",
+            format!(
+                "{total} fighters in all, and the live tracker keeps at most {MAX_COMBATANTS}; open a smaller \
+                 copy (lower the groups' counts); {fought_anyway}"
+            ),
+        )));
+    }
+    Ok(())
 }
 
 fn check_battles(battles: u64) -> Result<(), SimError> {

@@ -122,3 +122,36 @@ fn conversions_round_trip() {
         assert_eq!(core::CombatantSpec::try_from(ffi).unwrap(), spec);
     }
 }
+
+/// Issue 33, as Kotlin and Swift see it: a decided fight's odds are its
+/// outcome (not `NotNow`), a built-in too big for the tracker says what to
+/// do, and a negative Combat Sense (an `Int` holds one) is refused naming
+/// the field.
+#[test]
+fn decided_odds_too_big_a_builtin_and_a_negative_combat_sense() {
+    let e = Encounter::from_scenario("goblin-ambush".into(), 1).unwrap();
+    for name in ["Orc #1", "Orc #2", "Goblin #1", "Goblin #2", "Shaman"] {
+        let id = e.find(name.into()).unwrap();
+        e.down(id).unwrap();
+    }
+    let odds = e.odds_from_here(100, 1).unwrap();
+    assert_eq!(odds.battles, 0);
+    let rates: Vec<(String, f64)> = odds.sides.iter().map(|s| (s.name.clone(), s.win_rate)).collect();
+    assert_eq!(rates, [("party".to_owned(), 1.0), ("goblinoids".to_owned(), 0.0)]);
+
+    match Encounter::from_scenario("horde".into(), 1) {
+        Err(SkirmishError::InvalidInput { field, message, .. }) => {
+            assert_eq!(field, "sides[0].groups[0].count");
+            assert!(message.contains("set to 10000 or fewer"), "{message}");
+        }
+        Err(other) => panic!("{other:?}"),
+        Ok(_) => panic!("horde opened"),
+    }
+
+    let mut x = spec("x", 1);
+    x.timing.combat_sense = -1;
+    match e.add_combatant(x) {
+        Err(SkirmishError::InvalidInput { field, .. }) => assert_eq!(field, "timing.combat_sense"),
+        other => panic!("{other:?}"),
+    }
+}

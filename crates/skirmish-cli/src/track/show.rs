@@ -484,6 +484,25 @@ pub(super) fn strike_odds(e: &Encounter, a: CombatantId, t: CombatantId, out: &m
 
 /// Each side's chance of winning from here, as the simulator found it.
 pub(super) fn odds_from_here(o: &skirmish_sim::odds::OddsFromHere, seed: u64, out: &mut String) {
+    if o.battles == 0 {
+        // Decided: the outcome, nothing fought.
+        let standing: Vec<&str> = o
+            .sides
+            .iter()
+            .filter(|s| s.win_rate > 0.0)
+            .map(|s| s.name.as_str())
+            .collect();
+        *out += &match standing.as_slice() {
+            [winner] => format!("odds from here: the fight is decided: {winner} wins (100%), nothing left to fight\n"),
+            _ => "odds from here: the fight is decided: nobody stands (a draw), nothing left to fight\n".to_owned(),
+        };
+        let mut t = Table::new(&["side", "chance"]).right_align(&[1]);
+        for side in &o.sides {
+            t.push(vec![side.name.clone(), format!("{:.0}%", 100.0 * side.win_rate)]);
+        }
+        *out += &t.render(Format::Text);
+        return;
+    }
     *out += &format!(
         "odds from here: the rest of the fight fought {} times (seed {seed})\n",
         o.battles

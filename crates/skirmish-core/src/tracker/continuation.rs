@@ -48,6 +48,26 @@ pub struct Continuation {
 }
 
 impl Encounter {
+    /// Every side of the encounter (in order of first appearance, removed
+    /// combatants left out) and whether anyone of it still stands in the
+    /// fight: fewer than two standing means the fight is decided, and
+    /// [`continuation`](Self::continuation) is refused.
+    pub fn sides_standing(&self) -> Vec<(String, bool)> {
+        let s = &self.state;
+        let mut sides: Vec<(String, bool)> = Vec::new();
+        for c in &s.combatants {
+            let Some(side) = c.side.as_ref().filter(|_| c.status != Status::Removed) else {
+                continue;
+            };
+            let standing = c.status == Status::Standing && s.scheduler.is_in(ActorId(c.line));
+            match sides.iter_mut().find(|(name, _)| name == side) {
+                Some((_, any)) => *any |= standing,
+                None => sides.push((side.clone(), standing)),
+            }
+        }
+        sides
+    }
+
     /// The encounter as a simulator sees it (see [`Continuation`]).
     ///
     /// Refused (`NotNow`) when a combatant still in the fight has no

@@ -59,6 +59,19 @@ fn counts(odds: &OddsFromHere) -> (Vec<u64>, u64, u64) {
 /// Checks what holds for any result: the counts add up, rates are the
 /// counts' shares, each interval holds its rate.
 fn check_consistent(odds: &OddsFromHere) {
+    if odds.battles == 0 {
+        // Decided: its outcome, nothing fought.
+        let standing = odds.sides.iter().filter(|s| s.win_rate == 1.0).count();
+        assert!(standing <= 1, "{odds:?}");
+        assert_eq!(odds.draw_rate, if standing == 0 { 1.0 } else { 0.0 }, "{odds:?}");
+        for s in &odds.sides {
+            assert!(s.win_rate == 0.0 || s.win_rate == 1.0, "{odds:?}");
+            assert_eq!((s.wins, s.low, s.high), (0, s.win_rate, s.win_rate), "{odds:?}");
+        }
+        assert_eq!((odds.draws, odds.timeouts, odds.timeout_rate), (0, 0, 0.0), "{odds:?}");
+        assert_eq!((odds.mean_ticks, odds.mean_rounds), (0.0, 0.0), "{odds:?}");
+        return;
+    }
     let wins: u64 = odds.sides.iter().map(|s| s.wins).sum();
     assert_eq!(wins + odds.draws + odds.timeouts, odds.battles, "{odds:?}");
     let n = odds.battles as f64;
@@ -381,18 +394,51 @@ fn the_same_seed_gives_the_same_odds() {
     assert_ne!((b.sides[0].wins, b.mean_ticks), (c.sides[0].wins, c.mean_ticks));
 }
 
+/// A decided fight's odds are its outcome, nothing fought (issue 33: an
+/// app refreshing its odds each screen got `NotNow`).
 #[test]
-fn a_decided_fight_and_a_fighter_without_stats_are_refused() {
-    // Decided: every goblinoid down.
+fn a_decided_fight_has_its_outcome_as_odds() {
+    // Every goblinoid down: the party wins, 100%.
     let mut e = encounter_from_scenario(&ambush(), 1).unwrap();
     for name in ["Orc #1", "Orc #2", "Goblin #1", "Goblin #2", "Shaman"] {
         let id = e.find(name).unwrap();
         e.down(id).unwrap();
     }
-    match odds_from_here(&e, 100, 1) {
-        Err(SimError::Tracker(err)) => assert_eq!(err.kind(), ErrorKind::NotNow, "{err}"),
-        other => panic!("expected the tracker's refusal, got {other:?}"),
+    let odds = odds_from_here(&e, 100, 1).unwrap();
+    check_consistent(&odds);
+    assert_eq!(odds.battles, 0);
+    let rates: Vec<(&str, f64, f64, f64)> = odds
+        .sides
+        .iter()
+        .map(|s| (s.name.as_str(), s.win_rate, s.low, s.high))
+        .collect();
+    assert_eq!(rates, [("party", 1.0, 1.0, 1.0), ("goblinoids", 0.0, 0.0, 0.0)]);
+    assert_eq!(odds.draw_rate, 0.0);
+    // The number of battles asked is still checked.
+    assert!(odds_from_here(&e, 0, 1).is_err());
+    // Everyone down: a draw.
+    for name in ["Roland", "Madoc", "Cardiff"] {
+        let id = e.find(name).unwrap();
+        e.down(id).unwrap();
     }
+    let odds = odds_from_here(&e, 100, 1).unwrap();
+    check_consistent(&odds);
+    assert_eq!((odds.battles, odds.draw_rate), (0, 1.0));
+    assert!(odds.sides.iter().all(|s| s.win_rate == 0.0));
+    // Undone: undecided again, fought.
+    e.undo().unwrap();
+    e.undo().unwrap();
+    e.undo().unwrap();
+    let odds = odds_from_here(&e, 100, 1).unwrap();
+    assert_eq!((odds.battles, odds.sides[0].win_rate), (0, 1.0));
+    for _ in 0..5 {
+        e.undo().unwrap();
+    }
+    assert_eq!(odds_from_here(&e, 100, 1).unwrap().battles, 100);
+}
+
+#[test]
+fn a_fighter_without_stats_is_refused() {
     // A timing-only combatant in the fight: no stats to fight with.
     let mut e = encounter_from_scenario(&ambush(), 1).unwrap();
     e.add_combatant(CombatantSpec::new("Bystander", Declaration::new(3, 0)).on_side("party"))
@@ -550,7 +596,8 @@ proptest! {
     }
 
     /// Any timing and striking system, any dice at the table, any moment:
-    /// the odds come back consistent, or the tracker says the fight is decided.
+    /// the odds come back consistent (a decided fight's its outcome), or the
+    /// tracker says why not.
     #[test]
     fn odds_from_any_moment_never_panic(
         timing in 0..TimingSystem::NAMES.len(),
@@ -609,4 +656,50 @@ fn a_group_member_struck_keeps_the_group_acting() {
     assert_eq!(odds.timeouts, 0);
     let goblins = odds.side("goblins").unwrap();
     assert!(goblins.wins > 0 && goblins.wins < 1_000, "{odds:?}");
+}
+
+/// A built-in bigger than a tick sheet (`horde`: 50,000 goblins in one
+/// group) is refused naming the count's path and saying what to do; the
+/// smaller copy it suggests opens, and the battle takes the original.
+#[test]
+fn a_scenario_bigger_than_a_tick_sheet_says_what_to_do() {
+    let horde = Scenario::builtin("horde").unwrap();
+    let err = encounter_from_scenario(&horde, 1).unwrap_err();
+    let SimError::Tracker(err) = &err else {
+        panic!("expected the tracker's refusal, got {err:?}")
+    };
+    assert_eq!(err.kind(), ErrorKind::InvalidInput);
+    let text = err.to_string();
+    assert!(text.contains("sides[0].groups[0].count"), "{text}");
+    assert!(
+        text.contains("sides.goblins.groups.goblins.count set to 10000 or fewer"),
+        "{text}"
+    );
+    assert!(
+        text.contains("battles and sweeps fight the scenario as it is"),
+        "{text}"
+    );
+    // The copy it suggests opens.
+    let smaller = horde.with_field("sides.goblins.groups.goblins.count", "10000").unwrap();
+    assert!(encounter_from_scenario(&smaller, 1).is_ok());
+    // More than the tracker's total in groups that each fit.
+    let mut many = smaller.clone();
+    let group = many.sides[0].groups[0].clone();
+    for i in 0..10 {
+        let mut g = group.clone();
+        g.name = format!("wave {i}");
+        many.sides[0].groups.push(g);
+    }
+    let err = encounter_from_scenario(&many, 1).unwrap_err().to_string();
+    assert!(
+        err.contains("110500 fighters in all") && err.contains("at most 100000"),
+        "{err}"
+    );
+    // Every other built-in opens at the table.
+    for name in skirmish_sim::scenario::BUILTIN.iter().filter(|n| **n != "horde") {
+        assert!(
+            encounter_from_scenario(&Scenario::builtin(name).unwrap(), 1).is_ok(),
+            "{name}"
+        );
+    }
 }

@@ -9,6 +9,7 @@ const WARM_UP: Duration = Duration::from_millis(200);
 use skirmish_sim::battle::{Battle, Workspace};
 use skirmish_sim::report::Outcome;
 use skirmish_sim::scenario::Scenario;
+use skirmish_sim::sweep::MAX_BATTLES;
 
 /// Arguments of `skirmish bench`.
 #[derive(Debug, clap::Args)]
@@ -19,8 +20,9 @@ pub(crate) struct Args {
     /// Fighters per side, at least 1.
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
     size: u64,
-    /// Battles to fight (0 .. battles-1 of the seed), at least 1.
-    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
+    /// Battles to fight (0 .. battles-1 of the seed), 1 to 1,000,000,000
+    /// (a sweep's cap per cell: `skirmish_sim::sweep::MAX_BATTLES`).
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..=MAX_BATTLES))]
     battles: u64,
     /// Master seed.
     #[arg(long, default_value_t = 1)]

@@ -6,6 +6,7 @@ mod cli;
 mod inputs;
 #[cfg(unix)]
 mod outputs;
+mod papercuts;
 mod replay;
 mod run;
 #[cfg(unix)]

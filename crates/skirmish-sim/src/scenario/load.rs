@@ -75,9 +75,24 @@ impl Scenario {
             {
                 message = format!("duplicate key {key}: a key may appear only once in a table");
             }
+            let span = e.span().map(|span| span.start);
+            // toml refuses a dotted key of too many parts with no place:
+            // find the key, so the error has its line and column.
+            let deep = if span.is_none() && message == "recursion limit" {
+                deepest_key(src)
+            } else {
+                None
+            };
+            if let Some((_, parts)) = deep {
+                message = format!(
+                    "a key of {parts} dotted parts (tables nested {parts} deep); TOML is read at most {} \
+                     deep (recursion limit)",
+                    TOML_DEPTH - 1
+                );
+            }
             let error = ScenarioError::new(ScenarioErrorKind::Syntax, "", message).with_origin(origin);
-            match e.span() {
-                Some(span) => error.at_offset(src, span.start),
+            match span.or(deep.map(|(at, _)| at)) {
+                Some(at) => error.at_offset(src, at),
                 None => error,
             }
         })?;
@@ -295,6 +310,40 @@ fn what_it_is(file_type: &std::fs::FileType) -> &'static str {
 pub(crate) fn path_text(path: &serde_path_to_error::Path) -> String {
     let text = path.to_string();
     if text == "." { String::new() } else { text }
+}
+
+/// The toml parser's nesting limit: a key of this many dotted parts, or
+/// values nested this deep, are refused.
+const TOML_DEPTH: usize = 80;
+
+/// The byte offset of the first key (a table header's or a `key = value`'s)
+/// of at least [`TOML_DEPTH`] dotted parts, with its number of parts.
+/// Quoted parts are skipped whole, so a `.` inside quotes does not count.
+fn deepest_key(src: &str) -> Option<(usize, usize)> {
+    let mut offset = 0;
+    for line in src.split_inclusive('\n') {
+        let start = offset;
+        offset += line.len();
+        let trimmed = line.trim_start();
+        let indent = line.len() - trimmed.len();
+        let key = trimmed.trim_start_matches('[');
+        let mut parts = 1;
+        let mut quote = None;
+        for c in key.chars() {
+            match (quote, c) {
+                (Some(q), c) if c == q => quote = None,
+                (Some(_), _) => {}
+                (None, '"' | '\'') => quote = Some(c),
+                (None, '.') => parts += 1,
+                (None, ']' | '=' | '#') => break,
+                _ => {}
+            }
+        }
+        if parts >= TOML_DEPTH {
+            return Some((start + indent, parts));
+        }
+    }
+    None
 }
 
 /// toml's message without its own rendering of the source.

@@ -23,6 +23,18 @@ pub fn resolve_output(path: &Path) -> io::Result<PathBuf> {
     for _ in 0..40 {
         match fs::symlink_metadata(&current) {
             Ok(meta) if meta.file_type().is_symlink() => {
+                if let Some(fd) = open_descriptor(&current) {
+                    return Err(io::Error::new(
+                        io::ErrorKind::InvalidInput,
+                        format!(
+                            "names the open file descriptor {} ({}), not a file: an output is written beside \
+                             its file and renamed over it (and a CSV is the sweep's checkpoint), which a stream \
+                             cannot take; write to a file and read that",
+                            fd.display(),
+                            describe_descriptor(&fd)
+                        ),
+                    ));
+                }
                 let link = fs::read_link(&current)?;
                 current = match current.parent() {
                     Some(dir) if link.is_relative() => dir.join(link),
@@ -35,6 +47,33 @@ pub fn resolve_output(path: &Path) -> io::Result<PathBuf> {
         }
     }
     Err(io::Error::other("too many levels of symbolic links"))
+}
+
+/// `path` itself if it is one of the kernel's links to an open file
+/// descriptor (`/proc/self/fd/1`, `/dev/fd/1`, `/dev/stdout` once followed
+/// there): its folder is a process's `fd` folder under `/proc`. Following
+/// such a link leads to a pipe's pseudo-name or to a file the descriptor
+/// has open, which a rename would replace behind the descriptor's back.
+fn open_descriptor(path: &Path) -> Option<PathBuf> {
+    let folder = fs::canonicalize(path.parent()?).ok()?;
+    let mut parts = folder
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned());
+    let _root = parts.next()?;
+    let names: Vec<String> = parts.collect();
+    let under_proc = names.first().is_some_and(|n| n == "proc");
+    let fd_folder = names.last().is_some_and(|n| n == "fd" || n == "fdinfo");
+    (under_proc && fd_folder).then(|| folder.join(path.file_name().unwrap_or_default()))
+}
+
+/// What an open descriptor's number is by convention, for an error.
+fn describe_descriptor(fd: &Path) -> &'static str {
+    match fd.file_name().and_then(|n| n.to_str()) {
+        Some("0") => "standard input",
+        Some("1") => "standard output",
+        Some("2") => "standard error",
+        _ => "an open file",
+    }
 }
 
 /// What a file that is not a regular file is, for an error.

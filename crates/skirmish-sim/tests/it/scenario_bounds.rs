@@ -530,3 +530,41 @@ fn settings_the_rules_ignore_are_warned_about() {
     let two_way = knight.with_field("striking", "fudge-opposed").unwrap();
     assert!(two_way.warnings().is_empty(), "{:?}", two_way.warnings());
 }
+
+/// Nesting past the TOML reader's limit is refused with its line and
+/// column, whether as a table header of 100,000 dotted parts (which the
+/// reader refused with no place at all), a dotted key, inline tables or
+/// lists.
+#[test]
+fn nesting_too_deep_is_refused_with_its_line_and_column() {
+    let dotted = vec!["a"; 100_000].join(".");
+    let header = format!("name = \"x\"\n\n[{dotted}]\nb = 1\n");
+    let e = Scenario::from_toml_str(&header, "deep.toml").unwrap_err();
+    assert_eq!(e.kind, ScenarioErrorKind::Syntax);
+    assert_eq!((e.line, e.column), (Some(3), Some(1)), "{e}");
+    assert!(
+        e.to_string().starts_with("deep.toml:3:1: a key of 100000 dotted parts"),
+        "{e}"
+    );
+    assert!(e.to_string().contains("recursion limit"), "{e}");
+
+    let key = format!("name = \"x\"\n  \"q.q\".{dotted} = 1\n");
+    let e = Scenario::from_toml_str(&key, "key.toml").unwrap_err();
+    assert_eq!((e.line, e.column), (Some(2), Some(3)), "{e}");
+    // The quoted part is one part, its dot not counted.
+    assert!(e.message.contains("100001 dotted parts"), "{e}");
+
+    for deep in [
+        format!("a = {}1{}\n", "{b = ".repeat(100_000), "}".repeat(100_000)),
+        format!("x = {}{}\n", "[".repeat(100_000), "]".repeat(100_000)),
+    ] {
+        let e = Scenario::from_toml_str(&deep, "values.toml").unwrap_err();
+        assert_eq!(e.line, Some(1), "{e}");
+        assert!(e.column.is_some(), "{e}");
+    }
+    // Below the limit a dotted header reads (and is refused as the unknown
+    // field it is, at its line).
+    let shallow = format!("name = \"x\"\n[{}]\n", vec!["a"; 70].join("."));
+    let e = Scenario::from_toml_str(&shallow, "ok.toml").unwrap_err();
+    assert_eq!(e.kind, ScenarioErrorKind::Schema, "{e}");
+}

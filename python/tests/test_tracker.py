@@ -668,3 +668,22 @@ def test_story_elements_gunner_and_the_medians() -> None:
     with pytest.raises(skirmish.InvalidInputError) as err:
         e.story_element(gunner, 4)
     assert err.value.field == "modifier"
+
+
+def test_ranged_will_scarlet_and_dicken() -> None:
+    """FUDGE 4.4: Will Scarlet needs Mediocre and rolls Mediocre; Dicken
+    needs Good and rolls Fair; they shoot at each other at once: Will hits,
+    Dicken misses. An arrow dodged by a Good target drops its dodge by 2."""
+    e = Encounter("continuous", seed=1, striking="fudge-opposed")
+    will = e.add_fighter("outlaws", name="Will Scarlet", skill="Mediocre")[0]
+    dicken = e.add_fighter("sheriff", name="Dicken", skill="Fair")[0]
+    first, second = e.exchange_fire(will, dicken, (-1, 1), (0, 0))
+    assert isinstance(first, skirmish.ShotReport)
+    assert (first.hit, first.relative_degree, second.hit, second.relative_degree) == (True, 0, False, -1)
+    archer = e.add_fighter("outlaws", name="Archer", skill="Good")[0]
+    target = e.add_fighter("sheriff", name="Guard", skill="Good")[0]
+    shot = e.shoot(archer, target, 0, 0, difficulty=-2, propelled=2)
+    assert (shot.result, shot.dodge, shot.hit, shot.relative_degree) == (1, -1, True, 2)
+    with pytest.raises(skirmish.InvalidInputError) as err:
+        e.shoot(archer, target, propelled=4)
+    assert err.value.field == "options.missile.dodge_penalty"

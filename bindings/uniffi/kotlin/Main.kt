@@ -818,6 +818,17 @@ fun strikesAndWounds() {
             same("the modifier's field", it.field, "modifier")
         }
     }
+    // FUDGE 4.4: Will Scarlet (needs Mediocre, rolls Mediocre) and Dicken (needs Good, rolls Fair) shoot at each other
+    // at once: Will hits, Dicken misses. An arrow (propelled, -2) dodged by a Good guard.
+    Encounter.withRules(TimingSystem.Continuous(ContinuousConfig()), EncounterRules(Striking.FudgeOpposed(FudgeRules()), DamageConfig.FudgeWounds(FudgeWoundsConfig())), 1uL).use { e ->
+        val will = e.addFighter("outlaws", FighterProfile(name = "Will Scarlet", skill = "Mediocre"))[0]
+        val dicken = e.addFighter("sheriff", FighterProfile(name = "Dicken", skill = "Fair"))[0]
+        val fire = e.exchangeFire(will, dicken, -1, 1, 0, 0)
+        same("Will hits by 0, Dicken misses by 1", fire.map { Pair(it.hit, it.relativeDegree) }, listOf(Pair(true, 0), Pair(false, -1)))
+        val archer = e.addFighter("outlaws", FighterProfile(name = "Archer", skill = "Good"))[0]
+        val shot = e.shoot(archer, dicken, ShotOptions(difficulty = -2, propelled = 2), 0, 1)
+        same("the arrow: Good against a Fair dodge -2 +1", Triple(shot.result, shot.dodge, shot.hit), Triple(1, -1, true))
+    }
     // A wound counts from the next moment; hit points; custom weapons.
     val rules = EncounterRules(Striking.FullContact(FullContactRules()), DamageConfig.HitPoints(HitPointsConfig(damage = HitDamage.Margin,
         penalties = listOf(HitPointPenalty(hpAtMost = 6, penalty = -1)))))

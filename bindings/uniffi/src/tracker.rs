@@ -45,7 +45,7 @@ mod strike;
 mod tests;
 mod view;
 
-pub use many::{LoneFighterDice, LoneFighterOptions, LoneFighterReport, LoneFoe, StoryReport};
+pub use many::{LoneFighterDice, LoneFighterOptions, LoneFighterReport, LoneFoe, ShotOptions, ShotReport, StoryReport};
 pub use records::{
     ActingLine, CombatantSpec, CombatantView, EffectDuration, EncounterRules, ExpiredEffect, LineDeclaration, LogEntry,
     SheetLine, Status, Turn,
@@ -234,6 +234,50 @@ impl Encounter {
             let options = options.unwrap_or_default().into();
             let dice = dice.unwrap_or_default().into();
             Ok(e.lone_fighter(id(lone), &foes, &options, &dice)?.into())
+        })
+    }
+
+    /// FUDGE 4.4: `shooter` shoots at `target`; `roll` and `dodge` the
+    /// table's 4dF (`null`: the encounter rolls). Undoable.
+    #[uniffi::method(default(options = None, roll = None, dodge = None))]
+    pub fn shoot(
+        &self,
+        shooter: u32,
+        target: u32,
+        options: Option<ShotOptions>,
+        roll: Option<i32>,
+        dodge: Option<i32>,
+    ) -> Result<ShotReport> {
+        let options = options.unwrap_or(ShotOptions {
+            difficulty: 0,
+            unaware: false,
+            dodge_skill: None,
+            propelled: None,
+        });
+        self.write(|e| Ok(e.shoot(id(shooter), id(target), options.into(), (roll, dodge))?.into()))
+    }
+
+    /// FUDGE 4.4: `first` and `second` shoot at each other at once, each
+    /// needing only its Difficulty Level (the first's to hit the second,
+    /// then the second's); their 4dF typed (`null`: rolled). Undoable.
+    #[uniffi::method(default(first_roll = None, second_roll = None))]
+    pub fn exchange_fire(
+        &self,
+        first: u32,
+        second: u32,
+        first_difficulty: i32,
+        second_difficulty: i32,
+        first_roll: Option<i32>,
+        second_roll: Option<i32>,
+    ) -> Result<Vec<ShotReport>> {
+        self.write(|e| {
+            let (a, b) = e.exchange_fire(
+                id(first),
+                id(second),
+                (first_difficulty, second_difficulty),
+                (first_roll, second_roll),
+            )?;
+            Ok(vec![a.into(), b.into()])
         })
     }
 

@@ -47,6 +47,7 @@ from ._core import (
     SideOdds,
     LoneFighterReport,
     LoneFoe,
+    ShotReport,
     StoryReport,
     StrikeReport,
     StrikeResult,
@@ -71,6 +72,7 @@ __all__ = [
     "SideOdds",
     "LoneFighterReport",
     "LoneFoe",
+    "ShotReport",
     "StoryReport",
     "StrikeReport",
     "StrikeResult",
@@ -504,6 +506,48 @@ class Encounter:
             [self.id_of(f) for f in strike],
             modifier,
         )
+
+    def shoot(
+        self,
+        shooter: Who,
+        target: Who,
+        roll: Optional[int] = None,
+        dodge: Optional[int] = None,
+        *,
+        difficulty: int = 0,
+        unaware: bool = False,
+        dodge_skill: Optional[int] = None,
+        propelled: Optional[int] = None,
+    ) -> ShotReport:
+        """FUDGE 4.4, ranged combat: ``shooter`` shoots at ``target``. The
+        result must reach the GM's ``difficulty`` (a ladder value: distance,
+        light, cover) and, unless the target is ``unaware``, beat its dodge
+        (its combat skill, or ``dodge_skill``; ``propelled`` 2 or 3 off it for
+        a bow or a gun). ``roll`` and ``dodge``: the 4dF, or ``None`` to roll.
+        A hit does its margin plus the damage factors. Undoable."""
+        return self._core.shoot(
+            self.id_of(shooter), self.id_of(target), roll, dodge, difficulty, unaware, dodge_skill, propelled
+        )
+
+    def exchange_fire(
+        self,
+        first: Who,
+        second: Who,
+        difficulties: tuple[int, int],
+        rolls: tuple[Optional[int], Optional[int]] = (None, None),
+    ) -> tuple[ShotReport, ShotReport]:
+        """FUDGE 4.4: the two shoot at each other instead of dodging, at
+        once; each needs only its Difficulty Level (``difficulties``: the
+        first's to hit the second, the second's to hit the first), and both
+        may hit. ``rolls``: their 4dF, or ``None`` to roll. Undoable.
+
+        >>> e = Encounter("continuous", seed=1, striking="fudge-opposed")
+        >>> will = e.add_fighter("outlaws", name="Will Scarlet", skill="Mediocre")[0]
+        >>> dicken = e.add_fighter("sheriff", name="Dicken", skill="Fair")[0]
+        >>> [r.hit for r in e.exchange_fire(will, dicken, (-1, 1), (0, 0))]
+        [True, False]
+        """
+        return self._core.exchange_fire(self.id_of(first), self.id_of(second), difficulties, rolls)
 
     def story_element(
         self, who: Who, modifier: int = 0, *, median: bool = False, rolls: Sequence[int] = ()

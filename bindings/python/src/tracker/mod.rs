@@ -17,16 +17,17 @@ pub mod records;
 
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
+use skirmish_core::striking::opposed::Missile;
 use skirmish_core::timing::{InitiativeEntry, TimingSystem};
 use skirmish_core::tracker::{
     CombatantId, Duration, EffectId, Encounter, EncounterRules, EncounterStrikeOptions, LoneFighterDice,
-    LoneFighterOptions, StrikeDice, TrackerError, ViewFor, WoundOverride,
+    LoneFighterOptions, ShotDefense, ShotOptions, StrikeDice, TrackerError, ViewFor, WoundOverride,
 };
 use skirmish_sim::odds::{encounter_from_scenario, odds_from_here};
 
 use self::records::{
-    PyActingLine, PyEncounterView, PyFreeAction, PyLoneFighterReport, PyOddsFromHere, PySheetLine, PyStoryReport,
-    PyStrikeReport,
+    PyActingLine, PyEncounterView, PyFreeAction, PyLoneFighterReport, PyOddsFromHere, PySheetLine, PyShotReport,
+    PyStoryReport, PyStrikeReport,
 };
 use crate::args;
 use crate::error::{ToPyErr, guard};
@@ -540,6 +541,67 @@ impl PyEncounter {
                 .lone_fighter(id(lone), &ids(foes), &options, &dice)
                 .map_err(|e| e.to_py(py))?;
             records::lone_fighter_report(py, report)
+        })
+    }
+
+    /// FUDGE 4.4: `shooter` shoots at `target` (ids) at Difficulty Level
+    /// `difficulty`; the target dodges (its combat skill, or `dodge_skill`;
+    /// `propelled` 2 or 3 off it) unless `unaware`; `roll` and `dodge` the
+    /// 4dF (`None` to roll).
+    #[pyo3(signature = (shooter, target, roll = None, dodge = None, difficulty = 0, unaware = false, dodge_skill = None, propelled = None))]
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "a shot's dice and options, as Python passes them"
+    )]
+    fn shoot(
+        &mut self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = args::tracker::shooter)] shooter: u32,
+        #[pyo3(from_py_with = args::tracker::target)] target: u32,
+        #[pyo3(from_py_with = args::tracker::roll)] roll: Option<i32>,
+        #[pyo3(from_py_with = args::tracker::dodge)] dodge: Option<i32>,
+        #[pyo3(from_py_with = args::tracker::difficulty)] difficulty: i32,
+        #[pyo3(from_py_with = args::tracker::unaware)] unaware: bool,
+        #[pyo3(from_py_with = args::tracker::dodge_skill)] dodge_skill: Option<i32>,
+        #[pyo3(from_py_with = args::tracker::propelled)] propelled: Option<i32>,
+    ) -> PyResult<PyShotReport> {
+        guard(py, || {
+            let options = ShotOptions {
+                difficulty,
+                defense: if unaware {
+                    ShotDefense::Unaware
+                } else {
+                    ShotDefense::Dodge
+                },
+                dodge_skill,
+                missile: propelled.map_or(Missile::Thrown, |dodge_penalty| Missile::Propelled { dodge_penalty }),
+            };
+            let report = self
+                .inner
+                .shoot(id(shooter), id(target), options, (roll, dodge))
+                .map_err(|e| e.to_py(py))?;
+            Ok(records::shot_report(report))
+        })
+    }
+
+    /// FUDGE 4.4: `first` and `second` (ids) shoot at each other at once,
+    /// each needing only its Difficulty Level (`difficulties`: the first's,
+    /// the second's); `rolls` their 4dF (`None` to roll).
+    #[pyo3(signature = (first, second, difficulties, rolls = (None, None)))]
+    fn exchange_fire(
+        &mut self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = args::tracker::first)] first: u32,
+        #[pyo3(from_py_with = args::tracker::second)] second: u32,
+        #[pyo3(from_py_with = args::tracker::difficulties)] difficulties: (i32, i32),
+        #[pyo3(from_py_with = args::tracker::rolls_pair)] rolls: (Option<i32>, Option<i32>),
+    ) -> PyResult<(PyShotReport, PyShotReport)> {
+        guard(py, || {
+            let (a, b) = self
+                .inner
+                .exchange_fire(id(first), id(second), difficulties, rolls)
+                .map_err(|e| e.to_py(py))?;
+            Ok((records::shot_report(a), records::shot_report(b)))
         })
     }
 

@@ -554,6 +554,61 @@ record! {
     }
 }
 
+record! {
+    /// A FUDGE shot (4.4): the result against the dodge or the Difficulty
+    /// Level, the hit, the wound.
+    struct PyShotReport as "ShotReport" {
+        /// Who shot (id).
+        shooter: u32,
+        /// At whom (id).
+        target: u32,
+        /// The shooter's result.
+        result: i32,
+        /// The target's dodge result, when it dodged.
+        dodge: Option<i32>,
+        /// The Difficulty Level.
+        difficulty: i32,
+        /// The result over the dodge, or over the Difficulty Level.
+        relative_degree: i32,
+        /// Whether it hit.
+        hit: bool,
+        /// The damage it did (0 if it missed).
+        damage: i32,
+        /// The target's worst wound after it (wound track), if any.
+        wound: Option<Name<WoundLevel>>,
+        /// The target's hit points after it (hit points).
+        hit_points: Option<i32>,
+        /// It took the target out of the fight.
+        went_down: bool,
+        /// The log line it wrote.
+        text: String,
+    }
+    stub ["def __str__(self) -> str: ..."]
+    methods {
+        fn __str__(&self) -> String {
+            self.text.clone()
+        }
+    }
+}
+
+/// A shot's report as a Python object.
+pub(crate) fn shot_report(r: core::ShotReport) -> PyShotReport {
+    PyShotReport {
+        shooter: r.shooter.0,
+        target: r.target.0,
+        result: r.result,
+        dodge: r.dodge,
+        difficulty: r.difficulty,
+        relative_degree: r.relative_degree,
+        hit: r.hit,
+        damage: r.damage,
+        wound: r.wound.map(Name),
+        hit_points: r.hit_points,
+        went_down: r.went_down,
+        text: r.text,
+    }
+}
+
 /// A story element's report as a Python object.
 pub(crate) fn story_report(py: Python<'_>, r: core::StoryReport) -> PyResult<PyStoryReport> {
     Ok(PyStoryReport {
@@ -986,6 +1041,7 @@ pub(crate) fn stubs() -> String {
         PyLoneFoe::stub(),
         PyLoneFighterReport::stub(),
         PyStoryReport::stub(),
+        PyShotReport::stub(),
         PyCombatantState::stub(),
         PyLogEntry::stub(),
         PyEncounterView::stub(),
@@ -1020,6 +1076,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyLoneFoe>()?;
     m.add_class::<PyLoneFighterReport>()?;
     m.add_class::<PyStoryReport>()?;
+    m.add_class::<PyShotReport>()?;
     m.add_class::<PyCombatantState>()?;
     m.add_class::<PyLogEntry>()?;
     m.add_class::<PyEncounterView>()?;

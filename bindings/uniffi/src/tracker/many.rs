@@ -153,3 +153,114 @@ impl From<core::LoneFighterReport> for LoneFighterReport {
         }
     }
 }
+
+/// A story element (FUDGE 4.21): a combatant's roll of its skill with the
+/// GM's modifier, once or the median of three.
+#[derive(Debug, Clone, PartialEq, Eq, uniffi::Record)]
+pub struct StoryReport {
+    /// Who rolled.
+    pub combatant: u32,
+    /// The skill with the GM's modifier (a ladder value).
+    pub skill: i32,
+    /// Every result, in the order rolled.
+    pub results: Vec<i32>,
+    /// The result that counts: the only one, or the median.
+    pub result: i32,
+    /// The log line.
+    pub text: String,
+}
+
+impl From<core::StoryReport> for StoryReport {
+    fn from(r: core::StoryReport) -> StoryReport {
+        StoryReport {
+            combatant: r.combatant.0,
+            skill: r.skill,
+            results: r.results,
+            result: r.result,
+            text: r.text,
+        }
+    }
+}
+
+/// What a FUDGE shot did (4.4).
+#[derive(Debug, Clone, PartialEq, Eq, uniffi::Record)]
+pub struct ShotReport {
+    /// Who shot.
+    pub shooter: u32,
+    /// At whom.
+    pub target: u32,
+    /// The shooter's result.
+    pub result: i32,
+    /// The target's dodge result, when it dodged.
+    pub dodge: Option<i32>,
+    /// The Difficulty Level.
+    pub difficulty: i32,
+    /// The result over the dodge, or over the Difficulty Level.
+    pub relative_degree: i32,
+    /// Whether it hit.
+    pub hit: bool,
+    /// The damage it did (0 if it missed).
+    pub damage: i32,
+    /// The target's worst wound after it (wound track).
+    pub wound: Option<WoundLevel>,
+    /// The target's hit points after it (hit points).
+    pub hit_points: Option<i32>,
+    /// It took the target out of the fight.
+    pub went_down: bool,
+    /// The log line.
+    pub text: String,
+}
+
+impl From<core::ShotReport> for ShotReport {
+    fn from(r: core::ShotReport) -> ShotReport {
+        ShotReport {
+            shooter: r.shooter.0,
+            target: r.target.0,
+            result: r.result,
+            dodge: r.dodge,
+            difficulty: r.difficulty,
+            relative_degree: r.relative_degree,
+            hit: r.hit,
+            damage: r.damage,
+            wound: r.wound.map(Into::into),
+            hit_points: r.hit_points,
+            went_down: r.went_down,
+            text: r.text,
+        }
+    }
+}
+
+/// A FUDGE shot's options (4.4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, uniffi::Record)]
+pub struct ShotOptions {
+    /// The GM's Difficulty Level (a ladder value; Fair, 0, by default).
+    #[uniffi(default = 0)]
+    pub difficulty: i32,
+    /// The target is unaware: no dodge.
+    #[uniffi(default = false)]
+    pub unaware: bool,
+    /// The target's dodge trait (`null`: its combat skill).
+    #[uniffi(default = None)]
+    pub dodge_skill: Option<i32>,
+    /// A propelled missile's penalty to the dodge, 2 or 3 (`null`: thrown).
+    #[uniffi(default = None)]
+    pub propelled: Option<i32>,
+}
+
+impl From<ShotOptions> for core::ShotOptions {
+    fn from(o: ShotOptions) -> core::ShotOptions {
+        use skirmish_core::striking::opposed::Missile;
+        core::ShotOptions {
+            difficulty: o.difficulty,
+            defense: if o.unaware {
+                core::ShotDefense::Unaware
+            } else {
+                core::ShotDefense::Dodge
+            },
+            dodge_skill: o.dodge_skill,
+            missile: o
+                .propelled
+                .map_or(Missile::Thrown, |dodge_penalty| Missile::Propelled { dodge_penalty }),
+        }
+    }
+}

@@ -7,10 +7,13 @@ use std::str::FromStr;
 
 use skirmish_core::fighter::Tactics;
 use skirmish_core::striking::full_contact::RangedShot;
+use skirmish_core::striking::opposed::Missile;
 use skirmish_core::striking::opposed::{Aim, Position, Posture, PostureChoice, Shield, ShieldSize, Stance};
 use skirmish_core::tables::weapons::RateOfFire;
 use skirmish_core::timing::{ActionKind, GmTiming, InitiativeEntry};
-use skirmish_core::tracker::{Duration, EncounterStrikeOptions, LoneFighterDice, LoneFighterOptions, StrikeDice};
+use skirmish_core::tracker::{
+    Duration, EncounterStrikeOptions, LoneFighterDice, LoneFighterOptions, ShotDefense, ShotOptions, StrikeDice,
+};
 
 use super::CmdError;
 
@@ -66,6 +69,18 @@ Blows
                     ignore: a foe he lets try his armor; hit: the foe he
                     wounds (more with a sweeping blow; else the blow that
                     hurts most); mod: the GM's modifier to him
+  shoot WHO TARGET [dl N] [unaware] [dodge N] [propelled 2|3] [roll N] [vs N]
+                    FUDGE 4.4: a shot that must reach the Difficulty Level
+                    (dl, default Fair, 0) and, unless the target is unaware,
+                    beat its dodge (its combat skill, or dodge N; -2 or -3
+                    against a propelled missile); roll, vs: the 4dF
+  fire WHO TARGET [dl N] [vs-dl N] [roll N] [vs N]
+                    FUDGE 4.4: the two shoot at each other instead of
+                    dodging, at once; each needs only its Difficulty Level
+  story WHO [mod N] [median] [rolls N...]
+                    FUDGE 4.21, a story element: WHO rolls its combat skill
+                    with the GM's modifier (-3..3), once or the median of
+                    three (rolls: the table's 4dF, else rolled)
   down WHO | remove WHO | heal WHO
   tactics WHO [stance S] [shield SIZE|none [untrained] [wall]] [aim A] [position P] [posture N]
                     FUDGE 4.31-4.32, from the fighter's next blow on (what
@@ -130,6 +145,39 @@ pub(crate) enum Command {
     },
     /// `tactics WHO ...`.
     Tactics(String, TacticsOpts),
+    /// `shoot WHO TARGET ...`: FUDGE 4.4's shot.
+    Shoot {
+        /// Who shoots.
+        shooter: String,
+        /// At whom.
+        target: String,
+        /// How.
+        options: ShotOptions,
+        /// The shooter's and the dodger's 4dF.
+        dice: (Option<i32>, Option<i32>),
+    },
+    /// `fire WHO TARGET ...`: FUDGE 4.4's exchange of fire.
+    Fire {
+        /// The first shooter.
+        first: String,
+        /// The second.
+        second: String,
+        /// The Difficulty Levels, the first's then the second's.
+        difficulties: (i32, i32),
+        /// Their 4dF.
+        dice: (Option<i32>, Option<i32>),
+    },
+    /// `story WHO ...`: FUDGE 4.21's story element.
+    Story {
+        /// Who rolls.
+        who: String,
+        /// The GM's modifier.
+        modifier: i32,
+        /// The median of three.
+        median: bool,
+        /// The table's rolls.
+        rolls: Vec<i32>,
+    },
     /// `many WHO FOE... ...`: FUDGE 4.34's lone fighter.
     Many {
         /// The lone fighter.
@@ -333,6 +381,9 @@ pub(crate) const VERBS: &[&str] = &[
     "heal",
     "tactics",
     "many",
+    "story",
+    "shoot",
+    "fire",
     "disrupt",
     "hold",
     "turn",
@@ -552,6 +603,84 @@ pub(crate) fn parse(words: Vec<String>) -> Result<Option<Command>, CmdError> {
             Command::Tactics(who, tactics_opts(&mut w)?)
         }
         "many" => many(&mut w)?,
+        "shoot" | "fire" => {
+            let shooter = w.need("WHO")?;
+            let target = w.need("TARGET")?;
+            let mut options = ShotOptions::default();
+            let mut difficulties = (options.difficulty, options.difficulty);
+            let mut dice = (None, None);
+            let fire = verb == "fire";
+            while let Some(word) = w.next() {
+                match (word.to_lowercase().as_str(), fire) {
+                    ("dl", _) => {
+                        options.difficulty = w.need_int("dl")?;
+                        difficulties.0 = options.difficulty;
+                    }
+                    ("vs-dl", true) => difficulties.1 = w.need_int("vs-dl")?,
+                    ("roll", _) => dice.0 = Some(w.need_int("roll")?),
+                    ("vs", _) => dice.1 = Some(w.need_int("vs")?),
+                    ("unaware", false) => options.defense = ShotDefense::Unaware,
+                    ("dodge", false) => options.dodge_skill = Some(w.need_int("dodge")?),
+                    ("propelled", false) => {
+                        options.missile = Missile::Propelled {
+                            dodge_penalty: w.need_int("propelled")?,
+                        };
+                    }
+                    (other, _) => {
+                        return Err(CmdError::syntax(
+                            "option",
+                            format!("{other:?} is not an option of {verb}: {}", usage(&verb)),
+                        ));
+                    }
+                }
+            }
+            if fire {
+                Command::Fire {
+                    first: shooter,
+                    second: target,
+                    difficulties,
+                    dice,
+                }
+            } else {
+                Command::Shoot {
+                    shooter,
+                    target,
+                    options,
+                    dice,
+                }
+            }
+        }
+        "story" => {
+            let who = w.need("WHO")?;
+            let (mut modifier, mut median, mut rolls) = (0, false, Vec::new());
+            while let Some(word) = w.next() {
+                match word.to_lowercase().as_str() {
+                    "mod" | "modifier" => modifier = w.need_int("mod")?,
+                    "median" => median = true,
+                    "rolls" | "roll" => {
+                        while let Some(n) = w.peek().and_then(|p| p.parse::<i32>().ok()) {
+                            w.at += 1;
+                            rolls.push(n);
+                        }
+                        if rolls.is_empty() {
+                            return Err(CmdError::syntax("rolls", "give the table's 4dF rolls"));
+                        }
+                    }
+                    other => {
+                        return Err(CmdError::syntax(
+                            "option",
+                            format!("{other:?} is not an option of story (mod, median, rolls)"),
+                        ));
+                    }
+                }
+            }
+            Command::Story {
+                who,
+                modifier,
+                median,
+                rolls,
+            }
+        }
         "cancel" => Command::Cancel(w.only_who()?),
         "down" => Command::Down(w.only_who()?),
         "remove" => Command::Remove(w.only_who()?),

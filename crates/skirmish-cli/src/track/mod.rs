@@ -269,6 +269,36 @@ impl Session {
                 show::lone_fighter(&self.encounter, before, &report, out);
                 return Ok(Flow::Continue);
             }
+            Command::Shoot {
+                shooter,
+                target,
+                options,
+                dice,
+            } => {
+                let (a, t) = (self.who(&shooter)?, self.who(&target)?);
+                self.encounter.shoot(a, t, options, dice)?;
+                timing = false;
+            }
+            Command::Fire {
+                first,
+                second,
+                difficulties,
+                dice,
+            } => {
+                let (a, b) = (self.who(&first)?, self.who(&second)?);
+                self.encounter.exchange_fire(a, b, difficulties, dice)?;
+                timing = false;
+            }
+            Command::Story {
+                who,
+                modifier,
+                median,
+                rolls,
+            } => {
+                let id = self.who(&who)?;
+                self.encounter.story_element(id, modifier, median, &rolls)?;
+                timing = false;
+            }
             Command::Tactics(who, opts) => {
                 let id = self.who(&who)?;
                 let tactics = opts.apply(self.encounter.tactics(id)?)?;

@@ -622,3 +622,173 @@ fn a_tie_with_an_all_out_attacker_counts_in_the_lone_fighters_round() {
     assert!(!r.foes[0].hit && r.foes[0].may_be_wounded, "{}", r.text);
     assert!(r.foes[0].damage.is_some(), "{}", r.text);
 }
+
+#[derive(Deserialize)]
+struct RangedCases {
+    ranged: Vec<RangedCase>,
+    exchange_fire: Vec<FireCase>,
+}
+
+#[derive(Deserialize)]
+struct RangedCase {
+    name: String,
+    attacker: RangedSide,
+    defense: String,
+    defender: Option<RangedSide>,
+    missile: Option<skirmish_core::striking::opposed::Missile>,
+    expect: toml::Table,
+}
+
+#[derive(Deserialize)]
+struct RangedSide {
+    skill: Level,
+    roll: Option<i32>,
+    difficulty_level: Option<Level>,
+}
+
+#[derive(Deserialize)]
+struct FireCase {
+    name: String,
+    first: FireSide,
+    second: FireSide,
+    expect: toml::Table,
+}
+
+#[derive(Deserialize)]
+struct FireSide {
+    name: String,
+    result: Level,
+    difficulty_level: Level,
+}
+
+/// FUDGE 4.4 at the table, from the case file: an unaware target, dodges
+/// of thrown and propelled missiles (the Difficulty Level still the least
+/// result that hits), a refused penalty; and Will Scarlet against Dicken,
+/// shooting at each other at once, with the text's results.
+#[test]
+fn ranged_combat_through_the_tracker() {
+    use skirmish_core::tracker::{ShotDefense, ShotOptions};
+    let cases: RangedCases = toml::from_str(include_str!("../cases/fudge.toml")).unwrap();
+    let level = |t: &toml::Table, k: &str| t[k].as_str().unwrap().parse::<Level>().unwrap().value();
+    for c in &cases.ranged {
+        let mut e = Encounter::with_rules(TimingSystem::continuous(), fudge(SweepingBlow::Off), 1).unwrap();
+        let a = e
+            .add_fighter("a", &fighter("shooter", c.attacker.skill.value(), false))
+            .unwrap()[0];
+        let d = c.defender.as_ref();
+        let t = e
+            .add_fighter("b", &fighter("target", d.map_or(0, |d| d.skill.value()), false))
+            .unwrap()[0];
+        let options = ShotOptions {
+            difficulty: c.attacker.difficulty_level.unwrap().value(),
+            defense: if c.defense == "unaware" {
+                ShotDefense::Unaware
+            } else {
+                ShotDefense::Dodge
+            },
+            dodge_skill: None,
+            missile: c.missile.unwrap_or_default(),
+        };
+        let before = e.snapshot().unwrap();
+        let got = e.shoot(a, t, options, (c.attacker.roll, d.and_then(|d| d.roll)));
+        if let Some(field) = c.expect.get("error").and_then(|f| f.as_str()) {
+            let err = got.unwrap_err();
+            assert_eq!(
+                err.field(),
+                Some(format!("options.{field}").as_str()),
+                "{}: {err}",
+                c.name
+            );
+            assert_eq!(e.snapshot().unwrap(), before, "{}", c.name);
+            continue;
+        }
+        let r = got.unwrap();
+        assert_eq!(r.result, level(&c.expect, "result"), "{}", c.name);
+        if c.expect.contains_key("dodge_result") {
+            assert_eq!(r.dodge, Some(level(&c.expect, "dodge_result")), "{}", c.name);
+        }
+        assert_eq!(r.hit, c.expect["hit"].as_bool().unwrap(), "{}: {}", c.name, r.text);
+        assert_eq!(
+            i64::from(r.relative_degree),
+            c.expect["relative_degree"].as_integer().unwrap(),
+            "{}",
+            c.name
+        );
+        assert_eq!(r.damage, if r.hit { r.relative_degree } else { 0 }, "{}", c.name);
+    }
+    for c in &cases.exchange_fire {
+        let mut e = Encounter::with_rules(TimingSystem::continuous(), fudge(SweepingBlow::Off), 1).unwrap();
+        let a = e
+            .add_fighter("a", &fighter(&c.first.name, c.first.result.value(), false))
+            .unwrap()[0];
+        let b = e
+            .add_fighter("b", &fighter(&c.second.name, c.second.result.value(), false))
+            .unwrap()[0];
+        let (x, y) = e
+            .exchange_fire(
+                a,
+                b,
+                (c.first.difficulty_level.value(), c.second.difficulty_level.value()),
+                (Some(0), Some(0)),
+            )
+            .unwrap();
+        for (r, k) in [(&x, "first"), (&y, "second")] {
+            let want = c.expect[k].as_table().unwrap();
+            assert_eq!(r.hit, want["hit"].as_bool().unwrap(), "{} {k}: {}", c.name, r.text);
+            assert_eq!(
+                i64::from(r.relative_degree),
+                want["relative_degree"].as_integer().unwrap(),
+                "{} {k}",
+                c.name
+            );
+        }
+    }
+}
+
+#[test]
+fn a_refused_shot_names_its_field_and_changes_nothing() {
+    use skirmish_core::tracker::ShotOptions;
+    let mut e = Encounter::with_rules(TimingSystem::continuous(), fudge(SweepingBlow::Off), 1).unwrap();
+    let a = e.add_fighter("a", &fighter("Archer", 1, false)).unwrap()[0];
+    let b = e.add_fighter("b", &fighter("Target", 0, false)).unwrap()[0];
+    let before = e.snapshot().unwrap();
+    let o = ShotOptions::default;
+    for (field, got) in [
+        ("target", e.shoot(a, a, o(), (None, None)).map(|_| ())),
+        (
+            "options.difficulty",
+            e.shoot(
+                a,
+                b,
+                ShotOptions {
+                    difficulty: 2000,
+                    ..o()
+                },
+                (None, None),
+            )
+            .map(|_| ()),
+        ),
+        ("dice.attack", e.shoot(a, b, o(), (Some(5), None)).map(|_| ())),
+        ("dice.dodge", e.shoot(a, b, o(), (Some(0), Some(-5))).map(|_| ())),
+        (
+            "difficulties.1",
+            e.exchange_fire(a, b, (0, -2000), (None, None)).map(|_| ()),
+        ),
+    ] {
+        let err = got.unwrap_err();
+        assert_eq!(err.field(), Some(field), "{err}");
+        assert_eq!(e.snapshot().unwrap(), before, "{field}");
+    }
+    let mut fc = Encounter::with_rules(
+        TimingSystem::continuous(),
+        EncounterRules {
+            striking: Striking::FullContact(FullContactRules::default()),
+            damage: DamageConfig::default(),
+        },
+        1,
+    )
+    .unwrap();
+    let x = fc.add_fighter("a", &FighterProfile::new("X")).unwrap()[0];
+    let y = fc.add_fighter("b", &FighterProfile::new("Y")).unwrap()[0];
+    assert_eq!(fc.shoot(x, y, o(), (None, None)).unwrap_err().field(), Some("striking"));
+}

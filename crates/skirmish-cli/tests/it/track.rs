@@ -603,6 +603,42 @@ fn one_against_many_the_texts_pirates() {
     );
 }
 
+/// FUDGE 4.4 and 4.21 at the table with the text's rolls: Roland made
+/// Mediocre (Will Scarlet) and Orc #1 (Fair, Dicken) shoot at each other at
+/// once, needing Mediocre and Good: Will hits by 0, Dicken misses; Cardiff
+/// made Good (Gunner) rolls a story element at +2, Good, Superb, Great: the
+/// median is Great.
+#[test]
+fn shots_and_story_elements_the_texts_rolls() {
+    let s = track(
+        &[
+            "--set",
+            "striking=fudge-opposed",
+            "--set",
+            "sides.party.groups.0.skill=Mediocre",
+            "--set",
+            "sides.party.groups.2.skill=Good",
+        ],
+        "fire Roland \"Orc #1\" dl -1 vs-dl 1 roll 0 vs 0\nstory Cardiff mod 2 median rolls -2 0 -1\n\
+         shoot Roland Shaman propelled 4\nstory Cardiff mod 4\n",
+    );
+    assert_lines_in_order(
+        &s.stdout,
+        &[
+            "Roland shoots at Orc #1: -1 vs -1, hit by 0, damage -2: unhurt",
+            "Orc #1 shoots at Roland: 0 vs 1, miss",
+            "Cardiff rolls a story element at Superb: Good, Superb, Great; the median is Great",
+        ],
+    );
+    assert_lines_in_order(
+        &s.stderr,
+        &[
+            "error [invalid_input] options.missile.dodge_penalty: 4 is outside 2..=3",
+            "error [invalid_input] modifier: 4 is outside -3..=3 (FUDGE 4.21's GM modifier)",
+        ],
+    );
+}
+
 #[test]
 fn tactics_change_mid_fight() {
     let s = track(

@@ -78,6 +78,18 @@ fn fudge(sweeping_blow: SweepingBlow) -> EncounterRules {
     }
 }
 
+/// An encounter under Full Contact striking with two fighters, A and B.
+fn full_contact_pair() -> (Encounter, CombatantId, CombatantId) {
+    let rules = EncounterRules {
+        striking: Striking::FullContact(FullContactRules::default()),
+        damage: DamageConfig::default(),
+    };
+    let mut e = Encounter::with_rules(TimingSystem::continuous(), rules, 1).unwrap();
+    let a = e.add_fighter("a", &FighterProfile::new("A")).unwrap()[0];
+    let b = e.add_fighter("b", &FighterProfile::new("B")).unwrap()[0];
+    (e, a, b)
+}
+
 /// A profile of `skill` (Fair when none is given).
 fn fighter(name: &str, skill: i32, npc: bool) -> FighterProfile {
     let mut p = FighterProfile::new(name);
@@ -399,17 +411,7 @@ fn refusals_name_the_field_and_change_nothing() {
         assert_eq!(e.snapshot().unwrap(), before, "{field}");
     }
     // Full Contact has no lone-fighter round.
-    let mut fc = Encounter::with_rules(
-        TimingSystem::continuous(),
-        EncounterRules {
-            striking: Striking::FullContact(FullContactRules::default()),
-            damage: DamageConfig::default(),
-        },
-        1,
-    )
-    .unwrap();
-    let a = fc.add_fighter("a", &FighterProfile::new("A")).unwrap()[0];
-    let b = fc.add_fighter("b", &FighterProfile::new("B")).unwrap()[0];
+    let (mut fc, a, b) = full_contact_pair();
     let err = fc.lone_fighter(a, &[b], &o(), &d()).unwrap_err();
     assert_eq!(err.field(), Some("striking"));
 }
@@ -779,16 +781,6 @@ fn a_refused_shot_names_its_field_and_changes_nothing() {
         assert_eq!(err.field(), Some(field), "{err}");
         assert_eq!(e.snapshot().unwrap(), before, "{field}");
     }
-    let mut fc = Encounter::with_rules(
-        TimingSystem::continuous(),
-        EncounterRules {
-            striking: Striking::FullContact(FullContactRules::default()),
-            damage: DamageConfig::default(),
-        },
-        1,
-    )
-    .unwrap();
-    let x = fc.add_fighter("a", &FighterProfile::new("X")).unwrap()[0];
-    let y = fc.add_fighter("b", &FighterProfile::new("Y")).unwrap()[0];
+    let (mut fc, x, y) = full_contact_pair();
     assert_eq!(fc.shoot(x, y, o(), (None, None)).unwrap_err().field(), Some("striking"));
 }

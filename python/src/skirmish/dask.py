@@ -1,4 +1,4 @@
-"""Sweeps over a Dask ``distributed`` cluster (``pip install 'skirmish[dask]'``).
+"""Sweeps over a Dask ``distributed`` cluster (the ``dask`` extra: ``pip install './python[dask]'``).
 
 :func:`sweep` splits the grid by **cells**, never one cell's battles (a
 cell's median and 90th percentile cannot be pooled from parts): each task

@@ -69,3 +69,21 @@ def test_a_built_in_too_big_for_the_tracker_says_what_to_do() -> None:
     assert "battles and sweeps fight the scenario as it is" in message
     smaller = skirmish.Scenario("horde").with_field("sides.goblins.groups.goblins.count", 10000)
     assert len(skirmish.Encounter.from_scenario(smaller).view().combatants) == 10_500
+
+
+def test_questionable_values_are_refused_warned_or_taken_as_the_rules_say() -> None:
+    # Combat Sense is a level of skill (none is 0): refused, naming the field.
+    with pytest.raises(skirmish.OutOfRangeError) as caught:
+        skirmish.actions_per_phase(-1, -1)
+    assert caught.value.field == "combat_sense"
+    for system in SYSTEMS:
+        base = skirmish.Scenario("parity").with_field("timing", system)
+        with pytest.raises(skirmish.ScenarioInvalidError, match=r"combat_sense: -1 is outside 0\.\.=1000"):
+            base.with_field("sides.A.groups.0.combat_sense", -1)
+        # An interval of 0 is the rules' (no wait after the action's ticks).
+        base.with_field("sides.A.groups.0.interval", 0)
+    # REF below 0 is the formula's minimum of one action.
+    assert skirmish.actions_per_phase(-100, 0) == {1: 1}
+    # No action allowed is RoF 1/2's even round: nothing lands.
+    none = skirmish.graduated_actions(3, 0, 0, 20)
+    assert none.mean == 0

@@ -274,7 +274,11 @@ def first_action_order(a: tuple[int, int], b: tuple[int, int]) -> FirstActionOrd
 
 
 def actions_per_phase(reflexes: int, combat_sense: int) -> dict[int, Fraction]:
-    """FUZION actions per phase, ``max(1, floor((REF + Combat Sense + 1d6) / 5))``."""
+    """FUZION actions per phase, ``max(1, floor((REF + Combat Sense + 1d6) / 5))``.
+
+    Combat Sense is a level of skill, 0 for none: a negative one raises
+    ``OutOfRangeError`` (field ``combat_sense``). REF is taken as given.
+    """
     lowest, counts = _core.actions_per_phase(reflexes, combat_sense)
     return {lowest + i: Fraction(c, sum(counts)) for i, c in enumerate(counts)}
 

@@ -341,7 +341,7 @@ fun everyErrorKind() {
             e.addCombatant(CombatantSpec(name = "x", action = attack(1).copy(rateOfFire = RateOfFire(shots = 0u))))
         }?.let { same("the nested field", it.field, "declaration.rate_of_fire.shots") }
         throws<SkirmishException.InvalidInput>("an effect of 0 ticks") { e.addEffect("gas", EffectDuration.Ticks(0uL), null) }
-        // Combat Sense is a level of skill, 0 for none (issue 33): an Int can hold -1, the rules refuse it.
+        // Combat Sense is a level of skill, 0 for none: an Int can hold -1, the rules refuse it.
         throws<SkirmishException.InvalidInput>("a Combat Sense of -1") {
             e.addCombatant(CombatantSpec(name = "x", action = attack(1), timing = ActorTiming(combatSense = -1)))
         }?.let { same("the field", it.field, "timing.combat_sense") }

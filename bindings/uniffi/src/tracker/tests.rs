@@ -123,7 +123,7 @@ fn conversions_round_trip() {
     }
 }
 
-/// Issue 33, as Kotlin and Swift see it: a decided fight's odds are its
+/// A first hour's papercuts, as Kotlin and Swift see them: a decided fight's odds are its
 /// outcome (not `NotNow`), a built-in too big for the tracker says what to
 /// do, and a negative Combat Sense (an `Int` holds one) is refused naming
 /// the field.

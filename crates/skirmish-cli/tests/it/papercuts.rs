@@ -1,4 +1,4 @@
-//! Issue 33's papercuts at the command line, each pinned: what a first hour
+//! A first hour's papercuts at the command line, each pinned: what a first hour
 //! with `skirmish` tripped on. Files are made in a fresh folder under the
 //! temp dir.
 

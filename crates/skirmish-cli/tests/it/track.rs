@@ -414,7 +414,7 @@ fn bad_commands_are_messages_and_the_session_goes_on() {
             "GM's view — continuous timing, tick 0",
             "Shaman is down",
             "only party is left standing",
-            // A decided fight's odds are its outcome, not an error (issue 33).
+            // A decided fight's odds are its outcome, not an error.
             "odds from here: the fight is decided: party wins (100%), nothing left to fight",
             "party         100%",
             "goblinoids      0%",

@@ -700,7 +700,7 @@ proptest! {
     }
 }
 
-/// Issue 33: no action allowed is a round the rules have (RoF 1/2 fires in
+/// No action allowed is a round the rules have (RoF 1/2 fires in
 /// rounds 1, 3, 5...: none in round 2), so nothing lands, a mean of 0.
 #[test]
 fn a_round_without_an_allowed_action_lands_none() {

@@ -394,7 +394,7 @@ fn the_same_seed_gives_the_same_odds() {
     assert_ne!((b.sides[0].wins, b.mean_ticks), (c.sides[0].wins, c.mean_ticks));
 }
 
-/// A decided fight's odds are its outcome, nothing fought (issue 33: an
+/// A decided fight's odds are its outcome, nothing fought (an
 /// app refreshing its odds each screen got `NotNow`).
 #[test]
 fn a_decided_fight_has_its_outcome_as_odds() {

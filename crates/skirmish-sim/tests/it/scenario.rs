@@ -997,7 +997,7 @@ fn golden_seeded_schedules() {
     }
 }
 
-/// Issue 33: values the rules do not allow are refused under every system,
+/// Values the rules do not allow are refused under every system,
 /// naming the field; values the rules allow but the texts never reach are
 /// warned about; values the rules allow are taken quietly.
 #[test]

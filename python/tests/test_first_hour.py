@@ -1,4 +1,4 @@
-"""Issue 33, silent acceptance and papercuts: what a careless first hour
+"""A first hour's silent acceptance and papercuts: what a careless first hour
 tripped on, each pinned so it cannot come back."""
 
 from __future__ import annotations

@@ -23,12 +23,12 @@ use skirmish_core::fighter::{
 };
 use skirmish_core::ladder::{CombatLevel, Level};
 use skirmish_core::striking::full_contact::RangedShot;
-use skirmish_core::striking::opposed::Stance;
+use skirmish_core::striking::opposed::{Missile, Stance, SweepingBlow};
 use skirmish_core::tables::weapons::RateOfFire;
 use skirmish_core::timing::{ActorTiming, InitiativeEntry};
 use skirmish_core::tracker::{
-    CombatantId, CombatantSpec, Duration, EffectId, Encounter, EncounterRules, ErrorKind, StrikeDice, EncounterStrikeOptions,
-    ViewFor, WoundOverride,
+    CombatantId, CombatantSpec, Duration, EffectId, Encounter, EncounterRules, EncounterStrikeOptions, ErrorKind,
+    LoneFighterDice, LoneFighterOptions, ShotDefense, ShotOptions, StrikeDice, ViewFor, WoundOverride,
 };
 use skirmish_fuzz::as_saved;
 use skirmish_fuzz::inputs::{DeclIn, SystemIn};
@@ -42,9 +42,11 @@ enum StrikingIn {
     },
     Fudge {
         minimum_to_hit: i32,
-        multi_foe_penalty: bool,
+        multi_foe_penalty: u32,
         group_roll: bool,
         one_way: bool,
+        lone_fighter: bool,
+        sweeping_blow: u8,
     },
 }
 
@@ -185,6 +187,42 @@ enum Op {
         modifier: i32,
         attack: Option<i32>,
         defense: Option<i32>,
+        postures: (Option<i32>, Option<i32>),
+    },
+    /// FUDGE 4.34: a lone fighter's round.
+    LoneFighter {
+        lone: Who,
+        foes: Vec<Who>,
+        group_roll: bool,
+        ignore: Vec<Who>,
+        strike: Vec<Who>,
+        modifier: i32,
+        lone_roll: Option<i32>,
+        group: Option<i32>,
+        rolls: Vec<Option<i32>>,
+    },
+    /// FUDGE 4.4: a shot, and an exchange of fire.
+    Shoot {
+        shooter: Who,
+        target: Who,
+        difficulty: i32,
+        unaware: bool,
+        dodge_skill: Option<i32>,
+        propelled: Option<i32>,
+        dice: (Option<i32>, Option<i32>),
+    },
+    ExchangeFire {
+        first: Who,
+        second: Who,
+        difficulties: (i32, i32),
+        dice: (Option<i32>, Option<i32>),
+    },
+    /// FUDGE 4.21: a story element.
+    Story {
+        who: Who,
+        modifier: i32,
+        median: bool,
+        rolls: Vec<i32>,
     },
     Declare {
         who: Who,
@@ -286,12 +324,15 @@ fn apply(e: &mut Encounter, op: &Op) -> Option<bool> {
             modifier,
             attack,
             defense,
+            postures,
         } => {
             let options = EncounterStrikeOptions {
                 parry: *parry,
                 range: range.and_then(|(s, r, d)| RangedShot::new(s, r, d).ok()),
                 point_blank: *point_blank,
                 modifier: *modifier,
+                attacker_posture: postures.0,
+                defender_posture: postures.1,
             };
             let dice = StrikeDice {
                 attack: *attack,
@@ -322,6 +363,64 @@ fn apply(e: &mut Encounter, op: &Op) -> Option<bool> {
         Op::Heal(w) => run!(e.set_damage(w.id(), WoundOverride::Heal)),
         Op::Down(w) => run!(e.down(w.id())),
         Op::Remove(w) => run!(e.remove(w.id())),
+        Op::LoneFighter {
+            lone,
+            foes,
+            group_roll,
+            ignore,
+            strike,
+            modifier,
+            lone_roll,
+            group,
+            rolls,
+        } => {
+            let ids = |v: &[Who]| v.iter().map(|w| w.id()).collect::<Vec<_>>();
+            let options = LoneFighterOptions {
+                group_roll: *group_roll,
+                ignore: ids(ignore),
+                strike: ids(strike),
+                modifier: *modifier,
+            };
+            let dice = LoneFighterDice {
+                lone: *lone_roll,
+                group: *group,
+                foes: rolls.clone(),
+            };
+            run!(e.lone_fighter(lone.id(), &ids(foes), &options, &dice))
+        }
+        Op::Shoot {
+            shooter,
+            target,
+            difficulty,
+            unaware,
+            dodge_skill,
+            propelled,
+            dice,
+        } => {
+            let options = ShotOptions {
+                difficulty: *difficulty,
+                defense: if *unaware {
+                    ShotDefense::Unaware
+                } else {
+                    ShotDefense::Dodge
+                },
+                dodge_skill: *dodge_skill,
+                missile: propelled.map_or(Missile::Thrown, |dodge_penalty| Missile::Propelled { dodge_penalty }),
+            };
+            run!(e.shoot(shooter.id(), target.id(), options, *dice))
+        }
+        Op::ExchangeFire {
+            first,
+            second,
+            difficulties,
+            dice,
+        } => run!(e.exchange_fire(first.id(), second.id(), *difficulties, *dice)),
+        Op::Story {
+            who,
+            modifier,
+            median,
+            rolls,
+        } => run!(e.story_element(who.id(), *modifier, *median, rolls)),
         Op::Hide(w) => run!(e.hide(w.id())),
         Op::Reveal(w) => run!(e.reveal(w.id())),
         Op::Party(p) => run!(e.set_party(p.as_deref())),
@@ -416,11 +515,23 @@ fn encounter(input: &Input) -> Option<Encounter> {
             multi_foe_penalty,
             group_roll,
             one_way,
+            lone_fighter,
+            sweeping_blow,
         } => Striking::FudgeOpposed(FudgeRules {
             minimum_to_hit: Level::new(minimum_to_hit),
             multi_foe_penalty,
             group_roll,
-            exchange: if one_way { ExchangeRule::OneWay } else { ExchangeRule::TwoWay },
+            exchange: if one_way {
+                ExchangeRule::OneWay
+            } else {
+                ExchangeRule::TwoWay
+            },
+            lone_fighter,
+            sweeping_blow: [
+                SweepingBlow::Off,
+                SweepingBlow::MinusOnePerFoe,
+                SweepingBlow::MinusTwoPerFoe,
+            ][usize::from(sweeping_blow % 3)],
         }),
     };
     let damage = match &input.damage {

@@ -380,8 +380,9 @@ pub struct FighterProfile {
     pub posture: PostureChoice,
     /// FUDGE 4.34's well-armored fighter: beset by several foes at once,
     /// he fights one (the foe he strikes, else the first to strike him)
-    /// and lets the others try his armor unopposed. Battles under FUDGE
-    /// striking with the lone-fighter rule (docs/rules.md §2.2.6).
+    /// and lets the others try his armor unopposed: in battles under FUDGE
+    /// striking with the lone-fighter rule, and at the table in
+    /// `Encounter::lone_fighter` (docs/rules.md §2.2.6).
     #[serde(default)]
     pub concentrate: bool,
 }

@@ -14,13 +14,15 @@
 use serde::{Deserialize, Serialize};
 
 use crate::combat::{self, OpposedSide};
-use crate::damage::{DamageState, WoundLevel};
-use crate::dice::{Dice, RollSource, ScriptedRolls};
-use crate::fighter::{ExchangeRule, RATING_LIMIT, Striking};
+use crate::damage::WoundLevel;
+use crate::dice::Dice;
+use crate::fighter::{ExchangeRule, Striking};
 use crate::striking::opposed::{Reach, SweepingBlow, lone_blows, may_wound};
 
-use super::strike::{describe_damage, fudge_parts, hit_aftermath, no_roll, part, wound_in};
-use super::{CombatantId, Encounter, LogEntry, Part, State, Status, TrackerError, TrackerResult, note};
+use super::strike::{
+    check_rating, condition, describe_damage, fudge_parts, hit_aftermath, no_roll, part, table_roll, wound_in,
+};
+use super::{CombatantId, Encounter, LogEntry, Part, State, TrackerError, TrackerResult, note};
 
 /// The GM's choices for a lone fighter's round.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -128,6 +130,9 @@ impl Encounter {
     /// blow. He is at the rules' per-foe penalty for each foe beyond the
     /// first, ignored ones included. Rolls: his, then the group's 2dF, then
     /// each foe's; postures (FUDGE 4.32) drawn his first, then each foe's.
+    /// A lone fighter whose profile says `concentrate`, given no foes to
+    /// ignore, fights one (the first he strikes, else the first named) and
+    /// ignores the others, as in battles.
     ///
     /// Refused (changing nothing): an unknown combatant (`NotFound`); a
     /// lone fighter or foe who is down (unless it went down at this very
@@ -150,23 +155,7 @@ impl Encounter {
                 "one against many is FUDGE 4.34: this encounter uses full-contact striking",
             ));
         };
-        let in_a_moment = self.state.moments > 0 && !self.state.current.is_empty();
-        let fighting = |e: &Encounter, id: CombatantId, field: &str| -> TrackerResult<()> {
-            let c = e.combatant(id)?;
-            let fell_now = c.status == Status::Down && in_a_moment && c.down_at_moment == Some(e.state.moments);
-            if c.status == Status::Removed || (c.status == Status::Down && !fell_now) {
-                let what = if c.status == Status::Down { "down" } else { "removed" };
-                return Err(TrackerError::not_now(field, format!("{} is {what}", c.name)));
-            }
-            if e.state.lines[c.line as usize].stats.is_none() {
-                return Err(TrackerError::invalid(
-                    field,
-                    format!("{} has no combat stats (add it with add_fighter)", c.name),
-                ));
-            }
-            Ok(())
-        };
-        fighting(self, lone, "lone")?;
+        self.fighter_now(lone, "lone")?;
         let most = Reach::Ideal.max_attackers() as usize;
         if foes.is_empty() || foes.len() > most {
             return Err(TrackerError::invalid(
@@ -188,8 +177,22 @@ impl Encounter {
                     format!("combatant {} is named twice", f.0),
                 ));
             }
-            fighting(self, f, &field)?;
+            self.fighter_now(f, &field)?;
         }
+        // The well-armored fighter of his profile (`concentrate`): the
+        // others meet his armor, as in battles (docs/rules.md §2.2.6).
+        let concentrating;
+        let options = match super::stats_of(&self.state, lone.0 as usize) {
+            Some(lf) if lf.concentrate && options.ignore.is_empty() && foes.len() > 1 => {
+                let fought = options.strike.first().copied().unwrap_or(foes[0]);
+                concentrating = LoneFighterOptions {
+                    ignore: foes.iter().copied().filter(|&f| f != fought).collect(),
+                    ..options.clone()
+                };
+                &concentrating
+            }
+            _ => options,
+        };
         for (field, chosen) in [("options.ignore", &options.ignore), ("options.strike", &options.strike)] {
             for (i, c) in chosen.iter().enumerate() {
                 let name = self
@@ -224,12 +227,7 @@ impl Encounter {
                 "wounding more than one foe needs the sweeping blow (the rules' `sweeping_blow`)",
             ));
         }
-        if !(-RATING_LIMIT..=RATING_LIMIT).contains(&options.modifier) {
-            return Err(TrackerError::invalid(
-                "options.modifier",
-                format!("{} is outside {}..={}", options.modifier, -RATING_LIMIT, RATING_LIMIT),
-            ));
-        }
+        check_rating("options.modifier", options.modifier)?;
         if !dice.foes.is_empty() && dice.foes.len() != foes.len() {
             return Err(TrackerError::invalid(
                 "dice.foes",
@@ -253,16 +251,6 @@ impl Encounter {
             ));
         }
         self.mutate(|s, log| lone_in(s, log, lone, foes, options, dice))
-    }
-}
-
-/// A roll of `dice` typed in (checked, the field named) or rolled.
-fn roll_of(s: &mut State, dice: Dice, typed: Option<i32>, field: &str) -> TrackerResult<i32> {
-    match typed {
-        Some(r) => ScriptedRolls::new([r])
-            .roll(dice)
-            .map_err(|e| TrackerError::invalid(field, e.to_string())),
-        None => s.rng.roll(dice).map_err(TrackerError::from),
     }
 }
 
@@ -295,10 +283,10 @@ fn lone_in(
     let lone_roll = if lf.npc_result {
         no_roll(dice.lone, "dice.lone", &lone_name)?
     } else {
-        roll_of(s, Dice::FOUR_DF, dice.lone, "dice.lone")?
+        table_roll(s, Dice::FOUR_DF, dice.lone, "dice.lone")?
     };
     let group_roll = if options.group_roll {
-        Some(roll_of(s, Dice::TWO_DF, dice.group, "dice.group")?)
+        Some(table_roll(s, Dice::TWO_DF, dice.group, "dice.group")?)
     } else {
         None
     };
@@ -312,7 +300,7 @@ fn lone_in(
         } else if let Some(g) = group_roll {
             g
         } else {
-            roll_of(s, Dice::FOUR_DF, typed, &field)?
+            table_roll(s, Dice::FOUR_DF, typed, &field)?
         };
         rolls.push(roll);
     }
@@ -530,9 +518,9 @@ fn lone_in(
         hit_aftermath(s, log, foes[i], parts[i].went_down)?;
     }
     for p in &mut parts {
-        (p.wound, p.hit_points) = wound_and_hp(s.combatants[p.foe.0 as usize].damage);
+        (p.wound, p.hit_points) = condition(s.combatants[p.foe.0 as usize].damage);
     }
-    let (wound, hit_points) = wound_and_hp(s.combatants[li].damage);
+    let (wound, hit_points) = condition(s.combatants[li].damage);
     Ok(LoneFighterReport {
         lone,
         lone_roll,
@@ -545,12 +533,4 @@ fn lone_in(
         went_down,
         text,
     })
-}
-
-fn wound_and_hp(d: Option<DamageState>) -> (Option<WoundLevel>, Option<i32>) {
-    match d {
-        Some(DamageState::FudgeWounds(w)) => (w.worst(), None),
-        Some(DamageState::HitPoints(h)) => (None, Some(h.hp())),
-        None => (None, None),
-    }
 }

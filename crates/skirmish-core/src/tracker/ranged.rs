@@ -14,14 +14,15 @@ use serde::{Deserialize, Serialize};
 
 use crate::combat::damage_of;
 use crate::damage::WoundLevel;
-use crate::fighter::{Fighter, RATING_LIMIT, Striking};
+use crate::dice::Dice;
+use crate::fighter::{Fighter, Striking};
 use crate::ladder::Level;
 use crate::striking::opposed::{
     ExchangeOfFire, Missile, RangedAttack, RangedDefense, RangedOutcome, ResultSource, Shooter, exchange_fire,
 };
 
-use super::strike::{describe_damage, hit_aftermath, wound_in};
-use super::{CombatantId, Encounter, LogEntry, State, Status, TrackerError, TrackerResult, note};
+use super::strike::{check_rating, check_roll, condition, describe_damage, hit_aftermath, no_roll, wound_in};
+use super::{CombatantId, Encounter, LogEntry, State, TrackerError, TrackerResult, note};
 
 /// How the target meets a shot (FUDGE 4.4).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -92,22 +93,15 @@ pub struct ShotReport {
 /// A roll source: typed (checked as 4dF), an NPC's none, or the dice.
 fn source(f: &Fighter, typed: Option<i32>, field: &str, who: &str) -> TrackerResult<ResultSource> {
     if f.npc_result {
-        return match typed {
-            None | Some(0) => Ok(ResultSource::TraitLevel),
-            Some(r) => Err(TrackerError::invalid(
-                field,
-                format!("{r}: {who} rolls no dice (an NPC whose result is its trait level, FUDGE 4.33)"),
-            )),
-        };
+        no_roll(typed, field, who)?;
+        return Ok(ResultSource::TraitLevel);
     }
-    match typed {
-        None => Ok(ResultSource::Roll),
-        Some(roll) if (-4..=4).contains(&roll) => Ok(ResultSource::Rolled { roll }),
-        Some(roll) => Err(TrackerError::invalid(
-            field,
-            format!("{roll} is not a 4dF roll (-4..=4)"),
-        )),
-    }
+    Ok(match typed {
+        None => ResultSource::Roll,
+        Some(roll) => ResultSource::Rolled {
+            roll: check_roll(Dice::FOUR_DF, roll, field)?,
+        },
+    })
 }
 
 impl Encounter {
@@ -134,18 +128,9 @@ impl Encounter {
         dice: (Option<i32>, Option<i32>),
     ) -> TrackerResult<ShotReport> {
         self.check_shot(shooter, target, "shooter")?;
-        for (field, v) in [
-            ("options.difficulty", Some(options.difficulty)),
-            ("options.dodge_skill", options.dodge_skill),
-        ] {
-            if let Some(v) = v
-                && !(-RATING_LIMIT..=RATING_LIMIT).contains(&v)
-            {
-                return Err(TrackerError::invalid(
-                    field,
-                    format!("{v} is outside {}..={}", -RATING_LIMIT, RATING_LIMIT),
-                ));
-            }
+        check_rating("options.difficulty", options.difficulty)?;
+        if let Some(d) = options.dodge_skill {
+            check_rating("options.dodge_skill", d)?;
         }
         options
             .missile
@@ -200,14 +185,8 @@ impl Encounter {
     ) -> TrackerResult<(ShotReport, ShotReport)> {
         self.check_shot(first, second, "first")?;
         self.check_shot(second, first, "second")?;
-        for (field, v) in [("difficulties.0", difficulties.0), ("difficulties.1", difficulties.1)] {
-            if !(-RATING_LIMIT..=RATING_LIMIT).contains(&v) {
-                return Err(TrackerError::invalid(
-                    field,
-                    format!("{v} is outside {}..={}", -RATING_LIMIT, RATING_LIMIT),
-                ));
-            }
-        }
+        check_rating("difficulties.0", difficulties.0)?;
+        check_rating("difficulties.1", difficulties.1)?;
         self.mutate(|s, log| {
             let (ff, sf) = fighters(s, first, second)?;
             let round = s.scheduler.last_moment().map_or(1, |m| m.round).max(1);
@@ -241,29 +220,7 @@ impl Encounter {
                 "this is FUDGE 4.4's ranged combat: the encounter uses full-contact striking (strike with range)",
             ));
         }
-        let a = self.combatant(shooter)?;
-        let t = self.combatant(target)?;
-        if shooter == target {
-            return Err(TrackerError::invalid("target", "a combatant cannot shoot itself"));
-        }
-        let in_a_moment = self.state.moments > 0 && !self.state.current.is_empty();
-        let fell_now = a.status == Status::Down && in_a_moment && a.down_at_moment == Some(self.state.moments);
-        if a.status == Status::Removed || (a.status == Status::Down && !fell_now) {
-            let what = if a.status == Status::Down { "down" } else { "removed" };
-            return Err(TrackerError::not_now(field, format!("{} is {what}", a.name)));
-        }
-        if t.status == Status::Removed {
-            return Err(TrackerError::not_now("target", format!("{} is removed", t.name)));
-        }
-        for c in [a, t] {
-            if self.state.lines[c.line as usize].stats.is_none() {
-                return Err(TrackerError::invalid(
-                    "combatant",
-                    format!("{} has no combat stats (add it with add_fighter)", c.name),
-                ));
-            }
-        }
-        Ok(())
+        self.blow_between(shooter, target, field)
     }
 }
 
@@ -318,11 +275,7 @@ fn land_shot(
     if out.hit {
         hit_aftermath(s, log, target, went_down)?;
     }
-    let (wound, hit_points) = match after {
-        Some(crate::damage::DamageState::FudgeWounds(w)) => (w.worst(), None),
-        Some(crate::damage::DamageState::HitPoints(h)) => (None, Some(h.hp())),
-        None => (None, None),
-    };
+    let (wound, hit_points) = condition(after);
     Ok(ShotReport {
         shooter,
         target,

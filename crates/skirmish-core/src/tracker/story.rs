@@ -6,10 +6,11 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::dice::{Dice, RollSource, ScriptedRolls};
+use crate::dice::{Dice, ScriptedRolls};
 use crate::ladder::Level;
 use crate::striking::opposed::{ResultSource, StoryResolution, resolve_story_element};
 
+use super::strike::check_roll;
 use super::{CombatantId, Encounter, Status, TrackerError, TrackerResult, note};
 
 /// What a story element came to.
@@ -51,12 +52,10 @@ impl Encounter {
         if c.status == Status::Removed {
             return Err(TrackerError::not_now("combatant", format!("{} is removed", c.name)));
         }
-        let Some(fighter) = self.state.lines[c.line as usize].stats.clone() else {
-            return Err(TrackerError::invalid(
-                "combatant",
-                format!("{} has no combat stats (add it with add_fighter)", c.name),
-            ));
-        };
+        self.with_stats(who, "combatant")?;
+        let fighter = super::stats_of(&self.state, who.0 as usize)
+            .cloned()
+            .ok_or_else(|| TrackerError::invalid("combatant", "has no combat stats"))?;
         let resolution = if median_of_three {
             StoryResolution::MedianOfThree
         } else {
@@ -81,9 +80,7 @@ impl Encounter {
             ));
         }
         for (i, &r) in rolls.iter().enumerate() {
-            ScriptedRolls::new([r])
-                .roll(Dice::FOUR_DF)
-                .map_err(|e| TrackerError::invalid(&format!("rolls[{i}]"), e.to_string()))?;
+            check_roll(Dice::FOUR_DF, r, &format!("rolls[{i}]"))?;
         }
         let name = c.name.clone();
         self.mutate(|s, log| {

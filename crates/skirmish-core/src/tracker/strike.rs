@@ -254,13 +254,54 @@ pub enum WoundOverride {
     Heal,
 }
 
+/// Reads one roll of `dice`: typed in (checked against what the dice can
+/// show, the field named) or rolled from the encounter. The one door of
+/// every roll the table types in.
+pub(super) fn table_roll(s: &mut State, dice: Dice, typed: Option<i32>, field: &str) -> TrackerResult<i32> {
+    match typed {
+        Some(r) => check_roll(dice, r, field),
+        None => s.rng.roll(dice).map_err(TrackerError::from),
+    }
+}
+
+/// A roll typed in, checked against what `dice` can show.
+pub(super) fn check_roll(dice: Dice, roll: i32, field: &str) -> TrackerResult<i32> {
+    ScriptedRolls::new([roll])
+        .roll(dice)
+        .map_err(|e| TrackerError::invalid(field, e.to_string()))
+}
+
 /// Reads one 4dF: typed in (validated) or rolled from the encounter.
 fn four_df(s: &mut State, typed: Option<i32>, field: &str) -> TrackerResult<i32> {
-    match typed {
-        Some(r) => ScriptedRolls::new([r])
-            .roll(Dice::FOUR_DF)
-            .map_err(|e| TrackerError::invalid(field, e.to_string())),
-        None => Ok(s.rng.four_df()),
+    table_roll(s, Dice::FOUR_DF, typed, field)
+}
+
+/// A GM's number (a modifier, a Difficulty Level) within ±[`RATING_LIMIT`].
+pub(super) fn check_rating(field: &str, value: i32) -> TrackerResult<()> {
+    if (-RATING_LIMIT..=RATING_LIMIT).contains(&value) {
+        Ok(())
+    } else {
+        Err(TrackerError::invalid(
+            field,
+            format!("{value} is outside {}..={}", -RATING_LIMIT, RATING_LIMIT),
+        ))
+    }
+}
+
+/// Whether combatant `c` is still in the fight: standing, or taken out at
+/// this very moment (simultaneity, docs/rules.md §1.8: it still strikes and
+/// answers in it).
+pub(super) fn in_the_fight(s: &State, c: &super::roster::Combatant) -> bool {
+    let in_a_moment = s.moments > 0 && !s.current.is_empty();
+    c.status == Status::Standing || (c.status == Status::Down && in_a_moment && c.down_at_moment == Some(s.moments))
+}
+
+/// A combatant's worst wound and hit points, as reports give them.
+pub(super) fn condition(d: Option<DamageState>) -> (Option<WoundLevel>, Option<i32>) {
+    match d {
+        Some(DamageState::FudgeWounds(w)) => (w.worst(), None),
+        Some(DamageState::HitPoints(h)) => (None, Some(h.hp())),
+        None => (None, None),
     }
 }
 
@@ -381,41 +422,9 @@ impl Encounter {
         options: EncounterStrikeOptions,
         dice: StrikeDice,
     ) -> TrackerResult<StrikeReport> {
-        let a = self.combatant(attacker)?;
-        let t = self.combatant(target)?;
-        if attacker == target {
-            return Err(TrackerError::invalid("target", "a combatant cannot strike itself"));
-        }
-        // Simultaneity: one taken out at this moment still strikes in it.
-        let in_a_moment = self.state.moments > 0 && !self.state.current.is_empty();
-        let fell_this_moment = a.status == Status::Down && in_a_moment && a.down_at_moment == Some(self.state.moments);
-        if a.status == Status::Removed || (a.status == Status::Down && !fell_this_moment) {
-            return Err(TrackerError::not_now(
-                "attacker",
-                format!(
-                    "{} is {}",
-                    a.name,
-                    if a.status == Status::Down { "down" } else { "removed" }
-                ),
-            ));
-        }
-        if t.status == Status::Removed {
-            return Err(TrackerError::not_now("target", format!("{} is removed", t.name)));
-        }
-        for (field, c) in [("attacker", a), ("target", t)] {
-            if self.state.lines[c.line as usize].stats.is_none() {
-                return Err(TrackerError::invalid(
-                    field,
-                    format!("{} has no combat stats (add it with add_fighter)", c.name),
-                ));
-            }
-        }
-        if !(-RATING_LIMIT..=RATING_LIMIT).contains(&options.modifier) {
-            return Err(TrackerError::invalid(
-                "options.modifier",
-                format!("{} is outside {}..={}", options.modifier, -RATING_LIMIT, RATING_LIMIT),
-            ));
-        }
+        self.blow_between(attacker, target, "attacker")?;
+        let (a, t) = (self.combatant(attacker)?, self.combatant(target)?);
+        check_rating("options.modifier", options.modifier)?;
         if matches!(self.state.rules.striking, Striking::FudgeOpposed(_))
             && (options.parry || options.range.is_some() || options.point_blank)
         {
@@ -710,11 +719,7 @@ fn strike_in(
             );
             // Only a target still in the fight answers: standing, or taken
             // out at this very moment (simultaneity, as an attacker may).
-            let t = &s.combatants[ti];
-            let in_a_moment = s.moments > 0 && !s.current.is_empty();
-            let fighting = t.status == Status::Standing
-                || (t.status == Status::Down && in_a_moment && t.down_at_moment == Some(s.moments));
-            counter = if fighting {
+            counter = if in_the_fight(s, &s.combatants[ti]) {
                 combat::counter_blow(&blow, &rules, tf.offense, af.defense_factor)
             } else {
                 None
@@ -828,11 +833,7 @@ fn strike_in(
     if attacker_after.is_some() {
         attacker_disrupted = hit_aftermath(s, log, attacker, attacker_went_down)?;
     }
-    let (wound, hit_points) = match after {
-        Some(DamageState::FudgeWounds(w)) => (w.worst(), None),
-        Some(DamageState::HitPoints(h)) => (None, Some(h.hp())),
-        None => (None, None),
-    };
+    let (wound, hit_points) = condition(after);
     Ok(StrikeReport {
         attacker,
         target,
@@ -895,4 +896,51 @@ pub(super) fn hit_aftermath(
         return Ok(true);
     }
     Ok(false)
+}
+
+impl Encounter {
+    /// The checks of one combatant who acts (strikes, shoots, fights
+    /// alone), named `field`: known (`NotFound`), in the fight, one taken
+    /// out at this very moment included (`NotNow`), with combat stats
+    /// (`InvalidInput`).
+    pub(super) fn fighter_now(&self, id: CombatantId, field: &str) -> TrackerResult<()> {
+        let c = self.combatant(id)?;
+        if !in_the_fight(&self.state, c) {
+            let what = if c.status == Status::Down { "down" } else { "removed" };
+            return Err(TrackerError::not_now(field, format!("{} is {what}", c.name)));
+        }
+        self.with_stats(id, field)
+    }
+
+    /// That combatant `id` (named `field`) has combat stats.
+    pub(super) fn with_stats(&self, id: CombatantId, field: &str) -> TrackerResult<()> {
+        let c = self.combatant(id)?;
+        if self.state.lines[c.line as usize].stats.is_none() {
+            return Err(TrackerError::invalid(
+                field,
+                format!("{} has no combat stats (add it with add_fighter)", c.name),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The checks of a blow (a strike, a shot) from `from` (named `field`)
+    /// at `target`: two known combatants with stats, not the same one; the
+    /// striker in the fight; the target not removed (a target down may
+    /// still be struck).
+    pub(super) fn blow_between(&self, from: CombatantId, target: CombatantId, field: &str) -> TrackerResult<()> {
+        self.combatant(from)?;
+        let t = self.combatant(target)?;
+        if from == target {
+            return Err(TrackerError::invalid(
+                "target",
+                "a combatant cannot take itself as its target",
+            ));
+        }
+        self.fighter_now(from, field)?;
+        if t.status == Status::Removed {
+            return Err(TrackerError::not_now("target", format!("{} is removed", t.name)));
+        }
+        self.with_stats(target, "target")
+    }
 }

@@ -784,3 +784,45 @@ fn a_refused_shot_names_its_field_and_changes_nothing() {
     let (mut fc, x, y) = full_contact_pair();
     assert_eq!(fc.shoot(x, y, o(), (None, None)).unwrap_err().field(), Some("striking"));
 }
+
+/// A lone fighter whose profile concentrates (the knight of FUDGE 4.34)
+/// fights the foe he strikes, else the first named, and lets the others
+/// meet his armor, as in battles: named ignores still take precedence.
+#[test]
+fn a_concentrating_profile_ignores_all_but_one_foe_at_the_table() {
+    let mut e = Encounter::with_rules(TimingSystem::continuous(), fudge(SweepingBlow::Off), 1).unwrap();
+    let mut knight = fighter("Knight", 2, false);
+    knight.concentrate = true;
+    let k = e.add_fighter("hero", &knight).unwrap()[0];
+    let foes: Vec<CombatantId> = (1..=3)
+        .map(|i| {
+            e.add_fighter("foes", &fighter(&format!("peasant {i}"), -2, false))
+                .unwrap()[0]
+        })
+        .collect();
+    let dice = LoneFighterDice {
+        lone: Some(0),
+        group: None,
+        foes: vec![Some(0); 3],
+    };
+    let r = e.lone_fighter(k, &foes, &LoneFighterOptions::default(), &dice).unwrap();
+    assert_eq!(
+        r.foes.iter().map(|f| f.ignored).collect::<Vec<_>>(),
+        [false, true, true],
+        "{}",
+        r.text
+    );
+    e.undo().unwrap();
+    let second = LoneFighterOptions {
+        strike: vec![foes[1]],
+        ..LoneFighterOptions::default()
+    };
+    let r = e.lone_fighter(k, &foes, &second, &dice).unwrap();
+    assert_eq!(
+        r.foes.iter().map(|f| f.ignored).collect::<Vec<_>>(),
+        [true, false, true],
+        "{}",
+        r.text
+    );
+    assert!(r.foes[1].damage.is_some(), "{}", r.text);
+}

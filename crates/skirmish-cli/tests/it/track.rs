@@ -396,7 +396,7 @@ fn bad_commands_are_messages_and_the_session_goes_on() {
         "error [invalid_input] initiative.roll: 5 is outside -4..=4",
         "error [syntax] line: a quote is not closed",
         "error [not_now] hold: holding to the end of the block is an Action Blocks rule",
-        "error [invalid_input] target: a combatant cannot strike itself",
+        "error [invalid_input] target: a combatant cannot take itself as its target",
         "error [syntax] roll: \"x\" is not a whole number in range",
         "error [syntax] option: \"sideways\" is not an option of strike",
         "error [syntax] ticks: \"-3\" is not a whole number in range",

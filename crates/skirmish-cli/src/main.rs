@@ -12,6 +12,7 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory as _, FromArgMatches as _, Parser, Subcommand};
 
+mod balance;
 mod bench;
 mod odds;
 mod output;
@@ -42,6 +43,8 @@ enum Command {
     Run(run::Args),
     /// Sweep a grid of scenario variations x battles, in parallel.
     Sweep(sweep::Args),
+    /// Find where a side's win rate crosses a target (an even fight) as one field varies.
+    Balance(balance::Args),
     /// List the built-in scenarios, or print one as TOML.
     Scenarios(ScenariosArgs),
     /// Track a live encounter, one command a line (GM at the table, or a script).
@@ -89,6 +92,7 @@ fn main() -> ExitCode {
         Command::Replay(args) => replay::run(&args),
         Command::Run(args) => run::run(&args),
         Command::Sweep(args) => sweep::run(&args),
+        Command::Balance(args) => balance::run(&args),
         Command::Scenarios(args) => scenarios(&args),
         Command::Track(args) => track::run(&args),
         Command::Bench(args) => bench::run(&args),
@@ -182,6 +186,13 @@ fn exit_status(e: &(dyn Error + 'static)) -> u8 {
         return match sweep {
             SweepError::Invalid(_) | SweepError::Edit { .. } | SweepError::HeaderMismatch { .. } => USAGE,
             _ => RUNTIME,
+        };
+    }
+    if let Some(b) = e.downcast_ref::<skirmish_sim::balance::BalanceError>() {
+        use skirmish_sim::balance::BalanceError;
+        return match b {
+            BalanceError::Battle { .. } | BalanceError::Interrupted { .. } => RUNTIME,
+            _ => USAGE,
         };
     }
     if e.is::<std::io::Error>() || e.is::<skirmish_sim::SimError>() {

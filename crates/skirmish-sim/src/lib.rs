@@ -20,6 +20,10 @@
 //!   `Encounter`: the rest of its battle fought many times
 //!   ([`odds::odds_from_here`]); and an encounter started from a scenario
 //!   ([`odds::encounter_from_scenario`]).
+//! - [`balance`]: where a side's win rate crosses a target (an even
+//!   fight) as one field varies, by bisection on common random numbers,
+//!   adding battles until the values that bracket the crossing are told
+//!   apart at 95% ([`balance::balance`]).
 //!
 //! # How the crate is laid out
 //!
@@ -60,6 +64,7 @@
 //! | fast paths | `fast` | the common battle on compact records |
 //! | the battle | [`battle`] | the general loop, and which path a battle takes |
 //! | many battles | [`sweep`], [`odds`] | grids of battles; odds from a tracker's encounter |
+//! | searches | [`balance`] | where a side's win rate crosses a target as one field varies |
 //!
 //! # Determinism
 //!
@@ -104,6 +109,7 @@
 
 #![deny(missing_docs)]
 
+pub mod balance;
 pub mod battle;
 mod clock;
 mod control;

@@ -2,6 +2,7 @@
 //! per verb or concern (one link instead of six).
 #![allow(clippy::unwrap_used, reason = "tests")]
 
+mod balance;
 mod cli;
 mod inputs;
 #[cfg(unix)]

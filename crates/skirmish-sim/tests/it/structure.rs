@@ -28,6 +28,8 @@ const LAYERS: &[&[&str]] = &[
     &["battle"],
     // What runs many battles.
     &["odds", "sweep"],
+    // What searches over many sweeps' worth of battles.
+    &["balance"],
 ];
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {

@@ -91,8 +91,19 @@ DEEP = nested(st.integers(min_value=65, max_value=3000))
 
 # --- what each door raises (args.rs, _args.py) --------------------------------
 
-RANGE = {"rules": OutOfRangeError, "tracker": InvalidInputError, "id": NotFoundError, "sweep": InvalidSweepError}
-TEXT = {"rules": InvalidValueError, "tracker": InvalidInputError, "scenario": ScenarioSyntaxError}
+RANGE = {
+    "rules": OutOfRangeError,
+    "tracker": InvalidInputError,
+    "id": NotFoundError,
+    "sweep": InvalidSweepError,
+    "balance": skirmish.InvalidBalanceError,
+}
+TEXT = {
+    "rules": InvalidValueError,
+    "tracker": InvalidInputError,
+    "scenario": ScenarioSyntaxError,
+    "balance": skirmish.InvalidBalanceError,
+}
 
 
 def cases(kind: str, door: str) -> list[tuple[str, st.SearchStrategy[Any], type[BaseException]]]:
@@ -161,6 +172,9 @@ CALLS: list[tuple[str, Call, dict[str, str], str]] = [
      {"path": "str"}, "scenario"),
     ("sweep", lambda **k: skirmish.sweep(**{"battles": 2, "seed": 1, "progress": False, **k}),
      {"resume": "bool", "force": "bool"}, "sweep"),
+    ("balance", lambda **k: skirmish.balance(**{"scenario": "parity", "field": "sides.A.groups.0.count",
+                                                "between": (5, 15), **k}),
+     {"field": "str", "side": "str", "seed": "u64", "battles": "u64", "max_battles": "u64"}, "balance"),
     ("Encounter", lambda **k: skirmish.Encounter(**k), {"system": "str", "seed": "u64"}, "tracker"),
     ("Encounter.from_scenario", lambda **k: skirmish.Encounter.from_scenario(None, **k), {"seed": "u64"}, "tracker"),
     ("Encounter.restore", lambda **k: skirmish.Encounter.restore(**k), {"snapshot": "str"}, "tracker"),

@@ -39,6 +39,11 @@ BUILTIN_OF = {
     "CheckpointMismatchError": ValueError,
     "CheckpointIOError": OSError,
     "ThreadPoolError": OSError,
+    "InvalidBalanceError": ValueError,
+    "NotNumericFieldError": ValueError,
+    "NoCrossingError": ValueError,
+    "BalanceBattleError": RuntimeError,
+    "BalanceInterruptedError": RuntimeError,
     # the live encounter (test_tracker.py provokes each through a real call)
     "NotFoundError": LookupError,
     "NotNowError": RuntimeError,
@@ -72,6 +77,11 @@ FIELDS = {
     "CheckpointMismatchError": {"expected": "timing,battles", "found": "striking,battles"},
     "CheckpointIOError": {"path": "sweep.csv"},
     "ThreadPoolError": {},
+    "InvalidBalanceError": {"field": "target", "problem": "1.5 is not a win rate strictly between 0 and 1"},
+    "NotNumericFieldError": {"field": "timing", "value": '"continuous"'},
+    "NoCrossingError": {"field": "sides.goblinoids.groups.0.count", "side": "party", "target": 0.5},
+    "BalanceBattleError": {"field": "sides.goblinoids.groups.0.count", "value": 4.0, "index": 7},
+    "BalanceInterruptedError": {"points": ()},
     "NotFoundError": {"kind": "not_found", "field": "combatant"},
     "NotNowError": {"kind": "not_now", "field": "combatant", "message": "Orc #1 is down"},
     "NothingToUndoError": {"kind": "nothing_to_undo", "field": None},
@@ -82,7 +92,7 @@ FIELDS = {
 
 def test_every_class_is_exported_and_rooted() -> None:
     names = {e.__name__ for e in skirmish.ERRORS}
-    assert names == set(BUILTIN_OF) | {"SkirmishError", "SweepError", "TrackerError"}
+    assert names == set(BUILTIN_OF) | {"SkirmishError", "SweepError", "BalanceError", "TrackerError"}
     for cls in skirmish.ERRORS:
         assert issubclass(cls, skirmish.SkirmishError)
         assert issubclass(cls, Exception)
@@ -117,6 +127,7 @@ def test_errors_unpickle_through_tblib_too() -> None:
         if cls in (
             skirmish.SkirmishError,
             skirmish.SweepError,
+            skirmish.BalanceError,
             skirmish.ScenarioError,
             skirmish.RulesError,
             skirmish.TrackerError,

@@ -13,6 +13,7 @@
 //! | `rules` (odds, dice, tables, timing analysis, battles) | `OutOfRangeError` | `InvalidValueError` | `ArgumentTypeError` |
 //! | `scenario` (`Scenario`'s calls) | - | `ScenarioSyntaxError` | `ArgumentTypeError` |
 //! | `sweep` (sweeps and their grid) | `InvalidSweepError` | `InvalidSweepError` | `ArgumentTypeError` |
+//! | `balance` (balance searches) | `InvalidBalanceError` | `InvalidBalanceError` | `ArgumentTypeError` |
 //! | `tracker` (`Encounter`'s calls) | `InvalidInputError` | `InvalidInputError` | `ArgumentTypeError` |
 //! | `tracker` ids (`combatant`, `effect`) | `NotFoundError` | - | `ArgumentTypeError` |
 //!
@@ -27,6 +28,7 @@ use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyInt, PySequence, PyString};
 use skirmish_core::tracker::TrackerError;
+use skirmish_sim::balance::BalanceError;
 use skirmish_sim::scenario::{ScenarioError, ScenarioErrorKind};
 use skirmish_sim::sweep::SweepError;
 
@@ -43,6 +45,8 @@ pub(crate) enum Door {
     Scenario,
     /// Sweeps and their grid.
     Sweep,
+    /// Balance searches.
+    Balance,
     /// The live `Encounter`.
     Tracker,
     /// A combatant's or an effect's id in the live `Encounter`.
@@ -102,7 +106,7 @@ impl<'a> At<'a> {
         let problem = format!("{value} is outside {min}..={max}");
         match self.door {
             Door::Rules => out_of_range(py, &field, value, min, max),
-            Door::Scenario | Door::Sweep | Door::Tracker => self.invalid(py, &problem),
+            Door::Scenario | Door::Sweep | Door::Balance | Door::Tracker => self.invalid(py, &problem),
             Door::TrackerId => {
                 TrackerError::not_found(&field, format!("no {} {value} ({problem})", self.name)).to_py(py)
             }
@@ -130,13 +134,18 @@ fn invalid(py: Python<'_>, door: Door, field: String, problem: &str) -> PyErr {
         }
         .to_py(py),
         Door::Sweep => SweepError::Invalid(format!("{field}: {problem}")).to_py(py),
+        Door::Balance => BalanceError::Invalid {
+            field,
+            problem: problem.to_owned(),
+        }
+        .to_py(py),
         Door::Tracker | Door::TrackerId => TrackerError::invalid(&field, problem).to_py(py),
     }
 }
 
 /// The exception the Python layer raises for its own argument `field` whose
 /// value is wrong for the reason `problem` (`skirmish/_args.py`): the one
-/// `door` (`"rules"`, `"scenario"`, `"sweep"` or `"tracker"`) raises, made
+/// `door` (`"rules"`, `"scenario"`, `"sweep"`, `"balance"` or `"tracker"`) raises, made
 /// here so both layers raise the same.
 #[pyfunction]
 #[pyo3(name = "_invalid_argument")]
@@ -150,6 +159,7 @@ pub(crate) fn invalid_argument(
         "rules" => Door::Rules,
         "scenario" => Door::Scenario,
         "sweep" => Door::Sweep,
+        "balance" => Door::Balance,
         "tracker" => Door::Tracker,
         other => {
             return Err(invalid(
@@ -207,6 +217,17 @@ macro_rules! int_arg {
 }
 
 int_arg!(u32, u64, i32, i64, usize);
+
+impl<'py> Arg<'py> for f64 {
+    fn read(obj: &Bound<'py, PyAny>, at: &At<'_>) -> PyResult<Self> {
+        // An int or a float (NumPy's too), not a bool: a bool is no number
+        // of a field's range.
+        if obj.is_instance_of::<PyBool>() {
+            return Err(at.wrong_type(obj, "a number"));
+        }
+        obj.extract::<f64>().map_err(|_| at.wrong_type(obj, "a number"))
+    }
+}
 
 impl<'py> Arg<'py> for bool {
     fn read(obj: &Bound<'py, PyAny>, at: &At<'_>) -> PyResult<Self> {
@@ -399,6 +420,24 @@ pub(crate) mod sweep {
         cell: usize,
         header: String,
         line: String,
+    }
+}
+
+/// Balance searches.
+pub(crate) mod balance {
+    use super::*;
+
+    extractors! {Balance:
+        scenario: PyScenario,
+        field: String,
+        between: (f64, f64),
+        target: f64,
+        side: Option<String>,
+        seed: u64,
+        battles: u64,
+        max_battles: u64,
+        tolerance: Option<f64>,
+        threads: Option<usize>,
     }
 }
 

@@ -23,6 +23,7 @@ use pyo3::types::{PyDict, PyTuple, PyType};
 use skirmish_core::Error as CoreError;
 use skirmish_core::tracker::{ErrorKind as TrackerKind, TrackerError};
 use skirmish_sim::SimError;
+use skirmish_sim::balance::{BalanceError, BalancePoint};
 use skirmish_sim::scenario::{ScenarioError, ScenarioErrorKind};
 use skirmish_sim::sweep::SweepError;
 
@@ -252,6 +253,43 @@ const CLASSES: &[ClassSpec] = &[
         bases: &["SweepError", "OSError"],
         doc: "The sweep's worker threads could not be started.",
         fields: &[],
+    },
+    // --- balance searches (skirmish_sim::balance::BalanceError, by variant)
+    ClassSpec {
+        name: "BalanceError",
+        bases: &["SkirmishError"],
+        doc: "A balance search gave no answer.",
+        fields: &[],
+    },
+    ClassSpec {
+        name: "InvalidBalanceError",
+        bases: &["BalanceError", "ValueError"],
+        doc: "An argument of the search out of its range (target, between, side, battles, max_battles, tolerance, threads): the field and why.",
+        fields: &["field", "problem"],
+    },
+    ClassSpec {
+        name: "NotNumericFieldError",
+        bases: &["BalanceError", "ValueError"],
+        doc: "The field to vary holds no number (a name, a table): its path and its value as JSON.",
+        fields: &["field", "value"],
+    },
+    ClassSpec {
+        name: "NoCrossingError",
+        bases: &["BalanceError", "ValueError"],
+        doc: "The side's win rate is on one side of the target at both ends of the range: the two ends as fought.",
+        fields: &["field", "side", "target", "ends"],
+    },
+    ClassSpec {
+        name: "BalanceBattleError",
+        bases: &["BalanceError", "RuntimeError"],
+        doc: "A battle failed at a value of the search (the lowest failing battle index); its error is the __cause__.",
+        fields: &["field", "value", "index"],
+    },
+    ClassSpec {
+        name: "BalanceInterruptedError",
+        bases: &["BalanceError", "RuntimeError"],
+        doc: "The search was stopped: the values fought to the end so far.",
+        fields: &["points"],
     },
 ];
 
@@ -511,6 +549,74 @@ impl ToPyErr for SimError {
     }
 }
 
+impl ToPyErr for BalanceError {
+    fn to_py(self, py: Python<'_>) -> PyErr {
+        let message = self.to_string();
+        let points = |py: Python<'_>, points: &[BalancePoint]| -> Py<PyAny> {
+            let made: PyResult<Vec<Py<PyAny>>> = points
+                .iter()
+                .map(|p| crate::balance::PyBalancePoint::of(*p).into_py_any(py))
+                .collect();
+            made.and_then(|v| PyTuple::new(py, v).map(|t| t.into_any().unbind()))
+                .unwrap_or_else(|_| py.None())
+        };
+        match self {
+            BalanceError::Invalid { field, problem } => raise(
+                py,
+                "InvalidBalanceError",
+                message,
+                &[("field", obj(py, field)), ("problem", obj(py, problem))],
+            ),
+            BalanceError::NotNumeric { field, value } => raise(
+                py,
+                "NotNumericFieldError",
+                message,
+                &[("field", obj(py, field)), ("value", obj(py, value))],
+            ),
+            BalanceError::Scenario(e) => (*e).to_py(py),
+            BalanceError::NoCrossing {
+                field,
+                side,
+                target,
+                ends,
+            } => raise(
+                py,
+                "NoCrossingError",
+                message,
+                &[
+                    ("field", obj(py, field)),
+                    ("side", obj(py, side)),
+                    ("target", obj(py, target)),
+                    ("ends", points(py, &ends[..])),
+                ],
+            ),
+            BalanceError::Battle {
+                field,
+                value,
+                index,
+                source,
+            } => {
+                let err = raise(
+                    py,
+                    "BalanceBattleError",
+                    message,
+                    &[
+                        ("field", obj(py, field)),
+                        ("value", obj(py, value)),
+                        ("index", obj(py, index)),
+                    ],
+                );
+                err.set_cause(py, Some((*source).to_py(py)));
+                err
+            }
+            BalanceError::Interrupted { points: done } => {
+                raise(py, "BalanceInterruptedError", message, &[("points", points(py, &done))])
+            }
+            other => raise(py, "BalanceError", other.to_string(), &[]),
+        }
+    }
+}
+
 /// The Python exception for the error behind a `BoxError` (an editor's
 /// or a battle's), if it is one of ours.
 fn source_to_py(py: Python<'_>, source: &(dyn std::error::Error + Send + Sync + 'static)) -> Option<PyErr> {
@@ -755,6 +861,42 @@ pub(crate) fn example_error(py: Python<'_>, kind: &str) -> PyResult<Py<PyAny>> {
             }
             .to_py(py),
             "ThreadPoolError" => SweepError::ThreadPool("out of threads".to_owned()).to_py(py),
+            "InvalidBalanceError" => BalanceError::Invalid {
+                field: "target".to_owned(),
+                problem: "1.5 is not a win rate strictly between 0 and 1".to_owned(),
+            }
+            .to_py(py),
+            "NotNumericFieldError" => BalanceError::NotNumeric {
+                field: "timing".to_owned(),
+                value: "\"continuous\"".to_owned(),
+            }
+            .to_py(py),
+            "NoCrossingError" => {
+                let end = |value, wins| BalancePoint {
+                    value,
+                    battles: 250,
+                    wins,
+                    win_rate: wins as f64 / 250.0,
+                    low: 0.9,
+                    high: 1.0,
+                    verdict: skirmish_sim::balance::Verdict::Above,
+                };
+                BalanceError::NoCrossing {
+                    field: "sides.goblinoids.groups.0.count".to_owned(),
+                    side: "party".to_owned(),
+                    target: 0.5,
+                    ends: Box::new([end(1.0, 249), end(2.0, 243)]),
+                }
+                .to_py(py)
+            }
+            "BalanceBattleError" => BalanceError::Battle {
+                field: "sides.goblinoids.groups.0.count".to_owned(),
+                value: 4.0,
+                index: 7,
+                source: Box::new(SimError::Scenario("no fighters".to_owned())),
+            }
+            .to_py(py),
+            "BalanceInterruptedError" => BalanceError::Interrupted { points: vec![] }.to_py(py),
             "NotFoundError" => TrackerError::not_found("combatant", "no combatant 9 (there are 2)").to_py(py),
             "NotNowError" => TrackerError::not_now("combatant", "Orc #1 is down").to_py(py),
             "NothingToUndoError" => TrackerError::new(TrackerKind::NothingToUndo, None, "nothing to undo").to_py(py),

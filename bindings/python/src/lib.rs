@@ -25,6 +25,7 @@
 #![deny(missing_docs)]
 
 pub mod args;
+pub mod balance;
 pub mod battle;
 pub mod dice;
 pub mod error;
@@ -50,6 +51,7 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     scenario::register(m)?;
     battle::register(m)?;
     sweep::register(m)?;
+    balance::register(m)?;
     striking::register(m)?;
     dice::register(m)?;
     tables::register(m)?;

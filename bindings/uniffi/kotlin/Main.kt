@@ -994,6 +994,30 @@ fun strikeErrors() {
     }
 }
 
+/** `balance`: the library's golden search (skirmish-sim's tests/it/balance.rs), and its refusals. */
+fun balanceSearch() {
+    val orcs = "sides.goblinoids.groups.0.count"
+    fun query(low: Double = 1.0, high: Double = 10.0, target: Double = 0.5, side: String? = null, field: String = orcs) = BalanceQuery(
+        scenario = ScenarioSource.Builtin("goblin-ambush"), set = listOf(FieldSetting("timing", "simultaneous")),
+        field = field, low = low, high = high, target = target, side = side, seed = 2026uL, battles = 250uL, maxBattles = 16000uL, tolerance = null,
+    )
+    val found = balance(query())
+    same("the values fought", found.points.map { Triple(it.value, it.battles, it.wins) },
+        listOf(Triple(1.0, 250uL, 250uL), Triple(10.0, 250uL, 10uL), Triple(5.0, 250uL, 166uL), Triple(7.0, 250uL, 69uL), Triple(6.0, 250uL, 107uL)))
+    same("the answer", Triple(found.below, found.above, found.at), Triple(6.0, 5.0, null))
+    same("the side", found.side, "party")
+    check("why it stopped", found.stopped.startsWith("6 and 5 are adjacent")) { found.stopped }
+    throws<SkirmishException.InvalidInput>("a target of 1") { balance(query(target = 1.0)) }?.let { same("the field", it.field, "target") }
+    throws<SkirmishException.InvalidInput>("a reversed range") { balance(query(low = 10.0, high = 1.0)) }?.let { same("the field", it.field, "between") }
+    throws<SkirmishException.InvalidInput>("no such side") { balance(query(side = "elves")) }?.let { same("the field", it.field, "side") }
+    throws<SkirmishException.InvalidInput>("a field that is no number") { balance(query(field = "timing")) }?.let { same("the field", it.field, "field") }
+    throws<SkirmishException.InvalidInput>("no crossing") { balance(query(high = 2.0)) }?.let {
+        same("the field", it.field, "between")
+        check("the reason says so", it.reason.startsWith("no crossing")) { it.reason }
+    }
+    throws<SkirmishException.InvalidInput>("a count of 0") { balance(query(low = 0.0)) }?.let { same("the field", it.field, "sides[1].groups[0].count") }
+}
+
 fun main() {
     val sections = listOf(
         "the goblin ambush (Continuous, the text's rolls)" to ::theGoblinAmbush,
@@ -1008,6 +1032,7 @@ fun main() {
         "the screen view, GM and players" to ::screenView,
         "odds from here, mid-fight snapshot and identical continuation" to ::oddsAndRestore,
         "strike errors" to ::strikeErrors,
+        "balance: where the fight is even" to ::balanceSearch,
     )
     for ((name, section) in sections) {
         val before = failed

@@ -6,7 +6,8 @@
 //! [`skirmish_core::tracker::Encounter`]; plain records and enums that
 //! mirror the core's types (the core's own types keep their Rust shape:
 //! `usize`, tuples, private fields, a `Duration` that clashes with UniFFI's);
-//! the exact odds of a Full Contact strike; the weapon and armor tables; the
+//! the exact odds of a Full Contact strike; the weapon and armor tables;
+//! [`balance`](balance::balance), where a side's win rate crosses a target; the
 //! built-in scenarios (`Encounter.fromScenario("goblin-ambush", seed)`).
 //!
 //! One file per core module, conversion only: no rule lives here.
@@ -27,6 +28,7 @@
 
 uniffi::setup_scaffolding!();
 
+pub mod balance;
 pub mod damage;
 pub mod error;
 pub mod fighter;

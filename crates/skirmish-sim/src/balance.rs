@@ -261,9 +261,10 @@ pub enum BalanceError {
         /// Its value, as JSON.
         value: String,
     },
-    /// The scenario refused the path or a value of the range.
+    /// The scenario refused the path or a value of the range (boxed: the
+    /// error stays small).
     #[error("{0}")]
-    Scenario(#[from] ScenarioError),
+    Scenario(Box<ScenarioError>),
     /// The win rate is on the same side of the target at both ends.
     #[error(
         "no crossing of {target} in {field} from {} to {}: the win rate of {side} is {} at both ends ({:.3} [{:.3}, {:.3}] and {:.3} [{:.3}, {:.3}])",
@@ -277,8 +278,8 @@ pub enum BalanceError {
         side: String,
         /// The win rate sought.
         target: f64,
-        /// The two ends, as fought.
-        ends: [BalancePoint; 2],
+        /// The two ends, as fought (boxed: the error stays small).
+        ends: Box<[BalancePoint; 2]>,
     },
     /// A battle failed at a value.
     #[error("{field} = {value}, battle {index}: {source}")]
@@ -289,9 +290,9 @@ pub enum BalanceError {
         value: f64,
         /// The lowest failing battle index.
         index: u64,
-        /// The battle's error.
+        /// The battle's error (boxed: the error stays small).
         #[source]
-        source: SimError,
+        source: Box<SimError>,
     },
     /// The cancellation flag was set: the values fought to the end so far.
     #[error("balance interrupted after {} values", .points.len())]
@@ -299,6 +300,12 @@ pub enum BalanceError {
         /// The values fought to the end before the stop.
         points: Vec<BalancePoint>,
     },
+}
+
+impl From<ScenarioError> for BalanceError {
+    fn from(e: ScenarioError) -> BalanceError {
+        BalanceError::Scenario(Box::new(e))
+    }
 }
 
 fn invalid(field: &str, problem: impl Into<String>) -> BalanceError {
@@ -364,10 +371,13 @@ impl<'a> Search<'a> {
         let sides = &spec.scenario.sides;
         let side = match &spec.side {
             None => 0,
-            Some(name) => sides.iter().position(|s| s.name.eq_ignore_ascii_case(name)).ok_or_else(|| {
-                let names: Vec<&str> = sides.iter().map(|s| s.name.as_str()).collect();
-                invalid("side", format!("{name:?} names no side (sides: {})", names.join(", ")))
-            })?,
+            Some(name) => sides
+                .iter()
+                .position(|s| s.name.eq_ignore_ascii_case(name))
+                .ok_or_else(|| {
+                    let names: Vec<&str> = sides.iter().map(|s| s.name.as_str()).collect();
+                    invalid("side", format!("{name:?} names no side (sides: {})", names.join(", ")))
+                })?,
         };
         let kind = field_kind(&spec.scenario, &spec.field, low, high)?;
         if kind == FieldKind::Integer {
@@ -384,7 +394,8 @@ impl<'a> Search<'a> {
         let tolerance = spec.tolerance.unwrap_or(width / 1000.0);
         // Each step halves the bracket: a tolerance below width / 2^40
         // would ask for more values than a search fights.
-        if kind == FieldKind::Real && !(tolerance.is_finite() && tolerance > 0.0 && tolerance >= width / 2f64.powi(40)) {
+        if kind == FieldKind::Real && !(tolerance.is_finite() && tolerance > 0.0 && tolerance >= width / 2f64.powi(40))
+        {
             return Err(invalid(
                 "tolerance",
                 format!("{tolerance} is not a width from (high - low) / 2^40 up"),
@@ -441,7 +452,7 @@ impl<'a> Search<'a> {
                 field: self.spec.field.clone(),
                 side: self.side_name.clone(),
                 target: self.spec.target,
-                ends: [lo, hi],
+                ends: Box::new([lo, hi]),
             });
         }
         let (mut a, mut b) = (lo, hi);
@@ -457,8 +468,15 @@ impl<'a> Search<'a> {
                 let why = match self.kind {
                     FieldKind::Integer => format!(
                         "{} and {} are adjacent and told apart at 95%: {:.3} [{:.3}, {:.3}] below {} and {:.3} [{:.3}, {:.3}] above",
-                        below.value, above.value, below.win_rate, below.low, below.high, self.spec.target,
-                        above.win_rate, above.low, above.high
+                        below.value,
+                        above.value,
+                        below.win_rate,
+                        below.low,
+                        below.high,
+                        self.spec.target,
+                        above.win_rate,
+                        above.low,
+                        above.high
                     ),
                     FieldKind::Real => format!(
                         "{} and {} are within the tolerance {} and told apart at 95%",
@@ -505,7 +523,7 @@ impl<'a> Search<'a> {
             field: self.spec.field.clone(),
             value,
             index: 0,
-            source,
+            source: Box::new(source),
         })?;
         let (mut battles, mut wins) = (0u64, 0u64);
         let mut next = self.spec.battles;
@@ -545,7 +563,13 @@ impl<'a> Search<'a> {
 
     /// Battles `range` of the master seed, on the search's threads: the
     /// side's wins (a sum, so any number of threads gives the same).
-    fn fight(&self, battle: &Battle, value: f64, range: Range<u64>, done: &[BalancePoint]) -> Result<u64, BalanceError> {
+    fn fight(
+        &self,
+        battle: &Battle,
+        value: f64,
+        range: Range<u64>,
+        done: &[BalancePoint],
+    ) -> Result<u64, BalanceError> {
         let next = AtomicU64::new(range.start);
         let wins = AtomicU64::new(0);
         let failed: Mutex<Option<(u64, SimError)>> = Mutex::new(None);
@@ -594,7 +618,7 @@ impl<'a> Search<'a> {
                 field: self.spec.field.clone(),
                 value,
                 index,
-                source,
+                source: Box::new(source),
             });
         }
         if stopped.into_inner() {

@@ -9,6 +9,8 @@ The rules and the battle engine are Rust (``skirmish-core``,
 - :func:`sweep`: a grid of field values x battles per cell, run in Rust
   with the GIL released, as a :class:`SweepResult` (pandas, polars, Arrow,
   a plot); :mod:`skirmish.dask` spreads one over a cluster;
+- :func:`balance`: where a side's win rate crosses a target (how many orcs
+  make the fight even?) as one field varies, as a :class:`BalanceResult`;
 - exact odds and tables: :func:`odds`, :func:`strike`, :func:`distribution`,
   :func:`weapons`, :func:`armor_table` and the timing analysis;
 - :class:`Encounter`: the live tracker a GM drives at the table (every
@@ -60,6 +62,14 @@ from ._core import (
     UnknownScenarioError,
 )
 from ._core import (
+    BalanceBattleError,
+    BalanceError,
+    BalanceInterruptedError,
+    InvalidBalanceError,
+    NoCrossingError,
+    NotNumericFieldError,
+)
+from ._core import (
     BadSnapshotError,
     InvalidInputError,
     NotFoundError,
@@ -95,6 +105,7 @@ from ._rules import (
     weapons,
 )
 from ._scenario import BUILTIN, Scenario, ScenarioLike, value_text
+from ._balance import BalanceResult, balance
 from ._sweep import SweepResult, sweep
 from .tracker import (
     ActingLine,
@@ -148,6 +159,12 @@ ERRORS = (
     CheckpointMismatchError,
     CheckpointIOError,
     ThreadPoolError,
+    BalanceError,
+    InvalidBalanceError,
+    NotNumericFieldError,
+    NoCrossingError,
+    BalanceBattleError,
+    BalanceInterruptedError,
     TrackerError,
     NotFoundError,
     NotNowError,
@@ -219,6 +236,15 @@ __all__ = [
     "CheckpointMismatchError",
     "CheckpointIOError",
     "ThreadPoolError",
+    # balance searches
+    "BalanceResult",
+    "balance",
+    "BalanceError",
+    "InvalidBalanceError",
+    "NotNumericFieldError",
+    "NoCrossingError",
+    "BalanceBattleError",
+    "BalanceInterruptedError",
     # the live encounter (skirmish.tracker)
     "ActingLine",
     "CombatantState",

@@ -8,7 +8,8 @@ module: a wrong type is :class:`ArgumentTypeError` (also a ``TypeError``),
 a value of the right type that cannot be used (NaN, a lone surrogate, a
 value nested too deep) the class of the call's door: ``"rules"``
 (:class:`InvalidValueError`), ``"scenario"`` (:class:`ScenarioSyntaxError`),
-``"sweep"`` (:class:`InvalidSweepError`), ``"tracker"``
+``"sweep"`` (:class:`InvalidSweepError`), ``"balance"``
+(:class:`InvalidBalanceError`), ``"tracker"``
 (:class:`InvalidInputError`).
 """
 
@@ -21,7 +22,7 @@ from typing import Any, Literal
 
 from . import _core
 
-Door = Literal["rules", "scenario", "sweep", "tracker"]
+Door = Literal["rules", "scenario", "sweep", "balance", "tracker"]
 
 #: How deep a value written as JSON may nest (the Rust side reads JSON to
 #: 128 levels, and the tracker's forms to 64).

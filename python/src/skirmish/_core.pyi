@@ -12,7 +12,13 @@ import numpy.typing as npt
 
 __all__ = [
     "ArgumentTypeError",
+    "BALANCE_MAX_BATTLES",
     "BUILTIN",
+    "Balance",
+    "BalanceBattleError",
+    "BalanceError",
+    "BalanceInterruptedError",
+    "BalancePoint",
     "BattleFailedError",
     "BattleSetupError",
     "CheckpointError",
@@ -20,10 +26,13 @@ __all__ = [
     "CheckpointMismatchError",
     "FieldPathError",
     "InternalError",
+    "InvalidBalanceError",
     "InvalidSweepError",
     "InvalidValueError",
     "MAX_BATTLES",
     "MAX_THREADS",
+    "NoCrossingError",
+    "NotNumericFieldError",
     "OutOfRangeError",
     "RulesError",
     "RulesOverflowError",
@@ -65,6 +74,7 @@ __all__ = [
     "ready_time_distribution",
     "resolve_strike",
     "row_check",
+    "run_balance",
     "run_battle",
     "run_sweep",
     "strike_odds",
@@ -75,6 +85,7 @@ __version__: str
 BUILTIN: list[str]
 MAX_THREADS: int
 MAX_BATTLES: int
+BALANCE_MAX_BATTLES: int
 
 # --- errors ---------------------------------------------------------------
 
@@ -174,6 +185,30 @@ class CheckpointIOError(SweepError, OSError):
 
 class ThreadPoolError(SweepError, OSError): ...
 
+class BalanceError(SkirmishError): ...
+
+class InvalidBalanceError(BalanceError, ValueError):
+    field: Optional[str]
+    problem: Optional[str]
+
+class NotNumericFieldError(BalanceError, ValueError):
+    field: Optional[str]
+    value: Optional[str]
+
+class NoCrossingError(BalanceError, ValueError):
+    field: Optional[str]
+    side: Optional[str]
+    target: Optional[float]
+    ends: Optional[tuple[BalancePoint, ...]]
+
+class BalanceBattleError(BalanceError, RuntimeError):
+    field: Optional[str]
+    value: Optional[float]
+    index: Optional[int]
+
+class BalanceInterruptedError(BalanceError, RuntimeError):
+    points: Optional[tuple[BalancePoint, ...]]
+
 def _example_error(kind: str) -> BaseException: ...
 def _panic(message: str) -> None: ...
 def _invalid_argument(door: str, field: str, problem: str) -> SkirmishError: ...
@@ -239,6 +274,18 @@ def run_sweep(
     dry_run: bool = False,
     force: bool = False,
 ) -> Optional[SweepTable]: ...
+def run_balance(
+    scenario: Scenario,
+    field: str,
+    between: tuple[float, float],
+    target: float,
+    side: Optional[str],
+    seed: int,
+    battles: int,
+    max_battles: int,
+    tolerance: Optional[float],
+    threads: Optional[int],
+) -> Balance: ...
 def grid_position(lengths: Sequence[int], cell: int) -> list[int]: ...
 def grid_cells(lengths: Sequence[int]) -> int: ...
 def row_check(header: str, line: str) -> str: ...
@@ -943,5 +990,59 @@ class OddsFromHere:
     def __reduce__(self) -> tuple[Any, ...]: ...
     def __replace__(self, **changes: Any) -> OddsFromHere: ...
     def side(self, name: str) -> SideOdds: ...
+
+@final
+class BalancePoint:
+    __match_args__ = ("value", "battles", "wins", "win_rate", "low", "high", "verdict")
+    def __new__(cls, value: float, battles: int, wins: int, win_rate: float, low: float, high: float, verdict: str) -> BalancePoint: ...
+    @property
+    def value(self) -> float: ...
+    @property
+    def battles(self) -> int: ...
+    @property
+    def wins(self) -> int: ...
+    @property
+    def win_rate(self) -> float: ...
+    @property
+    def low(self) -> float: ...
+    @property
+    def high(self) -> float: ...
+    @property
+    def verdict(self) -> str: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __reduce__(self) -> tuple[Any, ...]: ...
+    def __replace__(self, **changes: Any) -> BalancePoint: ...
+
+@final
+class Balance:
+    __match_args__ = ("field", "kind", "side", "target", "seed", "answer", "below", "above", "at", "points", "stopped")
+    def __new__(cls, field: str, kind: str, side: str, target: float, seed: int, answer: str, below: Optional[float], above: Optional[float], at: Optional[float], points: Sequence[BalancePoint], stopped: str) -> Balance: ...
+    @property
+    def field(self) -> str: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def side(self) -> str: ...
+    @property
+    def target(self) -> float: ...
+    @property
+    def seed(self) -> int: ...
+    @property
+    def answer(self) -> str: ...
+    @property
+    def below(self) -> Optional[float]: ...
+    @property
+    def above(self) -> Optional[float]: ...
+    @property
+    def at(self) -> Optional[float]: ...
+    @property
+    def points(self) -> tuple[BalancePoint, ...]: ...
+    @property
+    def stopped(self) -> str: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __reduce__(self) -> tuple[Any, ...]: ...
+    def __replace__(self, **changes: Any) -> Balance: ...
 
 # --- end of the generated stubs

@@ -854,6 +854,8 @@ pub(crate) fn stubs() -> String {
         PyFreeAction::stub(),
         PySideOdds::stub(),
         PyOddsFromHere::stub(),
+        crate::balance::PyBalancePoint::stub(),
+        crate::balance::PyBalance::stub(),
     ]
     .join("\n")
 }

@@ -159,7 +159,10 @@ fn a_value_that_cannot_be_told_from_the_target_is_the_answer() {
         panic!("an undecided value: {found:?}")
     };
     let last = found.points.last().expect("points");
-    assert_eq!((last.value, last.verdict, last.battles), (value, Verdict::Undecided, 40));
+    assert_eq!(
+        (last.value, last.verdict, last.battles),
+        (value, Verdict::Undecided, 40)
+    );
     assert!(found.stopped.contains("after 40 battles"), "{}", found.stopped);
 }
 
@@ -174,7 +177,10 @@ fn a_range_with_no_crossing_is_an_error_with_both_ends() {
     };
     assert_eq!((field.as_str(), side.as_str()), (ORCS, "party"));
     assert_eq!(ends.map(|e| e.verdict), [Verdict::Above; 2]);
-    assert!(err.to_string().starts_with("no crossing of 0.5 in sides.goblinoids.groups.0.count from 1 to 2"));
+    assert!(
+        err.to_string()
+            .starts_with("no crossing of 0.5 in sides.goblinoids.groups.0.count from 1 to 2")
+    );
 }
 
 #[test]
@@ -190,7 +196,10 @@ fn every_bad_argument_is_a_typed_error_naming_it() {
         assert_eq!(invalid(&spec, &ok).0, "target", "{target}");
     }
     for between in [(5.0, 5.0), (10.0, 1.0), (f64::NEG_INFINITY, 3.0), (1.0, f64::NAN)] {
-        let spec = BalanceSpec { between, ..base.clone() };
+        let spec = BalanceSpec {
+            between,
+            ..base.clone()
+        };
         assert_eq!(invalid(&spec, &ok).0, "between", "{between:?}");
     }
     // A count is whole.
@@ -208,7 +217,11 @@ fn every_bad_argument_is_a_typed_error_naming_it() {
     let (field, problem) = invalid(&spec, &ok);
     assert_eq!(field, "side");
     assert!(problem.contains("party, goblinoids"), "{problem}");
-    for (battles, max_battles, named) in [(0, 100, "battles"), (200, 100, "battles"), (1, MAX_BATTLES + 1, "max_battles")] {
+    for (battles, max_battles, named) in [
+        (0, 100, "battles"),
+        (200, 100, "battles"),
+        (1, MAX_BATTLES + 1, "max_battles"),
+    ] {
         let spec = BalanceSpec {
             battles,
             max_battles,
@@ -231,7 +244,10 @@ fn a_field_that_is_no_number_or_no_field_or_refuses_a_value_is_named() {
         ..base.clone()
     };
     let err = balance(&spec, &threads(1)).unwrap_err();
-    assert!(matches!(&err, BalanceError::NotNumeric { field, .. } if field == "timing"), "{err:?}");
+    assert!(
+        matches!(&err, BalanceError::NotNumeric { field, .. } if field == "timing"),
+        "{err:?}"
+    );
     assert!(err.to_string().starts_with("timing: holds "), "{err}");
     let spec = BalanceSpec {
         field: "sides.goblinoids.groups.0.cuont".into(),
@@ -249,7 +265,10 @@ fn a_field_that_is_no_number_or_no_field_or_refuses_a_value_is_named() {
     let Err(BalanceError::Scenario(e)) = balance(&spec, &threads(1)) else {
         panic!("a value the scenario refuses")
     };
-    assert_eq!((e.kind, e.path.as_str()), (ScenarioErrorKind::Invalid, "sides[1].groups[0].count"));
+    assert_eq!(
+        (e.kind, e.path.as_str()),
+        (ScenarioErrorKind::Invalid, "sides[1].groups[0].count")
+    );
 }
 
 #[test]

@@ -96,7 +96,9 @@ impl TimingSystem {
             TimingSystem::SimpleRounds => "a tick is an initiative step; a round ~20 s (Relativity)",
             TimingSystem::GraduatedRounds(_) => "a tick is 1/N of a round of ~20 s: ~1 s at 20 a round (Relativity)",
             TimingSystem::Continuous(_) => "a tick is 1 s; a round is a 20-tick stopwatch lap (Relativity)",
-            TimingSystem::TickSystem(_) => "ticks and rounds have no set length in time (Tick System): no seconds",
+            TimingSystem::TickSystem(_) => {
+                "a tick has no set length of time, a round is its highest initiative in ticks (Tick System): no seconds"
+            }
             TimingSystem::ActionBlocks(_) => "a tick is an action block; a round is a 3 s phase (FUZION)",
         }
     }

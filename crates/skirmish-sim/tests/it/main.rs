@@ -5,6 +5,7 @@ mod battle;
 mod checkpoint;
 mod control;
 mod digest;
+mod durations;
 mod limits;
 mod lone;
 mod odds;

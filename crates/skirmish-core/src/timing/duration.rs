@@ -90,17 +90,23 @@ impl TimingSystem {
 
     /// What a tick and a round are under this system, and their seconds,
     /// in a few words for a reader comparing durations.
-    pub fn time_units(&self) -> &'static str {
-        match self {
+    pub fn time_units(&self) -> String {
+        let text = match self {
             TimingSystem::Simultaneous => "a tick is an exchange (a round), ~3 s (FUDGE 4.1)",
             TimingSystem::SimpleRounds => "a tick is an initiative step; a round ~20 s (Relativity)",
-            TimingSystem::GraduatedRounds(_) => "a tick is 1/N of a round of ~20 s: ~1 s at 20 a round (Relativity)",
+            TimingSystem::GraduatedRounds(c) => {
+                return match c.ticks_per_round {
+                    20 => "a tick is 1/20 of a ~20 s round: ~1 s (Relativity)".to_owned(),
+                    n => format!("a tick is 1/{n} of a ~20 s round (Relativity)"),
+                };
+            }
             TimingSystem::Continuous(_) => "a tick is 1 s; a round is a 20-tick stopwatch lap (Relativity)",
             TimingSystem::TickSystem(_) => {
                 "a tick has no set length of time, a round is its highest initiative in ticks (Tick System): no seconds"
             }
             TimingSystem::ActionBlocks(_) => "a tick is an action block; a round is a 3 s phase (FUZION)",
-        }
+        };
+        text.to_owned()
     }
 }
 

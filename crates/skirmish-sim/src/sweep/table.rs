@@ -119,7 +119,7 @@ pub struct SweepTable {
     /// Per cell, what its timing system's tick and round are in time
     /// ([`TimingSystem::time_units`](skirmish_core::timing::TimingSystem::time_units)),
     /// with the system's name: the summary's note under the table.
-    pub(super) units: Vec<(&'static str, &'static str)>,
+    pub(super) units: Vec<(&'static str, String)>,
 }
 
 impl SweepTable {
@@ -291,8 +291,8 @@ impl SweepTable {
             out.push_str(line.trim_end());
             out.push('\n');
         }
-        let mut noted: Vec<(&str, &str)> = Vec::new();
-        for &unit in &self.units {
+        let mut noted: Vec<&(&str, String)> = Vec::new();
+        for unit in &self.units {
             if !noted.contains(&unit) {
                 noted.push(unit);
             }

@@ -81,7 +81,7 @@ fn graduated_rounds_of_40_ticks_make_half_second_ticks() {
     // to the nearest second (halves up), summed.
     let b = Battle::new(&scenario).unwrap();
     let by_hand: u64 = (0..30)
-        .map(|i| (b.run(5, i, &RunOptions::default()).unwrap().summary.ticks + 1) / 2)
+        .map(|i| b.run(5, i, &RunOptions::default()).unwrap().summary.ticks.div_ceil(2))
         .sum();
     assert_eq!(table.cells()[0].stats.total_seconds, Some(by_hand));
 }

@@ -975,10 +975,7 @@ fn summary_text_is_an_aligned_table() {
     // the one timing system of the table.
     assert_eq!(lines.len(), 5, "{text}");
     assert!(lines[3].starts_with("durations: game seconds compare"), "{text}");
-    assert!(
-        lines[4].trim_start().starts_with(&spec.scenario.timing.name()),
-        "{text}"
-    );
+    assert!(lines[4].trim_start().starts_with(spec.scenario.timing.name()), "{text}");
     assert!(lines[0].starts_with("red_sr  battles  "), "{text}");
     assert!(
         lines[0].contains("win Red Team (95%)") && lines[0].ends_with("mean ticks"),

@@ -458,7 +458,7 @@ pub fn existing_work(path: &Path, spec: &SweepSpec) -> Result<Option<String>, Sw
         let rows = records.count();
         return Ok(Some(format!(
             "a checkpoint of this sweep in sweep schema 1, before the durations in game seconds, with {rows} \
-             finished cell{} (--resume cannot continue it)",
+             finished cell{}",
             if rows == 1 { "" } else { "s" }
         )));
     }

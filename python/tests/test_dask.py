@@ -87,6 +87,22 @@ def test_dask_checkpoint_and_resume(
     _same(again, r)
 
 
+def test_dask_refuses_a_schema_1_checkpoint_by_name(
+    threaded_client: distributed.Client, local: skirmish.SweepResult, tmp_path: pathlib.Path
+) -> None:
+    # The same sweep's checkpoint as schema 1 wrote it: no seconds columns.
+    lines = local.to_csv().splitlines()
+    header = lines[0].split(",")
+    keep = [i for i, name in enumerate(header) if name not in ("mean_seconds", "total_seconds")]
+    old = [",".join(line.split(",")[i] for i in keep) for line in lines[:4]]
+    cp = tmp_path / "schema-1.csv"
+    text = f"{old[0]},row_check\n" + "".join(f"{row},{skirmish._core.row_check(old[0], row)}\n" for row in old[1:])
+    cp.write_text(text)
+    with pytest.raises(skirmish.CheckpointError, match="sweep schema 1"):
+        skirmish.dask.sweep(threaded_client, axes=AXES, battles=120, checkpoint=cp, resume=True, progress=False)
+    assert cp.read_text() == text
+
+
 def test_errors_are_raised_before_any_task(threaded_client: distributed.Client) -> None:
     with pytest.raises(skirmish.SweepEditError):
         skirmish.dask.sweep(threaded_client, axes={"timing": ["no-such"]}, battles=10, progress=False)

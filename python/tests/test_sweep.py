@@ -383,3 +383,44 @@ def test_sweep_accepts_every_kind_of_scenario(tmp_path: pathlib.Path) -> None:
     expected = skirmish.sweep(battles=20, seed=1, progress=False).to_csv()
     for source in (None, "goblin-ambush", skirmish.Scenario(), skirmish.Scenario().to_dict(), p, str(p)):
         assert skirmish.sweep(source, battles=20, seed=1, progress=False).to_csv() == expected
+
+
+def test_durations_that_compare_across_timing_systems(small_sweep: skirmish.SweepResult) -> None:
+    r = small_sweep
+    names = list(r.columns)
+    # The comparable duration comes before each system's own ticks.
+    assert names.index("mean_seconds") < names.index("mean_ticks") < names.index("mean_rounds")
+    assert names.index("total_seconds") < names.index("total_ticks")
+    seconds = np.asarray(r.columns["total_seconds"])
+    ticks = np.asarray(r.columns["total_ticks"])
+    assert seconds.dtype == np.float64 and r.columns["mean_seconds"].dtype == np.float64
+    # Continuous (the first three cells): a tick is a second.
+    assert np.array_equal(seconds[:3], ticks[:3].astype(np.float64))
+    assert np.allclose(np.asarray(r.columns["mean_seconds"])[:3], ticks[:3] / 60)
+    # The Tick System's text gives its ticks no length: no seconds.
+    assert np.isnan(seconds[3:]).all() and np.isnan(np.asarray(r.columns["mean_seconds"])[3:]).all()
+    assert r.to_pandas()["mean_seconds"].isna().tolist() == [False] * 3 + [True] * 3
+    assert r.to_polars()["total_seconds"].is_nan().to_list() == [False] * 3 + [True] * 3
+    rows = json.loads(r.to_json())
+    assert rows[0]["total_seconds"] == int(ticks[0]) and rows[3]["total_seconds"] is None
+    csv_rows = r.to_csv().splitlines()
+    at = names.index("total_seconds")
+    assert csv_rows[1].split(",")[at] == str(int(ticks[0])) and csv_rows[4].split(",")[at] == ""
+    text = r.summary()
+    assert "mean seconds  mean rounds  mean ticks" in text and "no set length of time" in text
+    assert "<th>mean seconds</th>" in r._repr_html_()
+
+
+def test_a_schema_1_checkpoint_is_refused_by_name(tmp_path: pathlib.Path) -> None:
+    axes = {"sides.goblinoids.groups.0.count": [1, 2, 3]}
+    done = skirmish.sweep(axes=axes, battles=20, seed=3, progress=False).to_csv().splitlines()
+    header = done[0].split(",")
+    keep = [i for i, name in enumerate(header) if name not in ("mean_seconds", "total_seconds")]
+    old = [",".join(line.split(",")[i] for i in keep) for line in done[:3]]
+    cp = tmp_path / "schema-1.csv"
+    text = f"{old[0]},row_check\n" + "".join(f"{row},{skirmish._core.row_check(old[0], row)}\n" for row in old[1:])
+    cp.write_text(text)
+    with pytest.raises(skirmish.CheckpointError, match="sweep schema 1") as e:
+        skirmish.sweep(axes=axes, battles=20, seed=3, progress=False, checkpoint=cp, resume=True)
+    assert e.value.line == 1
+    assert cp.read_text() == text

@@ -187,7 +187,7 @@ pub(crate) fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
     let text = if args.json {
         json_rest(&report, args.trace)?
     } else {
-        summary_text(&report, if args.trace { "\n" } else { &header })
+        summary_text(&report, &scenario.timing, if args.trace { "\n" } else { &header })
     };
     writer
         .out
@@ -258,8 +258,10 @@ fn json_rest(report: &BattleReport, traced: bool) -> Result<String, Box<dyn std:
 }
 
 /// The outcome, counts and casualties in words, after `lead` (the header,
-/// or a blank line after the trace).
-fn summary_text(report: &BattleReport, lead: &str) -> String {
+/// or a blank line after the trace). The duration is told first in game
+/// seconds where `timing`'s text gives them (they compare across timing
+/// systems), then in the system's rounds and ticks, and what those are.
+fn summary_text(report: &BattleReport, timing: &TimingSystem, lead: &str) -> String {
     let mut out = lead.to_string();
     let s = &report.summary;
     out += &match s.outcome {
@@ -268,11 +270,15 @@ fn summary_text(report: &BattleReport, lead: &str) -> String {
         Outcome::Timeout => "a timeout: the limit was reached with more than one side standing".to_string(),
     };
     let plural = |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let seconds = timing.game_seconds(s.ticks, s.rounds).map_or_else(String::new, |x| {
+        format!("about {} of game time: ", plural(x, "second", "seconds"))
+    });
     out += &format!(
-        ", after {} ({}).\n",
-        plural(s.ticks, "tick", "ticks"),
-        plural(u64::from(s.rounds), "round", "rounds")
+        ", after {seconds}{}, {}.\n",
+        plural(u64::from(s.rounds), "round", "rounds"),
+        plural(s.ticks, "tick", "ticks")
     );
+    out += &format!("  under {}, {}\n", timing.name(), timing.time_units());
     out += &format!(
         "actions {}, hits {}, amazing strikes {}, amazing defenses {}, disruptions {}\n",
         s.actions, s.hits, s.amazing_strikes, s.amazing_defenses, s.disruptions

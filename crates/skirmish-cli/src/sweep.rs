@@ -87,8 +87,9 @@ pub(crate) fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
             let advice = if plan_resume(out, &spec).is_ok() {
                 "Add --resume to continue this checkpoint, or --force to overwrite it"
             } else {
-                "--resume cannot continue it (a finished sweep's output, or not this sweep's checkpoint). To \
-                 fight the sweep again from the start, add --force to overwrite it, or write to another --out"
+                "--resume cannot continue it (a finished sweep's output, a checkpoint of an older schema, or not \
+                 this sweep's checkpoint). To fight the sweep again from the start, add --force to overwrite it, or \
+                 write to another --out"
             };
             return Err(format!(
                 "--out {}: the file holds {work}; writing this sweep would replace it. {advice}",

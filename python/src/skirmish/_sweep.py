@@ -122,7 +122,10 @@ class SweepResult:
     CLI's CSV): the axes, ``battles``, ``win_rate_<side>`` with its
     ``_low``/``_high`` Wilson 95% interval for each side, draws, timeouts,
     durations, per-action rates, the exact counts, ``seed`` and
-    ``scenario_fingerprint``. In the DataFrames the axis columns hold the
+    ``scenario_fingerprint``. The duration that compares across timing
+    systems is ``mean_seconds`` (game seconds; ``NaN`` under the Tick
+    System, whose text gives ticks no length); ``mean_ticks`` and
+    ``mean_rounds`` are in each system's own units. In the DataFrames the axis columns hold the
     Python values you gave (``to_csv`` keeps their text). Pickles.
     """
 
@@ -159,7 +162,9 @@ class SweepResult:
         return self._json
 
     def summary(self) -> str:
-        """Win rates with intervals, draws, timeouts and mean ticks, aligned."""
+        """Win rates with intervals, draws, timeouts and the mean duration in
+        game seconds, rounds and ticks, aligned; then what a tick and a
+        round are under each timing system of the table."""
         return self._summary
 
     def metadata(self) -> dict[str, Any]:
@@ -284,7 +289,16 @@ class SweepResult:
 
     def _repr_html_(self) -> str:
         limit = 200
-        head = [*self.axes, "battles", *(f"{s} wins (95%)" for s in self.sides), "draws", "timeouts", "mean ticks"]
+        head = [
+            *self.axes,
+            "battles",
+            *(f"{s} wins (95%)" for s in self.sides),
+            "draws",
+            "timeouts",
+            "mean seconds",
+            "mean rounds",
+            "mean ticks",
+        ]
         body = []
         for i in range(min(self._cells, limit)):
             cells = [html.escape(str(v)) for v in cell_values(self.axes, i)]
@@ -295,6 +309,9 @@ class SweepResult:
                 cells.append(f"{100 * r:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]")
             cells.append(f"{100 * float(self.columns['draw_rate'][i]):.1f}%")
             cells.append(f"{100 * float(self.columns['timeout_rate'][i]):.1f}%")
+            seconds = float(self.columns["mean_seconds"][i])
+            cells.append("-" if np.isnan(seconds) else f"{seconds:.1f}")
+            cells.append(f"{float(self.columns['mean_rounds'][i]):.1f}")
             cells.append(f"{float(self.columns['mean_ticks'][i]):.1f}")
             body.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
         more = f"<p>... {self._cells - limit} more rows</p>" if self._cells > limit else ""

@@ -376,3 +376,42 @@ fn hit_points_default_to_ten_and_the_outcome_reads_well() {
     assert!(!s.contains("(1 rounds)") && !s.contains(" 1 ticks"), "{s}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn the_main_jobs_table_shows_a_duration_that_compares_across_the_six_systems() {
+    let systems = "simultaneous,simple-rounds,graduated-rounds,continuous,tick-system,action-blocks";
+    let s = stdout(&[
+        "sweep",
+        "--vary",
+        &format!("timing={systems}"),
+        "--battles",
+        "30",
+        "--quiet",
+    ]);
+    let lines: Vec<&str> = s.lines().collect();
+    assert!(lines[0].ends_with("mean seconds  mean rounds  mean ticks"), "{s}");
+    let cells = |row: &str| -> Vec<String> { row.split_whitespace().rev().take(3).map(str::to_owned).collect() };
+    for (k, system) in systems.split(',').enumerate() {
+        let row = lines[k + 1];
+        assert!(row.starts_with(system), "{s}");
+        // (ticks, rounds, seconds), read from the right.
+        let c = cells(row);
+        let (ticks, rounds): (f64, f64) = (c[0].parse().unwrap(), c[1].parse().unwrap());
+        match system {
+            "continuous" | "graduated-rounds" => assert_eq!(c[2], c[0], "{row}"),
+            "tick-system" => assert_eq!(c[2], "-", "{row}"),
+            // Seconds a round, within the rounding of the printed means.
+            "simple-rounds" => assert!((c[2].parse::<f64>().unwrap() - 20.0 * rounds).abs() <= 1.05, "{row}"),
+            _ => assert!((c[2].parse::<f64>().unwrap() - 3.0 * rounds).abs() <= 0.2, "{row}"),
+        }
+        assert!(ticks >= rounds, "{row}");
+        // Each system says what its tick is under the table.
+        assert!(
+            lines[8..]
+                .iter()
+                .any(|l| l.trim_start().starts_with(system) && l.contains("a tick")),
+            "{system}: {s}"
+        );
+    }
+    assert!(lines[7].starts_with("durations: game seconds compare"), "{s}");
+}

@@ -92,3 +92,55 @@ fn simple_rounds_trace_reads_round_pass_and_initiative() {
     let blocks = String::from_utf8(skirmish(&["run", "--trace", "--set", "timing=action-blocks"]).stdout).unwrap();
     assert!(blocks.contains("[phase 1 block "), "{blocks}");
 }
+
+#[test]
+fn the_report_tells_the_duration_in_game_seconds_where_the_text_gives_them() {
+    let text = |timing: &str| {
+        String::from_utf8(skirmish(&["run", "--seed", "1", "--set", &format!("timing={timing}")]).stdout).unwrap()
+    };
+    // Continuous: ticks are seconds.
+    let continuous = text("continuous");
+    let line = continuous.lines().find(|l| l.starts_with("winner: ")).unwrap();
+    let (seconds, ticks) = (
+        line.split("about ").nth(1).unwrap().split(' ').next().unwrap(),
+        line.rsplit(", ").next().unwrap().split(' ').next().unwrap(),
+    );
+    assert_eq!(seconds, ticks, "{continuous}");
+    assert!(continuous.contains("under continuous, a tick is 1 s"), "{continuous}");
+    // The Tick System's text gives ticks no length: rounds and ticks only.
+    let tick = text("tick-system");
+    assert!(
+        !tick.contains("game time") && tick.contains("no set length of time"),
+        "{tick}"
+    );
+}
+
+#[test]
+fn the_trace_shows_the_wound_or_the_hit_points_each_hit_leaves() {
+    let wounds = String::from_utf8(skirmish(&["run", "--trace", "--seed", "1"]).stdout).unwrap();
+    assert!(
+        wounds.contains("    Orc #1 takes damage 3: Hurt, boxes full: Very Hurt; now Very Hurt (-2 to rolls)\n"),
+        "{wounds}"
+    );
+    // A hit-point table where damage 3 costs 2 hit points.
+    let dir = std::env::temp_dir().join(format!("skirmish-cli-trace-hp-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("hp.toml");
+    std::fs::write(
+        &file,
+        "name = \"hp\"\ntiming = \"simple-rounds\"\n\
+         damage = { model = \"hit_points\", max_hp = 6, damage = { table = [{ min_margin = 1, damage = 1 }, \
+         { min_margin = 3, damage = 2 }] } }\n\
+         [[sides]]\nname = \"A\"\ngroups = [{ name = \"a\", count = 3, strike_rating = 7, defense_rating = 5 }]\n\
+         [[sides]]\nname = \"B\"\ngroups = [{ name = \"b\", count = 3, strike_rating = 7, defense_rating = 5 }]\n",
+    )
+    .unwrap();
+    let points: String = (1..=5)
+        .map(|seed| {
+            let seed = seed.to_string();
+            String::from_utf8(skirmish(&["run", "--trace", "--seed", &seed, file.to_str().unwrap()]).stdout).unwrap()
+        })
+        .collect();
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(points.contains(" takes damage 3: loses 2 hit points, "), "{points}");
+}

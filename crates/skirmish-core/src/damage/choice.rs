@@ -168,6 +168,17 @@ pub enum DamageChange {
     Mismatch,
 }
 
+/// The model's own words for the hit ([`WoundChange`], [`HitPointChange`]).
+impl std::fmt::Display for DamageChange {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DamageChange::FudgeWounds(c) => c.fmt(f),
+            DamageChange::HitPoints(c) => c.fmt(f),
+            DamageChange::Mismatch => f.write_str("no change (the state is of another model)"),
+        }
+    }
+}
+
 impl DamageModel for Damage {
     type State = DamageState;
     type Change = DamageChange;

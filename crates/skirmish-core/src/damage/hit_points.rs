@@ -253,6 +253,22 @@ pub struct HitPointChange {
     pub hp: i32,
 }
 
+/// The hit's result as a tick sheet reads it: the hit points it took and
+/// those left ("loses 2 hit points, 5 left").
+///
+/// ```
+/// use skirmish_core::damage::{DamageModel, HitPoints, HitPointsConfig};
+/// let model = HitPoints::new(HitPointsConfig::parity(3)).unwrap();
+/// let mut s = model.fresh();
+/// assert_eq!(model.apply(&mut s, 2).change.to_string(), "loses 1 hit point, 2 left");
+/// ```
+impl std::fmt::Display for HitPointChange {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let s = if self.lost == 1 { "" } else { "s" };
+        write!(f, "loses {} hit point{s}, {} left", self.lost, self.hp)
+    }
+}
+
 /// A plain hit-point model: down at 0 hit points or fewer, dead at
 /// `dead_at` or fewer (default: the same as down).
 ///

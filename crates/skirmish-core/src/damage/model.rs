@@ -74,8 +74,10 @@ impl<C> HitOutcome<C> {
 pub trait DamageModel {
     /// What one combatant has taken (plain data, serializable for snapshots).
     type State: Copy + fmt::Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync + 'static;
-    /// The model's report of what one hit changed.
-    type Change: Copy + fmt::Debug + PartialEq;
+    /// The model's report of what one hit changed; its `Display` is the
+    /// result in the words a GM checks on a tick sheet ("Hurt; now Very
+    /// Hurt", "loses 2 hit points, 5 left").
+    type Change: Copy + fmt::Debug + fmt::Display + PartialEq;
 
     /// The state of a combatant who has taken no damage.
     fn fresh(&self) -> Self::State;

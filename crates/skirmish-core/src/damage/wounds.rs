@@ -344,6 +344,34 @@ pub struct WoundChange {
     pub worst: Option<WoundLevel>,
 }
 
+/// The hit's result as a tick sheet reads it: the wound it made and the
+/// worst wound now held ("Hurt; now Very Hurt"); a wound whose level's
+/// boxes were full names the level it moved up to ("Hurt, boxes full:
+/// Very Hurt; now Very Hurt").
+///
+/// ```
+/// use skirmish_core::damage::{DamageModel, FudgeWounds};
+/// let model = FudgeWounds::default();
+/// let mut track = model.fresh();
+/// assert_eq!(model.apply(&mut track, 5).change.to_string(), "Very Hurt; now Very Hurt");
+/// assert_eq!(model.apply(&mut track, 3).change.to_string(), "Hurt; now Very Hurt");
+/// assert_eq!(model.apply(&mut track, 0).change.to_string(), "too little to wound; now Very Hurt");
+/// ```
+impl fmt::Display for WoundChange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.called_for, self.marked) {
+            (None, _) => f.write_str("too little to wound")?,
+            (Some(_), None) => f.write_str("no new wound (already dead)")?,
+            (Some(called), Some(marked)) if called == marked => write!(f, "{marked}")?,
+            (Some(called), Some(marked)) => write!(f, "{called}, boxes full: {marked}")?,
+        }
+        match self.worst {
+            Some(worst) => write!(f, "; now {worst}"),
+            None => f.write_str("; unhurt"),
+        }
+    }
+}
+
 /// FUDGE wound levels on a track of boxes: the default damage model
 /// (docs/rules.md §3.2).
 ///

@@ -53,6 +53,7 @@
 pub mod action_blocks;
 pub mod analysis;
 pub mod continuous;
+pub mod duration;
 pub mod graduated;
 pub mod queue;
 mod scheduler;
@@ -71,6 +72,7 @@ use crate::tables::weapons::{RateOfFire, Weapon};
 
 pub use action_blocks::ActionBlocksConfig;
 pub use continuous::ContinuousConfig;
+pub use duration::GameTime;
 pub use graduated::{GraduatedConfig, PastEnd};
 pub use scheduler::{MAX_ACTIONS, MAX_ACTORS, MAX_BONUS, MAX_DURATION, MAX_REFLEXES, MAX_TICK, Scheduler};
 pub use snapshot::{

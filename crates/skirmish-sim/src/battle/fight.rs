@@ -521,6 +521,9 @@ impl Battle {
         fallen.clear();
         for &(t, damage) in hits.iter() {
             let out = model.apply(&mut state[t as usize], damage);
+            // The penalty left on its rolls, while it still stands to roll.
+            let rolls = if out.after.is_down() { 0 } else { out.penalty };
+            trace.say(|| trace::damage_result(&self.fighter_name(t), damage, &out.change, rolls));
             penalty[t as usize] = out.penalty;
             taken[t as usize] = crate::ranking::add_taken(taken[t as usize], damage);
             if out.after.is_down() && !down[t as usize] {

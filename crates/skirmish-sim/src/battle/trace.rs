@@ -226,6 +226,19 @@ pub(super) fn already_exchanged(attacker: &str, target: &str) -> String {
     format!("{attacker} and {target} have exchanged blows this round")
 }
 
+/// What the damage model made of a hit as it landed at the end of its
+/// moment: the model's own result (FUDGE wound levels: the wound made and
+/// the worst now held; hit points: those lost and left), and the wound
+/// penalty it leaves on the fighter's rolls.
+pub(super) fn damage_result(target: &str, damage: i32, change: &impl std::fmt::Display, penalty: i32) -> String {
+    let rolls = if penalty == 0 {
+        String::new()
+    } else {
+        format!(" ({penalty:+} to rolls)")
+    };
+    format!("{target} takes damage {damage}: {change}{rolls}")
+}
+
 /// A fighter falls.
 pub(super) fn falls(fighter: &str) -> String {
     format!("{fighter} falls")

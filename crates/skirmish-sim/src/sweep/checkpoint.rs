@@ -25,7 +25,7 @@ use super::format::csv_reader;
 use super::output::{check_output, io_error, output_target, resolve_output, write_output};
 use super::schema::{Layout, Meta, line_of};
 use super::table::{Cell, CellStats};
-use super::{SweepError, SweepSpec, describe_values};
+use super::{SCHEMA_VERSION, SweepError, SweepSpec, describe_values};
 use crate::stats;
 
 /// The checkpoint's extra last column.
@@ -231,9 +231,11 @@ pub(super) fn read_checkpoint(
     let mut reader = csv_reader(&bytes[..whole]);
     let mut records = reader.byte_records();
     let same = |record: &csv::ByteRecord, fields: &[String]| record.iter().eq(fields.iter().map(String::as_bytes));
+    let schema_1 = layout.schema_1_header_fields();
     let checked = match records.next() {
         Some(Ok(record)) if same(&record, &checked_header) => true,
         Some(Ok(record)) if same(&record, &final_header) => false,
+        Some(Ok(record)) if is_schema_1(&record, &schema_1) => return Err(old_schema(path, records.count())),
         _ => return Err(mismatch(first_line)),
     };
     if !checked {
@@ -365,6 +367,34 @@ fn unverifiable(path: &Path, rows: usize) -> SweepError {
     }
 }
 
+/// Whether `record` is the header this sweep had in schema 1, with or
+/// without the checkpoint's row check.
+fn is_schema_1(record: &csv::ByteRecord, schema_1: &[String]) -> bool {
+    let fields: Vec<&[u8]> = record.iter().collect();
+    let fields = match fields.split_last() {
+        Some((last, rest)) if *last == ROW_CHECK.as_bytes() => rest,
+        _ => &fields[..],
+    };
+    fields.iter().copied().eq(schema_1.iter().map(String::as_bytes))
+}
+
+/// The refusal of a checkpoint of this sweep written in sweep schema 1,
+/// before the durations in game seconds: its rows lack `mean_seconds` and
+/// `total_seconds`, so they cannot be this schema's rows.
+fn old_schema(path: &Path, rows: usize) -> SweepError {
+    SweepError::Checkpoint {
+        path: path.to_owned(),
+        line: 1,
+        message: format!(
+            "the header is this sweep's in sweep schema 1, before the durations in game seconds (no mean_seconds, \
+             total_seconds); this skirmish writes schema {SCHEMA_VERSION}, so its {rows} row{s} cannot be reused, and \
+             the file is left as it is. To fight the sweep again from the start, run it without resuming over this \
+             file (the skirmish command's --force, force=True in Python), or write to another file (--out)",
+            s = if rows == 1 { "" } else { "s" },
+        ),
+    }
+}
+
 /// The byte order mark an editor may put before a UTF-8 file.
 pub(super) const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
 
@@ -420,9 +450,18 @@ pub fn existing_work(path: &Path, spec: &SweepSpec) -> Result<Option<String>, Sw
     let header = line_of(&checked_header);
     let mut reader = csv_reader(bytes);
     let mut records = reader.byte_records();
-    let is_header = matches!(records.next(), Some(Ok(r))
+    let first = records.next();
+    let is_header = matches!(&first, Some(Ok(r))
         if r.iter().eq(header_fields.iter().map(String::as_bytes))
             || r.iter().eq(checked_header.iter().map(String::as_bytes)));
+    if matches!(&first, Some(Ok(r)) if is_schema_1(r, &layout.schema_1_header_fields())) {
+        let rows = records.count();
+        return Ok(Some(format!(
+            "a checkpoint of this sweep in sweep schema 1, before the durations in game seconds, with {rows} \
+             finished cell{}",
+            if rows == 1 { "" } else { "s" }
+        )));
+    }
     if !is_header {
         return Ok(if header.as_bytes().starts_with(bytes) {
             None

@@ -24,7 +24,8 @@ pub(super) fn float_text(x: f64) -> String {
 pub(super) fn field_text(value: Value<'_>) -> String {
     match value {
         Value::Str(s) => s.to_owned(),
-        Value::U64(x) => x.to_string(),
+        Value::U64(x) | Value::OptU64(Some(x)) => x.to_string(),
+        Value::OptU64(None) => String::new(),
         Value::F64(Some(x)) => float_text(x),
         Value::F64(None) => String::new(),
     }
@@ -94,6 +95,7 @@ impl Serialize for JsonRow<'_, '_> {
             match value {
                 Value::Str(s) => map.serialize_entry(name, s)?,
                 Value::U64(x) => map.serialize_entry(name, &x)?,
+                Value::OptU64(x) => map.serialize_entry(name, &x)?,
                 Value::F64(x) => map.serialize_entry(name, &x)?,
             }
         }

@@ -73,7 +73,7 @@
 //! that should not discard finished cells asks [`existing_work`] first (the
 //! `skirmish` command refuses without `--resume` or `--force`).
 //!
-//! # Schema (a stable contract)
+//! # Schema (a stable contract, version [`SCHEMA_VERSION`])
 //!
 //! One row per cell, in grid order; the columns, in this order:
 //!
@@ -84,24 +84,41 @@
 //! | `win_rate_<side>`, `win_rate_<side>_low`, `win_rate_<side>_high` (one triple per side, scenario order) | float | share of battles `<side>` won, and its Wilson 95% interval |
 //! | `draw_rate`, `draw_rate_low`, `draw_rate_high` | float | share of draws (all wiped out at one tick), with its interval |
 //! | `timeout_rate`, `timeout_rate_low`, `timeout_rate_high` | float | share stopped by a cap, with its interval |
-//! | `mean_ticks` | float | mean duration in ticks |
+//! | `mean_seconds` | float | mean duration in game seconds, the duration that compares across timing systems (empty under the Tick System, whose text gives ticks no length) |
+//! | `mean_ticks` | float | mean duration in the timing system's own ticks (an exchange, an initiative step, a second, a countdown step, an action block: they do not compare across systems) |
 //! | `median_ticks`, `p90_ticks` | integer | median and 90th percentile of the duration, by nearest rank (see [`stats`](crate::stats)) |
-//! | `mean_rounds` | float | mean rounds begun |
+//! | `mean_rounds` | float | mean rounds begun (exchanges, rounds, phases; Continuous: 20-tick stopwatch laps) |
 //! | `mean_actions` | float | mean actions per battle |
 //! | `hit_rate` | float | hits per action (empty when no action) |
 //! | `amazing_strike_rate`, `amazing_defense_rate` | float | amazing strikes / defenses per action (empty when no action) |
 //! | `mean_disruptions` | float | mean disrupted actions per battle |
 //! | `wins_<side>` (one per side), `draws`, `timeouts` | integer | outcome counts |
+//! | `total_seconds` | integer | sum of the battles' game seconds, each rounded to a whole second; empty under the Tick System |
 //! | `total_ticks`, `total_rounds`, `total_actions`, `total_hits`, `total_amazing_strikes`, `total_amazing_defenses`, `total_disruptions` | integer | sums over the cell's battles |
 //! | `seed` | integer | the master seed |
 //! | `scenario_fingerprint` | text | the base scenario's [fingerprint](Scenario::fingerprint) (16 hex digits): rows with different fingerprints were fought under different scenarios |
+//!
+//! **Game seconds** (docs/rules.md §5.1,
+//! [`TimingSystem::game_seconds`](skirmish_core::timing::TimingSystem::game_seconds)):
+//! Simultaneous 3 an exchange (FUDGE 4.1's combat round, "around three
+//! seconds"), Simple Rounds 20 a round (Relativity: "roughly 20 seconds"),
+//! Graduated Rounds 20 a round, so a tick is `20 / ticks_per_round` (1 s
+//! at the default 20), Continuous 1 a tick, Action Blocks 3 a phase
+//! (FUZION), the Tick System none ("ticks have no set length of time").
+//!
+//! **Versions.** Schema 2 added `mean_seconds` and `total_seconds`;
+//! schema 1 had neither. Resuming from a checkpoint of the same sweep
+//! written in schema 1 is refused with [`SweepError::Checkpoint`] (line 1)
+//! naming "sweep schema 1", and the file is left as it is.
 //!
 //! `<side>` is the side's name in lowercase ASCII with every other character
 //! (anything not `a-z`, `0-9`) replaced by `_`: side `"Orc Band"` gives
 //! `win_rate_orc_band`. Every float is computed from the integer columns of
 //! its row (a rate is `count / battles`, a mean is `total / battles`, the
 //! per-action rates are `total / total_actions`), so rows can be pooled and
-//! checked.
+//! checked. An undefined integer (`total_seconds` under the Tick System)
+//! is an empty field, JSON `null`, and in [`SweepTable::columns`] a float
+//! column with `NaN`.
 //!
 //! **Formatting.** CSV: comma-separated, `\n` line ends, a header line, one
 //! line per cell; a text field is quoted (`"`, inner quotes doubled) when it
@@ -243,6 +260,12 @@ pub const MAX_CELLS: u64 = 1_000_000;
 /// The most worker threads a sweep may ask for: far beyond any machine's
 /// cores, and few enough that starting them is quick.
 pub const MAX_THREADS: usize = 1024;
+
+/// The version of the table's schema (its columns, their order and
+/// meaning; see the module docs). Schema 2 added the durations in game
+/// seconds (`mean_seconds`, `total_seconds`); a checkpoint written in
+/// schema 1 is refused by name on resume.
+pub const SCHEMA_VERSION: u32 = 2;
 
 /// Digits after the decimal point of every float in the CSV and JSON.
 pub const FLOAT_DECIMALS: usize = 6;

@@ -268,6 +268,10 @@ where
         });
     }
 
+    let units = grid
+        .iter()
+        .map(|(_, scenario)| (scenario.timing.name(), scenario.timing.time_units()))
+        .collect();
     let cells = grid
         .into_iter()
         .zip(done)
@@ -284,6 +288,7 @@ where
         scenario: fingerprint,
         battles: spec.battles,
         cells,
+        units,
     };
     if let Some(Checkpoint { path, file, .. }) = checkpoint {
         drop(file);
@@ -684,7 +689,8 @@ where
                     format!("the battle reports side {side} as the winner, but there are {sides} sides").into(),
                 ),
                 _ => {
-                    out.tally.add(&summary);
+                    out.tally
+                        .add(&summary, scenario.timing.game_seconds(summary.ticks, summary.rounds));
                     continue;
                 }
             },

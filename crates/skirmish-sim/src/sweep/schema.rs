@@ -14,12 +14,15 @@ use crate::stats;
 pub(super) enum Value<'a> {
     Str(&'a str),
     U64(u64),
+    /// An integer that may be undefined (an empty field, JSON `null`).
+    OptU64(Option<u64>),
     F64(Option<f64>),
 }
 
 pub(super) enum ValueType {
     Str,
     U64,
+    OptU64,
     F64,
 }
 
@@ -40,6 +43,7 @@ pub(super) enum Kind {
     WinRate(usize, Bound),
     DrawRate(Bound),
     TimeoutRate(Bound),
+    MeanSeconds,
     MeanTicks,
     MedianTicks,
     P90Ticks,
@@ -52,6 +56,7 @@ pub(super) enum Kind {
     Wins(usize),
     Draws,
     Timeouts,
+    TotalSeconds,
     TotalTicks,
     TotalRounds,
     TotalActions,
@@ -87,6 +92,7 @@ impl Kind {
             Kind::WinRate(..)
             | Kind::DrawRate(_)
             | Kind::TimeoutRate(_)
+            | Kind::MeanSeconds
             | Kind::MeanTicks
             | Kind::MeanRounds
             | Kind::MeanActions
@@ -94,6 +100,7 @@ impl Kind {
             | Kind::AmazingStrikeRate
             | Kind::AmazingDefenseRate
             | Kind::MeanDisruptions => ValueType::F64,
+            Kind::TotalSeconds => ValueType::OptU64,
             _ => ValueType::U64,
         }
     }
@@ -107,6 +114,7 @@ impl Kind {
             Kind::WinRate(side, bound) => rate_value(s.wins.get(side).copied().unwrap_or(0), n, bound),
             Kind::DrawRate(bound) => rate_value(s.draws, n, bound),
             Kind::TimeoutRate(bound) => rate_value(s.timeouts, n, bound),
+            Kind::MeanSeconds => Value::F64(s.total_seconds.and_then(|t| ratio(t, n))),
             Kind::MeanTicks => Value::F64(ratio(s.total_ticks, n)),
             Kind::MedianTicks => Value::U64(s.median_ticks),
             Kind::P90Ticks => Value::U64(s.p90_ticks),
@@ -119,6 +127,7 @@ impl Kind {
             Kind::Wins(side) => Value::U64(s.wins.get(side).copied().unwrap_or(0)),
             Kind::Draws => Value::U64(s.draws),
             Kind::Timeouts => Value::U64(s.timeouts),
+            Kind::TotalSeconds => Value::OptU64(s.total_seconds),
             Kind::TotalTicks => Value::U64(s.total_ticks),
             Kind::TotalRounds => Value::U64(s.total_rounds),
             Kind::TotalActions => Value::U64(s.total_actions),
@@ -175,6 +184,7 @@ impl Layout {
         }
         let named = |name: &str, kind| (name.to_owned(), kind);
         columns.extend([
+            named("mean_seconds", Kind::MeanSeconds),
             named("mean_ticks", Kind::MeanTicks),
             named("median_ticks", Kind::MedianTicks),
             named("p90_ticks", Kind::P90Ticks),
@@ -191,6 +201,7 @@ impl Layout {
         columns.extend([
             named("draws", Kind::Draws),
             named("timeouts", Kind::Timeouts),
+            named("total_seconds", Kind::TotalSeconds),
             named("total_ticks", Kind::TotalTicks),
             named("total_rounds", Kind::TotalRounds),
             named("total_actions", Kind::TotalActions),
@@ -216,6 +227,18 @@ impl Layout {
     /// The column names, in schema order.
     pub(super) fn header_fields(&self) -> Vec<String> {
         self.columns.iter().map(|(name, _)| name.clone()).collect()
+    }
+
+    /// The column names the same sweep had in schema 1, before the
+    /// durations in game seconds: this schema's without `mean_seconds`
+    /// and `total_seconds`. A checkpoint with this header is refused by
+    /// name.
+    pub(super) fn schema_1_header_fields(&self) -> Vec<String> {
+        self.columns
+            .iter()
+            .filter(|(_, kind)| !matches!(kind, Kind::MeanSeconds | Kind::TotalSeconds))
+            .map(|(name, _)| name.clone())
+            .collect()
     }
 
     /// The header as one CSV line (no line end).
@@ -260,6 +283,7 @@ impl Layout {
             median_ticks: 0,
             p90_ticks: 0,
             total_rounds: 0,
+            total_seconds: None,
             total_actions: 0,
             total_hits: 0,
             total_amazing_strikes: 0,
@@ -279,6 +303,17 @@ impl Layout {
                     continue;
                 }
                 _ => {}
+            }
+            if let Kind::TotalSeconds = kind {
+                stats.total_seconds = if text.is_empty() {
+                    None
+                } else {
+                    Some(
+                        text.parse()
+                            .map_err(|_| format!("{name}: {text:?} is not a whole number or empty"))?,
+                    )
+                };
+                continue;
             }
             if !matches!(kind.value_type(), ValueType::U64) {
                 continue;

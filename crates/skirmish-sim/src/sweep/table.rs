@@ -27,6 +27,11 @@ pub struct CellStats {
     pub p90_ticks: u64,
     /// Sum of rounds begun.
     pub total_rounds: u64,
+    /// Sum of the battles' game seconds, each rounded to a whole second
+    /// ([`TimingSystem::game_seconds`](skirmish_core::timing::TimingSystem::game_seconds));
+    /// `None` under a timing system whose text gives its ticks no length
+    /// (the Tick System).
+    pub total_seconds: Option<u64>,
     /// Sum of actions.
     pub total_actions: u64,
     /// Sum of hits.
@@ -53,6 +58,17 @@ impl CellStats {
     /// Mean duration in ticks.
     pub fn mean_ticks(&self) -> f64 {
         ratio(self.total_ticks, self.battles).unwrap_or(0.0)
+    }
+
+    /// Mean rounds begun (exchanges, phases; Continuous: stopwatch laps).
+    pub fn mean_rounds(&self) -> f64 {
+        ratio(self.total_rounds, self.battles).unwrap_or(0.0)
+    }
+
+    /// Mean duration in game seconds (`None` where the timing system's
+    /// text gives no length in time).
+    pub fn mean_seconds(&self) -> Option<f64> {
+        self.total_seconds.and_then(|s| ratio(s, self.battles))
     }
 }
 
@@ -100,6 +116,10 @@ pub struct SweepTable {
     pub(super) scenario: String,
     pub(super) battles: u64,
     pub(super) cells: Vec<Cell>,
+    /// Per cell, what its timing system's tick and round are in time
+    /// ([`TimingSystem::time_units`](skirmish_core::timing::TimingSystem::time_units)),
+    /// with the system's name: the summary's note under the table.
+    pub(super) units: Vec<(&'static str, String)>,
 }
 
 impl SweepTable {
@@ -184,6 +204,14 @@ impl SweepTable {
                             })
                             .collect(),
                     ),
+                    ValueType::OptU64 => Column::F64(
+                        values
+                            .map(|v| match v {
+                                Value::OptU64(Some(x)) => x as f64,
+                                _ => f64::NAN,
+                            })
+                            .collect(),
+                    ),
                     ValueType::U64 => Column::U64(
                         values
                             .map(|v| match v {
@@ -207,15 +235,18 @@ impl SweepTable {
     }
 
     /// A table for the terminal: the varied values, battles, each side's
-    /// win rate in percent with its 95% interval, draws, timeouts and the
-    /// mean duration in ticks, in aligned columns.
+    /// win rate in percent with its 95% interval, draws, timeouts, then
+    /// the mean duration in the units that compare across timing systems
+    /// (game seconds, `-` where the text gives none; rounds begun) and in
+    /// the system's own ticks, in aligned columns; under it, a line per
+    /// timing system of the table saying what its tick and round are.
     pub fn summary_text(&self) -> String {
         let mut head: Vec<String> = self.layout.axes.clone();
         head.push("battles".to_owned());
         for side in &self.layout.sides {
             head.push(format!("win {side} (95%)"));
         }
-        head.extend(["draw", "timeout", "mean ticks"].map(str::to_owned));
+        head.extend(["draw", "timeout", "mean seconds", "mean rounds", "mean ticks"].map(str::to_owned));
         let left = self.layout.axes.len();
         let mut rows = vec![head];
         for cell in &self.cells {
@@ -233,6 +264,8 @@ impl SweepTable {
             }
             row.push(percent(s.draws, s.battles));
             row.push(percent(s.timeouts, s.battles));
+            row.push(s.mean_seconds().map_or_else(|| "-".to_owned(), |x| format!("{x:.1}")));
+            row.push(format!("{:.1}", s.mean_rounds()));
             row.push(format!("{:.1}", s.mean_ticks()));
             rows.push(row);
         }
@@ -257,6 +290,21 @@ impl SweepTable {
             }
             out.push_str(line.trim_end());
             out.push('\n');
+        }
+        let mut noted: Vec<&(&str, String)> = Vec::new();
+        for unit in &self.units {
+            if !noted.contains(&unit) {
+                noted.push(unit);
+            }
+        }
+        if !noted.is_empty() {
+            out.push_str(
+                "durations: game seconds compare across timing systems; rounds and ticks are each system's own\n",
+            );
+            let width = noted.iter().map(|(name, _)| name.chars().count()).max().unwrap_or(0);
+            for (name, units) in noted {
+                out.push_str(&format!("  {name:<width$}  {units}\n"));
+            }
         }
         out
     }

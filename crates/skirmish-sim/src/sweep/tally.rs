@@ -20,6 +20,9 @@ pub(super) struct Tally {
     timeouts: u64,
     ticks: u128,
     rounds: u128,
+    seconds: u128,
+    /// Battles whose timing system gives no game seconds.
+    without_seconds: u64,
     actions: u128,
     hits: u128,
     amazing_strikes: u128,
@@ -84,7 +87,9 @@ impl Tally {
         }
     }
 
-    pub(super) fn add(&mut self, s: &BattleSummary) {
+    /// Counts a battle that lasted `seconds` of game time (`None`: its
+    /// timing system gives none).
+    pub(super) fn add(&mut self, s: &BattleSummary, seconds: Option<u64>) {
         self.battles += 1;
         match s.outcome {
             Outcome::Win { side } => {
@@ -97,6 +102,10 @@ impl Tally {
         }
         self.ticks += u128::from(s.ticks);
         self.rounds += u128::from(s.rounds);
+        match seconds {
+            Some(x) => self.seconds += u128::from(x),
+            None => self.without_seconds += 1,
+        }
         self.actions += u128::from(s.actions);
         self.hits += u128::from(s.hits);
         self.amazing_strikes += u128::from(s.amazing_strikes);
@@ -114,6 +123,8 @@ impl Tally {
         self.timeouts += other.timeouts;
         self.ticks += other.ticks;
         self.rounds += other.rounds;
+        self.seconds += other.seconds;
+        self.without_seconds += other.without_seconds;
         self.actions += other.actions;
         self.hits += other.hits;
         self.amazing_strikes += other.amazing_strikes;
@@ -138,6 +149,12 @@ impl Tally {
             timeouts: self.timeouts,
             total_ticks: fit(self.ticks, "total_ticks")?,
             total_rounds: fit(self.rounds, "total_rounds")?,
+            // A cell has one timing system: seconds for all, or for none.
+            total_seconds: if self.without_seconds > 0 {
+                None
+            } else {
+                Some(fit(self.seconds, "total_seconds")?)
+            },
             total_actions: fit(self.actions, "total_actions")?,
             total_hits: fit(self.hits, "total_hits")?,
             total_amazing_strikes: fit(self.amazing_strikes, "total_amazing_strikes")?,

@@ -6,6 +6,7 @@ mod battle;
 mod checkpoint;
 mod control;
 mod digest;
+mod durations;
 mod limits;
 mod lone;
 mod odds;
@@ -24,3 +25,17 @@ mod systems;
 mod targeting;
 mod trace_text;
 mod tracker_parity;
+
+use skirmish_sim::report::BattleReport;
+
+/// A report without its trace's damage results ("Goblin #1 takes damage
+/// 3: Hurt; now Hurt"), for the digests pinned before the trace showed
+/// what the damage model made of each hit: those lines report the model's
+/// result and change nothing in the battle, so with them taken out the
+/// digests stay the ones pinned.
+pub(crate) fn without_damage_results(mut report: BattleReport) -> BattleReport {
+    if let Some(trace) = report.trace.as_mut() {
+        trace.retain(|line| !line.text.contains(" takes damage "));
+    }
+    report
+}

@@ -119,9 +119,9 @@ const HEADER_1_AXIS: &str = "red_sr,battles,\
 win_rate_red_team,win_rate_red_team_low,win_rate_red_team_high,\
 win_rate_blue,win_rate_blue_low,win_rate_blue_high,\
 draw_rate,draw_rate_low,draw_rate_high,timeout_rate,timeout_rate_low,timeout_rate_high,\
-mean_ticks,median_ticks,p90_ticks,mean_rounds,mean_actions,hit_rate,\
+mean_seconds,mean_ticks,median_ticks,p90_ticks,mean_rounds,mean_actions,hit_rate,\
 amazing_strike_rate,amazing_defense_rate,mean_disruptions,\
-wins_red_team,wins_blue,draws,timeouts,total_ticks,total_rounds,total_actions,total_hits,\
+wins_red_team,wins_blue,draws,timeouts,total_seconds,total_ticks,total_rounds,total_actions,total_hits,\
 total_amazing_strikes,total_amazing_defenses,total_disruptions,seed,scenario_fingerprint";
 
 #[test]
@@ -971,7 +971,11 @@ fn summary_text_is_an_aligned_table() {
     let table = run_sweep(&spec, editor, battle, &threads(2)).unwrap();
     let text = table.summary_text();
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), 3, "{text}");
+    // The header, a row per cell, then what a tick and a round are under
+    // the one timing system of the table.
+    assert_eq!(lines.len(), 5, "{text}");
+    assert!(lines[3].starts_with("durations: game seconds compare"), "{text}");
+    assert!(lines[4].trim_start().starts_with(spec.scenario.timing.name()), "{text}");
     assert!(lines[0].starts_with("red_sr  battles  "), "{text}");
     assert!(
         lines[0].contains("win Red Team (95%)") && lines[0].ends_with("mean ticks"),

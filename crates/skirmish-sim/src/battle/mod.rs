@@ -91,6 +91,7 @@
 //! `trace.rs` the words of the trace.
 
 mod build;
+mod distance;
 mod fight;
 mod targeting;
 mod trace;
@@ -174,6 +175,8 @@ struct GroupRt {
     first: u32,
     count: u32,
     fighter: Fighter,
+    /// Its reach, move and plan, and its surprise.
+    field: distance::GroupField,
 }
 
 /// A scenario made ready to fight many times (the weapon and armor
@@ -220,6 +223,14 @@ pub struct Battle {
     /// last exchange begun this round was with the striker is that
     /// exchange (docs/rules.md §2.2.2).
     exchanges_by_round: bool,
+    /// How far apart the sides start (docs/rules.md §5.1), if the
+    /// battle has a distance.
+    distance: Option<i64>,
+    /// Attacks from the rear: an attacker engaging a foe already engaged
+    /// by this many strikes it from the rear (docs/rules.md §5.2).
+    front: Option<u32>,
+    /// Whether any group starts unaware.
+    surprise: bool,
     /// Set when the battle can take the fast path (`fast.rs`).
     fast: Option<(FastPlan, FastPrep)>,
 }

@@ -5,6 +5,7 @@ mod battle;
 mod checkpoint;
 mod control;
 mod digest;
+mod distance;
 mod limits;
 mod lone;
 mod odds;

@@ -106,7 +106,7 @@ pub struct FullContactRules {
     #[serde(skip_serializing_if = "is_false")]
     pub point_blank: bool,
     /// The "small" damage bonus a generous GM gives a point-blank hit
-    /// (0: none), 0..=[`RATING_LIMIT`].
+    /// (0: none), within ±[`RATING_LIMIT`].
     #[serde(skip_serializing_if = "is_zero")]
     pub point_blank_damage: i32,
 }

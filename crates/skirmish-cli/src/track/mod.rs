@@ -34,7 +34,7 @@ use command::{Command, DeclareOpts};
 #[command(after_long_help = command::GRAMMAR)]
 pub(crate) struct Args {
     /// A scenario file (.toml or .json) or a built-in name (goblin-ambush,
-    /// parity, shield-wall, horde, archers). Default: the goblin ambush.
+    /// parity, shield-wall, horde). Default: the goblin ambush.
     scenario: Option<String>,
     /// Seed of the encounter's dice (every roll not typed in; a loaded
     /// snapshot keeps its own) and of the fights `odds` simulates.

@@ -376,3 +376,24 @@ fn hit_points_default_to_ten_and_the_outcome_reads_well() {
     assert!(!s.contains("(1 rounds)") && !s.contains(" 1 ticks"), "{s}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Full Contact, "Range Penalties": the sniper's shot at Madoc 280' away
+/// is at SR 7 - 3 = 4, and the text's +2 misses his DR 7. Battle 4 of
+/// seed 1 is the one whose first shot rolls +2.
+#[test]
+fn the_archers_minus_three_in_a_battle_trace() {
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/it/sniper.toml");
+    let out = stdout(&["run", file, "--trace", "--index", "4"]);
+    let first = out.lines().find(|l| l.contains(" shoots ")).unwrap();
+    assert_eq!(
+        first.trim(),
+        "sniper (Bow, Short) shoots Madoc: at 280 ft, SR 7 -3 range = 4, +2 vs DR 7: miss (margin -1)"
+    );
+    assert!(out.contains("Madoc waits: no foe in reach (nearest 280 ft)"), "{out}");
+    // The built-in archers, closing from 200 yards under the Tick System.
+    let out = stdout(&["run", "archers", "--trace", "--set", "timing=tick-system"]);
+    assert!(
+        out.contains("moves 30 ft toward the foe") && out.contains(" shoots "),
+        "{out}"
+    );
+}

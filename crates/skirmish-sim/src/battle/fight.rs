@@ -238,6 +238,10 @@ impl Battle {
             // Engage the target.
             let old = target_of[a as usize];
             if old != t {
+                // Acquire (Tick System, docs/rules.md §5): the one place a
+                // ranged attacker (`self.field_of(a).reach.range()`)
+                // changes target; not modelled yet, the Tick System's own
+                // function belongs here.
                 if let Some(r) = rear.get_mut(a as usize) {
                     *r = self.from_the_rear(t, engaged_by[t as usize]);
                 }

@@ -65,11 +65,18 @@
 //!   `combat::Bearing` (docs/rules.md §2.2.3, §2.2.5).
 //! - **Reach is FUDGE's rule** (4.34) and applies under FUDGE opposed
 //!   striking only; under Full Contact any number may strike one target.
+//! - **Distance** (docs/rules.md §5.1, `distance.rs`): with a scenario's
+//!   `distance` the sides start apart on one line; an actor strikes or
+//!   shoots a foe in reach (Full Contact's range penalty at the distance
+//!   of the moment), else moves by its plan or waits, a move being an
+//!   action timed as any other. **Surprise and the rear** (§5.2): an
+//!   unaware defender is struck at its unaware DR, or unopposed under
+//!   FUDGE. Battles with none of these take the fast paths as before.
 //! - **Not modelled**: the Tick System's Acquire (+2 ticks for the first
-//!   ranged attack on a new target). The weapon tables do not say which
-//!   weapons are ranged, and a battle's fighter picks its target when its
-//!   action lands, after its ticks are counted; a GM who wants it adds the
-//!   ticks to the group's weapon.
+//!   ranged attack on a new target). A battle's fighter picks its target
+//!   when its action lands, after its ticks are counted; the place a
+//!   ranged attacker changes target is marked in `fight.rs`. A GM who
+//!   wants it adds the ticks to the group's weapon.
 //! - **Engagement**: an attacker engages the target it last struck at, until
 //!   it strikes another or falls; "least engaged" targeting and the reach
 //!   limit count engaged attackers.

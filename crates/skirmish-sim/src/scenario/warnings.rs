@@ -20,7 +20,12 @@ impl Scenario {
     /// aim, position, Scale, NPC result, posture or `concentrate` under
     /// Full Contact striking;
     /// FUDGE 4.34's sweeping blow and `concentrate` where no lone fighter
-    /// is played (one-way strikes, the rule off).
+    /// is played (one-way strikes, the rule off); a group's `range`,
+    /// `melee_reach`, `move`, `plan` or `keep_at` without a `distance`, a
+    /// `range` under FUDGE striking, `keep_at` without its plan, a closing
+    /// group that cannot move, point-blank range without a ranged group
+    /// and its damage without it, an `unaware_defense_rating` never read
+    /// (docs/rules.md §5.1, §5.2).
     ///
     /// ```
     /// use skirmish_sim::scenario::Scenario;

@@ -10,19 +10,19 @@
 //! §5.1.
 //!
 //! ```
-//! use skirmish_core::distance::{Plan, Reach, step};
+//! use skirmish_core::distance::{Plan, WeaponReach, step};
 //! use skirmish_core::fighter::FullContactRules;
 //! use skirmish_core::striking::full_contact::WeaponRange;
 //!
 //! // The sniper's short bow (SR 7, Sh 150', RS 50') reaches Madoc at 280'
 //! // (SR 4 after the -3) but not at 500' (SR 0: out of reach).
-//! let bow = Reach::Ranged(WeaponRange::new(150, 50)?);
+//! let bow = WeaponReach::Ranged(WeaponRange::new(150, 50)?);
 //! let rules = FullContactRules::default();
 //! assert!(bow.reaches(280, 7, &rules));
 //! assert!(!bow.reaches(500, 7, &rules));
 //! // Infantry 600' off, moving 10' an action, closes to a spear's 5'.
-//! assert_eq!(step(Plan::Close, 600, 10, Reach::Melee(5), 0), 10);
-//! assert_eq!(step(Plan::Close, 12, 10, Reach::Melee(5), 0), 7);
+//! assert_eq!(step(Plan::Close, 600, 10, WeaponReach::Melee(5), 0), 10);
+//! assert_eq!(step(Plan::Close, 12, 10, WeaponReach::Melee(5), 0), 7);
 //! # Ok::<(), skirmish_core::Error>(())
 //! ```
 
@@ -78,7 +78,7 @@ impl Plan {
 
 /// How far a fighter's weapon reaches.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Reach {
+pub enum WeaponReach {
     /// A melee weapon: foes at most this far away (ours).
     Melee(i64),
     /// A ranged weapon: any foe its range penalty leaves a chance to hit
@@ -87,7 +87,7 @@ pub enum Reach {
     Ranged(WeaponRange),
 }
 
-impl Reach {
+impl WeaponReach {
     /// Whether a foe `distance` away is in reach of a weapon wielded at
     /// `strike_rating` (wound penalties counted) under `rules` (point-blank
     /// range can bring a shot back into reach). The range rule is core's
@@ -95,8 +95,8 @@ impl Reach {
     #[inline]
     pub fn reaches(self, distance: i64, strike_rating: i32, rules: &FullContactRules) -> bool {
         match self {
-            Reach::Melee(reach) => distance <= reach,
-            Reach::Ranged(range) => range
+            WeaponReach::Melee(reach) => distance <= reach,
+            WeaponReach::Ranged(range) => range
                 .at(distance)
                 .is_ok_and(|shot| !shot.is_out_of_reach(strike_rating, strike_options(rules, rules.point_blank))),
         }
@@ -105,8 +105,8 @@ impl Reach {
     /// The weapon's range, if it is ranged.
     pub const fn range(self) -> Option<WeaponRange> {
         match self {
-            Reach::Ranged(range) => Some(range),
-            Reach::Melee(_) => None,
+            WeaponReach::Ranged(range) => Some(range),
+            WeaponReach::Melee(_) => None,
         }
     }
 }
@@ -118,10 +118,10 @@ impl Reach {
 /// `move_distance` while the foe is within `keep_at`; 0 otherwise (hold,
 /// or nothing to do).
 #[inline]
-pub fn step(plan: Plan, gap: i64, move_distance: i64, reach: Reach, keep_at: i64) -> i64 {
+pub fn step(plan: Plan, gap: i64, move_distance: i64, reach: WeaponReach, keep_at: i64) -> i64 {
     let stop = match reach {
-        Reach::Melee(r) => r,
-        Reach::Ranged(range) => range.short_range(),
+        WeaponReach::Melee(r) => r,
+        WeaponReach::Ranged(range) => range.short_range(),
     };
     match plan {
         Plan::Close => gap.saturating_sub(stop).clamp(0, move_distance.max(0)),
@@ -184,12 +184,12 @@ mod tests {
 
     #[test]
     fn a_close_step_stops_at_reach_and_never_passes_the_foe() {
-        assert_eq!(step(Plan::Close, 5, 10, Reach::Melee(5), 0), 0);
-        assert_eq!(step(Plan::Close, 3, 10, Reach::Melee(5), 0), 0);
-        assert_eq!(step(Plan::Close, 100, 10, Reach::Melee(5), 0), 10);
-        let bow = Reach::Ranged(WeaponRange::new(150, 50).unwrap());
+        assert_eq!(step(Plan::Close, 5, 10, WeaponReach::Melee(5), 0), 0);
+        assert_eq!(step(Plan::Close, 3, 10, WeaponReach::Melee(5), 0), 0);
+        assert_eq!(step(Plan::Close, 100, 10, WeaponReach::Melee(5), 0), 10);
+        let bow = WeaponReach::Ranged(WeaponRange::new(150, 50).unwrap());
         assert_eq!(step(Plan::Close, 155, 10, bow, 0), 5);
-        assert_eq!(step(Plan::Hold, 600, 10, Reach::Melee(5), 0), 0);
+        assert_eq!(step(Plan::Hold, 600, 10, WeaponReach::Melee(5), 0), 0);
         assert_eq!(step(Plan::KeepDistance, 20, 10, bow, 30), -10);
         assert_eq!(step(Plan::KeepDistance, 31, 10, bow, 30), 0);
     }
@@ -197,7 +197,7 @@ mod tests {
     #[test]
     fn reach_follows_the_range_rule_and_point_blank() {
         let rules = FullContactRules::default();
-        let bow = Reach::Ranged(WeaponRange::new(150, 50).unwrap());
+        let bow = WeaponReach::Ranged(WeaponRange::new(150, 50).unwrap());
         // SR 7: -6 leaves 1 (up to 450'), -7 leaves 0 (out of reach).
         assert!(bow.reaches(450, 7, &rules));
         assert!(!bow.reaches(451, 7, &rules));
@@ -208,12 +208,12 @@ mod tests {
             point_blank: true,
             ..rules
         };
-        let sling = Reach::Ranged(WeaponRange::new(0, 100).unwrap());
+        let sling = WeaponReach::Ranged(WeaponRange::new(0, 100).unwrap());
         // SR 1 at 50': -1, +2 point-blank: SR 2, in reach.
         assert!(!sling.reaches(50, 1, &rules));
         assert!(sling.reaches(50, 1, &pb));
-        assert!(Reach::Melee(5).reaches(5, 0, &rules));
-        assert!(!Reach::Melee(5).reaches(6, 9, &rules));
+        assert!(WeaponReach::Melee(5).reaches(5, 0, &rules));
+        assert!(!WeaponReach::Melee(5).reaches(6, 9, &rules));
     }
 
     #[test]

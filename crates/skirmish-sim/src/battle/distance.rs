@@ -9,7 +9,7 @@
 
 use std::collections::BTreeSet;
 
-use skirmish_core::distance::{DEFAULT_MELEE_REACH, DEFAULT_MOVE, Plan, Reach, default_unaware_defense, step};
+use skirmish_core::distance::{DEFAULT_MELEE_REACH, DEFAULT_MOVE, Plan, WeaponReach, default_unaware_defense, step};
 use skirmish_core::fighter::{Fighter, FullContactRules};
 use skirmish_core::timing::TimingSystem;
 
@@ -23,7 +23,7 @@ use crate::scenario::{Group, Striking};
 pub(super) struct GroupField {
     /// What its weapon reaches (under FUDGE striking always its melee
     /// reach: ranged FUDGE is not fought in battles).
-    pub(super) reach: Reach,
+    pub(super) reach: WeaponReach,
     /// Feet one move action covers.
     pub(super) move_distance: i64,
     /// What it does with no foe in reach.
@@ -41,7 +41,7 @@ impl GroupField {
     /// without a distance, or a continuation's fighter, has.
     pub(super) fn melee() -> GroupField {
         GroupField {
-            reach: Reach::Melee(DEFAULT_MELEE_REACH),
+            reach: WeaponReach::Melee(DEFAULT_MELEE_REACH),
             move_distance: DEFAULT_MOVE,
             plan: Plan::Close,
             keep_at: DEFAULT_MOVE.saturating_mul(2),
@@ -52,9 +52,9 @@ impl GroupField {
 
     /// The group's field from its profile and resolved fighter.
     pub(super) fn of(profile: &Group, fighter: &Fighter, striking: &Striking) -> GroupField {
-        let melee = Reach::Melee(profile.melee_reach.unwrap_or(DEFAULT_MELEE_REACH));
+        let melee = WeaponReach::Melee(profile.melee_reach.unwrap_or(DEFAULT_MELEE_REACH));
         let (reach, armor) = match (striking, profile.range) {
-            (Striking::FullContact(_), Some(range)) => (Reach::Ranged(range), fighter.armor_bonus),
+            (Striking::FullContact(_), Some(range)) => (WeaponReach::Ranged(range), fighter.armor_bonus),
             (Striking::FullContact(_), None) => (melee, fighter.armor_bonus),
             // FUDGE: the armor is in the damage factor, not a DR.
             (Striking::FudgeOpposed(_), _) => (melee, 0),
@@ -238,7 +238,7 @@ impl Battle {
     /// Whether an attacker engaging `target`, engaged by `engaged` others,
     /// comes at it from the rear (`battle.front`, docs/rules.md §5.2).
     #[inline]
-    pub(super) fn from_the_rear(&self, target: u32, engaged: u32) -> bool {
+    pub(super) fn comes_from_the_rear(&self, target: u32, engaged: u32) -> bool {
         target != NONE && self.front.is_some_and(|front| engaged >= front)
     }
 }

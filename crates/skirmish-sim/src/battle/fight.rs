@@ -243,7 +243,7 @@ impl Battle {
                 // changes target; not modelled yet, the Tick System's own
                 // function belongs here.
                 if let Some(r) = rear.get_mut(a as usize) {
-                    *r = self.from_the_rear(t, engaged_by[t as usize]);
+                    *r = self.comes_from_the_rear(t, engaged_by[t as usize]);
                 }
                 if old != NONE {
                     engaged_by[old as usize] -= 1;

@@ -211,12 +211,14 @@ impl Scenario {
                 } else if group.range.is_some() {
                     any_ranged = true;
                 }
-                if let (Some(keep_at), false) = (group.keep_at, group.plan == Some(Plan::KeepDistance)) {
-                    if self.distance.is_some() {
-                        out.push(with_field(format!(
-                            "{at}.keep_at: {keep_at} has no effect without plan = \"keep_distance\""
-                        )));
-                    }
+                if let (Some(keep_at), false, true) = (
+                    group.keep_at,
+                    group.plan == Some(Plan::KeepDistance),
+                    self.distance.is_some(),
+                ) {
+                    out.push(with_field(format!(
+                        "{at}.keep_at: {keep_at} has no effect without plan = \"keep_distance\""
+                    )));
                 }
                 if self.distance.is_some()
                     && group.move_distance == Some(0)

@@ -509,6 +509,7 @@ fn encounter(input: &Input) -> Option<Encounter> {
             guaranteed,
             amazing,
             amazing_strike_damage: amazing_damage,
+            ..FullContactRules::default()
         }),
         StrikingIn::Fudge {
             minimum_to_hit,

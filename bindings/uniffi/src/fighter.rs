@@ -30,6 +30,8 @@ impl From<FullContactRules> for core::FullContactRules {
             guaranteed: r.guaranteed,
             amazing: r.amazing,
             amazing_strike_damage: r.amazing_strike_damage,
+            // Battles' options: the tracker reads neither.
+            ..core::FullContactRules::default()
         }
     }
 }
@@ -358,6 +360,14 @@ impl TryFrom<FighterProfile> for core::FighterProfile {
                 .map_err(|e: CoreError| e.in_field("profile"))?
                 .unwrap_or_default(),
             concentrate: p.concentrate,
+            // A battle's distance fields: the tracker reads none of them.
+            range: None,
+            melee_reach: None,
+            move_distance: None,
+            plan: None,
+            keep_at: None,
+            unaware_for: 0,
+            unaware_defense_rating: None,
         })
     }
 }

@@ -30,7 +30,7 @@ use crate::scenario_arg;
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
     /// A scenario file (.toml or .json) or a built-in name (goblin-ambush,
-    /// parity, shield-wall, horde). Default: the goblin ambush.
+    /// parity, shield-wall, horde, archers). Default: the goblin ambush.
     scenario: Option<String>,
     /// Master seed.
     #[arg(long, default_value_t = 1)]

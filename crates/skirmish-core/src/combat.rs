@@ -69,7 +69,8 @@ pub const fn strike_options(rules: &FullContactRules, point_blank: bool) -> Stri
 /// A Full Contact blow: `strike_rating` + `roll` against `defense_rating`
 /// (both with their wound penalties already added), at range if `shot` is
 /// given (with the optional point-blank rule if `point_blank`), under
-/// `rules`; the damage adds the attacker's `offense` and takes off the
+/// `rules`; the damage adds the attacker's `offense` (and `rules.point_blank_damage`
+/// on a point-blank shot, the amazing strike's extra on one) and takes off the
 /// defender's `defense_factor`.
 ///
 /// # Errors
@@ -94,11 +95,18 @@ pub fn full_contact_blow(
         Some(shot) => full_contact::resolve_at_range(strike_rating, defense_rating, roll, shot, options)?,
         None => full_contact::resolve(strike_rating, defense_rating, roll, options)?,
     };
-    let extra = if matches!(outcome, StrikeOutcome::AmazingStrike { .. }) {
+    let amazing = if matches!(outcome, StrikeOutcome::AmazingStrike { .. }) {
         rules.amazing_strike_damage
     } else {
         0
     };
+    // Full Contact "Point-Blank Range": "a (small) damage bonus if they hit".
+    let close = if point_blank && shot.is_some_and(RangedShot::is_point_blank) {
+        rules.point_blank_damage
+    } else {
+        0
+    };
+    let extra = amazing.saturating_add(close);
     Ok(FullContactBlow {
         strike_rating,
         defense_rating,

@@ -30,8 +30,10 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Deserializer, Serialize};
 
+use crate::distance::Plan;
 use crate::error::Error;
 use crate::ladder::{CombatLevel, Level};
+use crate::striking::full_contact::WeaponRange;
 use crate::striking::opposed::{Aim, MeleeModifiers, Position, PostureChoice, Shield, Stance, SweepingBlow};
 use crate::tables::weapons::RateOfFire;
 use crate::tables::{armor, weapons};
@@ -99,6 +101,22 @@ pub struct FullContactRules {
     /// Extra damage an amazing strike does (0: none; the text suggests
     /// doubling as one common choice, which a GM sets as the margin again).
     pub amazing_strike_damage: i32,
+    /// Optional point-blank range: +2 SR for a shot at a foe nearer than
+    /// the weapon's Range Strength (battles with a distance).
+    #[serde(skip_serializing_if = "is_false")]
+    pub point_blank: bool,
+    /// The "small" damage bonus a generous GM gives a point-blank hit
+    /// (0: none), within ±[`RATING_LIMIT`].
+    #[serde(skip_serializing_if = "is_zero")]
+    pub point_blank_damage: i32,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+fn is_zero(v: &i32) -> bool {
+    *v == 0
 }
 
 /// Options of FUDGE opposed striking in a battle.
@@ -385,6 +403,41 @@ pub struct FighterProfile {
     /// `Encounter::lone_fighter` (docs/rules.md §2.2.6).
     #[serde(default)]
     pub concentrate: bool,
+    /// A ranged weapon's Short range and Range Strength (Full Contact), in
+    /// feet: `{ short_range = 150, range_strength = 50 }`. Battles with a
+    /// distance only (docs/rules.md §5.1); none: a melee weapon.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub range: Option<WeaponRange>,
+    /// How far its melee weapon reaches, in feet (ours; default
+    /// [`DEFAULT_MELEE_REACH`](crate::distance::DEFAULT_MELEE_REACH)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub melee_reach: Option<i64>,
+    /// Feet one move action covers (ours; default
+    /// [`DEFAULT_MOVE`](crate::distance::DEFAULT_MOVE)).
+    #[serde(default, rename = "move", skip_serializing_if = "Option::is_none")]
+    pub move_distance: Option<i64>,
+    /// What it does with no foe in reach (default: `hold` with a ranged
+    /// weapon, `close` with a melee one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plan: Option<Plan>,
+    /// `keep_distance`: it steps back while a foe is this near, in feet
+    /// (default twice its move).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub keep_at: Option<i64>,
+    /// Surprise: it defends unaware for its side's first this many ticks
+    /// (Continuous, the Tick System) or rounds (the other systems) of a
+    /// battle (0: aware from the start).
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub unaware_for: u32,
+    /// Its Full Contact DR when unaware (surprised, or struck from the
+    /// rear), before the armor named in `armor` like `defense_rating`
+    /// (default: 3, or `defense_rating` if lower).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unaware_defense_rating: Option<i32>,
+}
+
+fn is_zero_u32(v: &u32) -> bool {
+    *v == 0
 }
 
 /// The largest magnitude of a FUDGE Scale: far beyond a dragon's.
@@ -457,6 +510,13 @@ impl FighterProfile {
             npc_result: false,
             posture: PostureChoice::Fixed(crate::striking::opposed::Posture::NORMAL),
             concentrate: false,
+            range: None,
+            melee_reach: None,
+            move_distance: None,
+            plan: None,
+            keep_at: None,
+            unaware_for: 0,
+            unaware_defense_rating: None,
         }
     }
 
@@ -538,6 +598,22 @@ impl FighterProfile {
         }
         if let Some(name) = &self.armor {
             armor::armor(name)?;
+        }
+        for (field, value) in [
+            ("melee_reach", self.melee_reach),
+            ("move", self.move_distance),
+            ("keep_at", self.keep_at),
+        ] {
+            if let Some(v) = value {
+                crate::distance::check_distance(field, v)?;
+            }
+        }
+        if let Some(range) = self.range {
+            crate::distance::check_distance("range.short_range", range.short_range())?;
+            crate::distance::check_distance("range.range_strength", range.range_strength())?;
+        }
+        if let Some(dr) = self.unaware_defense_rating {
+            within("unaware_defense_rating", dr, RATING_LIMIT)?;
         }
         Ok(())
     }

@@ -79,6 +79,7 @@
 pub mod combat;
 pub mod damage;
 pub mod dice;
+pub mod distance;
 pub mod error;
 pub mod fighter;
 pub mod ladder;

@@ -271,6 +271,7 @@ pub fn continuation_summaries(
 /// battles and sweeps take the scenario as it is.
 pub fn encounter_from_scenario(scenario: &Scenario, seed: u64) -> Result<Encounter, SimError> {
     fits_a_tick_sheet(scenario)?;
+    kept_by_a_tick_sheet(scenario)?;
     let rules = EncounterRules {
         striking: scenario.striking,
         damage: scenario.damage.clone(),
@@ -282,6 +283,38 @@ pub fn encounter_from_scenario(scenario: &Scenario, seed: u64) -> Result<Encount
         }
     }
     Ok(encounter)
+}
+
+/// Refuses a scenario whose battle options the tracker has no place for
+/// (docs/rules.md §5.1, §5.2): a `distance` (the tracker keeps no
+/// positions; its shots take the distance the GM gives), surprise, blows
+/// from the rear; rather than dropping them silently.
+fn kept_by_a_tick_sheet(scenario: &Scenario) -> Result<(), SimError> {
+    use skirmish_core::tracker::TrackerError;
+    let refuse = |field: String, what: &str| {
+        Err(SimError::Tracker(TrackerError::invalid(
+            &field,
+            format!(
+                "{what} is a battle's option, and the live tracker has no place for it (at the table the GM \
+                 gives each shot its distance and says who is unaware); remove it to open the scenario at the \
+                 table; battles and sweeps fight it (`battle`, `skirmish run`, `skirmish sweep`)"
+            ),
+        )))
+    };
+    if scenario.distance.is_some() {
+        return refuse("distance".into(), "a distance between the sides");
+    }
+    if scenario.battle.front.is_some() {
+        return refuse("battle.front".into(), "blows from the rear");
+    }
+    for (s, side) in scenario.sides.iter().enumerate() {
+        for (g, group) in side.groups.iter().enumerate() {
+            if group.unaware_for > 0 {
+                return refuse(format!("sides[{s}].groups[{g}].unaware_for"), "surprise");
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Refuses, saying what to do, a scenario with more fighters than the

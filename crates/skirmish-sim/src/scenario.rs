@@ -105,6 +105,12 @@ pub struct Scenario {
     /// How the battle is fought and when it stops.
     #[serde(default)]
     pub battle: BattleRules,
+    /// How far apart the two sides start, in feet (docs/rules.md §5.1):
+    /// side 0 stands at 0, side 1 this far off, and fighters move, shoot
+    /// at range and strike within reach. None (the default): everyone is
+    /// in melee from the start, as before distance was modelled.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub distance: Option<i64>,
     /// Two or more sides, at most [`MAX_SIDES`].
     #[serde(deserialize_with = "bounded_sides")]
     pub sides: Vec<Side>,
@@ -162,6 +168,12 @@ pub struct BattleRules {
     /// Stop as a timeout after at most this many actions: a moment whose
     /// actions would pass it is not fought.
     pub max_actions: u64,
+    /// Attacks from the rear (ours, docs/rules.md §5.2): an attacker who
+    /// engages a foe already engaged by this many attackers strikes it
+    /// from the rear, at its unaware Defense Rating (Full Contact) or
+    /// unopposed (FUDGE). None (the default): no blow is from the rear.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub front: Option<u32>,
 }
 
 impl Default for BattleRules {
@@ -172,6 +184,7 @@ impl Default for BattleRules {
             max_ticks: 1_000_000,
             max_rounds: 100_000,
             max_actions: 1_000_000_000,
+            front: None,
         }
     }
 }

@@ -415,3 +415,24 @@ fn the_main_jobs_table_shows_a_duration_that_compares_across_the_six_systems() {
     }
     assert!(lines[7].starts_with("durations: game seconds compare"), "{s}");
 }
+
+/// Full Contact, "Range Penalties": the sniper's shot at Madoc 280' away
+/// is at SR 7 - 3 = 4, and the text's +2 misses his DR 7. Battle 4 of
+/// seed 1 is the one whose first shot rolls +2.
+#[test]
+fn the_archers_minus_three_in_a_battle_trace() {
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/it/sniper.toml");
+    let out = stdout(&["run", file, "--trace", "--index", "4"]);
+    let first = out.lines().find(|l| l.contains(" shoots ")).unwrap();
+    assert_eq!(
+        first.trim(),
+        "sniper (Bow, Short) shoots Madoc: at 280 ft, SR 7 -3 range = 4, +2 vs DR 7: miss (margin -1)"
+    );
+    assert!(out.contains("Madoc waits: no foe in reach (nearest 280 ft)"), "{out}");
+    // The built-in archers, closing from 200 yards under the Tick System.
+    let out = stdout(&["run", "archers", "--trace", "--set", "timing=tick-system"]);
+    assert!(
+        out.contains("moves 30 ft toward the foe") && out.contains(" shoots "),
+        "{out}"
+    );
+}

@@ -162,6 +162,7 @@ fn fights() -> Vec<(&'static str, Encounter)> {
                         guaranteed: true,
                         amazing: true,
                         amazing_strike_damage: 2,
+                        ..FullContactRules::default()
                     }),
                     damage: DamageConfig::default(),
                 },

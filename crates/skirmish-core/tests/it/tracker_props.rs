@@ -138,6 +138,7 @@ fn encounter(system: &TimingSystem, fudge: bool, hp: bool, seed: u64) -> Encount
                 guaranteed: seed.is_multiple_of(2),
                 amazing: seed.is_multiple_of(3),
                 amazing_strike_damage: 1,
+                ..FullContactRules::default()
             })
         },
         damage: if hp {

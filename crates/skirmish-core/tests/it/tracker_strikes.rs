@@ -35,6 +35,7 @@ fn fc(options: FcOptions) -> EncounterRules {
             guaranteed: options.guaranteed_success_and_fumble,
             amazing: options.amazing,
             amazing_strike_damage: 0,
+            ..FullContactRules::default()
         }),
         damage: DamageConfig::default(),
     }

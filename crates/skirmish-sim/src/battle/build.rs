@@ -8,6 +8,7 @@ use skirmish_core::striking::full_contact::StrikeOptions;
 use skirmish_core::timing::TimingSystem;
 use skirmish_core::timing::simple::highest_initiative;
 
+use super::distance::GroupField;
 use super::{Battle, FastPrep, GroupRt, reserve_fighters};
 use crate::error::SimError;
 use crate::fast::{self, FastGroup, FastPlan, HitPointsPrep, OpposedPlan, WoundsPrep};
@@ -54,6 +55,7 @@ impl Battle {
                     side: si as u8,
                     first: group_of.len() as u32,
                     count,
+                    field: GroupField::of(g, &fighter, &scenario.striking),
                     fighter,
                 });
                 let gidx = (groups.len() - 1) as u32;
@@ -82,10 +84,25 @@ impl Battle {
             groups,
             group_of,
             exchanges_by_round: false,
+            distance: scenario.distance,
+            front: b.front,
+            surprise: false,
             fast: None,
         };
+        if let Some(d) = battle.distance {
+            skirmish_core::distance::check_distance("distance", d).map_err(SimError::Rules)?;
+            if battle.sides.len() != 2 {
+                return Err(SimError::Scenario(
+                    "a battle with a distance has exactly 2 sides".into(),
+                ));
+            }
+        }
+        battle.surprise = battle.groups.iter().any(|g| g.field.unaware_for > 0);
         battle.exchanges_by_round = battle.counts_exchanges_by_round();
-        battle.fast = battle.fast_plan();
+        // Distance, surprise and the rear are the general loop's alone.
+        if battle.distance.is_none() && battle.front.is_none() && !battle.surprise {
+            battle.fast = battle.fast_plan();
+        }
         Ok(battle)
     }
 
@@ -265,6 +282,7 @@ impl Battle {
                 first: group_of.len() as u32,
                 count: 1,
                 fighter,
+                field: GroupField::melee(),
             });
             group_of.push(g);
         }
@@ -288,6 +306,9 @@ impl Battle {
             groups,
             group_of,
             exchanges_by_round: false,
+            distance: None,
+            front: None,
+            surprise: false,
             fast: None,
         };
         battle.exchanges_by_round = battle.counts_exchanges_by_round();

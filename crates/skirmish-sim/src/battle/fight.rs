@@ -8,6 +8,7 @@ use skirmish_core::dice::SeededRolls;
 use skirmish_core::fighter::Fighter;
 use skirmish_core::striking::full_contact::StrikeOutcome;
 
+use super::distance::Act;
 use super::targeting::{Arrays, rank_key};
 use super::trace::{self, OpposedEnd, OpposedPart, Trace};
 use super::{Battle, BattleProgress, Control, PROGRESS_EVERY, Resume, RunOptions};
@@ -126,7 +127,7 @@ impl Battle {
                 self.count_exchanges(ws, round, lone);
             }
             for i in 0..ws.picks.len() {
-                self.strike(ws, rolls, i, round, &mut summary, &mut trace)?;
+                self.strike(ws, rolls, i, (tick, round), &mut summary, &mut trace)?;
             }
             // ...and at the end of the moment every hit lands together.
             self.land_hits(clock, model, state, ws, &mut summary, &mut trace);
@@ -169,6 +170,7 @@ impl Battle {
     ) {
         let reach = self.reach_limit();
         let Arrays {
+            penalty,
             down,
             taken,
             target_of,
@@ -177,6 +179,8 @@ impl Battle {
             acting,
             picks,
             ranking,
+            line,
+            rear,
             ..
         } = ws;
         picks.clear();
@@ -193,7 +197,7 @@ impl Battle {
                 }
                 Striking::FudgeOpposed(_) => (None, 0),
             };
-            let Some(t) = self.pick_target(
+            let picked = self.pick_target(
                 a,
                 ag.side,
                 standing,
@@ -201,13 +205,46 @@ impl Battle {
                 ranking,
                 rolls,
                 drawn_target,
-            ) else {
-                trace.say(|| trace::no_one_in_reach(&self.fighter_name(a)));
-                continue;
+            );
+            let t = if self.distance.is_some() {
+                // docs/rules.md §5.1: strike what is in reach, else move
+                // by the plan, or wait.
+                let sr = ag.fighter.strike_rating.saturating_add(penalty[a as usize]);
+                match self.act_at_distance(a, ag.side, picked, sr, line, (target_of, engaged_by)) {
+                    Act::Strike(t) => t,
+                    Act::Move(by) => {
+                        line.advance(a, ag.side, by);
+                        trace.say(|| {
+                            let nearest = line.nearest_foe(ag.side).map(|n| line.between(a, n));
+                            trace::moves(&self.fighter_name(a), by, nearest)
+                        });
+                        continue;
+                    }
+                    Act::Wait => {
+                        trace.say(|| {
+                            let nearest = line.nearest_foe(ag.side).map(|n| line.between(a, n));
+                            trace::waits(&self.fighter_name(a), nearest)
+                        });
+                        continue;
+                    }
+                }
+            } else {
+                let Some(t) = picked else {
+                    trace.say(|| trace::no_one_in_reach(&self.fighter_name(a)));
+                    continue;
+                };
+                t
             };
             // Engage the target.
             let old = target_of[a as usize];
             if old != t {
+                // Acquire (Tick System, docs/rules.md §5): the one place a
+                // ranged attacker (`self.field_of(a).reach.range()`)
+                // changes target; not modelled yet, the Tick System's own
+                // function belongs here.
+                if let Some(r) = rear.get_mut(a as usize) {
+                    *r = self.comes_from_the_rear(t, engaged_by[t as usize]);
+                }
                 if old != NONE {
                     engaged_by[old as usize] -= 1;
                 }
@@ -271,7 +308,7 @@ impl Battle {
         ws: &mut Arrays,
         rolls: &mut SeededRolls,
         i: usize,
-        round: u32,
+        (tick, round): (u64, u32),
         summary: &mut BattleSummary,
         trace: &mut Trace,
     ) -> Result<(), SimError> {
@@ -287,26 +324,56 @@ impl Battle {
             side_roll,
             live,
             lone,
+            line,
+            rear,
             ..
         } = ws;
+        // Surprise, or a blow from the rear (docs/rules.md §5.2): the
+        // defender is unaware of it.
+        let unaware = (self.surprise && self.is_unaware(t, (tick, round))) || rear.get(a as usize) == Some(&true);
         let (ag_side, tg_side) = (self.side_of(a), self.side_of(t));
         let ag = &self.groups[self.group_of[a as usize] as usize].fighter;
         let tg = &self.groups[self.group_of[t as usize] as usize].fighter;
         let (landed, damage, counter, what) = match self.striking {
             Striking::FullContact(r) => {
                 let sr = ag.strike_rating + penalty[a as usize];
-                let dr = tg.defense_rating + penalty[t as usize];
-                let blow =
-                    combat::full_contact_blow(sr, dr, strike_roll, None, false, &r, ag.offense, tg.defense_factor)
-                        .map_err(SimError::rules)?;
+                let aware_dr = if unaware {
+                    self.field_of(t).unaware_defense
+                } else {
+                    tg.defense_rating
+                };
+                let dr = aware_dr + penalty[t as usize];
+                // A ranged weapon shoots at the distance of the moment
+                // (Full Contact "Range Penalties", docs/rules.md §5.1).
+                let shot = match (self.distance, self.field_of(a).reach.range()) {
+                    (Some(_), Some(range)) => Some(range.at(line.between(a, t)).map_err(SimError::rules)?),
+                    _ => None,
+                };
+                let blow = combat::full_contact_blow(
+                    sr,
+                    dr,
+                    strike_roll,
+                    shot,
+                    r.point_blank,
+                    &r,
+                    ag.offense,
+                    tg.defense_factor,
+                )
+                .map_err(SimError::rules)?;
                 match blow.outcome {
                     StrikeOutcome::AmazingStrike { .. } => summary.amazing_strikes += 1,
                     StrikeOutcome::AmazingDefense { .. } => summary.amazing_defenses += 1,
                     _ => {}
                 }
-                let what = trace
-                    .is_on()
-                    .then(|| (trace::full_contact(sr, strike_roll, dr, &blow.outcome), String::new()));
+                let what = trace.is_on().then(|| {
+                    let what = match shot {
+                        Some(shot) => {
+                            trace::full_contact_shot(sr, shot, r.point_blank, (strike_roll, dr, unaware), &blow.outcome)
+                        }
+                        None => trace::full_contact(sr, strike_roll, dr, &blow.outcome, unaware),
+                    };
+                    (what, String::new())
+                });
                 (blow.landed, blow.damage, None, what)
             }
             Striking::FudgeOpposed(r) => {
@@ -320,7 +387,9 @@ impl Battle {
                 let t_skill = tg.skill.in_round(round_no).map_err(SimError::rules)?.value();
                 // FUDGE 4.34: a well-armored fighter beset by several may
                 // let this blow meet his armor unopposed.
-                let ignored = lone_on && tg.concentrate && lone.ignores(t, a);
+                // An unaware defender does not roll: the blow is unopposed
+                // (FUDGE 4.4's unaware target, docs/rules.md §5.2).
+                let ignored = unaware || (lone_on && tg.concentrate && lone.ignores(t, a));
                 // A fighter's roll: none for an NPC whose result is its
                 // trait level (FUDGE 4.33), else its side's group roll or
                 // its own 4dF; a beset fighter's one roll of the moment.
@@ -447,7 +516,7 @@ impl Battle {
                     };
                     let attack = part(&attacker, (blow.attack, ap), (ag, tg));
                     let what = if ignored {
-                        trace::unopposed(&attack, blow.defense, end)
+                        trace::unopposed(&attack, blow.defense, end, unaware)
                     } else {
                         trace::opposed(
                             &attack,
@@ -477,7 +546,18 @@ impl Battle {
         if let Some((what, note)) = what {
             trace.say(|| {
                 let (a_name, t_name) = (self.fighter_name(a), self.fighter_name(t));
-                trace::strike((&a_name, &ag.weapon, &t_name), &what, landed.then_some(damage), counter) + &note
+                let verb = if self.distance.is_some() && self.field_of(a).reach.range().is_some() {
+                    "shoots"
+                } else {
+                    "strikes"
+                };
+                trace::strike(
+                    (&a_name, &ag.weapon, &t_name),
+                    verb,
+                    &what,
+                    landed.then_some(damage),
+                    counter,
+                ) + &note
             });
         }
         for hit in settled_hits {
@@ -516,6 +596,7 @@ impl Battle {
             hits,
             fallen,
             ranking,
+            line,
             ..
         } = ws;
         fallen.clear();
@@ -537,6 +618,9 @@ impl Battle {
         clock.remove_fallen(fallen);
         for &f in fallen.iter() {
             let side = self.groups[self.group_of[f as usize] as usize].side as usize;
+            if self.distance.is_some() {
+                line.remove(f, side as u8);
+            }
             let list = &mut standing[side];
             let p = pos[f as usize] as usize;
             let last = list[list.len() - 1];

@@ -65,11 +65,18 @@
 //!   `combat::Bearing` (docs/rules.md §2.2.3, §2.2.5).
 //! - **Reach is FUDGE's rule** (4.34) and applies under FUDGE opposed
 //!   striking only; under Full Contact any number may strike one target.
+//! - **Distance** (docs/rules.md §5.1, `distance.rs`): with a scenario's
+//!   `distance` the sides start apart on one line; an actor strikes or
+//!   shoots a foe in reach (Full Contact's range penalty at the distance
+//!   of the moment), else moves by its plan or waits, a move being an
+//!   action timed as any other. **Surprise and the rear** (§5.2): an
+//!   unaware defender is struck at its unaware DR, or unopposed under
+//!   FUDGE. Battles with none of these take the fast paths as before.
 //! - **Not modelled**: the Tick System's Acquire (+2 ticks for the first
-//!   ranged attack on a new target). The weapon tables do not say which
-//!   weapons are ranged, and a battle's fighter picks its target when its
-//!   action lands, after its ticks are counted; a GM who wants it adds the
-//!   ticks to the group's weapon.
+//!   ranged attack on a new target). A battle's fighter picks its target
+//!   when its action lands, after its ticks are counted; the place a
+//!   ranged attacker changes target is marked in `fight.rs`. A GM who
+//!   wants it adds the ticks to the group's weapon.
 //! - **Engagement**: an attacker engages the target it last struck at, until
 //!   it strikes another or falls; "least engaged" targeting and the reach
 //!   limit count engaged attackers.
@@ -91,6 +98,7 @@
 //! `trace.rs` the words of the trace.
 
 mod build;
+mod distance;
 mod fight;
 mod targeting;
 mod trace;
@@ -174,6 +182,8 @@ struct GroupRt {
     first: u32,
     count: u32,
     fighter: Fighter,
+    /// Its reach, move and plan, and its surprise.
+    field: distance::GroupField,
 }
 
 /// A scenario made ready to fight many times (the weapon and armor
@@ -220,6 +230,14 @@ pub struct Battle {
     /// last exchange begun this round was with the striker is that
     /// exchange (docs/rules.md §2.2.2).
     exchanges_by_round: bool,
+    /// How far apart the sides start (docs/rules.md §5.1), if the
+    /// battle has a distance.
+    distance: Option<i64>,
+    /// Attacks from the rear: an attacker engaging a foe already engaged
+    /// by this many strikes it from the rear (docs/rules.md §5.2).
+    front: Option<u32>,
+    /// Whether any group starts unaware.
+    surprise: bool,
     /// Set when the battle can take the fast path (`fast.rs`).
     fast: Option<(FastPlan, FastPrep)>,
 }

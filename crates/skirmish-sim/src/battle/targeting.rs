@@ -6,6 +6,7 @@
 use skirmish_core::dice::SeededRolls;
 
 use super::Battle;
+use super::distance::Line;
 use crate::error::SimError;
 use crate::lone::LoneMoment;
 use crate::ranking::{ABSENT, Key, Ranking, own_key};
@@ -42,6 +43,12 @@ pub(super) struct Arrays {
     pub(super) live: Vec<bool>,
     /// FUDGE 4.34: the moment's beset fighters.
     pub(super) lone: LoneMoment,
+    /// Where everyone stands, in a battle with a distance (empty
+    /// otherwise).
+    pub(super) line: Line,
+    /// Per fighter, with `battle.front`: whether it came at its target
+    /// from the rear (empty otherwise).
+    pub(super) rear: Vec<bool>,
 }
 
 impl Arrays {
@@ -78,6 +85,12 @@ impl Arrays {
             reserve_fighters(&mut self.exchanged, n)?;
         }
         reserve_fighters(&mut self.fallen, n)?;
+        if battle.distance.is_some() {
+            self.line.reserve(n)?;
+        }
+        if battle.front.is_some() {
+            reserve_fighters(&mut self.rear, n)?;
+        }
         if matches!(battle.striking, Striking::FudgeOpposed(_)) {
             reserve_fighters(&mut self.live, n)?;
             self.lone.reserve(n)?;
@@ -143,6 +156,14 @@ impl Arrays {
         if let Striking::FudgeOpposed(r) = battle.striking {
             self.lone.reset(n, r.sweeping_blow);
         }
+        self.rear.clear();
+        if battle.front.is_some() {
+            self.rear.resize(n, false);
+        }
+        match battle.distance {
+            Some(d) => self.line.reset(battle, d, |_| true),
+            None => self.line.clear(),
+        }
     }
 
     /// [`reset`](Self::reset), then only the fighters `standing` says are
@@ -160,6 +181,10 @@ impl Arrays {
             } else {
                 self.down[f] = true;
             }
+        }
+        if let Some(d) = battle.distance {
+            self.line
+                .reset(battle, d, |f| standing.get(f).copied().unwrap_or(false));
         }
         self.rank(battle);
     }

@@ -5,7 +5,7 @@
 //! trace formats nothing. The lines are kept in the report when the
 //! caller asked for them in memory.
 
-use skirmish_core::striking::full_contact::StrikeOutcome;
+use skirmish_core::striking::full_contact::{POINT_BLANK_BONUS, RangedShot, StrikeOptions, StrikeOutcome};
 use skirmish_core::striking::opposed::{Modifier, Stance};
 
 use crate::report::TraceLine;
@@ -78,8 +78,8 @@ pub(super) fn no_one_in_reach(attacker: &str) -> String {
 }
 
 /// A Full Contact strike's roll against the defense and its outcome.
-pub(super) fn full_contact(sr: i32, roll: i32, dr: i32, outcome: &StrikeOutcome) -> String {
-    format!("SR {sr} {roll:+} vs DR {dr}: {outcome}")
+pub(super) fn full_contact(sr: i32, roll: i32, dr: i32, outcome: &StrikeOutcome, unaware: bool) -> String {
+    format!("SR {sr} {roll:+} vs DR {dr}{}: {outcome}", unaware_note(unaware))
 }
 
 /// One side of a FUDGE opposed exchange, as the trace shows it.
@@ -126,10 +126,71 @@ pub(super) fn opposed(attack: &OpposedPart, defense: &OpposedPart, end: OpposedE
     format!("{} vs {}: {}", part(attack), part(defense), end_text(end))
 }
 
-/// A blow the lone fighter lets meet his armor (FUDGE 4.34): the
-/// attacker's result against the Difficulty Level, his minimum to hit.
-pub(super) fn unopposed(attack: &OpposedPart, level: i32, end: OpposedEnd) -> String {
-    format!("{} vs {level} unopposed (ignored): {}", part(attack), end_text(end))
+/// A blow the defender does not oppose: the lone fighter lets it meet his
+/// armor (FUDGE 4.34), or he is unaware of it (surprised, struck from the
+/// rear): the attacker's result against the Difficulty Level, his minimum
+/// to hit.
+pub(super) fn unopposed(attack: &OpposedPart, level: i32, end: OpposedEnd, unaware: bool) -> String {
+    let why = if unaware { "unaware" } else { "ignored" };
+    format!("{} vs {level} unopposed ({why}): {}", part(attack), end_text(end))
+}
+
+/// A Full Contact shot at range: the distance, the SR with its range
+/// penalty and point-blank bonus, the roll against the DR.
+pub(super) fn full_contact_shot(
+    sr: i32,
+    shot: RangedShot,
+    point_blank: bool,
+    (roll, dr, unaware): (i32, i32, bool),
+    outcome: &StrikeOutcome,
+) -> String {
+    let options = StrikeOptions {
+        point_blank,
+        ..StrikeOptions::default()
+    };
+    let mut adjust = String::new();
+    if shot.range_penalty() != 0 {
+        adjust.push_str(&format!(" {} range", shot.range_penalty()));
+    }
+    if point_blank && shot.is_point_blank() {
+        adjust.push_str(&format!(" +{POINT_BLANK_BONUS} point-blank"));
+    }
+    let sr_text = if adjust.is_empty() {
+        format!("SR {sr}")
+    } else {
+        format!("SR {sr}{adjust} = {}", shot.strike_rating(sr, options))
+    };
+    format!(
+        "at {} ft, {sr_text}, {roll:+} vs DR {dr}{}: {outcome}",
+        shot.distance(),
+        unaware_note(unaware)
+    )
+}
+
+/// " (unaware)" after the DR of a defender who is.
+pub(super) fn unaware_note(unaware: bool) -> &'static str {
+    if unaware { " (unaware)" } else { "" }
+}
+
+/// A fighter moves toward its foes (`by` > 0) or away from them.
+pub(super) fn moves(fighter: &str, by: i64, nearest: Option<i64>) -> String {
+    let how = if by >= 0 {
+        format!("moves {by} ft toward the foe")
+    } else {
+        format!("steps back {} ft", by.unsigned_abs())
+    };
+    match nearest {
+        Some(d) => format!("{fighter} {how} (nearest foe {d} ft)"),
+        None => format!("{fighter} {how}"),
+    }
+}
+
+/// A fighter with no foe in reach and nothing to do by its plan.
+pub(super) fn waits(fighter: &str, nearest: Option<i64>) -> String {
+    match nearest {
+        Some(d) => format!("{fighter} waits: no foe in reach (nearest {d} ft)"),
+        None => format!("{fighter} waits"),
+    }
 }
 
 /// The note on an exchange of a beset fighter (FUDGE 4.34): his blow
@@ -211,13 +272,14 @@ fn part(p: &OpposedPart) -> String {
 /// and the damage the target did back (a FUDGE two-way exchange it won).
 pub(super) fn strike(
     (attacker, weapon, target): (&str, &str, &str),
+    verb: &str,
     what: &str,
     damage: Option<i32>,
     counter: Option<i32>,
 ) -> String {
     let dmg = damage.map_or_else(String::new, |d| format!(", damage {d}"));
     let back = counter.map_or_else(String::new, |d| format!(", damage {d} to {attacker}"));
-    format!("{attacker} ({weapon}) strikes {target}: {what}{dmg}{back}")
+    format!("{attacker} ({weapon}) {verb} {target}: {what}{dmg}{back}")
 }
 
 /// A fighter's blow at a foe it already exchanged blows with this round

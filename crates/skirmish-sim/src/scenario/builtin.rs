@@ -14,7 +14,10 @@ use super::error::{ScenarioError, ScenarioErrorKind, did_you_mean};
 ///   Graduated Rounds: fast short swords against better-armored spears.
 /// - `horde`: 50,000 goblins against 500 knights in plate under Full
 ///   Contact: numbers against armor, bounded by reach.
-pub const BUILTIN: &[&str] = &["goblin-ambush", "parity", "shield-wall", "horde"];
+/// - `archers`: 10 archers against 10 infantry closing from 200 yards
+///   under Full Contact: range penalties against the time it takes to
+///   close (docs/rules.md §5.1).
+pub const BUILTIN: &[&str] = &["goblin-ambush", "parity", "shield-wall", "horde", "archers"];
 
 /// A built-in: its name, its TOML source, and the same values as JSON.
 type Preset = (&'static str, &'static str, &'static str);
@@ -32,11 +35,12 @@ macro_rules! preset {
 
 /// Name, TOML source and JSON form (`build.rs`) of each built-in, in
 /// [`BUILTIN`] order.
-const SOURCES: [Preset; 4] = [
+const SOURCES: [Preset; 5] = [
     preset!("goblin-ambush"),
     preset!("parity"),
     preset!("shield-wall"),
     preset!("horde"),
+    preset!("archers"),
 ];
 
 impl Scenario {

@@ -150,6 +150,7 @@ impl Scenario {
                 "timing" => scenario.timing = read_part::<TimingPart>(part, top, path)?.0,
                 "striking" => scenario.striking = read_part::<StrikingPart>(part, top, path)?.0,
                 "damage" => scenario.damage = read_part::<DamagePart>(part, top, path)?.0,
+                "distance" => scenario.distance = read_part(part, top, path)?,
                 _ => scenario.battle = read_part(part, top, path)?,
             }
             scenario.sides.clone_from(&self.sides);
@@ -184,6 +185,7 @@ impl Scenario {
             striking: self.striking,
             damage: self.damage.clone(),
             battle: self.battle,
+            distance: self.distance,
             sides: Vec::new(),
         }
     }
@@ -200,7 +202,15 @@ impl Scenario {
 }
 
 /// The top-level fields a path may change without touching the sides.
-const TOP_PARTS: [&str; 6] = ["name", "description", "timing", "striking", "damage", "battle"];
+const TOP_PARTS: [&str; 7] = [
+    "name",
+    "description",
+    "timing",
+    "striking",
+    "damage",
+    "battle",
+    "distance",
+];
 
 /// `value`, the part of a scenario at `at` (a path as errors write it; `""`
 /// for the whole scenario), read as a `T`, with the error naming the path

@@ -45,10 +45,14 @@ impl Scenario {
             striking,
             damage,
             battle,
+            distance,
             sides,
         } = self;
         let mut hash = Fnv::new();
         let _ = serde_json::to_writer(&mut hash, &(name, description, timing, striking, damage, battle));
+        if let Some(d) = distance {
+            let _ = serde_json::to_writer(&mut hash, d);
+        }
         if *sides == base.sides {
             hash.0 = !hash.0;
         } else {

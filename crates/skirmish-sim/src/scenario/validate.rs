@@ -80,6 +80,22 @@ impl Scenario {
         at_least_one("battle.max_ticks", battle.max_ticks)?;
         at_least_one("battle.max_rounds", u64::from(battle.max_rounds))?;
         at_least_one("battle.max_actions", battle.max_actions)?;
+        if let Some(front) = battle.front {
+            at_least_one("battle.front", u64::from(front))?;
+        }
+        if let Some(d) = self.distance {
+            skirmish_core::distance::check_distance("distance", d)
+                .map_err(|e| ScenarioError::from_core(ScenarioErrorKind::Invalid, "", e))?;
+            if self.sides.len() != 2 {
+                return Err(ScenarioError::invalid(
+                    "distance",
+                    format!(
+                        "a battle with a distance has exactly 2 sides (one at each end of the line), this one has {}",
+                        self.sides.len()
+                    ),
+                ));
+            }
+        }
 
         if self.sides.len() < 2 {
             return Err(ScenarioError::invalid(
@@ -155,11 +171,14 @@ impl Scenario {
 
 fn validate_striking(striking: &Striking) -> Result<(), ScenarioError> {
     match striking {
-        Striking::FullContact(rules) => within(
-            "striking.amazing_strike_damage",
-            rules.amazing_strike_damage,
-            RATING_LIMIT,
-        ),
+        Striking::FullContact(rules) => {
+            within("striking.point_blank_damage", rules.point_blank_damage, RATING_LIMIT)?;
+            within(
+                "striking.amazing_strike_damage",
+                rules.amazing_strike_damage,
+                RATING_LIMIT,
+            )
+        }
         Striking::FudgeOpposed(rules) => rules
             .validate()
             .map_err(|e| ScenarioError::from_core(ScenarioErrorKind::Invalid, "striking", e)),

@@ -9,6 +9,7 @@ use skirmish_core::striking::opposed::{Aim, Position, Stance, SweepingBlow};
 use skirmish_core::timing::TimingSystem;
 
 use super::{Scenario, Striking};
+use skirmish_core::distance::Plan;
 
 impl Scenario {
     /// Settings this scenario gives that its chosen rules ignore, one
@@ -19,7 +20,12 @@ impl Scenario {
     /// aim, position, Scale, NPC result, posture or `concentrate` under
     /// Full Contact striking;
     /// FUDGE 4.34's sweeping blow and `concentrate` where no lone fighter
-    /// is played (one-way strikes, the rule off).
+    /// is played (one-way strikes, the rule off); a group's `range`,
+    /// `melee_reach`, `move`, `plan` or `keep_at` without a `distance`, a
+    /// `range` under FUDGE striking, `keep_at` without its plan, a closing
+    /// group that cannot move, point-blank range without a ranged group
+    /// and its damage without it, an `unaware_defense_rating` never read
+    /// (docs/rules.md §5.1, §5.2).
     ///
     /// ```
     /// use skirmish_sim::scenario::Scenario;
@@ -161,7 +167,97 @@ impl Scenario {
                 }
             }
         }
+        self.distance_warnings(&mut out);
         out
+    }
+
+    /// Distance, surprise and the rear (docs/rules.md §5.1, §5.2): fields
+    /// that need a `distance`, a ranged group, Full Contact's DR, or each
+    /// other.
+    fn distance_warnings(&self, out: &mut Vec<(String, String)>) {
+        let fudge = matches!(self.striking, Striking::FudgeOpposed(_));
+        let mut any_ranged = false;
+        for (s, side) in self.sides.iter().enumerate() {
+            for (g, group) in side.groups.iter().enumerate() {
+                let at = format!("sides[{s}].groups[{g}]");
+                let range = group.range.map(|r| {
+                    format!(
+                        "{{ short_range = {}, range_strength = {} }}",
+                        r.short_range(),
+                        r.range_strength()
+                    )
+                });
+                let fields = [
+                    ("range", range.clone()),
+                    ("melee_reach", group.melee_reach.map(|v| v.to_string())),
+                    ("move", group.move_distance.map(|v| v.to_string())),
+                    ("plan", group.plan.map(|p| format!("{:?}", p.name()))),
+                    ("keep_at", group.keep_at.map(|v| v.to_string())),
+                ];
+                if self.distance.is_none() {
+                    for (field, value) in fields {
+                        if let Some(value) = value {
+                            out.push(with_field(format!(
+                                "{at}.{field}: {value} has no effect without a distance (set the scenario's \
+                                 `distance` for the sides to start apart)"
+                            )));
+                        }
+                    }
+                } else if let (true, Some(range)) = (fudge, range) {
+                    out.push(with_field(format!(
+                        "{at}.range: {range} has no effect under fudge-opposed striking: FUDGE 4.4's shots are \
+                         not fought in battles, so the group fights in melee at its melee_reach"
+                    )));
+                } else if group.range.is_some() {
+                    any_ranged = true;
+                }
+                if let (Some(keep_at), false, true) = (
+                    group.keep_at,
+                    group.plan == Some(Plan::KeepDistance),
+                    self.distance.is_some(),
+                ) {
+                    out.push(with_field(format!(
+                        "{at}.keep_at: {keep_at} has no effect without plan = \"keep_distance\""
+                    )));
+                }
+                if self.distance.is_some()
+                    && group.move_distance == Some(0)
+                    && Plan::or_default(group.plan, group.range.is_some() && !fudge) == Plan::Close
+                {
+                    out.push(with_field(format!(
+                        "{at}.move: 0 with plan \"close\": the group never closes on a foe out of its reach"
+                    )));
+                }
+                if let Some(dr) = group.unaware_defense_rating {
+                    if fudge {
+                        out.push(with_field(format!(
+                            "{at}.unaware_defense_rating: {dr} has no effect under fudge-opposed striking (an \
+                             unaware defender does not roll: the blow is unopposed)"
+                        )));
+                    } else if group.unaware_for == 0 && self.battle.front.is_none() {
+                        out.push(with_field(format!(
+                            "{at}.unaware_defense_rating: {dr} has no effect: the group is never unaware (no \
+                             unaware_for, no battle.front)"
+                        )));
+                    }
+                }
+            }
+        }
+        if let Striking::FullContact(r) = self.striking {
+            if r.point_blank && !any_ranged {
+                out.push(with_field(
+                    "striking.point_blank: true has no effect without a ranged group (a `range`) in a battle with a \
+                     distance"
+                        .to_string(),
+                ));
+            }
+            if r.point_blank_damage != 0 && !r.point_blank {
+                out.push(with_field(format!(
+                    "striking.point_blank_damage: {} has no effect without striking.point_blank = true",
+                    r.point_blank_damage
+                )));
+            }
+        }
     }
 }
 

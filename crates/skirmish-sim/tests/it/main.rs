@@ -7,6 +7,7 @@ mod checkpoint;
 mod control;
 mod digest;
 mod durations;
+mod distance;
 mod limits;
 mod lone;
 mod odds;

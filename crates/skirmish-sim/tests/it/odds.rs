@@ -695,11 +695,23 @@ fn a_scenario_bigger_than_a_tick_sheet_says_what_to_do() {
         err.contains("110500 fighters in all") && err.contains("at most 100000"),
         "{err}"
     );
-    // Every other built-in opens at the table.
-    for name in skirmish_sim::scenario::BUILTIN.iter().filter(|n| **n != "horde") {
+    // Every other built-in opens at the table, but for the archers'
+    // distance, which the tracker has no place for: refused, not dropped.
+    for name in skirmish_sim::scenario::BUILTIN
+        .iter()
+        .filter(|n| **n != "horde" && **n != "archers")
+    {
         assert!(
             encounter_from_scenario(&Scenario::builtin(name).unwrap(), 1).is_ok(),
             "{name}"
         );
     }
+    let archers = Scenario::builtin("archers").unwrap();
+    let err = encounter_from_scenario(&archers, 1).unwrap_err().to_string();
+    assert!(
+        err.contains("distance: a distance between the sides is a battle's option"),
+        "{err}"
+    );
+    let without = archers.with_field_value("distance", serde_json::Value::Null).unwrap();
+    assert!(encounter_from_scenario(&without, 1).is_ok());
 }

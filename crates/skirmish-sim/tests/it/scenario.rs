@@ -813,13 +813,13 @@ fn unknown_builtins_suggest_the_closest() {
     assert_eq!(e.kind, ScenarioErrorKind::UnknownBuiltin);
     assert_eq!(
         e.to_string(),
-        "no built-in scenario \"paraty\"; did you mean \"parity\"? (built in: goblin-ambush, parity, shield-wall, horde)"
+        "no built-in scenario \"paraty\"; did you mean \"parity\"? (built in: goblin-ambush, parity, shield-wall, horde, archers)"
     );
     let e = Scenario::builtin("nope").unwrap_err();
     assert!(e.message.starts_with("no built-in scenario \"nope\""), "{e}");
     assert!(
         e.message
-            .ends_with("(built in: goblin-ambush, parity, shield-wall, horde)"),
+            .ends_with("(built in: goblin-ambush, parity, shield-wall, horde, archers)"),
         "{e}"
     );
     assert!(Scenario::builtin_source("nope").is_err());

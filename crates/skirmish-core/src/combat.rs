@@ -34,8 +34,9 @@ use serde::{Deserialize, Serialize};
 use crate::error::Result;
 use crate::fighter::{ExchangeRule, Fighter, FudgeRules, FullContactRules};
 use crate::ladder::Level;
-use crate::striking::full_contact::{self, RangedShot, StrikeOptions, StrikeOutcome};
+use crate::striking::full_contact::{self, Parry, RangedShot, StrikeOptions, StrikeOutcome};
 use crate::striking::opposed::{Aim, CombatKind, Modifier, Stance, TargetSize};
+use crate::timing::TimingSystem;
 
 /// A Full Contact blow: the strike and the damage it does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -107,6 +108,95 @@ pub fn full_contact_blow(
         landed: outcome.is_hit(),
         damage: damage_of(damage_margin(outcome, extra), offense, defense_factor),
     })
+}
+
+/// A parry made against a blow ("Parrying"; docs/rules.md §2.1.4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ParriedBlow {
+    /// The parry: both totals and the parry's own outcome as a strike.
+    pub parry: Parry,
+    /// The parry knocked aside a blow that would have landed: it does
+    /// nothing. A parry against a blow that misses anyway blocks nothing.
+    pub blocked: bool,
+}
+
+/// `blow` parried with a parry of `parry_strike_rating` (wound penalty
+/// included) rolling `parry_roll`: a Strike roll against the attack's
+/// final value, `attack_strike_rating` (after range) + the blow's roll,
+/// under `rules` (a parry is a Strike roll, so the optional rules count).
+/// The one home of the parry for the battle engine and the tracker.
+///
+/// ```
+/// use skirmish_core::combat::{full_contact_blow, parry_blow};
+/// use skirmish_core::fighter::FullContactRules;
+/// let rules = FullContactRules::default();
+/// // The guard's naginata (SR 7) thrusts at Brooklyn (DR 7) and rolls +2: 9 > 7.
+/// let thrust = full_contact_blow(7, 7, 2, None, false, &rules, 0, 0)?;
+/// assert!(thrust.landed);
+/// // Her knife (SR 6) parries with +4 = 10 > 9: knocked aside.
+/// assert!(parry_blow(&thrust, 7, 6, 4, &rules)?.blocked);
+/// // The second thrust, +2 again, meets a parry of +1 = 7: it scores.
+/// assert!(!parry_blow(&thrust, 7, 6, 1, &rules)?.blocked);
+/// # Ok::<(), skirmish_core::Error>(())
+/// ```
+///
+/// # Errors
+/// [`crate::Error::OutOfRange`] (field `parry_roll`) for a roll outside -4..=4.
+#[inline]
+pub fn parry_blow(
+    blow: &FullContactBlow,
+    attack_strike_rating: i32,
+    parry_strike_rating: i32,
+    parry_roll: i32,
+    rules: &FullContactRules,
+) -> Result<ParriedBlow> {
+    let parry = full_contact::parry(
+        attack_strike_rating,
+        blow.roll,
+        parry_strike_rating,
+        parry_roll,
+        strike_options(rules, false),
+    )?;
+    Ok(ParriedBlow {
+        parry,
+        blocked: blow.landed && parry.parried(),
+    })
+}
+
+/// What a parry costs the parrier under a timing system (docs/rules.md
+/// §2.1.4): the text leaves it to the timing system ("it may also cost the
+/// character an action for the round, or something like that").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ParryCost {
+    /// Nothing: the Tick System, where defending is a free action.
+    Free,
+    /// The parrier's next pending action is lost, as a disrupted one is
+    /// (under Continuous and Graduated Rounds it declares again from
+    /// now); a fighter with no pending action to spend cannot parry.
+    NextAction,
+}
+
+/// The cost of a parry under `system`: free under the Tick System (its
+/// defending is a free action), the parrier's next action under every
+/// other system. The one home of that decision: battles ask it, and the
+/// Tick System's own defending costs could replace its answer there.
+///
+/// ```
+/// use skirmish_core::combat::{parry_cost, ParryCost};
+/// use skirmish_core::timing::TimingSystem;
+/// assert_eq!(parry_cost(&TimingSystem::SimpleRounds), ParryCost::NextAction);
+/// assert_eq!(parry_cost(&TimingSystem::tick_system()), ParryCost::Free);
+/// ```
+pub const fn parry_cost(system: &TimingSystem) -> ParryCost {
+    match system {
+        TimingSystem::TickSystem(_) => ParryCost::Free,
+        TimingSystem::Simultaneous
+        | TimingSystem::SimpleRounds
+        | TimingSystem::GraduatedRounds(_)
+        | TimingSystem::Continuous(_)
+        | TimingSystem::ActionBlocks(_) => ParryCost::NextAction,
+    }
 }
 
 /// The margin a Full Contact strike's damage counts from, with `extra`

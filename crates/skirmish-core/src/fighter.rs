@@ -32,6 +32,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::error::Error;
 use crate::ladder::{CombatLevel, Level};
+use crate::striking::full_contact::ParryPolicy;
 use crate::striking::opposed::{Aim, MeleeModifiers, Position, PostureChoice, Shield, Stance, SweepingBlow};
 use crate::tables::weapons::RateOfFire;
 use crate::tables::{armor, weapons};
@@ -385,6 +386,15 @@ pub struct FighterProfile {
     /// `Encounter::lone_fighter` (docs/rules.md §2.2.6).
     #[serde(default)]
     pub concentrate: bool,
+    /// Full Contact's parry (docs/rules.md §2.1.4): when a blow aimed at
+    /// it that would land is parried, a Strike roll with its own Strike
+    /// Rating against the attack's SR + roll, at the cost of its next
+    /// action (free under the Tick System): `"never"` (the default),
+    /// `"always"`, or `"when_better"` (when the parry's exact chance beats
+    /// its own strike's at the attacker). In battles; at the table the GM
+    /// asks for a parry per strike. Full Contact striking only.
+    #[serde(default, skip_serializing_if = "ParryPolicy::is_never")]
+    pub parry: ParryPolicy,
 }
 
 /// The largest magnitude of a FUDGE Scale: far beyond a dragon's.
@@ -457,6 +467,7 @@ impl FighterProfile {
             npc_result: false,
             posture: PostureChoice::Fixed(crate::striking::opposed::Posture::NORMAL),
             concentrate: false,
+            parry: ParryPolicy::Never,
         }
     }
 
@@ -617,6 +628,7 @@ impl FighterProfile {
             npc_result: self.npc_result,
             posture: self.posture,
             concentrate: self.concentrate && fudge,
+            parry: if fudge { ParryPolicy::Never } else { self.parry },
         })
     }
 }
@@ -709,6 +721,9 @@ pub struct Fighter {
     /// others try his armor (battles).
     #[serde(default)]
     pub concentrate: bool,
+    /// Full Contact: when it parries a blow that would land (battles).
+    #[serde(default, skip_serializing_if = "ParryPolicy::is_never")]
+    pub parry: ParryPolicy,
 }
 
 /// Postures (4.32) replace the all-out stances (4.31): a fighter has one

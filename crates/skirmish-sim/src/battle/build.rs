@@ -82,9 +82,11 @@ impl Battle {
             groups,
             group_of,
             exchanges_by_round: false,
+            spends_actions: false,
             fast: None,
         };
         battle.exchanges_by_round = battle.counts_exchanges_by_round();
+        battle.spends_actions = battle.any_action_spent();
         battle.fast = battle.fast_plan();
         Ok(battle)
     }
@@ -97,6 +99,12 @@ impl Battle {
             && self.timing.exchanges_by_round()
     }
 
+    /// Whether a fighter can spend its next action on something other than
+    /// a strike: a parry under Full Contact (docs/rules.md §2.1.4).
+    fn any_action_spent(&self) -> bool {
+        matches!(self.striking, Striking::FullContact(_)) && self.groups.iter().any(|g| !g.fighter.parry.is_never())
+    }
+
     /// The fast path's plan, if this battle is one it fights: two sides,
     /// any targeting policy, and either Full Contact striking under
     /// Continuous timing with delays that fit its ring and ticks that fit
@@ -107,7 +115,9 @@ impl Battle {
     /// a track with few enough states and thresholds for the tables
     /// (`fast/wounds.rs`: the default one has 65 states).
     fn fast_plan(&self) -> Option<(FastPlan, FastPrep)> {
-        if self.sides.len() != 2 {
+        // Parries are the general loop's (`fight.rs`): the fast paths
+        // decline them.
+        if self.sides.len() != 2 || self.spends_actions {
             return None;
         }
         let (r, lap) = match (self.striking, &self.timing) {
@@ -288,14 +298,18 @@ impl Battle {
             groups,
             group_of,
             exchanges_by_round: false,
+            spends_actions: false,
             fast: None,
         };
         battle.exchanges_by_round = battle.counts_exchanges_by_round();
+        battle.spends_actions = battle.any_action_spent();
         // The ranked policies' index would need the fighters already down
         // at the start left out (`fast/ranked.rs` musters everyone), FUDGE
         // opposed striking its own loop from a start: those continuations
         // stay on the general loop.
-        if let (Targeting::Random, Striking::FullContact(r)) = (battle.targeting, battle.striking) {
+        if let (Targeting::Random, Striking::FullContact(r)) = (battle.targeting, battle.striking)
+            && !battle.spends_actions
+        {
             battle.fast = battle.fast_plan_with(r, None, true);
         }
         Ok(battle)

@@ -2,7 +2,7 @@
 //! target, every strike is rolled, then every hit lands together and the
 //! fallen fall (the module docs of `battle` give the rules).
 
-use skirmish_core::combat::{self, Bearing, OpposedSide};
+use skirmish_core::combat::{self, Bearing, OpposedSide, ParryCost};
 use skirmish_core::damage::DamageModel;
 use skirmish_core::dice::SeededRolls;
 use skirmish_core::fighter::Fighter;
@@ -177,6 +177,7 @@ impl Battle {
             acting,
             picks,
             ranking,
+            spent,
             ..
         } = ws;
         picks.clear();
@@ -193,6 +194,12 @@ impl Battle {
                 }
                 Striking::FudgeOpposed(_) => (None, 0),
             };
+            // An action already spent on a parry (docs/rules.md §2.1.4)
+            // is taken, its dice drawn, and strikes no one.
+            if self.spends_actions && std::mem::take(&mut spent[a as usize]) {
+                trace.say(|| trace::spent_on_parry(&self.fighter_name(a)));
+                continue;
+            }
             let Some(t) = self.pick_target(
                 a,
                 ag.side,
@@ -287,6 +294,7 @@ impl Battle {
             side_roll,
             live,
             lone,
+            spent,
             ..
         } = ws;
         let (ag_side, tg_side) = (self.side_of(a), self.side_of(t));
@@ -304,10 +312,42 @@ impl Battle {
                     StrikeOutcome::AmazingDefense { .. } => summary.amazing_defenses += 1,
                     _ => {}
                 }
+                // A blow that would land may be parried (docs/rules.md
+                // §2.1.4): the target's policy decides, knowing the
+                // attack's total; the parry spends its next action unless
+                // the timing system makes it free.
+                let mut landed = blow.landed;
+                let mut parry_words = String::new();
+                if self.spends_actions && landed {
+                    let parry_sr = tg.strike_rating + penalty[t as usize];
+                    let cost = combat::parry_cost(&self.timing);
+                    let free = cost == ParryCost::Free || !spent[t as usize];
+                    let attack_total = i64::from(sr) + i64::from(strike_roll);
+                    let foe_dr = ag.defense_rating + penalty[a as usize];
+                    if free
+                        && tg.parry.parries(
+                            parry_sr,
+                            attack_total,
+                            parry_sr,
+                            foe_dr,
+                            combat::strike_options(&r, false),
+                        )
+                    {
+                        let roll = rolls.four_df();
+                        let parried = combat::parry_blow(&blow, sr, parry_sr, roll, &r).map_err(SimError::rules)?;
+                        if cost == ParryCost::NextAction {
+                            spent[t as usize] = true;
+                        }
+                        landed = !parried.blocked;
+                        if trace.is_on() {
+                            parry_words = trace::parry(&self.fighter_name(t), parry_sr, roll, &parried);
+                        }
+                    }
+                }
                 let what = trace
                     .is_on()
-                    .then(|| (trace::full_contact(sr, strike_roll, dr, &blow.outcome), String::new()));
-                (blow.landed, blow.damage, None, what)
+                    .then(|| (trace::full_contact(sr, strike_roll, dr, &blow.outcome), parry_words));
+                (landed, blow.damage, None, what)
             }
             Striking::FudgeOpposed(r) => {
                 if !live[i] {

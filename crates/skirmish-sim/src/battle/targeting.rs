@@ -42,6 +42,9 @@ pub(super) struct Arrays {
     pub(super) live: Vec<bool>,
     /// FUDGE 4.34: the moment's beset fighters.
     pub(super) lone: LoneMoment,
+    /// Per fighter, when some may parry: its next action is already spent
+    /// (on a parry, docs/rules.md §2.1.4); empty otherwise.
+    pub(super) spent: Vec<bool>,
 }
 
 impl Arrays {
@@ -78,6 +81,9 @@ impl Arrays {
             reserve_fighters(&mut self.exchanged, n)?;
         }
         reserve_fighters(&mut self.fallen, n)?;
+        if battle.spends_actions {
+            reserve_fighters(&mut self.spent, n)?;
+        }
         if matches!(battle.striking, Striking::FudgeOpposed(_)) {
             reserve_fighters(&mut self.live, n)?;
             self.lone.reserve(n)?;
@@ -134,6 +140,10 @@ impl Arrays {
         self.exchanged.clear();
         if battle.exchanges_by_round {
             self.exchanged.resize(n, u64::MAX);
+        }
+        self.spent.clear();
+        if battle.spends_actions {
+            self.spent.resize(n, false);
         }
         self.acting.clear();
         self.hits.clear();

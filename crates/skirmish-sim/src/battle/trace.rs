@@ -5,6 +5,7 @@
 //! trace formats nothing. The lines are kept in the report when the
 //! caller asked for them in memory.
 
+use skirmish_core::combat::ParriedBlow;
 use skirmish_core::striking::full_contact::StrikeOutcome;
 use skirmish_core::striking::opposed::{Modifier, Stance};
 
@@ -234,4 +235,24 @@ pub(super) fn falls(fighter: &str) -> String {
 /// A fighter hit before its disruptible action landed loses it.
 pub(super) fn disrupted(fighter: &str) -> String {
     format!("{fighter}'s action is disrupted")
+}
+
+/// A parry (docs/rules.md §2.1.4): the parrier's SR + roll against the
+/// attack's total, and whether it knocked the blow aside.
+pub(super) fn parry(parrier: &str, sr: i32, roll: i32, parried: &ParriedBlow) -> String {
+    let p = parried.parry;
+    let end = if parried.blocked {
+        "knocked aside"
+    } else {
+        "the blow goes home"
+    };
+    format!(
+        "; {parrier} parries: SR {sr} {roll:+} = {} vs {}, {end}",
+        p.parry_total, p.attack_total
+    )
+}
+
+/// A fighter whose action went on a parry (docs/rules.md §2.1.4).
+pub(super) fn spent_on_parry(fighter: &str) -> String {
+    format!("{fighter}'s action went to a parry")
 }

@@ -19,7 +19,8 @@ impl Scenario {
     /// aim, position, Scale, NPC result, posture or `concentrate` under
     /// Full Contact striking;
     /// FUDGE 4.34's sweeping blow and `concentrate` where no lone fighter
-    /// is played (one-way strikes, the rule off).
+    /// is played (one-way strikes, the rule off); a Full Contact `parry`
+    /// policy under FUDGE striking.
     ///
     /// ```
     /// use skirmish_sim::scenario::Scenario;
@@ -153,7 +154,15 @@ impl Scenario {
                             )));
                         }
                     }
-                } else if group.concentrate && !lone {
+                } else if !group.parry.is_never() {
+                    // Full Contact's parry: FUDGE's defender rolls anyway.
+                    out.push(with_field(format!(
+                        "sides[{s}].groups[{g}].parry: {} has no effect under fudge-opposed striking (only \
+                         full-contact striking reads it; there the defender's opposed roll is its defense)",
+                        group.parry.name()
+                    )));
+                }
+                if fudge && group.concentrate && !lone {
                     out.push(with_field(format!(
                         "sides[{s}].groups[{g}].concentrate: true has no effect without the lone fighter \
                          (striking.lone_fighter = true and two-way exchanges)"

@@ -9,6 +9,7 @@ mod limits;
 mod lone;
 mod odds;
 mod outputs;
+mod parry;
 mod penalties;
 mod reach;
 mod rules;

@@ -32,7 +32,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::error::Result;
-use crate::fighter::{ExchangeRule, Fighter, FudgeRules, FullContactRules};
+use crate::fighter::{AmazingDefenseRule, AmazingStrikeRule, ExchangeRule, Fighter, FudgeRules, FullContactRules};
 use crate::ladder::Level;
 use crate::striking::full_contact::{self, Parry, RangedShot, StrikeOptions, StrikeOutcome};
 use crate::striking::opposed::{Aim, CombatKind, Modifier, Stance, TargetSize};
@@ -53,8 +53,65 @@ pub struct FullContactBlow {
     pub landed: bool,
     /// The damage it does if it landed: the margin (a guaranteed hit counts
     /// as a hit by 1; an amazing strike adds the rules' extra), plus
-    /// `offense`, minus `defense_factor`.
+    /// `offense`, minus `defense_factor`; doubled by an amazing strike
+    /// under [`AmazingStrikeRule::DoubleDamage`].
     pub damage: i32,
+    /// What its amazing result does under the rules, if anything.
+    pub effect: Option<AmazingEffect>,
+}
+
+/// What an amazing result does (docs/rules.md §2.1.8).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "effect", rename_all = "snake_case")]
+pub enum AmazingEffect {
+    /// An amazing strike does double damage.
+    DoubleDamage,
+    /// An amazing defense disarms the attacker: its next action is lost.
+    Disarm,
+    /// An amazing defense knocks the attacker down: `penalty` off its
+    /// Defense Rating until its next action.
+    KnockDown {
+        /// The Defense Rating penalty.
+        penalty: i32,
+    },
+}
+
+impl AmazingEffect {
+    /// In words: `"double damage"`, `"disarmed"`, `"knocked down"`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            AmazingEffect::DoubleDamage => "double damage",
+            AmazingEffect::Disarm => "disarmed",
+            AmazingEffect::KnockDown { .. } => "knocked down",
+        }
+    }
+}
+
+/// What `outcome`'s amazing result does under `rules` (docs/rules.md
+/// §2.1.8): the one home of that choice. An amazing strike does double
+/// damage under [`AmazingStrikeRule::DoubleDamage`] (the flat extra is no
+/// effect of its own: it is in the damage); an amazing defense disarms or
+/// knocks down the attacker under its rule. `None` for anything else, or
+/// with the amazing rule off (no outcome is amazing then).
+///
+/// ```
+/// use skirmish_core::combat::{amazing_effect, AmazingEffect};
+/// use skirmish_core::fighter::{AmazingDefenseRule, FullContactRules};
+/// use skirmish_core::striking::full_contact::StrikeOutcome;
+/// let rules = FullContactRules { amazing: true, amazing_defense: AmazingDefenseRule::KnockDown, ..FullContactRules::default() };
+/// let effect = amazing_effect(StrikeOutcome::AmazingDefense { margin: -3 }, &rules);
+/// assert_eq!(effect, Some(AmazingEffect::KnockDown { penalty: 2 }));
+/// assert_eq!(amazing_effect(StrikeOutcome::Miss { margin: -2 }, &rules), None);
+/// ```
+pub const fn amazing_effect(outcome: StrikeOutcome, rules: &FullContactRules) -> Option<AmazingEffect> {
+    match (outcome, rules.amazing_strike, rules.amazing_defense) {
+        (StrikeOutcome::AmazingStrike { .. }, AmazingStrikeRule::DoubleDamage, _) => Some(AmazingEffect::DoubleDamage),
+        (StrikeOutcome::AmazingDefense { .. }, _, AmazingDefenseRule::Disarm) => Some(AmazingEffect::Disarm),
+        (StrikeOutcome::AmazingDefense { .. }, _, AmazingDefenseRule::KnockDown) => Some(AmazingEffect::KnockDown {
+            penalty: rules.knock_down_penalty,
+        }),
+        _ => None,
+    }
 }
 
 /// The [`StrikeOptions`] a battle's or an encounter's Full Contact rules
@@ -95,18 +152,25 @@ pub fn full_contact_blow(
         Some(shot) => full_contact::resolve_at_range(strike_rating, defense_rating, roll, shot, options)?,
         None => full_contact::resolve(strike_rating, defense_rating, roll, options)?,
     };
-    let extra = if matches!(outcome, StrikeOutcome::AmazingStrike { .. }) {
+    let effect = amazing_effect(outcome, rules);
+    let amazing = matches!(outcome, StrikeOutcome::AmazingStrike { .. });
+    let extra = if amazing && rules.amazing_strike.is_flat() {
         rules.amazing_strike_damage
     } else {
         0
     };
+    let mut damage = damage_of(damage_margin(outcome, extra), offense, defense_factor);
+    if matches!(effect, Some(AmazingEffect::DoubleDamage)) {
+        damage = damage.saturating_mul(2);
+    }
     Ok(FullContactBlow {
         strike_rating,
         defense_rating,
         roll,
         outcome,
         landed: outcome.is_hit(),
-        damage: damage_of(damage_margin(outcome, extra), offense, defense_factor),
+        damage,
+        effect,
     })
 }
 

@@ -102,7 +102,19 @@ impl Battle {
     /// Whether a fighter can spend its next action on something other than
     /// a strike: a parry under Full Contact (docs/rules.md §2.1.4).
     fn any_action_spent(&self) -> bool {
-        matches!(self.striking, Striking::FullContact(_)) && self.groups.iter().any(|g| !g.fighter.parry.is_never())
+        match self.striking {
+            Striking::FullContact(r) => {
+                (r.amazing && !r.amazing_defense.is_none()) || self.groups.iter().any(|g| !g.fighter.parry.is_never())
+            }
+            Striking::FudgeOpposed(_) => false,
+        }
+    }
+
+    /// Whether the battle plays an option the fast paths leave to the
+    /// general loop: parries, an amazing result beyond the flat extra.
+    fn declines_fast_paths(&self) -> bool {
+        self.spends_actions
+            || matches!(self.striking, Striking::FullContact(r) if r.amazing && !r.amazing_strike.is_flat())
     }
 
     /// The fast path's plan, if this battle is one it fights: two sides,
@@ -115,9 +127,9 @@ impl Battle {
     /// a track with few enough states and thresholds for the tables
     /// (`fast/wounds.rs`: the default one has 65 states).
     fn fast_plan(&self) -> Option<(FastPlan, FastPrep)> {
-        // Parries are the general loop's (`fight.rs`): the fast paths
-        // decline them.
-        if self.sides.len() != 2 || self.spends_actions {
+        // Parries and amazing results are the general loop's
+        // (`fight.rs`): the fast paths decline them.
+        if self.sides.len() != 2 || self.declines_fast_paths() {
             return None;
         }
         let (r, lap) = match (self.striking, &self.timing) {
@@ -308,7 +320,7 @@ impl Battle {
         // opposed striking its own loop from a start: those continuations
         // stay on the general loop.
         if let (Targeting::Random, Striking::FullContact(r)) = (battle.targeting, battle.striking)
-            && !battle.spends_actions
+            && !battle.declines_fast_paths()
         {
             battle.fast = battle.fast_plan_with(r, None, true);
         }

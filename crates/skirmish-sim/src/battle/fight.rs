@@ -2,13 +2,13 @@
 //! target, every strike is rolled, then every hit lands together and the
 //! fallen fall (the module docs of `battle` give the rules).
 
-use skirmish_core::combat::{self, Bearing, OpposedSide, ParryCost};
+use skirmish_core::combat::{self, AmazingEffect, Bearing, OpposedSide, ParryCost};
 use skirmish_core::damage::DamageModel;
 use skirmish_core::dice::SeededRolls;
 use skirmish_core::fighter::Fighter;
 use skirmish_core::striking::full_contact::StrikeOutcome;
 
-use super::targeting::{Arrays, rank_key};
+use super::targeting::{Arrays, DISARMED, SPENT_ON_PARRY, rank_key};
 use super::trace::{self, OpposedEnd, OpposedPart, Trace};
 use super::{Battle, BattleProgress, Control, PROGRESS_EVERY, Resume, RunOptions};
 use crate::clock::{Clock, Tick};
@@ -178,6 +178,7 @@ impl Battle {
             picks,
             ranking,
             spent,
+            knocked,
             ..
         } = ws;
         picks.clear();
@@ -194,11 +195,22 @@ impl Battle {
                 }
                 Striking::FudgeOpposed(_) => (None, 0),
             };
-            // An action already spent on a parry (docs/rules.md §2.1.4)
-            // is taken, its dice drawn, and strikes no one.
-            if self.spends_actions && std::mem::take(&mut spent[a as usize]) {
-                trace.say(|| trace::spent_on_parry(&self.fighter_name(a)));
-                continue;
+            // Its next action: a knocked-down fighter is up again; one
+            // already spent on a parry, or lost to a disarm (docs/rules.md
+            // §2.1.4, §2.1.8), is taken, its dice drawn, and strikes no one.
+            if self.spends_actions {
+                knocked[a as usize] = 0;
+                match std::mem::take(&mut spent[a as usize]) {
+                    0 => {}
+                    SPENT_ON_PARRY => {
+                        trace.say(|| trace::spent_on_parry(&self.fighter_name(a)));
+                        continue;
+                    }
+                    _ => {
+                        trace.say(|| trace::lost_to_disarm(&self.fighter_name(a)));
+                        continue;
+                    }
+                }
             }
             let Some(t) = self.pick_target(
                 a,
@@ -295,6 +307,7 @@ impl Battle {
             live,
             lone,
             spent,
+            knocked,
             ..
         } = ws;
         let (ag_side, tg_side) = (self.side_of(a), self.side_of(t));
@@ -303,7 +316,9 @@ impl Battle {
         let (landed, damage, counter, what) = match self.striking {
             Striking::FullContact(r) => {
                 let sr = ag.strike_rating + penalty[a as usize];
-                let dr = tg.defense_rating + penalty[t as usize];
+                // A knocked-down target defends the worse (§2.1.8).
+                let down_by = if self.spends_actions { knocked[t as usize] } else { 0 };
+                let dr = tg.defense_rating + penalty[t as usize] - down_by;
                 let blow =
                     combat::full_contact_blow(sr, dr, strike_roll, None, false, &r, ag.offense, tg.defense_factor)
                         .map_err(SimError::rules)?;
@@ -321,7 +336,12 @@ impl Battle {
                 if self.spends_actions && landed {
                     let parry_sr = tg.strike_rating + penalty[t as usize];
                     let cost = combat::parry_cost(&self.timing);
-                    let free = cost == ParryCost::Free || !spent[t as usize];
+                    // A parry needs an action to spend (a free one, a
+                    // weapon in hand).
+                    let free = match cost {
+                        ParryCost::Free => spent[t as usize] != DISARMED,
+                        ParryCost::NextAction => spent[t as usize] == 0,
+                    };
                     let attack_total = i64::from(sr) + i64::from(strike_roll);
                     let foe_dr = ag.defense_rating + penalty[a as usize];
                     if free
@@ -336,7 +356,7 @@ impl Battle {
                         let roll = rolls.four_df();
                         let parried = combat::parry_blow(&blow, sr, parry_sr, roll, &r).map_err(SimError::rules)?;
                         if cost == ParryCost::NextAction {
-                            spent[t as usize] = true;
+                            spent[t as usize] = SPENT_ON_PARRY;
                         }
                         landed = !parried.blocked;
                         if trace.is_on() {
@@ -344,9 +364,23 @@ impl Battle {
                         }
                     }
                 }
-                let what = trace
-                    .is_on()
-                    .then(|| (trace::full_contact(sr, strike_roll, dr, &blow.outcome), parry_words));
+                // What an amazing result does (§2.1.8): double damage is in
+                // the blow's damage; a disarm or knock-down befalls the
+                // attacker.
+                match blow.effect {
+                    Some(AmazingEffect::Disarm) => spent[a as usize] = DISARMED,
+                    Some(AmazingEffect::KnockDown { penalty: p }) => knocked[a as usize] = p,
+                    Some(AmazingEffect::DoubleDamage) | None => {}
+                }
+                let what = trace.is_on().then(|| {
+                    let effect = blow
+                        .effect
+                        .map_or_else(String::new, |e| trace::amazing(&self.fighter_name(a), e));
+                    (
+                        trace::full_contact(sr, strike_roll, dr, &blow.outcome),
+                        effect + &parry_words,
+                    )
+                });
                 (landed, blow.damage, None, what)
             }
             Striking::FudgeOpposed(r) => {

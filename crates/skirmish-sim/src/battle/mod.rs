@@ -220,8 +220,9 @@ pub struct Battle {
     /// last exchange begun this round was with the striker is that
     /// exchange (docs/rules.md §2.2.2).
     exchanges_by_round: bool,
-    /// Some fighter may spend its next action on a parry (Full Contact,
-    /// a group's `parry` policy): the general loop keeps who owes one.
+    /// Some fighter may lose its next action to a parry (a group's
+    /// `parry` policy) or to a disarm, or be knocked down (an amazing
+    /// defense's effect): the general loop keeps who.
     spends_actions: bool,
     /// Set when the battle can take the fast path (`fast.rs`).
     fast: Option<(FastPlan, FastPrep)>,

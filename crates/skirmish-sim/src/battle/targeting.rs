@@ -42,10 +42,19 @@ pub(super) struct Arrays {
     pub(super) live: Vec<bool>,
     /// FUDGE 4.34: the moment's beset fighters.
     pub(super) lone: LoneMoment,
-    /// Per fighter, when some may parry: its next action is already spent
-    /// (on a parry, docs/rules.md §2.1.4); empty otherwise.
-    pub(super) spent: Vec<bool>,
+    /// Per fighter, when some may parry or be disarmed: why its next
+    /// action is already lost ([`SPENT_ON_PARRY`], [`DISARMED`]; 0: it is
+    /// not; docs/rules.md §2.1.4, §2.1.8); empty otherwise.
+    pub(super) spent: Vec<u8>,
+    /// Per fighter, likewise: its Defense Rating penalty while knocked
+    /// down, until its next action (docs/rules.md §2.1.8).
+    pub(super) knocked: Vec<i32>,
 }
+
+/// [`Arrays::spent`]: the next action went to a parry.
+pub(super) const SPENT_ON_PARRY: u8 = 1;
+/// [`Arrays::spent`]: the next action is lost to a disarm.
+pub(super) const DISARMED: u8 = 2;
 
 impl Arrays {
     /// Room for `battle`'s fighters in every per-fighter array: the
@@ -83,6 +92,7 @@ impl Arrays {
         reserve_fighters(&mut self.fallen, n)?;
         if battle.spends_actions {
             reserve_fighters(&mut self.spent, n)?;
+            reserve_fighters(&mut self.knocked, n)?;
         }
         if matches!(battle.striking, Striking::FudgeOpposed(_)) {
             reserve_fighters(&mut self.live, n)?;
@@ -142,8 +152,10 @@ impl Arrays {
             self.exchanged.resize(n, u64::MAX);
         }
         self.spent.clear();
+        self.knocked.clear();
         if battle.spends_actions {
-            self.spent.resize(n, false);
+            self.spent.resize(n, 0);
+            self.knocked.resize(n, 0);
         }
         self.acting.clear();
         self.hits.clear();

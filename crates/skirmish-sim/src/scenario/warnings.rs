@@ -4,7 +4,7 @@
 //! with `--set timing=...`), but an author who wrote one expecting it to
 //! matter should hear that it does not.
 
-use skirmish_core::fighter::ExchangeRule;
+use skirmish_core::fighter::{AmazingDefenseRule, ExchangeRule, KNOCK_DOWN_PENALTY};
 use skirmish_core::striking::opposed::{Aim, Position, Stance, SweepingBlow};
 use skirmish_core::timing::TimingSystem;
 
@@ -20,7 +20,10 @@ impl Scenario {
     /// Full Contact striking;
     /// FUDGE 4.34's sweeping blow and `concentrate` where no lone fighter
     /// is played (one-way strikes, the rule off); a Full Contact `parry`
-    /// policy under FUDGE striking.
+    /// policy under FUDGE striking; what an amazing result does
+    /// (`amazing_strike`, `amazing_defense`, `amazing_strike_damage`)
+    /// with the amazing rule off, the flat extra with double damage, a
+    /// `knock_down_penalty` without the knock-down.
     ///
     /// ```
     /// use skirmish_sim::scenario::Scenario;
@@ -94,7 +97,46 @@ impl Scenario {
                 }
                 on
             }
-            Striking::FullContact(_) => false,
+            Striking::FullContact(r) => {
+                // What an amazing result does needs the amazing rule on.
+                let strike = (!r.amazing_strike.is_flat()).then(|| "double_damage".to_string());
+                let defense = match r.amazing_defense {
+                    AmazingDefenseRule::None => None,
+                    AmazingDefenseRule::Disarm => Some("disarm".to_string()),
+                    AmazingDefenseRule::KnockDown => Some("knock_down".to_string()),
+                };
+                let damage = (r.amazing_strike_damage != 0).then(|| r.amazing_strike_damage.to_string());
+                if !r.amazing {
+                    for (field, value) in [
+                        ("amazing_strike", strike),
+                        ("amazing_defense", defense),
+                        ("amazing_strike_damage", damage),
+                    ] {
+                        if let Some(value) = value {
+                            out.push(with_field(format!(
+                                "striking.{field}: {value} has no effect without the amazing rule (striking.amazing \
+                                 = true)"
+                            )));
+                        }
+                    }
+                } else if !r.amazing_strike.is_flat() && r.amazing_strike_damage != 0 {
+                    out.push(with_field(format!(
+                        "striking.amazing_strike_damage: {} has no effect with amazing_strike = \"double_damage\" \
+                         (the flat extra is the \"flat\" rule's)",
+                        r.amazing_strike_damage
+                    )));
+                }
+                if r.knock_down_penalty != KNOCK_DOWN_PENALTY
+                    && !(r.amazing && r.amazing_defense == AmazingDefenseRule::KnockDown)
+                {
+                    out.push(with_field(format!(
+                        "striking.knock_down_penalty: {} has no effect without amazing = true and amazing_defense = \
+                         \"knock_down\"",
+                        r.knock_down_penalty
+                    )));
+                }
+                false
+            }
         };
         for (s, side) in self.sides.iter().enumerate() {
             for (g, group) in side.groups.iter().enumerate() {

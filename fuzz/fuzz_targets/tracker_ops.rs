@@ -505,12 +505,7 @@ fn encounter(input: &Input) -> Option<Encounter> {
             guaranteed,
             amazing,
             amazing_damage,
-        } => Striking::FullContact(FullContactRules {
-            guaranteed,
-            amazing,
-            amazing_strike_damage: amazing_damage,
-            ..FullContactRules::default()
-        }),
+        } => Striking::FullContact(FullContactRules::with(guaranteed, amazing, amazing_damage)),
         StrikingIn::Fudge {
             minimum_to_hit,
             multi_foe_penalty,

@@ -138,6 +138,8 @@ Call = Callable[..., Any]
 CALLS: list[tuple[str, Call, dict[str, str], str]] = [
     ("odds", lambda **k: skirmish.odds(**{"strike_rating": 9, "defense_rating": 6, **k}),
      {"strike_rating": "i32", "defense_rating": "i32", "amazing": "bool", "guaranteed": "bool", "point_blank": "bool"}, "rules"),
+    ("parry_odds", lambda **k: skirmish.parry_odds(**{"strike_rating": 7, "parry_strike_rating": 6, "defense_rating": 7, **k}),
+     {"strike_rating": "i32", "parry_strike_rating": "i32", "defense_rating": "i32", "amazing": "bool", "guaranteed": "bool"}, "rules"),
     ("strike", lambda **k: skirmish.strike(**{"strike_rating": 9, "defense_rating": 6, "roll": 0, **k}),
      {"strike_rating": "i32", "defense_rating": "i32", "roll": "i32", "amazing": "bool"}, "rules"),
     ("strike_rating", lambda **k: skirmish.strike_rating(**k), {"skill": "i32", "weapon": "i32", "magic": "i32"}, "rules"),

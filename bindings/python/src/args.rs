@@ -355,6 +355,7 @@ pub(crate) mod rules {
         sides: Option<u32>,
         strike_rating: i32,
         defense_rating: i32,
+        parry_strike_rating: i32,
         roll: i32,
         amazing: bool,
         guaranteed: bool,

@@ -69,6 +69,37 @@ pub(crate) fn strike_odds<'py>(
     })
 }
 
+/// The exact odds of a parried strike over both 4dF rolls (6561 pairs):
+/// a dict of `(numerator, denominator)` pairs `parried`, `blocked`,
+/// `lands`, `lands_unparried`, and `by_attack_roll` (the parry's chance
+/// out of 81 against each attack roll, -4 first).
+#[pyfunction]
+#[pyo3(signature = (strike_rating, parry_strike_rating, defense_rating, amazing = false, guaranteed = false))]
+pub(crate) fn parry_odds<'py>(
+    py: Python<'py>,
+    #[pyo3(from_py_with = args::rules::strike_rating)] strike_rating: i32,
+    #[pyo3(from_py_with = args::rules::parry_strike_rating)] parry_strike_rating: i32,
+    #[pyo3(from_py_with = args::rules::defense_rating)] defense_rating: i32,
+    #[pyo3(from_py_with = args::rules::amazing)] amazing: bool,
+    #[pyo3(from_py_with = args::rules::guaranteed)] guaranteed: bool,
+) -> PyResult<Bound<'py, PyDict>> {
+    guard(py, || {
+        let o = full_contact::parry_odds(
+            strike_rating,
+            parry_strike_rating,
+            defense_rating,
+            options(amazing, guaranteed, false),
+        );
+        let d = PyDict::new(py);
+        d.set_item("parried", fraction(o.parried))?;
+        d.set_item("blocked", fraction(o.blocked))?;
+        d.set_item("lands", fraction(o.lands))?;
+        d.set_item("lands_unparried", fraction(o.lands_unparried))?;
+        d.set_item("by_attack_roll", o.by_attack_roll.map(fraction).to_vec())?;
+        Ok(d)
+    })
+}
+
 /// One strike with a known Strike roll (-4..4): `(name, margin, is_hit)`.
 #[pyfunction]
 #[pyo3(signature = (strike_rating, defense_rating, roll, amazing = false, guaranteed = false, point_blank = false, range = None))]
@@ -175,6 +206,7 @@ pub(crate) fn defense_rating(
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(strike_odds, m)?)?;
     m.add_function(wrap_pyfunction!(resolve_strike, m)?)?;
+    m.add_function(wrap_pyfunction!(parry_odds, m)?)?;
     m.add_function(wrap_pyfunction!(strike_rating, m)?)?;
     m.add_function(wrap_pyfunction!(defense_rating, m)?)?;
     Ok(())

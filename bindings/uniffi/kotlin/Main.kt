@@ -1018,6 +1018,28 @@ fun balanceSearch() {
     throws<SkirmishException.InvalidInput>("a count of 0") { balance(query(low = 0.0)) }?.let { same("the field", it.field, "sides[1].groups[0].count") }
 }
 
+/** Full Contact "Parrying": the guard's naginata (SR 7) at Brooklyn (DR 7), her bowie knife parrying at SR 6. */
+fun brooklynsParries() {
+    Encounter(TimingSystem.TickSystem(TickSystemConfig()), 1uL).use { e ->
+        val guard = e.addFighter("guards", FighterProfile(name = "Guard", strikeRating = 7, defenseRating = 6))[0]
+        val brooklyn = e.addFighter("Brooklyn", FighterProfile(name = "Brooklyn", strikeRating = 6, defenseRating = 7, parry = ParryPolicy.ALWAYS))[0]
+        same("her policy reaches her numbers", e.state("Brooklyn").stats?.parry, ParryPolicy.ALWAYS)
+        // The first thrust rolls +2 = 9; her parry rolls +4 = 10: knocked aside.
+        val first = e.strike(guard, brooklyn, EncounterStrikeOptions(parry = true), StrikeDice(attack = 2, defense = 4))
+        same("the first thrust is parried", Triple(first.attackTotal, first.parryTotal, first.result), Triple(9, 10, StrikeResult.PARRIED))
+        same("and does nothing", Pair(first.landed, first.damage), Pair(false, 0))
+        // The second also rolls +2; her parry only +1 = 7: the spear scores on her hip.
+        val second = e.strike(guard, brooklyn, EncounterStrikeOptions(parry = true), StrikeDice(attack = 2, defense = 1))
+        same("the second thrust goes home", Triple(second.attackTotal, second.parryTotal, second.result), Triple(9, 7, StrikeResult.HIT))
+        same("a hit by 2", Pair(second.landed, second.damage), Pair(true, 2))
+    }
+    val odds = parryOdds(7, 6, 7, null)
+    same("only her +4 parries a +2 thrust (total 9)", Pair(odds.byAttackRoll[6].numerator, odds.byAttackRoll[6].denominator), Pair(1uL, 81uL))
+    same("over both rolls, of 6561", odds.lands.denominator, 6561uL)
+    same("what lands and what is blocked make the unparried hits", odds.lands.numerator + odds.blocked.numerator, odds.landsUnparried.numerator)
+    same("the blow lands 2421 times in 6561", odds.lands.numerator, 2421uL)
+}
+
 fun main() {
     val sections = listOf(
         "the goblin ambush (Continuous, the text's rolls)" to ::theGoblinAmbush,
@@ -1033,6 +1055,7 @@ fun main() {
         "odds from here, mid-fight snapshot and identical continuation" to ::oddsAndRestore,
         "strike errors" to ::strikeErrors,
         "balance: where the fight is even" to ::balanceSearch,
+        "Brooklyn's parries (Full Contact, the text's rolls) and their exact odds" to ::brooklynsParries,
     )
     for ((name, section) in sections) {
         val before = failed

@@ -7,6 +7,7 @@ use skirmish_core::fighter as core;
 use skirmish_core::ladder::{CombatLevel, Level};
 use skirmish_core::striking::opposed::Stance as CoreStance;
 
+use crate::striking::ParryPolicy;
 use crate::tactics::{Aim, Position, PostureChoice, Shield, SweepingBlow};
 use crate::timing::{ActorTiming, Declaration, RateOfFire};
 
@@ -26,13 +27,7 @@ pub struct FullContactRules {
 
 impl From<FullContactRules> for core::FullContactRules {
     fn from(r: FullContactRules) -> core::FullContactRules {
-        core::FullContactRules {
-            guaranteed: r.guaranteed,
-            amazing: r.amazing,
-            amazing_strike_damage: r.amazing_strike_damage,
-            // Battles' options: the tracker reads neither.
-            ..core::FullContactRules::default()
-        }
+        core::FullContactRules::with(r.guaranteed, r.amazing, r.amazing_strike_damage)
     }
 }
 
@@ -292,6 +287,11 @@ pub struct FighterProfile {
     /// others try its armor unopposed (battles).
     #[uniffi(default = false)]
     pub concentrate: bool,
+    /// Full Contact: when it parries a blow that would land, in battles
+    /// and odds from here (`null`: never); at the table the GM asks for a
+    /// parry per strike.
+    #[uniffi(default = None)]
+    pub parry: Option<ParryPolicy>,
 }
 
 /// FUDGE 4.31's all-out stances.
@@ -368,6 +368,7 @@ impl TryFrom<FighterProfile> for core::FighterProfile {
             keep_at: None,
             unaware_for: 0,
             unaware_defense_rating: None,
+            parry: p.parry.map(Into::into).unwrap_or_default(),
         })
     }
 }
@@ -415,6 +416,8 @@ pub struct Fighter {
     pub posture: PostureChoice,
     /// FUDGE 4.34: beset, fights one foe and ignores the others (battles).
     pub concentrate: bool,
+    /// Full Contact: when it parries a blow that would land (battles).
+    pub parry: ParryPolicy,
 }
 
 impl From<core::Fighter> for Fighter {
@@ -440,6 +443,7 @@ impl From<core::Fighter> for Fighter {
             npc_result: f.npc_result,
             posture: f.posture.into(),
             concentrate: f.concentrate,
+            parry: f.parry.into(),
         }
     }
 }

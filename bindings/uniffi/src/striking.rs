@@ -157,3 +157,81 @@ pub fn strike_odds(strike_rating: i32, defense_rating: i32, options: Option<Stri
         Ok(core::odds(strike_rating, defense_rating, options).into())
     })
 }
+
+/// The exact odds of a parried Full Contact strike, over both 4dF rolls
+/// (the attack's, then the parry's: 6561 equally likely pairs).
+#[derive(Debug, Clone, PartialEq, uniffi::Record)]
+pub struct ParryOdds {
+    /// The parry beats the attack's SR + roll.
+    pub parried: Probability,
+    /// The blow would have landed and the parry knocks it aside.
+    pub blocked: Probability,
+    /// The blow hits the DR and the parry fails.
+    pub lands: Probability,
+    /// The blow would land with no parry.
+    pub lands_unparried: Probability,
+    /// For each attack roll, -4 first: the parry's chance (out of 81)
+    /// against that attack's total.
+    pub by_attack_roll: Vec<Probability>,
+}
+
+impl From<core::ParryOdds> for ParryOdds {
+    fn from(o: core::ParryOdds) -> ParryOdds {
+        ParryOdds {
+            parried: o.parried.into(),
+            blocked: o.blocked.into(),
+            lands: o.lands.into(),
+            lands_unparried: o.lands_unparried.into(),
+            by_attack_roll: o.by_attack_roll.iter().copied().map(Into::into).collect(),
+        }
+    }
+}
+
+/// The exact odds of an attack of Strike Rating `strike_rating` at a
+/// defender of Defense Rating `defense_rating` who parries at Strike Rating
+/// `parry_strike_rating` (a Strike roll against the attack's SR + roll).
+#[uniffi::export(default(options = None))]
+pub fn parry_odds(
+    strike_rating: i32,
+    parry_strike_rating: i32,
+    defense_rating: i32,
+    options: Option<StrikeOptions>,
+) -> Result<ParryOdds> {
+    guard(|| {
+        let options = options.map_or(core::StrikeOptions::CORE, Into::into);
+        Ok(core::parry_odds(strike_rating, parry_strike_rating, defense_rating, options).into())
+    })
+}
+
+/// When a fighter parries a blow that would land (Full Contact,
+/// "Parrying"): the policy is asked once the attack is rolled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, uniffi::Enum)]
+pub enum ParryPolicy {
+    /// Never (the default).
+    Never,
+    /// Every blow that would land.
+    Always,
+    /// When the parry's exact chance against the attack's total beats the
+    /// chance of its own strike at the attacker.
+    WhenBetter,
+}
+
+impl From<ParryPolicy> for core::ParryPolicy {
+    fn from(p: ParryPolicy) -> core::ParryPolicy {
+        match p {
+            ParryPolicy::Never => core::ParryPolicy::Never,
+            ParryPolicy::Always => core::ParryPolicy::Always,
+            ParryPolicy::WhenBetter => core::ParryPolicy::WhenBetter,
+        }
+    }
+}
+
+impl From<core::ParryPolicy> for ParryPolicy {
+    fn from(p: core::ParryPolicy) -> ParryPolicy {
+        match p {
+            core::ParryPolicy::Never => ParryPolicy::Never,
+            core::ParryPolicy::Always => ParryPolicy::Always,
+            core::ParryPolicy::WhenBetter => ParryPolicy::WhenBetter,
+        }
+    }
+}

@@ -1,7 +1,9 @@
 //! `skirmish odds`: exact Full Contact strike probabilities.
 
 use skirmish_core::dice::Probability;
-use skirmish_core::striking::full_contact::{RangedShot, StrikeOdds, StrikeOptions, odds, odds_at_range};
+use skirmish_core::striking::full_contact::{
+    ParryOdds, RangedShot, StrikeOdds, StrikeOptions, odds, odds_at_range, parry_odds,
+};
 
 use crate::output::{Format, Table};
 
@@ -43,6 +45,11 @@ pub(crate) struct Args {
     /// Range Strength of the weapon: -1 SR per this much (or part) beyond Short range.
     #[arg(long, allow_hyphen_values = true, requires = "distance")]
     range_strength: Option<i64>,
+    /// A parry (docs/rules.md §2.1.4): the defender parries with this
+    /// Strike Rating, a Strike roll against the attack's SR + roll; gives
+    /// the exact odds over both rolls (needs --sr and --dr; melee only).
+    #[arg(long, allow_hyphen_values = true, requires_all = ["sr", "dr"], conflicts_with = "distance")]
+    parry: Option<i32>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
@@ -91,6 +98,17 @@ pub(crate) fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
         None => odds(sr, dr, options),
     };
     let out = match (args.sr, args.dr) {
+        (Some(sr), Some(dr)) if args.parry.is_some() => {
+            let parry_sr = args.parry.unwrap_or_default();
+            parried(
+                sr,
+                parry_sr,
+                dr,
+                &parry_odds(sr, parry_sr, dr, options),
+                options,
+                args.format,
+            )
+        }
         (Some(sr), Some(dr)) => pair(sr, dr, &compute(sr, dr), options, shot, args.format),
         (sr, dr) => {
             let srs: Vec<i32> = sr.map_or_else(|| (args.span.0..=args.span.1).collect(), |s| vec![s]);
@@ -246,4 +264,67 @@ fn grid(
         describe(options),
         t.render(Format::Text)
     )
+}
+
+/// `skirmish odds --sr A --dr D --parry P`: the attack, the parry and the
+/// blow's fate over both 4dF rolls, then the parry's chance per attack roll.
+fn parried(sr: i32, parry_sr: i32, dr: i32, o: &ParryOdds, options: StrikeOptions, format: Format) -> String {
+    let rows = [
+        ("parried", o.parried),
+        ("blocked", o.blocked),
+        ("lands", o.lands),
+        ("lands unparried", o.lands_unparried),
+    ];
+    if format != Format::Text {
+        let mut t = Table::new(&[
+            "sr",
+            "parry_sr",
+            "dr",
+            "outcome",
+            "attack_roll",
+            "numerator",
+            "denominator",
+            "probability",
+        ]);
+        let mut push = |name: &str, roll: String, p: Probability| {
+            t.push(vec![
+                sr.to_string(),
+                parry_sr.to_string(),
+                dr.to_string(),
+                name.to_string(),
+                roll,
+                p.numerator.to_string(),
+                p.denominator.to_string(),
+                format!("{:.6}", p.value()),
+            ]);
+        };
+        for (name, p) in rows {
+            push(name, String::new(), p);
+        }
+        for (roll, p) in (-4..=4).zip(o.by_attack_roll) {
+            push("parried", format!("{roll:+}"), p);
+        }
+        return t.render(format);
+    }
+    let mut s = format!(
+        "Strike Rating {sr} vs Defense Rating {dr}, parried at Strike Rating {parry_sr}\noptions: {}\nexact over the \
+         6561 equally likely pairs of 4dF rolls (the attack's, then the parry's)\n\n",
+        describe(options)
+    );
+    let mut t = Table::new(&["outcome", "pairs", "chance"]).right_align(&[1, 2]);
+    for (name, p) in rows {
+        t.push(vec![
+            name.to_string(),
+            format!("{}/{}", p.numerator, p.denominator),
+            percent(p),
+        ]);
+    }
+    s += &t.render(Format::Text);
+    s += "\nparried: the parry beats the attack's SR + roll; blocked: and the blow would have landed\n";
+    s += "\nby attack roll (the parry's chance against that total):\n";
+    for (roll, p) in (-4..=4).zip(o.by_attack_roll) {
+        let total = i64::from(sr) + i64::from(roll);
+        s += &format!("  {roll:+}  total {total}: {}/81 ({})\n", p.numerator, percent(p));
+    }
+    s
 }

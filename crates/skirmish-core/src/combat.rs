@@ -32,10 +32,11 @@
 use serde::{Deserialize, Serialize};
 
 use crate::error::Result;
-use crate::fighter::{ExchangeRule, Fighter, FudgeRules, FullContactRules};
+use crate::fighter::{AmazingDefenseRule, AmazingStrikeRule, ExchangeRule, Fighter, FudgeRules, FullContactRules};
 use crate::ladder::Level;
-use crate::striking::full_contact::{self, RangedShot, StrikeOptions, StrikeOutcome};
+use crate::striking::full_contact::{self, Parry, RangedShot, StrikeOptions, StrikeOutcome};
 use crate::striking::opposed::{Aim, CombatKind, Modifier, Stance, TargetSize};
+use crate::timing::TimingSystem;
 
 /// A Full Contact blow: the strike and the damage it does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -52,8 +53,65 @@ pub struct FullContactBlow {
     pub landed: bool,
     /// The damage it does if it landed: the margin (a guaranteed hit counts
     /// as a hit by 1; an amazing strike adds the rules' extra), plus
-    /// `offense`, minus `defense_factor`.
+    /// `offense`, minus `defense_factor`; doubled by an amazing strike
+    /// under [`AmazingStrikeRule::DoubleDamage`].
     pub damage: i32,
+    /// What its amazing result does under the rules, if anything.
+    pub effect: Option<AmazingEffect>,
+}
+
+/// What an amazing result does (docs/rules.md §2.1.8).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "effect", rename_all = "snake_case")]
+pub enum AmazingEffect {
+    /// An amazing strike does double damage.
+    DoubleDamage,
+    /// An amazing defense disarms the attacker: its next action is lost.
+    Disarm,
+    /// An amazing defense knocks the attacker down: `penalty` off its
+    /// Defense Rating until its next action.
+    KnockDown {
+        /// The Defense Rating penalty.
+        penalty: i32,
+    },
+}
+
+impl AmazingEffect {
+    /// In words: `"double damage"`, `"disarmed"`, `"knocked down"`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            AmazingEffect::DoubleDamage => "double damage",
+            AmazingEffect::Disarm => "disarmed",
+            AmazingEffect::KnockDown { .. } => "knocked down",
+        }
+    }
+}
+
+/// What `outcome`'s amazing result does under `rules` (docs/rules.md
+/// §2.1.8): the one home of that choice. An amazing strike does double
+/// damage under [`AmazingStrikeRule::DoubleDamage`] (the flat extra is no
+/// effect of its own: it is in the damage); an amazing defense disarms or
+/// knocks down the attacker under its rule. `None` for anything else, or
+/// with the amazing rule off (no outcome is amazing then).
+///
+/// ```
+/// use skirmish_core::combat::{amazing_effect, AmazingEffect};
+/// use skirmish_core::fighter::{AmazingDefenseRule, FullContactRules};
+/// use skirmish_core::striking::full_contact::StrikeOutcome;
+/// let rules = FullContactRules { amazing: true, amazing_defense: AmazingDefenseRule::KnockDown, ..FullContactRules::default() };
+/// let effect = amazing_effect(StrikeOutcome::AmazingDefense { margin: -3 }, &rules);
+/// assert_eq!(effect, Some(AmazingEffect::KnockDown { penalty: 2 }));
+/// assert_eq!(amazing_effect(StrikeOutcome::Miss { margin: -2 }, &rules), None);
+/// ```
+pub const fn amazing_effect(outcome: StrikeOutcome, rules: &FullContactRules) -> Option<AmazingEffect> {
+    match (outcome, rules.amazing_strike, rules.amazing_defense) {
+        (StrikeOutcome::AmazingStrike { .. }, AmazingStrikeRule::DoubleDamage, _) => Some(AmazingEffect::DoubleDamage),
+        (StrikeOutcome::AmazingDefense { .. }, _, AmazingDefenseRule::Disarm) => Some(AmazingEffect::Disarm),
+        (StrikeOutcome::AmazingDefense { .. }, _, AmazingDefenseRule::KnockDown) => Some(AmazingEffect::KnockDown {
+            penalty: rules.knock_down_penalty,
+        }),
+        _ => None,
+    }
 }
 
 /// The [`StrikeOptions`] a battle's or an encounter's Full Contact rules
@@ -95,7 +153,9 @@ pub fn full_contact_blow(
         Some(shot) => full_contact::resolve_at_range(strike_rating, defense_rating, roll, shot, options)?,
         None => full_contact::resolve(strike_rating, defense_rating, roll, options)?,
     };
-    let amazing = if matches!(outcome, StrikeOutcome::AmazingStrike { .. }) {
+    let effect = amazing_effect(outcome, rules);
+    let amazing = matches!(outcome, StrikeOutcome::AmazingStrike { .. });
+    let amazing = if amazing && rules.amazing_strike.is_flat() {
         rules.amazing_strike_damage
     } else {
         0
@@ -107,14 +167,108 @@ pub fn full_contact_blow(
         0
     };
     let extra = amazing.saturating_add(close);
+    let mut damage = damage_of(damage_margin(outcome, extra), offense, defense_factor);
+    if matches!(effect, Some(AmazingEffect::DoubleDamage)) {
+        damage = damage.saturating_mul(2);
+    }
     Ok(FullContactBlow {
         strike_rating,
         defense_rating,
         roll,
         outcome,
         landed: outcome.is_hit(),
-        damage: damage_of(damage_margin(outcome, extra), offense, defense_factor),
+        damage,
+        effect,
     })
+}
+
+/// A parry made against a blow ("Parrying"; docs/rules.md §2.1.4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ParriedBlow {
+    /// The parry: both totals and the parry's own outcome as a strike.
+    pub parry: Parry,
+    /// The parry knocked aside a blow that would have landed: it does
+    /// nothing. A parry against a blow that misses anyway blocks nothing.
+    pub blocked: bool,
+}
+
+/// `blow` parried with a parry of `parry_strike_rating` (wound penalty
+/// included) rolling `parry_roll`: a Strike roll against the attack's
+/// final value, `attack_strike_rating` (after range) + the blow's roll,
+/// under `rules` (a parry is a Strike roll, so the optional rules count).
+/// The one home of the parry for the battle engine and the tracker.
+///
+/// ```
+/// use skirmish_core::combat::{full_contact_blow, parry_blow};
+/// use skirmish_core::fighter::FullContactRules;
+/// let rules = FullContactRules::default();
+/// // The guard's naginata (SR 7) thrusts at Brooklyn (DR 7) and rolls +2: 9 > 7.
+/// let thrust = full_contact_blow(7, 7, 2, None, false, &rules, 0, 0)?;
+/// assert!(thrust.landed);
+/// // Her knife (SR 6) parries with +4 = 10 > 9: knocked aside.
+/// assert!(parry_blow(&thrust, 7, 6, 4, &rules)?.blocked);
+/// // The second thrust, +2 again, meets a parry of +1 = 7: it scores.
+/// assert!(!parry_blow(&thrust, 7, 6, 1, &rules)?.blocked);
+/// # Ok::<(), skirmish_core::Error>(())
+/// ```
+///
+/// # Errors
+/// [`crate::Error::OutOfRange`] (field `parry_roll`) for a roll outside -4..=4.
+#[inline]
+pub fn parry_blow(
+    blow: &FullContactBlow,
+    attack_strike_rating: i32,
+    parry_strike_rating: i32,
+    parry_roll: i32,
+    rules: &FullContactRules,
+) -> Result<ParriedBlow> {
+    let parry = full_contact::parry(
+        attack_strike_rating,
+        blow.roll,
+        parry_strike_rating,
+        parry_roll,
+        strike_options(rules, false),
+    )?;
+    Ok(ParriedBlow {
+        parry,
+        blocked: blow.landed && parry.parried(),
+    })
+}
+
+/// What a parry costs the parrier under a timing system (docs/rules.md
+/// §2.1.4): the text leaves it to the timing system ("it may also cost the
+/// character an action for the round, or something like that").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ParryCost {
+    /// Nothing: the Tick System, where defending is a free action.
+    Free,
+    /// The parrier's next pending action is lost, as a disrupted one is
+    /// (under Continuous and Graduated Rounds it declares again from
+    /// now); a fighter with no pending action to spend cannot parry.
+    NextAction,
+}
+
+/// The cost of a parry under `system`: free under the Tick System (its
+/// defending is a free action), the parrier's next action under every
+/// other system. The one home of that decision: battles ask it, and the
+/// Tick System's own defending costs could replace its answer there.
+///
+/// ```
+/// use skirmish_core::combat::{parry_cost, ParryCost};
+/// use skirmish_core::timing::TimingSystem;
+/// assert_eq!(parry_cost(&TimingSystem::SimpleRounds), ParryCost::NextAction);
+/// assert_eq!(parry_cost(&TimingSystem::tick_system()), ParryCost::Free);
+/// ```
+pub const fn parry_cost(system: &TimingSystem) -> ParryCost {
+    match system {
+        TimingSystem::TickSystem(_) => ParryCost::Free,
+        TimingSystem::Simultaneous
+        | TimingSystem::SimpleRounds
+        | TimingSystem::GraduatedRounds(_)
+        | TimingSystem::Continuous(_)
+        | TimingSystem::ActionBlocks(_) => ParryCost::NextAction,
+    }
 }
 
 /// The margin a Full Contact strike's damage counts from, with `extra`

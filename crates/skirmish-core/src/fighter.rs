@@ -33,7 +33,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 use crate::distance::Plan;
 use crate::error::Error;
 use crate::ladder::{CombatLevel, Level};
-use crate::striking::full_contact::WeaponRange;
+use crate::striking::full_contact::{ParryPolicy, WeaponRange};
 use crate::striking::opposed::{Aim, MeleeModifiers, Position, PostureChoice, Shield, Stance, SweepingBlow};
 use crate::tables::weapons::RateOfFire;
 use crate::tables::{armor, weapons};
@@ -91,15 +91,15 @@ impl fmt::Display for Striking {
 }
 
 /// Options of Full Contact striking in a battle.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct FullContactRules {
     /// Guaranteed success (+4 hits) and fumble (-4 misses).
     pub guaranteed: bool,
     /// Amazing strikes and defenses (counted in the report).
     pub amazing: bool,
-    /// Extra damage an amazing strike does (0: none; the text suggests
-    /// doubling as one common choice, which a GM sets as the margin again).
+    /// Extra damage an amazing strike does under
+    /// [`AmazingStrikeRule::Flat`] (0: none).
     pub amazing_strike_damage: i32,
     /// Optional point-blank range: +2 SR for a shot at a foe nearer than
     /// the weapon's Range Strength (battles with a distance).
@@ -109,6 +109,18 @@ pub struct FullContactRules {
     /// (0: none), within ±[`RATING_LIMIT`].
     #[serde(skip_serializing_if = "is_zero")]
     pub point_blank_damage: i32,
+    /// What an amazing strike does (docs/rules.md §2.1.8): the flat extra
+    /// (the default) or double damage.
+    #[serde(skip_serializing_if = "AmazingStrikeRule::is_flat")]
+    pub amazing_strike: AmazingStrikeRule,
+    /// What an amazing defense does to the attacker (docs/rules.md
+    /// §2.1.8): nothing (the default), a disarm or a knock-down.
+    #[serde(skip_serializing_if = "AmazingDefenseRule::is_none")]
+    pub amazing_defense: AmazingDefenseRule,
+    /// The knocked-down attacker's Defense Rating penalty until its next
+    /// action (0..=[`RATING_LIMIT`]; default [`KNOCK_DOWN_PENALTY`]).
+    #[serde(skip_serializing_if = "is_default_knock_down")]
+    pub knock_down_penalty: i32,
 }
 
 fn is_false(b: &bool) -> bool {
@@ -117,6 +129,108 @@ fn is_false(b: &bool) -> bool {
 
 fn is_zero(v: &i32) -> bool {
     *v == 0
+}
+
+impl Default for FullContactRules {
+    fn default() -> Self {
+        FullContactRules {
+            guaranteed: false,
+            amazing: false,
+            amazing_strike_damage: 0,
+            amazing_strike: AmazingStrikeRule::Flat,
+            amazing_defense: AmazingDefenseRule::None,
+            knock_down_penalty: KNOCK_DOWN_PENALTY,
+            point_blank: false,
+            point_blank_damage: 0,
+        }
+    }
+}
+
+/// The default Defense Rating penalty of a knocked-down fighter: FUDGE
+/// 4.31's "much worse position" (-2), the nearest the texts come to a
+/// fighter on the ground.
+pub const KNOCK_DOWN_PENALTY: i32 = 2;
+
+fn is_default_knock_down(p: &i32) -> bool {
+    *p == KNOCK_DOWN_PENALTY
+}
+
+impl FullContactRules {
+    /// The Full Contact rules with the optional rules `guaranteed` and
+    /// `amazing` and the flat `amazing_strike_damage`, every other option
+    /// at its default.
+    pub const fn with(guaranteed: bool, amazing: bool, amazing_strike_damage: i32) -> FullContactRules {
+        FullContactRules {
+            guaranteed,
+            amazing,
+            amazing_strike_damage,
+            amazing_strike: AmazingStrikeRule::Flat,
+            amazing_defense: AmazingDefenseRule::None,
+            knock_down_penalty: KNOCK_DOWN_PENALTY,
+            point_blank: false,
+            point_blank_damage: 0,
+        }
+    }
+
+    /// Checks the numbers: `amazing_strike_damage` and
+    /// `point_blank_damage` within ±[`RATING_LIMIT`], `knock_down_penalty`
+    /// in `0..=`[`RATING_LIMIT`]. The error names the field.
+    pub fn validate(&self) -> crate::Result<()> {
+        within("amazing_strike_damage", self.amazing_strike_damage, RATING_LIMIT)?;
+        within("point_blank_damage", self.point_blank_damage, RATING_LIMIT)?;
+        if !(0..=RATING_LIMIT).contains(&self.knock_down_penalty) {
+            return Err(Error::out_of_range(
+                "knock_down_penalty",
+                self.knock_down_penalty,
+                0,
+                RATING_LIMIT,
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// What an amazing strike does (Full Contact "Amazing Strikes and
+/// Defenses": "some common examples would be double damage from an amazing
+/// strike").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AmazingStrikeRule {
+    /// The blow's damage plus `amazing_strike_damage` (the default).
+    #[default]
+    Flat,
+    /// Double the blow's damage (`amazing_strike_damage` unread).
+    DoubleDamage,
+}
+
+impl AmazingStrikeRule {
+    /// Whether this is the default, [`AmazingStrikeRule::Flat`].
+    pub const fn is_flat(&self) -> bool {
+        matches!(self, AmazingStrikeRule::Flat)
+    }
+}
+
+/// What an amazing defense does to the attacker (Full Contact: "the
+/// attacker gets accidentally disarmed or knocked down by an amazing
+/// defense").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AmazingDefenseRule {
+    /// Nothing beyond the miss (the default).
+    #[default]
+    None,
+    /// The attacker is disarmed: its weapon's next action is lost.
+    Disarm,
+    /// The attacker is knocked down: `knock_down_penalty` off its Defense
+    /// Rating until its next action.
+    KnockDown,
+}
+
+impl AmazingDefenseRule {
+    /// Whether this is the default, [`AmazingDefenseRule::None`].
+    pub const fn is_none(&self) -> bool {
+        matches!(self, AmazingDefenseRule::None)
+    }
 }
 
 /// Options of FUDGE opposed striking in a battle.
@@ -434,6 +548,15 @@ pub struct FighterProfile {
     /// (default: 3, or `defense_rating` if lower).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unaware_defense_rating: Option<i32>,
+    /// Full Contact's parry (docs/rules.md §2.1.4): when a blow aimed at
+    /// it that would land is parried, a Strike roll with its own Strike
+    /// Rating against the attack's SR + roll, at the cost of its next
+    /// action (free under the Tick System): `"never"` (the default),
+    /// `"always"`, or `"when_better"` (when the parry's exact chance beats
+    /// its own strike's at the attacker). In battles; at the table the GM
+    /// asks for a parry per strike. Full Contact striking only.
+    #[serde(default, skip_serializing_if = "ParryPolicy::is_never")]
+    pub parry: ParryPolicy,
 }
 
 fn is_zero_u32(v: &u32) -> bool {
@@ -517,6 +640,7 @@ impl FighterProfile {
             keep_at: None,
             unaware_for: 0,
             unaware_defense_rating: None,
+            parry: ParryPolicy::Never,
         }
     }
 
@@ -693,6 +817,7 @@ impl FighterProfile {
             npc_result: self.npc_result,
             posture: self.posture,
             concentrate: self.concentrate && fudge,
+            parry: if fudge { ParryPolicy::Never } else { self.parry },
         })
     }
 }
@@ -785,6 +910,9 @@ pub struct Fighter {
     /// others try his armor (battles).
     #[serde(default)]
     pub concentrate: bool,
+    /// Full Contact: when it parries a blow that would land (battles).
+    #[serde(default, skip_serializing_if = "ParryPolicy::is_never")]
+    pub parry: ParryPolicy,
 }
 
 /// Postures (4.32) replace the all-out stances (4.31): a fighter has one

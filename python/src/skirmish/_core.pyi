@@ -71,6 +71,7 @@ __all__ = [
     "grid_cells",
     "grid_position",
     "initiative_distribution",
+    "parry_odds",
     "ready_time_distribution",
     "resolve_strike",
     "row_check",
@@ -299,6 +300,13 @@ def strike_odds(
     guaranteed: bool = False,
     point_blank: bool = False,
     range: Optional[tuple[int, int, int]] = None,
+) -> dict[str, Any]: ...
+def parry_odds(
+    strike_rating: int,
+    parry_strike_rating: int,
+    defense_rating: int,
+    amazing: bool = False,
+    guaranteed: bool = False,
 ) -> dict[str, Any]: ...
 def resolve_strike(
     strike_rating: int,

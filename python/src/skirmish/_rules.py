@@ -88,6 +88,53 @@ def odds(
 range_ = range  # `range` is a keyword argument above
 
 
+@dataclass(frozen=True)
+class ParryOdds:
+    """The exact odds of a parried Full Contact strike over both 4dF rolls,
+    the attack's then the parry's (each a :class:`~fractions.Fraction` out
+    of 6561; ``lands + blocked == lands_unparried``)."""
+
+    #: The parry beats the attack's SR + roll.
+    parried: Fraction
+    #: The blow would have landed and the parry knocks it aside.
+    blocked: Fraction
+    #: The blow hits the DR and the parry fails.
+    lands: Fraction
+    #: The blow would land with no parry.
+    lands_unparried: Fraction
+    #: ``{attack roll: the parry's chance against that total}``, -4..4.
+    by_attack_roll: dict[int, Fraction]
+
+
+def parry_odds(
+    strike_rating: int,
+    parry_strike_rating: int,
+    defense_rating: int,
+    *,
+    amazing: bool = False,
+    guaranteed: bool = False,
+) -> ParryOdds:
+    """The exact odds of an attack at ``strike_rating`` on a defender of
+    ``defense_rating`` who parries at ``parry_strike_rating`` (Full
+    Contact "Parrying": a Strike roll against the attack's SR + roll; ties
+    fail), with the optional rules counted for both rolls.
+
+    The guard's naginata (SR 7) at Brooklyn (DR 7), her knife parrying at
+    SR 6; against a +2 thrust (total 9) only her +4 parries:
+
+    >>> parry_odds(7, 6, 7).by_attack_roll[2]
+    Fraction(1, 81)
+    """
+    d = _core.parry_odds(strike_rating, parry_strike_rating, defense_rating, amazing, guaranteed)
+    return ParryOdds(
+        parried=_fraction(d["parried"]),
+        blocked=_fraction(d["blocked"]),
+        lands=_fraction(d["lands"]),
+        lands_unparried=_fraction(d["lands_unparried"]),
+        by_attack_roll={roll: _fraction(p) for roll, p in zip(range_(-4, 5), d["by_attack_roll"])},
+    )
+
+
 def odds_table(
     strike_ratings: Any = range_(3, 13),
     defense_ratings: Any = range_(3, 13),

@@ -386,3 +386,62 @@ fn a_grid_over_max_cells_is_refused_at_once_not_aborted() {
         "{err}"
     );
 }
+
+/// Brooklyn against the guard (Full Contact "Parrying"), her parries free
+/// under the Tick System.
+const BROOKLYN: &str = r#"
+name = "Brooklyn and the guard"
+timing = { system = "tick_system" }
+[[sides]]
+name = "guards"
+groups = [{ name = "Guard", strike_rating = 7, defense_rating = 6, weapon = { name = "naginata", time_taken = 3 } }]
+[[sides]]
+name = "Brooklyn"
+groups = [{ name = "Brooklyn", strike_rating = 6, defense_rating = 7, parry = "always", weapon = { name = "bowie knife", time_taken = 3 } }]
+"#;
+
+#[test]
+fn brooklyns_parries_in_a_run_and_their_exact_odds() {
+    let dir = TempDir::new("parry");
+    let file = dir.write("brooklyn.toml", BROOKLYN);
+    let file = file.to_str().unwrap();
+    // Battle 0 of seed 8556 rolls the text's dice: +2 parried by +4 (10 > 9),
+    // then +2 against a parry of +1 (7), and the spear scores.
+    let run = Command::new(env!("CARGO_BIN_EXE_skirmish"))
+        .args(["run", file, "--seed", "8556", "--trace"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(run.stdout).unwrap();
+    assert!(
+        text.contains("SR 7 +2 vs DR 7: hit (margin +2); Brooklyn parries: SR 6 +4 = 10 vs 9, knocked aside"),
+        "{text}"
+    );
+    assert!(
+        text.contains("damage 2; Brooklyn parries: SR 6 +1 = 7 vs 9, the blow goes home"),
+        "{text}"
+    );
+    // Against the +2 thrust (total 9) only her +4 parries: 1 roll in 81.
+    let odds = Command::new(env!("CARGO_BIN_EXE_skirmish"))
+        .args(["odds", "--sr", "7", "--dr", "7", "--parry", "6"])
+        .output()
+        .unwrap();
+    let odds = String::from_utf8(odds.stdout).unwrap();
+    assert!(odds.contains("  +2  total 9: 1/81 (1.23%)"), "{odds}");
+    assert!(odds.contains("lands            2421/6561  36.90%"), "{odds}");
+    // A bad policy is refused, naming the field; a parry under FUDGE
+    // striking is warned about.
+    let bad = fails(&["run", file, "--set", "sides.Brooklyn.groups.0.parry=sometimes"], 2);
+    assert!(
+        bad.contains("sides[1].groups[0].parry: unknown choice \"sometimes\" (allowed: never, always, when_better)"),
+        "{bad}"
+    );
+    let fudge = Command::new(env!("CARGO_BIN_EXE_skirmish"))
+        .args(["run", file, "--set", "striking=fudge-opposed"])
+        .output()
+        .unwrap();
+    let warned = String::from_utf8(fudge.stderr).unwrap();
+    assert!(
+        warned.contains("sides[1].groups[0].parry: always has no effect under fudge-opposed striking"),
+        "{warned}"
+    );
+}

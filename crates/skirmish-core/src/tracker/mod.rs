@@ -172,11 +172,7 @@ impl Encounter {
     /// A new encounter under `system` and `rules`, rolling with a generator
     /// seeded by `seed`.
     pub fn with_rules(system: TimingSystem, rules: EncounterRules, seed: u64) -> TrackerResult<Encounter> {
-        if let Striking::FudgeOpposed(fudge) = &rules.striking {
-            fudge
-                .validate()
-                .map_err(|e| TrackerError::from(e.in_field("rules.striking")))?;
-        }
+        check_striking(&rules.striking)?;
         let model = rules
             .damage
             .build()
@@ -222,5 +218,27 @@ impl Encounter {
     /// The absolute tick of the last moment.
     pub fn now(&self) -> u64 {
         self.state.scheduler.now()
+    }
+}
+
+/// An encounter's striking rules, checked: their numbers in range, and no
+/// amazing defense that disarms or knocks down, which battles play and the
+/// table does not yet (the attacker's state would need to carry it); the
+/// error names the field.
+fn check_striking(striking: &Striking) -> TrackerResult<()> {
+    let at = |e: crate::Error| TrackerError::from(e.in_field("rules.striking"));
+    match striking {
+        Striking::FudgeOpposed(r) => r.validate().map_err(at),
+        Striking::FullContact(r) => {
+            r.validate().map_err(at)?;
+            if !r.amazing_defense.is_none() {
+                return Err(TrackerError::invalid(
+                    "rules.striking.amazing_defense",
+                    "a disarm or knock-down by an amazing defense is played in battles, not yet at the table: \
+                     leave it \"none\" and apply it as the GM",
+                ));
+            }
+            Ok(())
+        }
     }
 }

@@ -268,10 +268,7 @@ fn check_state(s: &mut State) -> TrackerResult<()> {
         .damage
         .build()
         .map_err(|e| TrackerError::from(e.in_field("rules.damage")))?;
-    if let Striking::FudgeOpposed(r) = &s.rules.striking {
-        r.validate()
-            .map_err(|e| TrackerError::from(e.in_field("rules.striking")))?;
-    }
+    super::check_striking(&s.rules.striking)?;
     if s.lines.len() != s.scheduler.len() {
         return Err(invalid("lines".into(), "do not match the scheduler's actors"));
     }

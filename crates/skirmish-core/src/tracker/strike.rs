@@ -29,7 +29,7 @@ use crate::combat::{self, OpposedSide};
 use crate::damage::{DamageModel, DamageState, HitPointState, WoundLevel, WoundTrack};
 use crate::dice::{Dice, RollSource, ScriptedRolls};
 use crate::fighter::{RATING_LIMIT, Striking};
-use crate::striking::full_contact::{self, RangedShot, StrikeOutcome};
+use crate::striking::full_contact::{RangedShot, StrikeOutcome};
 use crate::striking::opposed::{Posture, Stance};
 
 use super::{ActorId, CombatantId, Encounter, LogEntry, State, Status, TrackerError, TrackerResult, note};
@@ -636,11 +636,8 @@ fn strike_in(
                 defense_breakdown.push(part("armor", tf.armor_bonus));
             }
             defense_breakdown.extend(penalty_part(t_pen));
-            let parry = if options.parry {
-                let roll = four_df(s, dice.defense, "dice.defense")?;
-                let parry_sr = tf.strike_rating.saturating_add(t_pen);
-                let p = full_contact::parry(final_sr, attack_roll, parry_sr, roll, fc)?;
-                Some((roll, p))
+            let parry_roll = if options.parry {
+                Some(four_df(s, dice.defense, "dice.defense")?)
             } else {
                 None
             };
@@ -655,14 +652,22 @@ fn strike_in(
                 tf.defense_factor,
             )
             .map_err(TrackerError::from)?;
-            // The attack's final value (SR after range + roll), as a parry sees it.
+            // The parry, the battle engine's own: a Strike roll against
+            // the attack's final value (SR after range + roll).
+            let parry = match parry_roll {
+                Some(roll) => {
+                    let parry_sr = tf.strike_rating.saturating_add(t_pen);
+                    Some((roll, combat::parry_blow(&blow, final_sr, parry_sr, roll, &rules)?))
+                }
+                None => None,
+            };
             attack_total = final_sr.saturating_add(attack_roll);
             defense_total = dr;
             defense_roll = parry.map(|(r, _)| r);
-            parry_total = parry.map(|(_, p)| i32::try_from(p.parry_total).unwrap_or(i32::MAX));
+            parry_total = parry.map(|(_, p)| i32::try_from(p.parry.parry_total).unwrap_or(i32::MAX));
             margin = i32::try_from(blow.outcome.margin()).unwrap_or(i32::MIN);
             // A parry matters only to a blow that would land.
-            if blow.landed && parry.is_some_and(|(_, p)| p.parried()) {
+            if parry.is_some_and(|(_, p)| p.blocked) {
                 result = StrikeResult::Parried;
                 landed = false;
                 damage = 0;

@@ -158,12 +158,7 @@ fn fights() -> Vec<(&'static str, Encounter)> {
             ambush(
                 TimingSystem::by_name("graduated-rounds").unwrap(),
                 EncounterRules {
-                    striking: Striking::FullContact(FullContactRules {
-                        guaranteed: true,
-                        amazing: true,
-                        amazing_strike_damage: 2,
-                        ..FullContactRules::default()
-                    }),
+                    striking: Striking::FullContact(FullContactRules::with(true, true, 2)),
                     damage: DamageConfig::default(),
                 },
                 false,

@@ -134,12 +134,11 @@ fn encounter(system: &TimingSystem, fudge: bool, hp: bool, seed: u64) -> Encount
         striking: if fudge {
             Striking::FudgeOpposed(FudgeRules::default())
         } else {
-            Striking::FullContact(FullContactRules {
-                guaranteed: seed.is_multiple_of(2),
-                amazing: seed.is_multiple_of(3),
-                amazing_strike_damage: 1,
-                ..FullContactRules::default()
-            })
+            Striking::FullContact(FullContactRules::with(
+                seed.is_multiple_of(2),
+                seed.is_multiple_of(3),
+                1,
+            ))
         },
         damage: if hp {
             DamageConfig::HitPoints(HitPointsConfig {

@@ -31,12 +31,11 @@ fn duel(rules: EncounterRules, a: FighterProfile, b: FighterProfile) -> (Encount
 
 fn fc(options: FcOptions) -> EncounterRules {
     EncounterRules {
-        striking: Striking::FullContact(FullContactRules {
-            guaranteed: options.guaranteed_success_and_fumble,
-            amazing: options.amazing,
-            amazing_strike_damage: 0,
-            ..FullContactRules::default()
-        }),
+        striking: Striking::FullContact(FullContactRules::with(
+            options.guaranteed_success_and_fumble,
+            options.amazing,
+            0,
+        )),
         damage: DamageConfig::default(),
     }
 }
@@ -858,4 +857,45 @@ fn postures_through_the_tracker() {
         played += 1;
     }
     assert_eq!(played, 2, "the text's example and the NPC's");
+}
+
+#[test]
+fn an_amazing_strike_doubles_at_the_table_and_a_disarm_is_refused_there() {
+    use skirmish_core::fighter::{AmazingDefenseRule, AmazingStrikeRule};
+    let doubled = FullContactRules {
+        amazing: true,
+        amazing_strike: AmazingStrikeRule::DoubleDamage,
+        ..FullContactRules::default()
+    };
+    let rules = EncounterRules {
+        striking: Striking::FullContact(doubled),
+        damage: DamageConfig::default(),
+    };
+    // Cardiff (SR 9) rolls +1 at the goblin (DR 6): 10 - 6 = 4, amazing; doubled, 8.
+    let (mut e, cardiff, goblin) = duel(rules, fighter("Cardiff", 9, 7), fighter("Goblin", 5, 6));
+    let r = e
+        .strike(
+            cardiff,
+            goblin,
+            EncounterStrikeOptions::default(),
+            StrikeDice::typed(1, None),
+        )
+        .unwrap();
+    assert_eq!((r.result, r.margin, r.damage), (StrikeResult::AmazingStrike, 4, 8));
+    // A disarm or a knock-down is the battles' for now: refused, naming the field.
+    for rule in [AmazingDefenseRule::Disarm, AmazingDefenseRule::KnockDown] {
+        let rules = EncounterRules {
+            striking: Striking::FullContact(FullContactRules {
+                amazing: true,
+                amazing_defense: rule,
+                ..FullContactRules::default()
+            }),
+            damage: DamageConfig::default(),
+        };
+        let err = Encounter::with_rules(TimingSystem::continuous(), rules, 1).unwrap_err();
+        assert_eq!(
+            (err.kind(), err.field()),
+            (ErrorKind::InvalidInput, Some("rules.striking.amazing_defense"))
+        );
+    }
 }

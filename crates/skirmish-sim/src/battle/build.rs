@@ -87,6 +87,7 @@ impl Battle {
             distance: scenario.distance,
             front: b.front,
             surprise: false,
+            spends_actions: false,
             fast: None,
         };
         if let Some(d) = battle.distance {
@@ -99,6 +100,7 @@ impl Battle {
         }
         battle.surprise = battle.groups.iter().any(|g| g.field.unaware_for > 0);
         battle.exchanges_by_round = battle.counts_exchanges_by_round();
+        battle.spends_actions = battle.any_action_spent();
         // Distance, surprise and the rear are the general loop's alone.
         if battle.distance.is_none() && battle.front.is_none() && !battle.surprise {
             battle.fast = battle.fast_plan();
@@ -114,6 +116,24 @@ impl Battle {
             && self.timing.exchanges_by_round()
     }
 
+    /// Whether a fighter can spend its next action on something other than
+    /// a strike: a parry under Full Contact (docs/rules.md §2.1.4).
+    fn any_action_spent(&self) -> bool {
+        match self.striking {
+            Striking::FullContact(r) => {
+                (r.amazing && !r.amazing_defense.is_none()) || self.groups.iter().any(|g| !g.fighter.parry.is_never())
+            }
+            Striking::FudgeOpposed(_) => false,
+        }
+    }
+
+    /// Whether the battle plays an option the fast paths leave to the
+    /// general loop: parries, an amazing result beyond the flat extra.
+    fn declines_fast_paths(&self) -> bool {
+        self.spends_actions
+            || matches!(self.striking, Striking::FullContact(r) if r.amazing && !r.amazing_strike.is_flat())
+    }
+
     /// The fast path's plan, if this battle is one it fights: two sides,
     /// any targeting policy, and either Full Contact striking under
     /// Continuous timing with delays that fit its ring and ticks that fit
@@ -124,7 +144,9 @@ impl Battle {
     /// a track with few enough states and thresholds for the tables
     /// (`fast/wounds.rs`: the default one has 65 states).
     fn fast_plan(&self) -> Option<(FastPlan, FastPrep)> {
-        if self.sides.len() != 2 {
+        // Parries and amazing results are the general loop's
+        // (`fight.rs`): the fast paths decline them.
+        if self.sides.len() != 2 || self.declines_fast_paths() {
             return None;
         }
         let (r, lap) = match (self.striking, &self.timing) {
@@ -309,14 +331,18 @@ impl Battle {
             distance: None,
             front: None,
             surprise: false,
+            spends_actions: false,
             fast: None,
         };
         battle.exchanges_by_round = battle.counts_exchanges_by_round();
+        battle.spends_actions = battle.any_action_spent();
         // The ranked policies' index would need the fighters already down
         // at the start left out (`fast/ranked.rs` musters everyone), FUDGE
         // opposed striking its own loop from a start: those continuations
         // stay on the general loop.
-        if let (Targeting::Random, Striking::FullContact(r)) = (battle.targeting, battle.striking) {
+        if let (Targeting::Random, Striking::FullContact(r)) = (battle.targeting, battle.striking)
+            && !battle.declines_fast_paths()
+        {
             battle.fast = battle.fast_plan_with(r, None, true);
         }
         Ok(battle)

@@ -2,14 +2,14 @@
 //! target, every strike is rolled, then every hit lands together and the
 //! fallen fall (the module docs of `battle` give the rules).
 
-use skirmish_core::combat::{self, Bearing, OpposedSide};
+use skirmish_core::combat::{self, AmazingEffect, Bearing, OpposedSide, ParryCost};
 use skirmish_core::damage::DamageModel;
 use skirmish_core::dice::SeededRolls;
 use skirmish_core::fighter::Fighter;
 use skirmish_core::striking::full_contact::StrikeOutcome;
 
 use super::distance::Act;
-use super::targeting::{Arrays, rank_key};
+use super::targeting::{Arrays, DISARMED, SPENT_ON_PARRY, rank_key};
 use super::trace::{self, OpposedEnd, OpposedPart, Trace};
 use super::{Battle, BattleProgress, Control, PROGRESS_EVERY, Resume, RunOptions};
 use crate::clock::{Clock, Tick};
@@ -181,6 +181,8 @@ impl Battle {
             ranking,
             line,
             rear,
+            spent,
+            knocked,
             ..
         } = ws;
         picks.clear();
@@ -197,6 +199,23 @@ impl Battle {
                 }
                 Striking::FudgeOpposed(_) => (None, 0),
             };
+            // Its next action: a knocked-down fighter is up again; one
+            // already spent on a parry, or lost to a disarm (docs/rules.md
+            // §2.1.4, §2.1.8), is taken, its dice drawn, and strikes no one.
+            if self.spends_actions {
+                knocked[a as usize] = 0;
+                match std::mem::take(&mut spent[a as usize]) {
+                    0 => {}
+                    SPENT_ON_PARRY => {
+                        trace.say(|| trace::spent_on_parry(&self.fighter_name(a)));
+                        continue;
+                    }
+                    _ => {
+                        trace.say(|| trace::lost_to_disarm(&self.fighter_name(a)));
+                        continue;
+                    }
+                }
+            }
             let picked = self.pick_target(
                 a,
                 ag.side,
@@ -326,6 +345,8 @@ impl Battle {
             lone,
             line,
             rear,
+            spent,
+            knocked,
             ..
         } = ws;
         // Surprise, or a blow from the rear (docs/rules.md §5.2): the
@@ -342,7 +363,9 @@ impl Battle {
                 } else {
                     tg.defense_rating
                 };
-                let dr = aware_dr + penalty[t as usize];
+                // A knocked-down target defends the worse (§2.1.8).
+                let down_by = if self.spends_actions { knocked[t as usize] } else { 0 };
+                let dr = aware_dr + penalty[t as usize] - down_by;
                 // A ranged weapon shoots at the distance of the moment
                 // (Full Contact "Range Penalties", docs/rules.md §5.1).
                 let shot = match (self.distance, self.field_of(a).reach.range()) {
@@ -365,16 +388,64 @@ impl Battle {
                     StrikeOutcome::AmazingDefense { .. } => summary.amazing_defenses += 1,
                     _ => {}
                 }
+                // A blow that would land may be parried (docs/rules.md
+                // §2.1.4): the target's policy decides, knowing the
+                // attack's total; the parry spends its next action unless
+                // the timing system makes it free.
+                let mut landed = blow.landed;
+                let mut parry_words = String::new();
+                if self.spends_actions && landed {
+                    let parry_sr = tg.strike_rating + penalty[t as usize];
+                    let cost = combat::parry_cost(&self.timing);
+                    // A parry needs an action to spend (a free one, a
+                    // weapon in hand).
+                    let free = match cost {
+                        ParryCost::Free => spent[t as usize] != DISARMED,
+                        ParryCost::NextAction => spent[t as usize] == 0,
+                    };
+                    let attack_total = i64::from(sr) + i64::from(strike_roll);
+                    let foe_dr = ag.defense_rating + penalty[a as usize];
+                    if free
+                        && tg.parry.parries(
+                            parry_sr,
+                            attack_total,
+                            parry_sr,
+                            foe_dr,
+                            combat::strike_options(&r, false),
+                        )
+                    {
+                        let roll = rolls.four_df();
+                        let parried = combat::parry_blow(&blow, sr, parry_sr, roll, &r).map_err(SimError::rules)?;
+                        if cost == ParryCost::NextAction {
+                            spent[t as usize] = SPENT_ON_PARRY;
+                        }
+                        landed = !parried.blocked;
+                        if trace.is_on() {
+                            parry_words = trace::parry(&self.fighter_name(t), parry_sr, roll, &parried);
+                        }
+                    }
+                }
+                // What an amazing result does (§2.1.8): double damage is in
+                // the blow's damage; a disarm or knock-down befalls the
+                // attacker.
+                match blow.effect {
+                    Some(AmazingEffect::Disarm) => spent[a as usize] = DISARMED,
+                    Some(AmazingEffect::KnockDown { penalty: p }) => knocked[a as usize] = p,
+                    Some(AmazingEffect::DoubleDamage) | None => {}
+                }
                 let what = trace.is_on().then(|| {
+                    let effect = blow
+                        .effect
+                        .map_or_else(String::new, |e| trace::amazing(&self.fighter_name(a), e));
                     let what = match shot {
                         Some(shot) => {
                             trace::full_contact_shot(sr, shot, r.point_blank, (strike_roll, dr, unaware), &blow.outcome)
                         }
                         None => trace::full_contact(sr, strike_roll, dr, &blow.outcome, unaware),
                     };
-                    (what, String::new())
+                    (what, effect + &parry_words)
                 });
-                (blow.landed, blow.damage, None, what)
+                (landed, blow.damage, None, what)
             }
             Striking::FudgeOpposed(r) => {
                 if !live[i] {

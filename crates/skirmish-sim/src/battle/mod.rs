@@ -238,6 +238,10 @@ pub struct Battle {
     front: Option<u32>,
     /// Whether any group starts unaware.
     surprise: bool,
+    /// Some fighter may lose its next action to a parry (a group's
+    /// `parry` policy) or to a disarm, or be knocked down (an amazing
+    /// defense's effect): the general loop keeps who.
+    spends_actions: bool,
     /// Set when the battle can take the fast path (`fast.rs`).
     fast: Option<(FastPlan, FastPrep)>,
 }

@@ -49,7 +49,19 @@ pub(super) struct Arrays {
     /// Per fighter, with `battle.front`: whether it came at its target
     /// from the rear (empty otherwise).
     pub(super) rear: Vec<bool>,
+    /// Per fighter, when some may parry or be disarmed: why its next
+    /// action is already lost ([`SPENT_ON_PARRY`], [`DISARMED`]; 0: it is
+    /// not; docs/rules.md §2.1.4, §2.1.8); empty otherwise.
+    pub(super) spent: Vec<u8>,
+    /// Per fighter, likewise: its Defense Rating penalty while knocked
+    /// down, until its next action (docs/rules.md §2.1.8).
+    pub(super) knocked: Vec<i32>,
 }
+
+/// [`Arrays::spent`]: the next action went to a parry.
+pub(super) const SPENT_ON_PARRY: u8 = 1;
+/// [`Arrays::spent`]: the next action is lost to a disarm.
+pub(super) const DISARMED: u8 = 2;
 
 impl Arrays {
     /// Room for `battle`'s fighters in every per-fighter array: the
@@ -90,6 +102,10 @@ impl Arrays {
         }
         if battle.front.is_some() {
             reserve_fighters(&mut self.rear, n)?;
+        }
+        if battle.spends_actions {
+            reserve_fighters(&mut self.spent, n)?;
+            reserve_fighters(&mut self.knocked, n)?;
         }
         if matches!(battle.striking, Striking::FudgeOpposed(_)) {
             reserve_fighters(&mut self.live, n)?;
@@ -147,6 +163,12 @@ impl Arrays {
         self.exchanged.clear();
         if battle.exchanges_by_round {
             self.exchanged.resize(n, u64::MAX);
+        }
+        self.spent.clear();
+        self.knocked.clear();
+        if battle.spends_actions {
+            self.spent.resize(n, 0);
+            self.knocked.resize(n, 0);
         }
         self.acting.clear();
         self.hits.clear();

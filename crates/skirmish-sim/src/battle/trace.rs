@@ -5,6 +5,7 @@
 //! trace formats nothing. The lines are kept in the report when the
 //! caller asked for them in memory.
 
+use skirmish_core::combat::{AmazingEffect, ParriedBlow};
 use skirmish_core::striking::full_contact::{POINT_BLANK_BONUS, RangedShot, StrikeOptions, StrikeOutcome};
 use skirmish_core::striking::opposed::{Modifier, Stance};
 
@@ -309,4 +310,41 @@ pub(super) fn falls(fighter: &str) -> String {
 /// A fighter hit before its disruptible action landed loses it.
 pub(super) fn disrupted(fighter: &str) -> String {
     format!("{fighter}'s action is disrupted")
+}
+
+/// A parry (docs/rules.md §2.1.4): the parrier's SR + roll against the
+/// attack's total, and whether it knocked the blow aside.
+pub(super) fn parry(parrier: &str, sr: i32, roll: i32, parried: &ParriedBlow) -> String {
+    let p = parried.parry;
+    let end = if parried.blocked {
+        "knocked aside"
+    } else {
+        "the blow goes home"
+    };
+    format!(
+        "; {parrier} parries: SR {sr} {roll:+} = {} vs {}, {end}",
+        p.parry_total, p.attack_total
+    )
+}
+
+/// A fighter whose action went on a parry (docs/rules.md §2.1.4).
+pub(super) fn spent_on_parry(fighter: &str) -> String {
+    format!("{fighter}'s action went to a parry")
+}
+
+/// A fighter whose action was lost to a disarm (docs/rules.md §2.1.8).
+pub(super) fn lost_to_disarm(fighter: &str) -> String {
+    format!("{fighter} recovers its weapon: the action is lost")
+}
+
+/// What an amazing result did (docs/rules.md §2.1.8); `attacker` suffers
+/// a disarm or a knock-down.
+pub(super) fn amazing(attacker: &str, effect: AmazingEffect) -> String {
+    match effect {
+        AmazingEffect::DoubleDamage => "; double damage".to_string(),
+        AmazingEffect::Disarm => format!("; {attacker} is disarmed (its next action is lost)"),
+        AmazingEffect::KnockDown { penalty } => {
+            format!("; {attacker} is knocked down (DR -{penalty} until its next action)")
+        }
+    }
 }

@@ -26,8 +26,6 @@ pub const FIGHTER_STATE_BYTES: u64 = 600;
 /// failing halfway through allocation (or being killed by the system).
 pub const MAX_FIGHTERS: u64 = BATTLE_MEMORY_BUDGET / FIGHTER_STATE_BYTES;
 
-use skirmish_core::fighter::RATING_LIMIT;
-
 /// Most sides a scenario may have: the battle numbers sides in 8 bits, so
 /// 255 is its own limit, checked here where the file and line are known.
 pub const MAX_SIDES: usize = 255;
@@ -171,14 +169,9 @@ impl Scenario {
 
 fn validate_striking(striking: &Striking) -> Result<(), ScenarioError> {
     match striking {
-        Striking::FullContact(rules) => {
-            within("striking.point_blank_damage", rules.point_blank_damage, RATING_LIMIT)?;
-            within(
-                "striking.amazing_strike_damage",
-                rules.amazing_strike_damage,
-                RATING_LIMIT,
-            )
-        }
+        Striking::FullContact(rules) => rules
+            .validate()
+            .map_err(|e| ScenarioError::from_core(ScenarioErrorKind::Invalid, "striking", e)),
         Striking::FudgeOpposed(rules) => rules
             .validate()
             .map_err(|e| ScenarioError::from_core(ScenarioErrorKind::Invalid, "striking", e)),
@@ -293,19 +286,4 @@ fn at_least_one(path: &str, value: u64) -> Result<(), ScenarioError> {
         return Err(ScenarioError::invalid(path, "0 is too small (expected 1 or more)"));
     }
     Ok(())
-}
-
-fn within(path: &str, value: i32, limit: i32) -> Result<(), ScenarioError> {
-    if (-limit..=limit).contains(&value) {
-        Ok(())
-    } else {
-        Err(out_of_range(path, value, -limit, limit))
-    }
-}
-
-fn out_of_range(path: &str, value: impl Into<i128>, min: impl Into<i128>, max: impl Into<i128>) -> ScenarioError {
-    ScenarioError::invalid(
-        path,
-        format!("{} is outside {}..={}", value.into(), min.into(), max.into()),
-    )
 }

@@ -4,7 +4,7 @@
 //! with `--set timing=...`), but an author who wrote one expecting it to
 //! matter should hear that it does not.
 
-use skirmish_core::fighter::ExchangeRule;
+use skirmish_core::fighter::{AmazingDefenseRule, ExchangeRule, KNOCK_DOWN_PENALTY};
 use skirmish_core::striking::opposed::{Aim, Position, Stance, SweepingBlow};
 use skirmish_core::timing::TimingSystem;
 
@@ -25,7 +25,11 @@ impl Scenario {
     /// `range` under FUDGE striking, `keep_at` without its plan, a closing
     /// group that cannot move, point-blank range without a ranged group
     /// and its damage without it, an `unaware_defense_rating` never read
-    /// (docs/rules.md §5.1, §5.2).
+    /// (docs/rules.md §5.1, §5.2); a Full Contact `parry` policy under
+    /// FUDGE striking; what an amazing result does (`amazing_strike`,
+    /// `amazing_defense`, `amazing_strike_damage`) with the amazing rule
+    /// off, the flat extra with double damage, a `knock_down_penalty`
+    /// without the knock-down.
     ///
     /// ```
     /// use skirmish_sim::scenario::Scenario;
@@ -99,7 +103,46 @@ impl Scenario {
                 }
                 on
             }
-            Striking::FullContact(_) => false,
+            Striking::FullContact(r) => {
+                // What an amazing result does needs the amazing rule on.
+                let strike = (!r.amazing_strike.is_flat()).then(|| "double_damage".to_string());
+                let defense = match r.amazing_defense {
+                    AmazingDefenseRule::None => None,
+                    AmazingDefenseRule::Disarm => Some("disarm".to_string()),
+                    AmazingDefenseRule::KnockDown => Some("knock_down".to_string()),
+                };
+                let damage = (r.amazing_strike_damage != 0).then(|| r.amazing_strike_damage.to_string());
+                if !r.amazing {
+                    for (field, value) in [
+                        ("amazing_strike", strike),
+                        ("amazing_defense", defense),
+                        ("amazing_strike_damage", damage),
+                    ] {
+                        if let Some(value) = value {
+                            out.push(with_field(format!(
+                                "striking.{field}: {value} has no effect without the amazing rule (striking.amazing \
+                                 = true)"
+                            )));
+                        }
+                    }
+                } else if !r.amazing_strike.is_flat() && r.amazing_strike_damage != 0 {
+                    out.push(with_field(format!(
+                        "striking.amazing_strike_damage: {} has no effect with amazing_strike = \"double_damage\" \
+                         (the flat extra is the \"flat\" rule's)",
+                        r.amazing_strike_damage
+                    )));
+                }
+                if r.knock_down_penalty != KNOCK_DOWN_PENALTY
+                    && !(r.amazing && r.amazing_defense == AmazingDefenseRule::KnockDown)
+                {
+                    out.push(with_field(format!(
+                        "striking.knock_down_penalty: {} has no effect without amazing = true and amazing_defense = \
+                         \"knock_down\"",
+                        r.knock_down_penalty
+                    )));
+                }
+                false
+            }
         };
         for (s, side) in self.sides.iter().enumerate() {
             for (g, group) in side.groups.iter().enumerate() {
@@ -159,7 +202,15 @@ impl Scenario {
                             )));
                         }
                     }
-                } else if group.concentrate && !lone {
+                } else if !group.parry.is_never() {
+                    // Full Contact's parry: FUDGE's defender rolls anyway.
+                    out.push(with_field(format!(
+                        "sides[{s}].groups[{g}].parry: {} has no effect under fudge-opposed striking (only \
+                         full-contact striking reads it; there the defender's opposed roll is its defense)",
+                        group.parry.name()
+                    )));
+                }
+                if fudge && group.concentrate && !lone {
                     out.push(with_field(format!(
                         "sides[{s}].groups[{g}].concentrate: true has no effect without the lone fighter \
                          (striking.lone_fighter = true and two-way exchanges)"

@@ -1,6 +1,7 @@
 //! Integration tests of skirmish-sim: one binary, one module per part.
 #![allow(clippy::unwrap_used, reason = "tests")]
 
+mod amazing;
 mod balance;
 mod battle;
 mod checkpoint;
@@ -12,6 +13,7 @@ mod limits;
 mod lone;
 mod odds;
 mod outputs;
+mod parry;
 mod penalties;
 mod reach;
 mod rules;

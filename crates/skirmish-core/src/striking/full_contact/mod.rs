@@ -14,7 +14,9 @@
 //!   SR + roll > DR; a tie goes to the defender. [`resolve`] decides one
 //!   strike, [`odds`] gives the exact probabilities over the 81 outcomes of
 //!   4dF by applying the very same decision to every roll.
-//! - **Parrying**: a Strike roll against the attack's SR + roll ([`parry`]).
+//! - **Parrying**: a Strike roll against the attack's SR + roll ([`parry`]);
+//!   its exact chances ([`parry_chance`], [`parry_odds`]) and a fighter's
+//!   policy of when to parry ([`ParryPolicy`]).
 //! - **Ranged weapons** ("Range Penalties", "Point-Blank Range"): -1 SR per
 //!   Range Strength (or part) beyond Short range; an SR reduced to 0 or less
 //!   by range cannot hit at all. [`WeaponRange`], [`RangedShot`],
@@ -92,6 +94,7 @@
 // options and outcomes, the resolution and the exact odds.
 mod odds;
 mod outcome;
+mod parry;
 mod range;
 mod ratings;
 mod resolve;
@@ -101,6 +104,7 @@ mod tests;
 
 pub use odds::*;
 pub use outcome::*;
+pub use parry::*;
 pub use range::*;
 pub use ratings::*;
 pub use resolve::*;

@@ -82,6 +82,7 @@ pub mod dice;
 pub mod error;
 pub mod fighter;
 pub mod ladder;
+pub mod morale;
 pub mod striking;
 pub mod tables;
 pub mod timing;

@@ -62,6 +62,8 @@ impl Battle {
                 group_of.extend(std::iter::repeat_n(gidx, count as usize));
             }
         }
+        let morale =
+            super::morale::of_scenario(scenario, &groups.iter().map(|g| (g.first, g.count)).collect::<Vec<_>>());
         let b = &scenario.battle;
         if b.max_attackers_per_target == 0 || b.max_ticks == 0 || b.max_rounds == 0 || b.max_actions == 0 {
             return Err(SimError::Scenario(
@@ -82,10 +84,15 @@ impl Battle {
             groups,
             group_of,
             exchanges_by_round: false,
+            morale,
             fast: None,
         };
         battle.exchanges_by_round = battle.counts_exchanges_by_round();
-        battle.fast = battle.fast_plan();
+        // The fast paths play no morale: a battle with it takes the
+        // general loop.
+        if battle.morale.is_empty() {
+            battle.fast = battle.fast_plan();
+        }
         Ok(battle)
     }
 
@@ -288,6 +295,7 @@ impl Battle {
             groups,
             group_of,
             exchanges_by_round: false,
+            morale: Vec::new(),
             fast: None,
         };
         battle.exchanges_by_round = battle.counts_exchanges_by_round();

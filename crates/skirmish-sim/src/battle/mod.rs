@@ -18,8 +18,14 @@
 //!    disruptible action landed loses that action (the simultaneity
 //!    decision of docs/rules.md §1.8: two fighters can fell each other, and a spell completes on
 //!    the tick its caster is struck).
-//! 4. The battle ends when one side is left (a win), none is (a draw, both
-//!    wiped out at the same moment), or a limit of ticks, rounds or actions
+//! 4. With morale (a side's `morale`), at the end of a moment at which
+//!    someone fell, a side whose share of fighters standing is below its
+//!    `break_below`, or whose leader group has nobody standing, breaks:
+//!    its standing fighters leave the battle, retreated or surrendered
+//!    (`morale.rs`). Battles with morale take the general loop, never
+//!    the fast paths.
+//! 5. The battle ends when one side is left (a win), none is (a draw: the
+//!    last sides wiped out or broken at the same moment), or a limit of ticks, rounds or actions
 //!    is reached (a timeout, never a win). A moment is fought whole or not
 //!    at all: the battle stops before a moment past `max_ticks` or
 //!    `max_rounds` (under Continuous, which has no rounds, its stopwatch
@@ -92,6 +98,7 @@
 
 mod build;
 mod fight;
+mod morale;
 mod targeting;
 mod trace;
 
@@ -220,6 +227,9 @@ pub struct Battle {
     /// last exchange begun this round was with the striker is that
     /// exchange (docs/rules.md §2.2.2).
     exchanges_by_round: bool,
+    /// Per side, its morale (docs/rules.md §5); empty when no side has
+    /// one (then no side ever breaks).
+    morale: Vec<Option<morale::MoraleRt>>,
     /// Set when the battle can take the fast path (`fast.rs`).
     fast: Option<(FastPlan, FastPrep)>,
 }

@@ -235,3 +235,13 @@ pub(super) fn falls(fighter: &str) -> String {
 pub(super) fn disrupted(fighter: &str) -> String {
     format!("{fighter}'s action is disrupted")
 }
+
+/// A side breaks off the battle (morale): `leaving` of its fighters
+/// retreat or surrender, and why.
+pub(super) fn breaks(side: &str, leaving: u64, outcome: &str, why: &str) -> String {
+    let verb = match outcome {
+        "surrender" => "surrender",
+        _ => "retreat",
+    };
+    format!("{side} break ({why}): {leaving} standing {verb}")
+}

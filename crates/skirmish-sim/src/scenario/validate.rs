@@ -142,6 +142,7 @@ impl Scenario {
                 validate_group(path, group)?;
                 total += u128::from(group.count);
             }
+            super::morale::validate(s, side)?;
         }
         if total > u128::from(MAX_FIGHTERS) {
             return Err(ScenarioError::invalid(

@@ -96,6 +96,9 @@ impl Scenario {
             Striking::FullContact(_) => false,
         };
         for (s, side) in self.sides.iter().enumerate() {
+            if let Some(text) = super::morale::warnings(s, side) {
+                out.push(with_field(text));
+            }
             for (g, group) in side.groups.iter().enumerate() {
                 let mut ignored = |field: &str, value: i64, reader: &str| {
                     if value != 0 {

@@ -25,7 +25,7 @@ use super::format::csv_reader;
 use super::output::{check_output, io_error, output_target, resolve_output, write_output};
 use super::schema::{Layout, Meta, line_of};
 use super::table::{Cell, CellStats};
-use super::{SweepError, SweepSpec, describe_values};
+use super::{SCHEMA_VERSION, SweepError, SweepSpec, describe_values};
 use crate::stats;
 
 /// The checkpoint's extra last column.
@@ -234,6 +234,12 @@ pub(super) fn read_checkpoint(
     let checked = match records.next() {
         Some(Ok(record)) if same(&record, &checked_header) => true,
         Some(Ok(record)) if same(&record, &final_header) => false,
+        Some(Ok(record)) => {
+            return Err(match older_schema(layout, &record) {
+                Some(version) => old_schema(path, version),
+                None => mismatch(first_line),
+            });
+        }
         _ => return Err(mismatch(first_line)),
     };
     if !checked {
@@ -365,6 +371,34 @@ fn unverifiable(path: &Path, rows: usize) -> SweepError {
     }
 }
 
+/// The earlier schema version whose header (final, or a checkpoint's with
+/// [`ROW_CHECK`]) `record` is for this sweep, if any.
+fn older_schema(layout: &Layout, record: &csv::ByteRecord) -> Option<u32> {
+    (1..SCHEMA_VERSION).rev().find(|&version| {
+        let mut fields = layout.header_fields_of(version);
+        if record.iter().eq(fields.iter().map(String::as_bytes)) {
+            return true;
+        }
+        fields.push(ROW_CHECK.to_owned());
+        record.iter().eq(fields.iter().map(String::as_bytes))
+    })
+}
+
+/// The refusal of a checkpoint written under sweep schema `version`, older
+/// than this one's.
+fn old_schema(path: &Path, version: u32) -> SweepError {
+    SweepError::Checkpoint {
+        path: path.to_owned(),
+        line: 1,
+        message: format!(
+            "the file is of sweep schema {version}, this sweep writes schema {SCHEMA_VERSION} (schema 2 added the \
+             retreat and surrender columns of morale); its rows cannot be reused, and the file is left as it is. To \
+             fight the sweep again from the start, run it without resuming over this file (the skirmish command's \
+             --force, force=True in Python), or write to another file (--out)"
+        ),
+    }
+}
+
 /// The byte order mark an editor may put before a UTF-8 file.
 pub(super) const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
 
@@ -424,6 +458,14 @@ pub fn existing_work(path: &Path, spec: &SweepSpec) -> Result<Option<String>, Sw
         if r.iter().eq(header_fields.iter().map(String::as_bytes))
             || r.iter().eq(checked_header.iter().map(String::as_bytes)));
     if !is_header {
+        let mut reader = csv_reader(bytes);
+        if let Some(Ok(record)) = reader.byte_records().next()
+            && let Some(version) = older_schema(&layout, &record)
+        {
+            return Ok(Some(format!(
+                "a sweep of schema {version} (this sweep writes schema {SCHEMA_VERSION}: --resume cannot continue it)"
+            )));
+        }
         return Ok(if header.as_bytes().starts_with(bytes) {
             None
         } else {

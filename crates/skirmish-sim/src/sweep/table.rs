@@ -37,6 +37,10 @@ pub struct CellStats {
     pub total_amazing_defenses: u64,
     /// Sum of disruptions.
     pub total_disruptions: u64,
+    /// Battles each side retreated from (morale), per side.
+    pub retreats: Vec<u64>,
+    /// Battles each side surrendered in (morale), per side.
+    pub surrenders: Vec<u64>,
 }
 
 impl CellStats {
@@ -100,6 +104,10 @@ pub struct SweepTable {
     pub(super) scenario: String,
     pub(super) battles: u64,
     pub(super) cells: Vec<Cell>,
+    /// Whether the base scenario plays morale: the terminal table then
+    /// shows the retreat and surrender rates (as it does when any cell has
+    /// a retreat or surrender).
+    pub(super) morale: bool,
 }
 
 impl SweepTable {
@@ -206,14 +214,33 @@ impl SweepTable {
             .collect()
     }
 
+    /// Whether the table shows morale: the base scenario plays it, or a
+    /// side of some cell retreated or surrendered.
+    fn shows_morale(&self) -> bool {
+        self.morale
+            || self
+                .cells
+                .iter()
+                .any(|c| c.stats.retreats.iter().chain(&c.stats.surrenders).any(|&n| n > 0))
+    }
+
     /// A table for the terminal: the varied values, battles, each side's
-    /// win rate in percent with its 95% interval, draws, timeouts and the
-    /// mean duration in ticks, in aligned columns.
+    /// win rate in percent with its 95% interval, with morale (the base
+    /// scenario plays it, or some side broke) each side's retreat and
+    /// surrender rates, then draws, timeouts and the mean duration in
+    /// ticks, in aligned columns.
     pub fn summary_text(&self) -> String {
+        let morale = self.shows_morale();
         let mut head: Vec<String> = self.layout.axes.clone();
         head.push("battles".to_owned());
         for side in &self.layout.sides {
             head.push(format!("win {side} (95%)"));
+        }
+        if morale {
+            for side in &self.layout.sides {
+                head.push(format!("retreat {side}"));
+                head.push(format!("surrender {side}"));
+            }
         }
         head.extend(["draw", "timeout", "mean ticks"].map(str::to_owned));
         let left = self.layout.axes.len();
@@ -230,6 +257,12 @@ impl SweepTable {
                     100.0 * low,
                     100.0 * high
                 ));
+            }
+            if morale {
+                for side in 0..self.layout.sides.len() {
+                    row.push(percent(s.retreats.get(side).copied().unwrap_or(0), s.battles));
+                    row.push(percent(s.surrenders.get(side).copied().unwrap_or(0), s.battles));
+                }
             }
             row.push(percent(s.draws, s.battles));
             row.push(percent(s.timeouts, s.battles));

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use crate::checkpoint::with_checks;
 use skirmish_core::dice::SeededRolls;
-use skirmish_sim::report::{BattleSummary, Outcome};
+use skirmish_sim::report::{BattleSummary, Breaks, Outcome};
 use skirmish_sim::scenario::Scenario;
 use skirmish_sim::stats;
 use skirmish_sim::sweep::{
@@ -60,6 +60,7 @@ pub(crate) fn battle(s: &Scenario, seed: u64, index: u64) -> Result<BattleSummar
         amazing_strikes: 0,
         amazing_defenses: 0,
         disruptions: dice.below(2),
+        breaks: Breaks::NONE,
     };
     let (mut red_hits, mut blue_hits) = (0, 0);
     while summary.rounds < 8 {

@@ -7,6 +7,7 @@ mod control;
 mod digest;
 mod limits;
 mod lone;
+mod morale;
 mod odds;
 mod outputs;
 mod penalties;

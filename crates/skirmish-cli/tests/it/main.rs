@@ -4,6 +4,7 @@
 
 mod cli;
 mod inputs;
+mod morale;
 #[cfg(unix)]
 mod outputs;
 mod papercuts;

@@ -443,9 +443,9 @@ proptest! {
                 Outcome::Draw => draws += 1,
                 Outcome::Timeout => timeouts += 1,
             }
-            for s in 0..2 {
+            for (s, counts) in fates.iter_mut().enumerate() {
                 let f = fate(&r, s);
-                fates[s][names.iter().position(|n| *n == f).unwrap()] += 1;
+                counts[names.iter().position(|n| *n == f).unwrap()] += 1;
             }
             // A side that broke did not win, and nobody breaks both ways.
             for s in 0..2 {
@@ -454,8 +454,8 @@ proptest! {
             }
         }
         prop_assert_eq!(wins[0] + wins[1] + draws + timeouts, battles);
-        for s in 0..2 {
-            prop_assert_eq!(fates[s].iter().sum::<u64>(), battles);
+        for counts in &fates {
+            prop_assert_eq!(counts.iter().sum::<u64>(), battles);
         }
         let spec = SweepSpec { scenario, axes: Vec::new(), battles, seed };
         let csv = sweep(&spec, &SweepOptions::default()).unwrap().to_csv();

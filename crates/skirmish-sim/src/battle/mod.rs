@@ -94,7 +94,8 @@
 //! `build.rs` resolves a scenario into a battle; `targeting.rs` holds the
 //! per-fighter arrays, the targeting index's keys and the pick of a
 //! target; `fight.rs` the battle loop, a moment's strikes and its falls;
-//! `trace.rs` the words of the trace.
+//! `morale.rs` the sides that break at a moment's end; `trace.rs` the
+//! words of the trace.
 
 mod build;
 mod fight;

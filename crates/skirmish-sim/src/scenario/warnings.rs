@@ -19,7 +19,8 @@ impl Scenario {
     /// aim, position, Scale, NPC result, posture or `concentrate` under
     /// Full Contact striking;
     /// FUDGE 4.34's sweeping blow and `concentrate` where no lone fighter
-    /// is played (one-way strikes, the rule off).
+    /// is played (one-way strikes, the rule off); a side's `morale` that
+    /// never breaks it (`break_below = 0` and no leader).
     ///
     /// ```
     /// use skirmish_sim::scenario::Scenario;

@@ -264,7 +264,7 @@ fn summary_text(report: &BattleReport, lead: &str) -> String {
     let s = &report.summary;
     out += &match s.outcome {
         Outcome::Win { side } => format!("winner: {}", report.sides[side]),
-        Outcome::Draw if !s.breaks.is_none() => "a draw: the last sides broke or fell together".to_string(),
+        Outcome::Draw if !s.breaks.is_none() => "a draw: the last sides broke together".to_string(),
         Outcome::Draw => "a draw: the last fighters fell together".to_string(),
         Outcome::Timeout => "a timeout: the limit was reached with more than one side standing".to_string(),
     };

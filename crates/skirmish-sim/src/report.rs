@@ -13,8 +13,9 @@ pub enum Outcome {
         /// Index of the winning side in the scenario.
         side: usize,
     },
-    /// No side is left: the last sides were wiped out, or broke, at the
-    /// same moment (no winner; the breaks are in [`BattleSummary::breaks`]).
+    /// No side is left: the last sides were wiped out at the same moment,
+    /// or every side still in broke at the same moment (no winner; the
+    /// breaks are in [`BattleSummary::breaks`]).
     Draw,
     /// The battle hit a limit (ticks, rounds or actions) with two or more
     /// sides standing: never counted as a win.

@@ -138,11 +138,13 @@ impl Battle {
                     standing: ws.standing.iter().map(|s| s.len() as u64).collect(),
                 });
             }
-            // Morale: judged after the moment's falls, on its end state.
-            if !self.morale.is_empty() && !ws.fallen.is_empty() {
+            let mut sides_left = ws.standing.iter().filter(|s| !s.is_empty()).count();
+            // Morale: judged after the moment's falls, on its end state,
+            // while the battle goes on (a side whose foes all fell wins).
+            if !self.morale.is_empty() && !ws.fallen.is_empty() && sides_left >= 2 {
                 self.break_sides(clock, ws, (&fielded, &mut left_standing), &mut summary, &mut trace);
+                sides_left = ws.standing.iter().filter(|s| !s.is_empty()).count();
             }
-            let sides_left = ws.standing.iter().filter(|s| !s.is_empty()).count();
             if sides_left <= 1 {
                 summary.outcome = match ws.standing.iter().position(|s| !s.is_empty()) {
                     Some(side) => Outcome::Win { side },

@@ -1,8 +1,9 @@
-//! Morale in a battle: at the end of a moment at which someone fell, a
-//! side whose share of fighters standing is below its threshold, or whose
-//! leader group has nobody standing, breaks, and its standing fighters
-//! leave the battle as retreated or surrendered (docs/rules.md §5; the
-//! rule is `skirmish_core::morale::breaks`).
+//! Morale in a battle: at the end of a moment at which someone fell, with
+//! two or more sides still in the battle, a side whose share of fighters
+//! standing is below its threshold, or whose leader group has nobody
+//! standing, breaks, and its standing fighters leave the battle as
+//! retreated or surrendered (docs/rules.md §5; the rule is
+//! `skirmish_core::morale::breaks`).
 
 use skirmish_core::morale::{self, BreakOutcome};
 

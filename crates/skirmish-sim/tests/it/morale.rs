@@ -468,3 +468,45 @@ proptest! {
         prop_assert_eq!(&column(&csv, "timeouts")[0], &timeouts.to_string());
     }
 }
+
+#[test]
+fn a_side_whose_last_foes_fall_wins_whatever_its_own_losses() {
+    // The party breaks at its first fall, but not at the moment the last
+    // goblin falls: the battle is over then, and the party has won.
+    let scenario = rout("morale = { break_below = 1.0 }", "")
+        .with_field("timing", "simultaneous")
+        .unwrap()
+        .with_field("sides.goblins.groups.0.count", "2")
+        .unwrap()
+        .with_field("sides.goblins.groups.0.strike_rating", "10")
+        .unwrap();
+    let battle = Battle::new(&scenario).unwrap();
+    let (mut won_bloodied, mut broke) = (0, 0);
+    for index in 0..200 {
+        let r = traced(&battle, index);
+        match r.broke(0) {
+            Some(_) => {
+                broke += 1;
+                assert_eq!(r.summary.outcome, Outcome::Win { side: 1 }, "battle {index}");
+            }
+            None if r.standing[0] < 4 => {
+                // Fell at the very moment the goblins were wiped out.
+                won_bloodied += 1;
+                assert_eq!(r.summary.outcome, Outcome::Win { side: 0 }, "battle {index}");
+                assert_eq!(r.standing[1], 0);
+                let last = r.casualties.last().unwrap();
+                assert_eq!(last.standing, [r.standing[0], 0]);
+                let before = &r.casualties[..r.casualties.len() - 1];
+                assert!(
+                    before.iter().all(|c| c.standing[0] == 4),
+                    "battle {index}: the party's first fall is at the last moment"
+                );
+            }
+            None => assert_eq!(r.summary.outcome, Outcome::Win { side: 0 }),
+        }
+    }
+    assert!(
+        won_bloodied > 0 && broke > 0,
+        "{won_bloodied} bloodied wins, {broke} breaks"
+    );
+}

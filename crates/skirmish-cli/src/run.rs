@@ -266,6 +266,7 @@ fn summary_text(report: &BattleReport, timing: &TimingSystem, lead: &str) -> Str
     let s = &report.summary;
     out += &match s.outcome {
         Outcome::Win { side } => format!("winner: {}", report.sides[side]),
+        Outcome::Draw if !s.breaks.is_none() => "a draw: the last sides broke together".to_string(),
         Outcome::Draw => "a draw: the last fighters fell together".to_string(),
         Outcome::Timeout => "a timeout: the limit was reached with more than one side standing".to_string(),
     };
@@ -284,7 +285,14 @@ fn summary_text(report: &BattleReport, timing: &TimingSystem, lead: &str) -> Str
         s.actions, s.hits, s.amazing_strikes, s.amazing_defenses, s.disruptions
     );
     for (i, side) in report.sides.iter().enumerate() {
-        out += &format!("  {side}: {} of {} standing\n", report.standing[i], report.fielded[i]);
+        let broke = match report.broke(i) {
+            Some(how) => format!(" ({}ed)", how.name()),
+            None => String::new(),
+        };
+        out += &format!(
+            "  {side}: {} of {} standing{broke}\n",
+            report.standing[i], report.fielded[i]
+        );
     }
     if !report.casualties.is_empty() {
         out += "casualties over time (standing per side):\n";

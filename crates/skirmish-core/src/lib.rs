@@ -83,6 +83,7 @@ pub mod distance;
 pub mod error;
 pub mod fighter;
 pub mod ladder;
+pub mod morale;
 pub mod striking;
 pub mod tables;
 pub mod timing;

@@ -1,25 +1,79 @@
 //! What a battle reports.
 
 use serde::{Deserialize, Serialize};
+use skirmish_core::morale::BreakOutcome;
 
 /// How a battle ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(tag = "outcome", rename_all = "snake_case")]
 pub enum Outcome {
-    /// One side is left standing.
+    /// One side is left in the battle: every other was wiped out or broke
+    /// (retreated or surrendered: [`BattleSummary::breaks`]).
     Win {
         /// Index of the winning side in the scenario.
         side: usize,
     },
-    /// Every side was wiped out at the same tick.
+    /// No side is left: the last sides were wiped out at the same moment,
+    /// or every side still in broke at the same moment (no winner; the
+    /// breaks are in [`BattleSummary::breaks`]).
     Draw,
     /// The battle hit a limit (ticks, rounds or actions) with two or more
     /// sides standing: never counted as a win.
     Timeout,
 }
 
+/// Which sides broke off a battle, and how (morale, docs/rules.md §5):
+/// bit `i` of a mask is side `i` (morale is played on the first 64 sides).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Breaks {
+    /// Sides that retreated.
+    pub retreated: u64,
+    /// Sides that surrendered.
+    pub surrendered: u64,
+}
+
+impl Breaks {
+    /// No side broke.
+    pub const NONE: Breaks = Breaks {
+        retreated: 0,
+        surrendered: 0,
+    };
+
+    /// Whether no side broke.
+    pub const fn is_none(&self) -> bool {
+        self.retreated == 0 && self.surrendered == 0
+    }
+
+    /// How side `side` broke, if it did.
+    pub const fn of(&self, side: usize) -> Option<BreakOutcome> {
+        if side >= 64 {
+            None
+        } else if self.retreated >> side & 1 == 1 {
+            Some(BreakOutcome::Retreat)
+        } else if self.surrendered >> side & 1 == 1 {
+            Some(BreakOutcome::Surrender)
+        } else {
+            None
+        }
+    }
+
+    /// Records that side `side` (below 64) broke with `outcome`.
+    pub fn record(&mut self, side: usize, outcome: BreakOutcome) {
+        if side < 64 {
+            match outcome {
+                BreakOutcome::Retreat => self.retreated |= 1 << side,
+                BreakOutcome::Surrender => self.surrendered |= 1 << side,
+            }
+        }
+    }
+}
+
 /// The numbers of one battle, without the timeline: what a sweep keeps.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+///
+/// Its `Debug` form leaves `breaks` out when no side broke, so the form
+/// (and the digests pinned from it) of a battle without morale is what it
+/// was before morale was played; likewise its JSON.
+#[derive(Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BattleSummary {
     /// How it ended.
     pub outcome: Outcome,
@@ -37,6 +91,28 @@ pub struct BattleSummary {
     pub amazing_defenses: u64,
     /// Disruptible actions lost because their actor was hit first.
     pub disruptions: u64,
+    /// The sides that broke (morale), and how: none in a battle without
+    /// morale.
+    #[serde(default, skip_serializing_if = "Breaks::is_none")]
+    pub breaks: Breaks,
+}
+
+impl std::fmt::Debug for BattleSummary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut d = f.debug_struct("BattleSummary");
+        d.field("outcome", &self.outcome)
+            .field("ticks", &self.ticks)
+            .field("rounds", &self.rounds)
+            .field("actions", &self.actions)
+            .field("hits", &self.hits)
+            .field("amazing_strikes", &self.amazing_strikes)
+            .field("amazing_defenses", &self.amazing_defenses)
+            .field("disruptions", &self.disruptions);
+        if !self.breaks.is_none() {
+            d.field("breaks", &self.breaks);
+        }
+        d.finish()
+    }
 }
 
 impl BattleSummary {
@@ -52,6 +128,7 @@ impl BattleSummary {
             amazing_strikes: 0,
             amazing_defenses: 0,
             disruptions: 0,
+            breaks: Breaks::NONE,
         }
     }
 }
@@ -95,7 +172,8 @@ pub struct BattleReport {
     pub sides: Vec<String>,
     /// Fighters per side at the start.
     pub fielded: Vec<u64>,
-    /// Fighters standing per side at the end.
+    /// Fighters standing per side at the end; for a side that broke, the
+    /// fighters who left the battle standing (retreated or surrendered).
     pub standing: Vec<u64>,
     /// Casualties over time: one entry per tick at which someone fell.
     pub casualties: Vec<Casualties>,
@@ -104,6 +182,11 @@ pub struct BattleReport {
 }
 
 impl BattleReport {
+    /// How side `side` broke off the battle, if it did (morale).
+    pub fn broke(&self, side: usize) -> Option<BreakOutcome> {
+        self.summary.breaks.of(side)
+    }
+
     /// The winner's name, if one side won.
     pub fn winner(&self) -> Option<&str> {
         match self.summary.outcome {

@@ -62,12 +62,14 @@ mod builtin;
 mod error;
 mod field_path;
 mod load;
+mod morale;
 mod validate;
 mod warnings;
 
 pub use builtin::BUILTIN;
 pub use error::{ScenarioError, ScenarioErrorKind};
 pub use load::MAX_SCENARIO_BYTES;
+pub use morale::{BreakOutcome, MAX_MORALE_SIDES, Morale};
 pub use validate::{BATTLE_MEMORY_BUDGET, FIGHTER_STATE_BYTES, MAX_FIGHTERS, MAX_GROUPS, MAX_SIDES};
 
 /// A group of identical fighters: the core's [`FighterProfile`], the same
@@ -199,6 +201,10 @@ pub struct Side {
     /// sides).
     #[serde(deserialize_with = "bounded_groups")]
     pub groups: Vec<Group>,
+    /// When the side breaks off the battle, and how (absent: it fights to
+    /// the last). On the first [`MAX_MORALE_SIDES`] sides only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub morale: Option<Morale>,
 }
 
 /// Reads a value written either as a name (`"continuous"`) or as a table

@@ -32,7 +32,8 @@ class BattleReport:
 
     @property
     def outcome(self) -> str:
-        """``"win"``, ``"draw"`` or ``"timeout"``."""
+        """``"win"``, ``"draw"`` (no side left: the last wiped out or broken
+        together) or ``"timeout"``."""
         outcome: str = self._data["summary"]["outcome"]["outcome"]
         return outcome
 
@@ -57,14 +58,28 @@ class BattleReport:
 
     @property
     def standing(self) -> dict[str, int]:
-        """Fighters standing per side at the end."""
+        """Fighters standing per side at the end (a side that broke: those
+        who left the battle standing, retreated or surrendered)."""
         return dict(zip(self._data["sides"], self._data["standing"]))
 
     @property
     def summary(self) -> dict[str, int]:
         """The numbers: ticks, rounds, actions, hits, amazing strikes and
         defenses, disruptions."""
-        return {k: v for k, v in self._data["summary"].items() if k != "outcome"}
+        return {k: v for k, v in self._data["summary"].items() if k not in ("outcome", "breaks")}
+
+    @property
+    def broke(self) -> dict[str, str]:
+        """The sides that broke off the battle (morale), each with how:
+        ``{"goblinoids": "surrender"}``; empty when none did."""
+        breaks = self._data["summary"].get("breaks") or {}
+        out: dict[str, str] = {}
+        for i, side in enumerate(self._data["sides"]):
+            if i < 64 and breaks.get("retreated", 0) >> i & 1:
+                out[side] = "retreat"
+            elif i < 64 and breaks.get("surrendered", 0) >> i & 1:
+                out[side] = "surrender"
+        return out
 
     @property
     def casualties(self) -> list[dict[str, Any]]:

@@ -121,11 +121,13 @@ class SweepResult:
     The columns follow the stable schema of ``skirmish_sim::sweep`` (the
     CLI's CSV): the axes, ``battles``, ``win_rate_<side>`` with its
     ``_low``/``_high`` Wilson 95% interval for each side, draws, timeouts,
-    durations, per-action rates, the exact counts, ``seed`` and
-    ``scenario_fingerprint``. The duration that compares across timing
-    systems is ``mean_seconds`` (game seconds; ``NaN`` under the Tick
-    System, whose text gives ticks no length); ``mean_ticks`` and
-    ``mean_rounds`` are in each system's own units. In the DataFrames the axis columns hold the
+    durations, per-action rates, the exact counts, each side's
+    ``retreat_rate_<side>`` and ``surrender_rate_<side>`` with their
+    intervals and ``retreats_<side>``/``surrenders_<side>`` counts (morale;
+    schema 2), ``seed`` and ``scenario_fingerprint``. The duration that
+    compares across timing systems is ``mean_seconds`` (game seconds;
+    ``NaN`` under the Tick System, whose text gives ticks no length);
+    ``mean_ticks`` and ``mean_rounds`` are in each system's own units. In the DataFrames the axis columns hold the
     Python values you gave (``to_csv`` keeps their text). Pickles.
     """
 

@@ -5,6 +5,7 @@
 mod balance;
 mod cli;
 mod inputs;
+mod morale;
 #[cfg(unix)]
 mod outputs;
 mod papercuts;

@@ -64,6 +64,8 @@ impl Battle {
                 group_of.extend(std::iter::repeat_n(gidx, count as usize));
             }
         }
+        let morale =
+            super::morale::of_scenario(scenario, &groups.iter().map(|g| (g.first, g.count)).collect::<Vec<_>>());
         let b = &scenario.battle;
         if b.max_attackers_per_target == 0 || b.max_ticks == 0 || b.max_rounds == 0 || b.max_actions == 0 {
             return Err(SimError::Scenario(
@@ -88,6 +90,7 @@ impl Battle {
             front: b.front,
             surprise: false,
             spends_actions: false,
+            morale,
             fast: None,
         };
         if let Some(d) = battle.distance {
@@ -101,8 +104,9 @@ impl Battle {
         battle.surprise = battle.groups.iter().any(|g| g.field.unaware_for > 0);
         battle.exchanges_by_round = battle.counts_exchanges_by_round();
         battle.spends_actions = battle.any_action_spent();
-        // Distance, surprise and the rear are the general loop's alone.
-        if battle.distance.is_none() && battle.front.is_none() && !battle.surprise {
+        // Distance, surprise and the rear are the general loop's alone; the
+        // fast paths play no morale either.
+        if battle.distance.is_none() && battle.front.is_none() && !battle.surprise && battle.morale.is_empty() {
             battle.fast = battle.fast_plan();
         }
         Ok(battle)
@@ -332,6 +336,7 @@ impl Battle {
             front: None,
             surprise: false,
             spends_actions: false,
+            morale: Vec::new(),
             fast: None,
         };
         battle.exchanges_by_round = battle.counts_exchanges_by_round();

@@ -43,6 +43,8 @@ impl Battle {
         let mut next_progress = 0u64;
         let total: u64 = fielded.iter().sum();
         let mut round_starts = resume.round_starts;
+        // Per side, the fighters who left it standing when it broke.
+        let mut left_standing = vec![0u64; if self.morale.is_empty() { 0 } else { fielded.len() }];
 
         // Already decided before a blow (a side with nobody in it).
         let left = ws.standing.iter().filter(|s| !s.is_empty()).count();
@@ -137,7 +139,13 @@ impl Battle {
                     standing: ws.standing.iter().map(|s| s.len() as u64).collect(),
                 });
             }
-            let sides_left = ws.standing.iter().filter(|s| !s.is_empty()).count();
+            let mut sides_left = ws.standing.iter().filter(|s| !s.is_empty()).count();
+            // Morale: judged after the moment's falls, on its end state,
+            // while the battle goes on (a side whose foes all fell wins).
+            if !self.morale.is_empty() && !ws.fallen.is_empty() && sides_left >= 2 {
+                self.break_sides(clock, ws, (&fielded, &mut left_standing), &mut summary, &mut trace);
+                sides_left = ws.standing.iter().filter(|s| !s.is_empty()).count();
+            }
             if sides_left <= 1 {
                 summary.outcome = match ws.standing.iter().position(|s| !s.is_empty()) {
                     Some(side) => Outcome::Win { side },
@@ -150,7 +158,12 @@ impl Battle {
             summary,
             sides: self.sides.clone(),
             fielded,
-            standing: ws.standing.iter().map(|s| s.len() as u64).collect(),
+            standing: ws
+                .standing
+                .iter()
+                .enumerate()
+                .map(|(s, list)| list.len() as u64 + left_standing.get(s).copied().unwrap_or(0))
+                .collect(),
             casualties,
             trace: trace.into_kept(),
         })

@@ -18,8 +18,14 @@
 //!    disruptible action landed loses that action (the simultaneity
 //!    decision of docs/rules.md §1.8: two fighters can fell each other, and a spell completes on
 //!    the tick its caster is struck).
-//! 4. The battle ends when one side is left (a win), none is (a draw, both
-//!    wiped out at the same moment), or a limit of ticks, rounds or actions
+//! 4. With morale (a side's `morale`), at the end of a moment at which
+//!    someone fell, a side whose share of fighters standing is below its
+//!    `break_below`, or whose leader group has nobody standing, breaks:
+//!    its standing fighters leave the battle, retreated or surrendered
+//!    (`morale.rs`). Battles with morale take the general loop, never
+//!    the fast paths.
+//! 5. The battle ends when one side is left (a win), none is (a draw: the
+//!    last sides wiped out or broken at the same moment), or a limit of ticks, rounds or actions
 //!    is reached (a timeout, never a win). A moment is fought whole or not
 //!    at all: the battle stops before a moment past `max_ticks` or
 //!    `max_rounds` (under Continuous, which has no rounds, its stopwatch
@@ -95,11 +101,13 @@
 //! `build.rs` resolves a scenario into a battle; `targeting.rs` holds the
 //! per-fighter arrays, the targeting index's keys and the pick of a
 //! target; `fight.rs` the battle loop, a moment's strikes and its falls;
-//! `trace.rs` the words of the trace.
+//! `morale.rs` the sides that break at a moment's end; `trace.rs` the
+//! words of the trace.
 
 mod build;
 mod distance;
 mod fight;
+mod morale;
 mod targeting;
 mod trace;
 
@@ -242,6 +250,9 @@ pub struct Battle {
     /// `parry` policy) or to a disarm, or be knocked down (an amazing
     /// defense's effect): the general loop keeps who.
     spends_actions: bool,
+    /// Per side, its morale (docs/rules.md §5); empty when no side has
+    /// one (then no side ever breaks).
+    morale: Vec<Option<morale::MoraleRt>>,
     /// Set when the battle can take the fast path (`fast.rs`).
     fast: Option<(FastPlan, FastPrep)>,
 }

@@ -348,3 +348,13 @@ pub(super) fn amazing(attacker: &str, effect: AmazingEffect) -> String {
         }
     }
 }
+
+/// A side breaks off the battle (morale): `leaving` of its fighters
+/// retreat or surrender, and why.
+pub(super) fn breaks(side: &str, leaving: u64, outcome: &str, why: &str) -> String {
+    let verb = match outcome {
+        "surrender" => "surrender",
+        _ => "retreat",
+    };
+    format!("{side} break ({why}): {leaving} standing {verb}")
+}

@@ -1,5 +1,5 @@
 //! The engine's fast paths: the common battle (two sides, Full Contact or
-//! FUDGE opposed striking, no trace) fought on compact
+//! FUDGE opposed striking, no trace, no side with morale) fought on compact
 //! per-fighter records, with exactly the results, dice and dice order of
 //! the general loop in `battle/` (`tests/it/digest.rs` pins digests of
 //! thousands of battles and compares the paths report by report, on the

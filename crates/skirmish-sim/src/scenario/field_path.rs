@@ -84,6 +84,7 @@ impl Scenario {
             Some(_) => self.shell_value(path)?,
             None => self.to_value(path)?,
         };
+        open_morale(&mut root, path);
         let mut pointer = resolve(&root, path, true)?;
         // Changing the choice itself (`timing.system`) to another one
         // changes the whole choice: the old system's options (a Continuous
@@ -348,6 +349,23 @@ fn resolve(root: &Value, path: &str, allow_new_last: bool) -> Result<String, Sce
         }
     }
     Ok(pointer)
+}
+
+/// A path into a side's morale (`sides.party.morale.break_below`) of a
+/// side without one opens it with its defaults (`{}`), so that a sweep can
+/// vary a threshold the base scenario does not set; whether the field
+/// exists is then for reading the side again to judge.
+fn open_morale(root: &mut Value, path: &str) {
+    let parts = segments(path);
+    if let [sides, side, morale, _, ..] = parts.as_slice()
+        && same_key("sides", sides.trim())
+        && same_key("morale", morale.trim())
+        && let Ok(pointer) = resolve(root, &format!("{sides}.{side}"), false)
+        && let Some(object) = root.pointer_mut(&pointer).and_then(Value::as_object_mut)
+        && !object.contains_key("morale")
+    {
+        object.insert("morale".to_owned(), Value::Object(serde_json::Map::new()));
+    }
 }
 
 /// The JSON pointer of a field path as errors and warnings write it

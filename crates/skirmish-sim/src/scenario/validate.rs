@@ -57,7 +57,9 @@ impl Scenario {
     /// initiative bonus within
     /// ±1,000,000; interval at most 1,000,000; extra attacks at most 100;
     /// hit points 1..=1,000,000 if given; the timing and damage options as
-    /// their own `validate` requires; every battle limit at least 1.
+    /// their own `validate` requires; every battle limit at least 1; a
+    /// side's `morale` (on the first 64 sides) with `break_below` in
+    /// `0..=1` and a `leader` naming one of its groups.
     ///
     /// # Errors
     /// A [`ScenarioErrorKind::Invalid`] error for the first broken rule,
@@ -156,6 +158,7 @@ impl Scenario {
                 validate_group(path, group)?;
                 total += u128::from(group.count);
             }
+            super::morale::validate(s, side)?;
         }
         if total > u128::from(MAX_FIGHTERS) {
             return Err(ScenarioError::invalid(

@@ -29,7 +29,8 @@ impl Scenario {
     /// FUDGE striking; what an amazing result does (`amazing_strike`,
     /// `amazing_defense`, `amazing_strike_damage`) with the amazing rule
     /// off, the flat extra with double damage, a `knock_down_penalty`
-    /// without the knock-down.
+    /// without the knock-down; a side's `morale` that never
+    /// breaks it (`break_below = 0` and no leader).
     ///
     /// ```
     /// use skirmish_sim::scenario::Scenario;
@@ -145,6 +146,9 @@ impl Scenario {
             }
         };
         for (s, side) in self.sides.iter().enumerate() {
+            if let Some(text) = super::morale::warnings(s, side) {
+                out.push(with_field(text));
+            }
             for (g, group) in side.groups.iter().enumerate() {
                 let mut ignored = |field: &str, value: i64, reader: &str| {
                     if value != 0 {

@@ -231,11 +231,15 @@ pub(super) fn read_checkpoint(
     let mut reader = csv_reader(&bytes[..whole]);
     let mut records = reader.byte_records();
     let same = |record: &csv::ByteRecord, fields: &[String]| record.iter().eq(fields.iter().map(String::as_bytes));
-    let schema_1 = layout.schema_1_header_fields();
     let checked = match records.next() {
         Some(Ok(record)) if same(&record, &checked_header) => true,
         Some(Ok(record)) if same(&record, &final_header) => false,
-        Some(Ok(record)) if is_schema_1(&record, &schema_1) => return Err(old_schema(path, records.count())),
+        Some(Ok(record)) => {
+            return Err(match older_schema(layout, &record) {
+                Some(version) => old_schema(path, version),
+                None => mismatch(first_line),
+            });
+        }
         _ => return Err(mismatch(first_line)),
     };
     if !checked {
@@ -367,30 +371,31 @@ fn unverifiable(path: &Path, rows: usize) -> SweepError {
     }
 }
 
-/// Whether `record` is the header this sweep had in schema 1, with or
-/// without the checkpoint's row check.
-fn is_schema_1(record: &csv::ByteRecord, schema_1: &[String]) -> bool {
-    let fields: Vec<&[u8]> = record.iter().collect();
-    let fields = match fields.split_last() {
-        Some((last, rest)) if *last == ROW_CHECK.as_bytes() => rest,
-        _ => &fields[..],
-    };
-    fields.iter().copied().eq(schema_1.iter().map(String::as_bytes))
+/// The earlier schema version whose header (final, or a checkpoint's with
+/// [`ROW_CHECK`]) `record` is for this sweep, if any.
+fn older_schema(layout: &Layout, record: &csv::ByteRecord) -> Option<u32> {
+    (1..SCHEMA_VERSION).rev().find(|&version| {
+        let mut fields = layout.header_fields_of(version);
+        if record.iter().eq(fields.iter().map(String::as_bytes)) {
+            return true;
+        }
+        fields.push(ROW_CHECK.to_owned());
+        record.iter().eq(fields.iter().map(String::as_bytes))
+    })
 }
 
-/// The refusal of a checkpoint of this sweep written in sweep schema 1,
-/// before the durations in game seconds: its rows lack `mean_seconds` and
-/// `total_seconds`, so they cannot be this schema's rows.
-fn old_schema(path: &Path, rows: usize) -> SweepError {
+/// The refusal of a checkpoint written under sweep schema `version`, older
+/// than this one's.
+fn old_schema(path: &Path, version: u32) -> SweepError {
     SweepError::Checkpoint {
         path: path.to_owned(),
         line: 1,
         message: format!(
-            "the header is this sweep's in sweep schema 1, before the durations in game seconds (no mean_seconds, \
-             total_seconds); this skirmish writes schema {SCHEMA_VERSION}, so its {rows} row{s} cannot be reused, and \
-             the file is left as it is. To fight the sweep again from the start, run it without resuming over this \
-             file (the skirmish command's --force, force=True in Python), or write to another file (--out)",
-            s = if rows == 1 { "" } else { "s" },
+            "the file is of sweep schema {version}, this sweep writes schema {SCHEMA_VERSION} (schema 2 added the \
+             game seconds, mean_seconds and total_seconds, and the retreat and surrender columns of morale); its rows \
+             cannot be reused, and the file is left as it is. To fight the sweep again from the start, run it without \
+             resuming over this file (the skirmish command's --force, force=True in Python), or write to another \
+             file (--out)"
         ),
     }
 }
@@ -454,15 +459,19 @@ pub fn existing_work(path: &Path, spec: &SweepSpec) -> Result<Option<String>, Sw
     let is_header = matches!(&first, Some(Ok(r))
         if r.iter().eq(header_fields.iter().map(String::as_bytes))
             || r.iter().eq(checked_header.iter().map(String::as_bytes)));
-    if matches!(&first, Some(Ok(r)) if is_schema_1(r, &layout.schema_1_header_fields())) {
-        let rows = records.count();
-        return Ok(Some(format!(
-            "a checkpoint of this sweep in sweep schema 1, before the durations in game seconds, with {rows} \
-             finished cell{}",
-            if rows == 1 { "" } else { "s" }
-        )));
-    }
     if !is_header {
+        let mut reader = csv_reader(bytes);
+        let mut old = reader.byte_records();
+        if let Some(Ok(record)) = old.next()
+            && let Some(version) = older_schema(&layout, &record)
+        {
+            let rows = old.count();
+            return Ok(Some(format!(
+                "a sweep of schema {version} (this sweep writes schema {SCHEMA_VERSION}: --resume cannot continue it) \
+                 with {rows} finished cell{}",
+                if rows == 1 { "" } else { "s" }
+            )));
+        }
         return Ok(if header.as_bytes().starts_with(bytes) {
             None
         } else {

@@ -75,6 +75,7 @@
 //!
 //! # Schema (a stable contract, version [`SCHEMA_VERSION`])
 //!
+//! Schema version [`SCHEMA_VERSION`] (2; version 1 had no morale columns).
 //! One row per cell, in grid order; the columns, in this order:
 //!
 //! | column | type | meaning |
@@ -82,7 +83,7 @@
 //! | *axis path* (one per axis, in axis order) | text | the value applied to that field, as given |
 //! | `battles` | integer | battles fought in the cell |
 //! | `win_rate_<side>`, `win_rate_<side>_low`, `win_rate_<side>_high` (one triple per side, scenario order) | float | share of battles `<side>` won, and its Wilson 95% interval |
-//! | `draw_rate`, `draw_rate_low`, `draw_rate_high` | float | share of draws (all wiped out at one tick), with its interval |
+//! | `draw_rate`, `draw_rate_low`, `draw_rate_high` | float | share of draws (no side left: the last wiped out, or broken, at one moment), with its interval |
 //! | `timeout_rate`, `timeout_rate_low`, `timeout_rate_high` | float | share stopped by a cap, with its interval |
 //! | `mean_seconds` | float | mean duration in game seconds, the duration that compares across timing systems (empty under the Tick System, whose text gives ticks no length) |
 //! | `mean_ticks` | float | mean duration in the timing system's own ticks (an exchange, an initiative step, a second, a countdown step, an action block: they do not compare across systems) |
@@ -95,6 +96,8 @@
 //! | `wins_<side>` (one per side), `draws`, `timeouts` | integer | outcome counts |
 //! | `total_seconds` | integer | sum of the battles' game seconds, each rounded to a whole second; empty under the Tick System |
 //! | `total_ticks`, `total_rounds`, `total_actions`, `total_hits`, `total_amazing_strikes`, `total_amazing_defenses`, `total_disruptions` | integer | sums over the cell's battles |
+//! | `retreat_rate_<side>`, `retreat_rate_<side>_low`, `retreat_rate_<side>_high`, `surrender_rate_<side>`, `surrender_rate_<side>_low`, `surrender_rate_<side>_high` (two triples per side, scenario order; schema 2) | float | share of battles `<side>` broke off by retreating, by surrendering (morale, docs/rules.md §5), each with its Wilson 95% interval; 0 for a side without morale |
+//! | `retreats_<side>`, `surrenders_<side>` (a pair per side, scenario order; schema 2) | integer | battles `<side>` retreated from, surrendered in |
 //! | `seed` | integer | the master seed |
 //! | `scenario_fingerprint` | text | the base scenario's [fingerprint](Scenario::fingerprint) (16 hex digits): rows with different fingerprints were fought under different scenarios |
 //!
@@ -177,6 +180,7 @@
 //!         amazing_strikes: 0,
 //!         amazing_defenses: 0,
 //!         disruptions: 0,
+//!         breaks: Default::default(),
 //!     })
 //! };
 //! let table = run_sweep(&spec, editor, battle, &SweepOptions::default())?;
@@ -185,6 +189,18 @@
 //! println!("{}", table.summary_text());
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+
+/// The version of the sweep schema (the columns below, their order and
+/// meaning): 2. A checkpoint of an earlier schema is refused on resume,
+/// naming its version.
+///
+/// - 1: the first schema.
+/// - 2: adds the durations in game seconds (`mean_seconds` before
+///   `mean_ticks`, `total_seconds` before `total_ticks`) and, per side,
+///   `retreat_rate_<side>` and `surrender_rate_<side>` with their
+///   intervals and the counts `retreats_<side>` and `surrenders_<side>`
+///   (morale), before `seed`.
+pub const SCHEMA_VERSION: u32 = 2;
 
 mod checkpoint;
 mod engine;
@@ -260,12 +276,6 @@ pub const MAX_CELLS: u64 = 1_000_000;
 /// The most worker threads a sweep may ask for: far beyond any machine's
 /// cores, and few enough that starting them is quick.
 pub const MAX_THREADS: usize = 1024;
-
-/// The version of the table's schema (its columns, their order and
-/// meaning; see the module docs). Schema 2 added the durations in game
-/// seconds (`mean_seconds`, `total_seconds`); a checkpoint written in
-/// schema 1 is refused by name on resume.
-pub const SCHEMA_VERSION: u32 = 2;
 
 /// Digits after the decimal point of every float in the CSV and JSON.
 pub const FLOAT_DECIMALS: usize = 6;

@@ -289,6 +289,7 @@ where
         battles: spec.battles,
         cells,
         units,
+        morale: spec.scenario.has_morale(),
     };
     if let Some(Checkpoint { path, file, .. }) = checkpoint {
         drop(file);
@@ -688,6 +689,14 @@ where
                 Outcome::Win { side } if side >= sides => Failure::Error(
                     format!("the battle reports side {side} as the winner, but there are {sides} sides").into(),
                 ),
+                _ if !summary.breaks.is_none() && !breaks_fit(&summary.breaks, sides) => Failure::Error(
+                    format!(
+                        "the battle reports breaks {:?} that do not fit its {sides} sides (a side that broke both \
+                         ways, or past the last)",
+                        summary.breaks
+                    )
+                    .into(),
+                ),
                 _ => {
                     out.tally
                         .add(&summary, scenario.timing.game_seconds(summary.ticks, summary.rounds));
@@ -702,6 +711,12 @@ where
         break;
     }
     out
+}
+
+/// Whether `breaks` names only sides below `sides`, each broken one way.
+fn breaks_fit(breaks: &crate::report::Breaks, sides: usize) -> bool {
+    let all = if sides >= 64 { u64::MAX } else { (1u64 << sides) - 1 };
+    (breaks.retreated | breaks.surrendered) & !all == 0 && breaks.retreated & breaks.surrendered == 0
 }
 
 /// Progress counting and throttled reporting.

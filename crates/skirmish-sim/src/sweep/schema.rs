@@ -64,6 +64,11 @@ pub(super) enum Kind {
     TotalAmazingStrikes,
     TotalAmazingDefenses,
     TotalDisruptions,
+    // Schema 2: morale.
+    RetreatRate(usize, Bound),
+    SurrenderRate(usize, Bound),
+    Retreats(usize),
+    Surrenders(usize),
     Seed,
     Scenario,
 }
@@ -86,6 +91,20 @@ pub(super) fn rate_value(count: u64, n: u64, bound: Bound) -> Value<'static> {
 }
 
 impl Kind {
+    /// The schema version that brought the column
+    /// ([`SCHEMA_VERSION`](super::SCHEMA_VERSION) is the latest).
+    pub(super) fn since(self) -> u32 {
+        match self {
+            Kind::MeanSeconds
+            | Kind::TotalSeconds
+            | Kind::RetreatRate(..)
+            | Kind::SurrenderRate(..)
+            | Kind::Retreats(_)
+            | Kind::Surrenders(_) => 2,
+            _ => 1,
+        }
+    }
+
     pub(super) fn value_type(self) -> ValueType {
         match self {
             Kind::Axis(_) | Kind::Scenario => ValueType::Str,
@@ -99,7 +118,9 @@ impl Kind {
             | Kind::HitRate
             | Kind::AmazingStrikeRate
             | Kind::AmazingDefenseRate
-            | Kind::MeanDisruptions => ValueType::F64,
+            | Kind::MeanDisruptions
+            | Kind::RetreatRate(..)
+            | Kind::SurrenderRate(..) => ValueType::F64,
             Kind::TotalSeconds => ValueType::OptU64,
             _ => ValueType::U64,
         }
@@ -135,6 +156,10 @@ impl Kind {
             Kind::TotalAmazingStrikes => Value::U64(s.total_amazing_strikes),
             Kind::TotalAmazingDefenses => Value::U64(s.total_amazing_defenses),
             Kind::TotalDisruptions => Value::U64(s.total_disruptions),
+            Kind::RetreatRate(side, bound) => rate_value(s.retreats.get(side).copied().unwrap_or(0), n, bound),
+            Kind::SurrenderRate(side, bound) => rate_value(s.surrenders.get(side).copied().unwrap_or(0), n, bound),
+            Kind::Retreats(side) => Value::U64(s.retreats.get(side).copied().unwrap_or(0)),
+            Kind::Surrenders(side) => Value::U64(s.surrenders.get(side).copied().unwrap_or(0)),
             Kind::Seed => Value::U64(meta.seed),
             Kind::Scenario => Value::Str(meta.scenario),
         }
@@ -209,9 +234,25 @@ impl Layout {
             named("total_amazing_strikes", Kind::TotalAmazingStrikes),
             named("total_amazing_defenses", Kind::TotalAmazingDefenses),
             named("total_disruptions", Kind::TotalDisruptions),
-            named("seed", Kind::Seed),
-            named("scenario_fingerprint", Kind::Scenario),
         ]);
+        // Schema 2: morale, per side: the retreat and surrender rates with
+        // their intervals, then the counts.
+        for (side, col) in side_cols.iter().enumerate() {
+            for (bound, suffix) in bounds {
+                columns.push((format!("retreat_rate_{col}{suffix}"), Kind::RetreatRate(side, bound)));
+            }
+            for (bound, suffix) in bounds {
+                columns.push((
+                    format!("surrender_rate_{col}{suffix}"),
+                    Kind::SurrenderRate(side, bound),
+                ));
+            }
+        }
+        for (side, col) in side_cols.iter().enumerate() {
+            columns.push((format!("retreats_{col}"), Kind::Retreats(side)));
+            columns.push((format!("surrenders_{col}"), Kind::Surrenders(side)));
+        }
+        columns.extend([named("seed", Kind::Seed), named("scenario_fingerprint", Kind::Scenario)]);
         let mut seen = HashSet::new();
         for (name, _) in &columns {
             if !seen.insert(name.as_str()) {
@@ -229,14 +270,12 @@ impl Layout {
         self.columns.iter().map(|(name, _)| name.clone()).collect()
     }
 
-    /// The column names the same sweep had in schema 1, before the
-    /// durations in game seconds: this schema's without `mean_seconds`
-    /// and `total_seconds`. A checkpoint with this header is refused by
-    /// name.
-    pub(super) fn schema_1_header_fields(&self) -> Vec<String> {
+    /// The column names schema `version` had for this sweep, in its order
+    /// (the columns it had kept their order as later ones were added).
+    pub(super) fn header_fields_of(&self, version: u32) -> Vec<String> {
         self.columns
             .iter()
-            .filter(|(_, kind)| !matches!(kind, Kind::MeanSeconds | Kind::TotalSeconds))
+            .filter(|(_, kind)| kind.since() <= version)
             .map(|(name, _)| name.clone())
             .collect()
     }
@@ -289,6 +328,8 @@ impl Layout {
             total_amazing_strikes: 0,
             total_amazing_defenses: 0,
             total_disruptions: 0,
+            retreats: vec![0; sides],
+            surrenders: vec![0; sides],
         };
         let mut seed = 0;
         let mut scenario = String::new();
@@ -335,6 +376,8 @@ impl Layout {
                 Kind::TotalAmazingStrikes => &mut stats.total_amazing_strikes,
                 Kind::TotalAmazingDefenses => &mut stats.total_amazing_defenses,
                 Kind::TotalDisruptions => &mut stats.total_disruptions,
+                Kind::Retreats(side) => &mut stats.retreats[*side],
+                Kind::Surrenders(side) => &mut stats.surrenders[*side],
                 Kind::Seed => &mut seed,
                 _ => continue,
             };
@@ -352,6 +395,17 @@ impl Layout {
                 "wins, draws and timeouts add up to {outcomes}, not the {} battles",
                 stats.battles
             ));
+        }
+        // A side that broke did not win that battle.
+        for (side, name) in self.sides.iter().enumerate() {
+            let ended =
+                u128::from(stats.wins[side]) + u128::from(stats.retreats[side]) + u128::from(stats.surrenders[side]);
+            if ended > u128::from(stats.battles) {
+                return Err(format!(
+                    "side {name:?}'s wins, retreats and surrenders add up to {ended}, more than the {} battles",
+                    stats.battles
+                ));
+            }
         }
         Ok((values, stats, seed, scenario))
     }

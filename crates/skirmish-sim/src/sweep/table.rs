@@ -42,6 +42,10 @@ pub struct CellStats {
     pub total_amazing_defenses: u64,
     /// Sum of disruptions.
     pub total_disruptions: u64,
+    /// Battles each side retreated from (morale), per side.
+    pub retreats: Vec<u64>,
+    /// Battles each side surrendered in (morale), per side.
+    pub surrenders: Vec<u64>,
 }
 
 impl CellStats {
@@ -120,6 +124,10 @@ pub struct SweepTable {
     /// ([`TimingSystem::time_units`](skirmish_core::timing::TimingSystem::time_units)),
     /// with the system's name: the summary's note under the table.
     pub(super) units: Vec<(&'static str, String)>,
+    /// Whether the base scenario plays morale: the terminal table then
+    /// shows the retreat and surrender rates (as it does when any cell has
+    /// a retreat or surrender).
+    pub(super) morale: bool,
 }
 
 impl SweepTable {
@@ -234,17 +242,36 @@ impl SweepTable {
             .collect()
     }
 
+    /// Whether the table shows morale: the base scenario plays it, or a
+    /// side of some cell retreated or surrendered.
+    fn shows_morale(&self) -> bool {
+        self.morale
+            || self
+                .cells
+                .iter()
+                .any(|c| c.stats.retreats.iter().chain(&c.stats.surrenders).any(|&n| n > 0))
+    }
+
     /// A table for the terminal: the varied values, battles, each side's
-    /// win rate in percent with its 95% interval, draws, timeouts, then
-    /// the mean duration in the units that compare across timing systems
-    /// (game seconds, `-` where the text gives none; rounds begun) and in
-    /// the system's own ticks, in aligned columns; under it, a line per
-    /// timing system of the table saying what its tick and round are.
+    /// win rate in percent with its 95% interval, with morale (the base
+    /// scenario plays it, or some side broke) each side's retreat and
+    /// surrender rates, then draws, timeouts, then the mean duration in
+    /// the units that compare across timing systems (game seconds, `-`
+    /// where the text gives none; rounds begun) and in the system's own
+    /// ticks, in aligned columns; under it, a line per timing system of
+    /// the table saying what its tick and round are.
     pub fn summary_text(&self) -> String {
+        let morale = self.shows_morale();
         let mut head: Vec<String> = self.layout.axes.clone();
         head.push("battles".to_owned());
         for side in &self.layout.sides {
             head.push(format!("win {side} (95%)"));
+        }
+        if morale {
+            for side in &self.layout.sides {
+                head.push(format!("retreat {side}"));
+                head.push(format!("surrender {side}"));
+            }
         }
         head.extend(["draw", "timeout", "mean seconds", "mean rounds", "mean ticks"].map(str::to_owned));
         let left = self.layout.axes.len();
@@ -261,6 +288,12 @@ impl SweepTable {
                     100.0 * low,
                     100.0 * high
                 ));
+            }
+            if morale {
+                for side in 0..self.layout.sides.len() {
+                    row.push(percent(s.retreats.get(side).copied().unwrap_or(0), s.battles));
+                    row.push(percent(s.surrenders.get(side).copied().unwrap_or(0), s.battles));
+                }
             }
             row.push(percent(s.draws, s.battles));
             row.push(percent(s.timeouts, s.battles));

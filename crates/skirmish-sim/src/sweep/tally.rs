@@ -16,6 +16,8 @@ pub(super) struct Tally {
     /// Battles counted.
     pub(super) battles: u64,
     wins: Vec<u64>,
+    retreats: Vec<u64>,
+    surrenders: Vec<u64>,
     draws: u64,
     timeouts: u64,
     ticks: u128,
@@ -83,6 +85,8 @@ impl Tally {
     pub(super) fn new(sides: usize) -> Tally {
         Tally {
             wins: vec![0; sides],
+            retreats: vec![0; sides],
+            surrenders: vec![0; sides],
             ..Tally::default()
         }
     }
@@ -99,6 +103,10 @@ impl Tally {
             }
             Outcome::Draw => self.draws += 1,
             Outcome::Timeout => self.timeouts += 1,
+        }
+        if !s.breaks.is_none() {
+            count_bits(&mut self.retreats, s.breaks.retreated);
+            count_bits(&mut self.surrenders, s.breaks.surrendered);
         }
         self.ticks += u128::from(s.ticks);
         self.rounds += u128::from(s.rounds);
@@ -118,6 +126,12 @@ impl Tally {
         self.battles += other.battles;
         for (w, o) in self.wins.iter_mut().zip(other.wins) {
             *w += o;
+        }
+        for (r, o) in self.retreats.iter_mut().zip(other.retreats) {
+            *r += o;
+        }
+        for (r, o) in self.surrenders.iter_mut().zip(other.surrenders) {
+            *r += o;
         }
         self.draws += other.draws;
         self.timeouts += other.timeouts;
@@ -160,6 +174,19 @@ impl Tally {
             total_amazing_strikes: fit(self.amazing_strikes, "total_amazing_strikes")?,
             total_amazing_defenses: fit(self.amazing_defenses, "total_amazing_defenses")?,
             total_disruptions: fit(self.disruptions, "total_disruptions")?,
+            retreats: self.retreats,
+            surrenders: self.surrenders,
         })
+    }
+}
+
+/// Adds one to `counts[i]` for every bit `i` set in `mask`.
+fn count_bits(counts: &mut [u64], mut mask: u64) {
+    while mask != 0 {
+        let i = mask.trailing_zeros() as usize;
+        if let Some(c) = counts.get_mut(i) {
+            *c += 1;
+        }
+        mask &= mask - 1;
     }
 }

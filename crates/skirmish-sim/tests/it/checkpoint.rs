@@ -246,3 +246,75 @@ fn rows_without_checks_are_refused_and_left_byte_for_byte() {
     assert_eq!(result.unwrap(), full);
     assert_eq!(fought, 6 * BATTLES);
 }
+
+/// Whether `column` is one of schema 2's morale columns.
+pub(crate) fn is_morale_column(column: &str) -> bool {
+    ["retreat_rate_", "surrender_rate_", "retreats_", "surrenders_"]
+        .iter()
+        .any(|p| column.starts_with(p))
+}
+
+/// `csv` as schema 1 wrote it: without schema 2's morale and game seconds
+/// columns.
+fn as_schema_1(csv: &str) -> String {
+    let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    let morale = |h: &str| is_morale_column(h);
+    let new_in_2 = |h: &str| morale(h) || h == "mean_seconds" || h == "total_seconds";
+    assert_eq!(
+        header.iter().filter(|h| morale(h)).count(),
+        16,
+        "2 sides x (2 triples + 2 counts)"
+    );
+    csv.lines()
+        .map(|line| {
+            let fields: Vec<&str> = line
+                .split(',')
+                .zip(&header)
+                .filter(|(_, h)| !new_in_2(h))
+                .map(|(f, _)| f)
+                .collect();
+            fields.join(",") + "\n"
+        })
+        .collect()
+}
+
+#[test]
+fn a_checkpoint_of_schema_1_is_refused_naming_its_schema() {
+    let full = full();
+    let old = as_schema_1(&full);
+    let lines: Vec<&str> = old.lines().collect();
+    // A checkpoint written by schema 1 (its rows checked against its own
+    // header), and a finished schema 1 output.
+    for (name, text) in [
+        ("cp-schema-1.csv", with_checks(&lines[..3])),
+        ("cp-schema-1-final.csv", old.clone()),
+    ] {
+        let path = scratch(name);
+        fs::write(&path, &text).unwrap();
+        let planned = plan_resume(&path, &spec(BATTLES)).unwrap_err();
+        let (result, fought) = resume_counting(name, &text);
+        let err = result.unwrap_err();
+        assert_eq!(fought, 0, "{name}: refused before any battle");
+        assert_eq!(planned.to_string(), err.to_string());
+        assert!(matches!(err, SweepError::Checkpoint { line: 1, .. }), "{name}: {err}");
+        let message = err.to_string();
+        for needle in [
+            "the file is of sweep schema 1, this sweep writes schema 2",
+            "retreat and surrender columns",
+            "left as it is",
+            "--force",
+        ] {
+            assert!(message.contains(needle), "{name}: {needle:?} in {message}");
+        }
+        assert_eq!(fs::read(&path).unwrap(), text.as_bytes(), "{name}: byte for byte");
+        // A front end asking what the file holds hears the schema too.
+        let work = skirmish_sim::sweep::existing_work(&path, &spec(BATTLES))
+            .unwrap()
+            .unwrap();
+        assert!(
+            work.contains("a sweep of schema 1 (this sweep writes schema 2"),
+            "{work}"
+        );
+    }
+    assert_eq!(skirmish_sim::sweep::SCHEMA_VERSION, 2);
+}

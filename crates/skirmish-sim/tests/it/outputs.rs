@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::checkpoint::with_checks;
 use skirmish_core::dice::SeededRolls;
-use skirmish_sim::report::{BattleSummary, Outcome};
+use skirmish_sim::report::{BattleSummary, Breaks, Outcome};
 use skirmish_sim::scenario::Scenario;
 use skirmish_sim::sweep::{
     Axis, SweepError, SweepOptions, SweepSpec, check_output, existing_work, run_sweep, write_output,
@@ -71,6 +71,7 @@ fn battle(s: &Scenario, seed: u64, index: u64) -> Result<BattleSummary, String> 
         amazing_strikes: 0,
         amazing_defenses: 0,
         disruptions: 0,
+        breaks: Breaks::NONE,
     })
 }
 

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use crate::checkpoint::with_checks;
 use skirmish_core::dice::SeededRolls;
-use skirmish_sim::report::{BattleSummary, Outcome};
+use skirmish_sim::report::{BattleSummary, Breaks, Outcome};
 use skirmish_sim::scenario::Scenario;
 use skirmish_sim::stats;
 use skirmish_sim::sweep::{
@@ -60,6 +60,7 @@ pub(crate) fn battle(s: &Scenario, seed: u64, index: u64) -> Result<BattleSummar
         amazing_strikes: 0,
         amazing_defenses: 0,
         disruptions: dice.below(2),
+        breaks: Breaks::NONE,
     };
     let (mut red_hits, mut blue_hits) = (0, 0);
     while summary.rounds < 8 {
@@ -122,7 +123,12 @@ draw_rate,draw_rate_low,draw_rate_high,timeout_rate,timeout_rate_low,timeout_rat
 mean_seconds,mean_ticks,median_ticks,p90_ticks,mean_rounds,mean_actions,hit_rate,\
 amazing_strike_rate,amazing_defense_rate,mean_disruptions,\
 wins_red_team,wins_blue,draws,timeouts,total_seconds,total_ticks,total_rounds,total_actions,total_hits,\
-total_amazing_strikes,total_amazing_defenses,total_disruptions,seed,scenario_fingerprint";
+total_amazing_strikes,total_amazing_defenses,total_disruptions,\
+retreat_rate_red_team,retreat_rate_red_team_low,retreat_rate_red_team_high,\
+surrender_rate_red_team,surrender_rate_red_team_low,surrender_rate_red_team_high,\
+retreat_rate_blue,retreat_rate_blue_low,retreat_rate_blue_high,\
+surrender_rate_blue,surrender_rate_blue_low,surrender_rate_blue_high,\
+retreats_red_team,surrenders_red_team,retreats_blue,surrenders_blue,seed,scenario_fingerprint";
 
 #[test]
 fn same_seed_gives_identical_bytes_on_1_2_and_3_threads() {

@@ -35,7 +35,8 @@ use crate::ladder::{CombatLevel, Level};
 use crate::striking::opposed::{Aim, MeleeModifiers, Position, PostureChoice, Shield, Stance, SweepingBlow};
 use crate::tables::weapons::RateOfFire;
 use crate::tables::{armor, weapons};
-use crate::timing::{ActorTiming, Declaration, TimingSystem};
+use crate::timing::tick_system::Defending;
+use crate::timing::{ActionKind, ActorTiming, Declaration, TimingSystem};
 
 /// The striking system and its options.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -385,7 +386,27 @@ pub struct FighterProfile {
     /// `Encounter::lone_fighter` (docs/rules.md §2.2.6).
     #[serde(default)]
     pub concentrate: bool,
+    /// Tick System: the ticks its action takes, overriding the system's
+    /// `action_ticks` (`None`, the default: the system's), in
+    /// `1..=`[`ACTION_TICKS_LIMIT`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub action_ticks: Option<u32>,
+    /// Tick System: whether its defenses take time ([`Defending`]):
+    /// `"untimed"` (the default) or `"free_action"`, each defense a free
+    /// action of the system's `free_action_ticks` (docs/rules.md §1.5).
+    #[serde(default, skip_serializing_if = "Defending::is_untimed")]
+    pub defend: Defending,
+    /// Tick System: Prepare at each turn instead of attacking (+ the
+    /// system's `prepare_defense_bonus` to its defense, the first defense
+    /// while prepared free), and take the held turn to attack when first
+    /// struck at while prepared (battles; docs/rules.md §1.5, §5).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub prepare: bool,
 }
+
+/// The most ticks a fighter's Tick System action may take (as the system's
+/// own `action_ticks`).
+pub const ACTION_TICKS_LIMIT: u32 = 10_000;
 
 /// The largest magnitude of a FUDGE Scale: far beyond a dragon's.
 pub const SCALE_LIMIT: i32 = 100;
@@ -457,6 +478,9 @@ impl FighterProfile {
             npc_result: false,
             posture: PostureChoice::Fixed(crate::striking::opposed::Posture::NORMAL),
             concentrate: false,
+            action_ticks: None,
+            defend: Defending::Untimed,
+            prepare: false,
         }
     }
 
@@ -496,6 +520,11 @@ impl FighterProfile {
         check_posture(self.stance, &self.posture)?;
         if self.interval > INTERVAL_LIMIT {
             return Err(Error::out_of_range("interval", self.interval, 0, INTERVAL_LIMIT));
+        }
+        if let Some(t) = self.action_ticks
+            && !(1..=ACTION_TICKS_LIMIT).contains(&t)
+        {
+            return Err(Error::out_of_range("action_ticks", t, 1, ACTION_TICKS_LIMIT));
         }
         if self.extra_attacks > EXTRA_ATTACKS_LIMIT {
             return Err(Error::out_of_range(
@@ -569,6 +598,12 @@ impl FighterProfile {
         };
         action.extra_attacks = self.extra_attacks;
         action.disruptible = self.disruptible;
+        action.action_ticks = self.action_ticks;
+        // Prepare is a declaration of the Tick System's (other systems
+        // have no use for it: warned about in a scenario).
+        if self.prepare && matches!(timing, TimingSystem::TickSystem(_)) {
+            action.kind = ActionKind::Prepare;
+        }
         action.validate()?;
         let timing_traits = ActorTiming {
             initiative_bonus: self.initiative_bonus,
@@ -617,11 +652,18 @@ impl FighterProfile {
             npc_result: self.npc_result,
             posture: self.posture,
             concentrate: self.concentrate && fudge,
+            defend: self.defend,
         })
     }
 }
 
 impl Fighter {
+    /// Tick System: whether it Prepares at its turns (its profile's
+    /// `prepare`, resolved under the Tick System).
+    pub fn prepares(&self) -> bool {
+        self.action.kind == ActionKind::Prepare
+    }
+
     /// Checks that these numbers could have come from
     /// [`FighterProfile::resolve`] (a restored snapshot, a hand-made
     /// continuation): ratings, skill, armor and damage factors within the
@@ -709,6 +751,9 @@ pub struct Fighter {
     /// others try his armor (battles).
     #[serde(default)]
     pub concentrate: bool,
+    /// Tick System: whether its defenses take time.
+    #[serde(default, skip_serializing_if = "Defending::is_untimed")]
+    pub defend: Defending,
 }
 
 /// Postures (4.32) replace the all-out stances (4.31): a fighter has one

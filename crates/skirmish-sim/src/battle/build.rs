@@ -7,6 +7,7 @@ use skirmish_core::fighter::{ExchangeRule, Fighter, FullContactRules};
 use skirmish_core::striking::full_contact::StrikeOptions;
 use skirmish_core::timing::TimingSystem;
 use skirmish_core::timing::simple::highest_initiative;
+use skirmish_core::timing::tick_system::Defending;
 
 use super::{Battle, FastPrep, GroupRt, reserve_fighters};
 use crate::error::SimError;
@@ -82,11 +83,24 @@ impl Battle {
             groups,
             group_of,
             exchanges_by_round: false,
+            tick_policies: false,
             fast: None,
         };
         battle.exchanges_by_round = battle.counts_exchanges_by_round();
+        battle.tick_policies = battle.plays_tick_policies();
         battle.fast = battle.fast_plan();
         Ok(battle)
+    }
+
+    /// Whether a group's Tick System policies are played (docs/rules.md
+    /// §5): the Tick System, and a group that defends as a free action or
+    /// prepares.
+    fn plays_tick_policies(&self) -> bool {
+        matches!(self.timing, TimingSystem::TickSystem(_))
+            && self
+                .groups
+                .iter()
+                .any(|g| g.fighter.defend == Defending::FreeAction || g.fighter.prepares())
     }
 
     /// Whether FUDGE two-way exchanges count by round in this battle
@@ -288,9 +302,11 @@ impl Battle {
             groups,
             group_of,
             exchanges_by_round: false,
+            tick_policies: false,
             fast: None,
         };
         battle.exchanges_by_round = battle.counts_exchanges_by_round();
+        battle.tick_policies = battle.plays_tick_policies();
         // The ranked policies' index would need the fighters already down
         // at the start left out (`fast/ranked.rs` musters everyone), FUDGE
         // opposed striking its own loop from a start: those continuations

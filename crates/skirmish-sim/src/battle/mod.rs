@@ -65,11 +65,22 @@
 //!   `combat::Bearing` (docs/rules.md §2.2.3, §2.2.5).
 //! - **Reach is FUDGE's rule** (4.34) and applies under FUDGE opposed
 //!   striking only; under Full Contact any number may strike one target.
-//! - **Not modelled**: the Tick System's Acquire (+2 ticks for the first
-//!   ranged attack on a new target). The weapon tables do not say which
-//!   weapons are ranged, and a battle's fighter picks its target when its
-//!   action lands, after its ticks are counted; a GM who wants it adds the
-//!   ticks to the group's weapon.
+//! - **The Tick System whole** (docs/rules.md §1.5, §5): a group's
+//!   `action_ticks` override the system's. With `defend = "free_action"`
+//!   each strike at one of its fighters still standing is a defense of
+//!   `free_action_ticks` at the end of the moment, after the hits land, in
+//!   the order struck (it may cancel the action in progress and push the
+//!   next turn). With `prepare = true` the group Prepares at each turn;
+//!   strikes at a prepared fighter meet its defense + `prepare_defense_bonus`
+//!   as it stood at the start of the moment, its first defense is free,
+//!   and at the end of the moment it takes its held turn and attacks,
+//!   preparing again at its next turn. Such battles run on the core
+//!   Scheduler (`SchedulerClock`), which holds these rules; no lean clock
+//!   or fast path takes them.
+//! - **Not modelled**: the Tick System's Acquire. A battle's attacks are
+//!   not ranged, so nothing Acquires; the rule is core
+//!   `tick_system::with_acquire`, to be called with whether an attack is
+//!   ranged and at a new target.
 //! - **Engagement**: an attacker engages the target it last struck at, until
 //!   it strikes another or falls; "least engaged" targeting and the reach
 //!   limit count engaged attackers.
@@ -220,6 +231,11 @@ pub struct Battle {
     /// last exchange begun this round was with the striker is that
     /// exchange (docs/rules.md §2.2.2).
     exchanges_by_round: bool,
+    /// Whether a group's Tick System policies (`defend = "free_action"`,
+    /// `prepare`) are played: the battle then runs on the Scheduler,
+    /// which holds those rules, and the loop asks its clock at each
+    /// strike.
+    tick_policies: bool,
     /// Set when the battle can take the fast path (`fast.rs`).
     fast: Option<(FastPlan, FastPrep)>,
 }
@@ -435,7 +451,7 @@ impl Battle {
     }
 
     fn use_lean_clock(&self) -> bool {
-        LeanClock::handles(&self.timing, self.groups.iter().map(|g| g.fighter.action))
+        !self.tick_policies && LeanClock::handles(&self.timing, self.groups.iter().map(|g| g.fighter.action))
     }
 
     /// Fights on the general path (never the fast one) with the given clock

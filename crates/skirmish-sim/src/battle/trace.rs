@@ -235,3 +235,28 @@ pub(super) fn falls(fighter: &str) -> String {
 pub(super) fn disrupted(fighter: &str) -> String {
     format!("{fighter}'s action is disrupted")
 }
+
+/// A Tick System defense as a free action, and what it did to the
+/// defender's timing.
+pub(super) fn defends(fighter: &str, r: &skirmish_core::timing::tick_system::FreeActionResult) -> String {
+    let mut text = if r.ticks == 0 {
+        format!("{fighter} defends at no cost (prepared)")
+    } else {
+        format!("{fighter} defends ({} ticks)", r.ticks)
+    };
+    if r.cancelled_action {
+        text += ", cancelling its action";
+    }
+    if r.pushed {
+        text += ", pushing its next turn";
+    }
+    if let Some(turn) = r.next_turn {
+        text += &format!("; next turn on {turn}");
+    }
+    text
+}
+
+/// A prepared fighter struck at takes its held turn to attack.
+pub(super) fn answers(fighter: &str) -> String {
+    format!("{fighter} takes its held turn and attacks")
+}

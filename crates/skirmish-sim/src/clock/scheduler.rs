@@ -2,8 +2,9 @@
 //! [`Scheduler`], exactly as the live tracker runs them: what a battle
 //! uses when no lean clock takes it (see the module docs of `clock`).
 
-use skirmish_core::dice::{Dice, RollSource, SeededRolls};
-use skirmish_core::timing::{Act, ActorId, ActorTiming, Declaration, Scheduler, Step, TimingSystem};
+use skirmish_core::dice::{Dice, RollSource, ScriptedRolls, SeededRolls};
+use skirmish_core::timing::tick_system::FreeActionResult;
+use skirmish_core::timing::{Act, ActionKind, ActorId, ActorTiming, Declaration, Scheduler, Step, TimingSystem};
 
 use super::{Clock, Tick};
 use crate::error::SimError;
@@ -154,5 +155,46 @@ impl Clock for SchedulerClock {
         if self.continuous {
             self.ready.push((who, roll));
         }
+    }
+
+    fn defense_bonus(&self, who: u32) -> i32 {
+        self.scheduler.defense_bonus(ActorId(who))
+    }
+
+    fn defend(&mut self, who: u32) -> Result<Option<FreeActionResult>, SimError> {
+        let w = ActorId(who);
+        if !self.scheduler.is_in(w) {
+            return Ok(None);
+        }
+        self.scheduler
+            .free_action(w, None, true)
+            .map(Some)
+            .map_err(SimError::rules)
+    }
+
+    fn answer(&mut self, who: u32) -> Result<bool, SimError> {
+        let w = ActorId(who);
+        if !self.scheduler.is_in(w) || !self.scheduler.is_prepared(w) || self.scheduler.is_awaiting(w) {
+            return Ok(false);
+        }
+        let prepare = self.scheduler.declaration(w).map_err(SimError::rules)?;
+        if prepare.kind != ActionKind::Prepare {
+            return Ok(false);
+        }
+        // The Tick System's plan of an attack rolls nothing.
+        let mut no_rolls = ScriptedRolls::new([]);
+        self.scheduler.take_held_turn(w).map_err(SimError::rules)?;
+        let attack = Declaration {
+            kind: ActionKind::Attack,
+            ..prepare
+        };
+        self.scheduler
+            .declare(w, attack, &mut no_rolls)
+            .map_err(SimError::rules)?;
+        // Kept for its next turn: it prepares again.
+        self.scheduler
+            .declare(w, prepare, &mut no_rolls)
+            .map_err(SimError::rules)?;
+        Ok(true)
     }
 }

@@ -21,5 +21,6 @@ mod sweep_panics;
 mod sweep_threads;
 mod systems;
 mod targeting;
+mod tick_policies;
 mod trace_text;
 mod tracker_parity;

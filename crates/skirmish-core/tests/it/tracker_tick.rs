@@ -182,3 +182,29 @@ fn without_the_policies_strikes_leave_the_timing_alone() {
     assert_eq!(report.defense_total, 6);
     assert!(!c.log().iter().any(|l| l.text.contains("defends")));
 }
+
+#[test]
+fn acquire_moves_an_action_in_progress_and_the_next_turn() {
+    let (mut e, roland, foes) = table(&[(fighter("Goblin A", 5, 3), 5)]);
+    step(&mut e); // Roland's turn on 20
+    e.declare(roland, "bow", skirmish_core::timing::Declaration::new(0, 0), None)
+        .unwrap();
+    assert_eq!(sheet(&e)[..2], [(18, "Roland".into()), (12, "Roland (turn)".into())]);
+    // The GM resolves the shot as it is loosed: the action takes 2 more
+    // ticks (done on 16), and the next turn comes on 10.
+    strike(&mut e, roland, foes[0], 0, true);
+    assert_eq!(sheet(&e)[..2], [(16, "Roland".into()), (10, "Roland (turn)".into())]);
+    // A shot declared at a new target has paid: nothing more.
+    let mut b = Encounter::new(TimingSystem::tick_system(), 1).unwrap();
+    let r = b.add_fighter("party", &fighter("Roland", 9, 7)).unwrap()[0];
+    let g = b.add_fighter("foes", &fighter("Goblin", 5, 3)).unwrap()[0];
+    b.set_initiative(r, InitiativeEntry::Total(20)).unwrap();
+    b.set_initiative(g, InitiativeEntry::Total(5)).unwrap();
+    step(&mut b);
+    let mut shot = skirmish_core::timing::Declaration::new(0, 0);
+    shot.kind = skirmish_core::timing::ActionKind::RangedAttack { new_target: true };
+    b.declare(r, "bow", shot, None).unwrap();
+    assert_eq!(sheet(&b)[..2], [(16, "Roland".into()), (10, "Roland (turn)".into())]);
+    strike(&mut b, r, g, 0, true);
+    assert_eq!(sheet(&b)[..2], [(16, "Roland".into()), (10, "Roland (turn)".into())]);
+}

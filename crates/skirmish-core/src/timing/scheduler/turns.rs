@@ -620,20 +620,30 @@ impl Scheduler {
         if extra == 0 {
             return Ok(0);
         }
-        if let Some(id) = self.actors[who.index()].in_progress {
+        // Every new tick first (an action ends by `MAX_TICK`; refused past
+        // it), then the moves: on an error nothing has changed.
+        let action = match self.actors[who.index()].in_progress {
+            Some(id) => {
+                let tick = self.queue.tick_of(id).unwrap_or(0);
+                Some((id, tick_after(tick, extra.into(), "acquire_ticks")?))
+            }
+            None => None,
+        };
+        let turn = self
+            .next_turn_event(w)
+            .map(|(tick, id)| (id, tick.saturating_add(u64::from(extra))));
+        if let Some((id, at)) = action {
             let kind = self.actors[who.index()].in_progress_kind;
-            if let Some((tick, ev)) = self.drop_event(id) {
-                // Within the round's reach: an action ends by `MAX_TICK`.
-                let at = tick_after(tick, extra.into(), "acquire_ticks")?;
+            if let Some((_, ev)) = self.drop_event(id) {
                 let new_id = self.push(at, ev.kind)?;
                 let a = &mut self.actors[who.index()];
                 a.in_progress = Some(new_id);
                 a.in_progress_kind = kind;
             }
         }
-        if let Some((tick, id)) = self.next_turn_event(w) {
+        if let Some((id, at)) = turn {
             self.drop_event(id);
-            let at = tick.saturating_add(u64::from(extra));
+            // A turn whose countdown falls below 1 is lost, as when booked.
             if self.countdown(at) >= 1 {
                 self.push(
                     at,

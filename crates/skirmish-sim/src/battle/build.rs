@@ -311,7 +311,11 @@ impl Battle {
         // at the start left out (`fast/ranked.rs` musters everyone), FUDGE
         // opposed striking its own loop from a start: those continuations
         // stay on the general loop.
-        if let (Targeting::Random, Striking::FullContact(r)) = (battle.targeting, battle.striking) {
+        // The Tick System's policies are the general loop's (it asks the
+        // clock at each strike).
+        if let (Targeting::Random, Striking::FullContact(r), false) =
+            (battle.targeting, battle.striking, battle.tick_policies)
+        {
             battle.fast = battle.fast_plan_with(r, None, true);
         }
         Ok(battle)

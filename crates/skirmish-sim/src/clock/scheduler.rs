@@ -162,39 +162,48 @@ impl Clock for SchedulerClock {
     }
 
     fn defend(&mut self, who: u32) -> Result<Option<FreeActionResult>, SimError> {
-        let w = ActorId(who);
-        if !self.scheduler.is_in(w) {
-            return Ok(None);
-        }
-        self.scheduler
-            .free_action(w, None, true)
-            .map(Some)
-            .map_err(SimError::rules)
+        defend(&mut self.scheduler, ActorId(who))
     }
 
     fn answer(&mut self, who: u32) -> Result<bool, SimError> {
-        let w = ActorId(who);
-        if !self.scheduler.is_in(w) || !self.scheduler.is_prepared(w) || self.scheduler.is_awaiting(w) {
-            return Ok(false);
-        }
-        let prepare = self.scheduler.declaration(w).map_err(SimError::rules)?;
-        if prepare.kind != ActionKind::Prepare {
-            return Ok(false);
-        }
-        // The Tick System's plan of an attack rolls nothing.
-        let mut no_rolls = ScriptedRolls::new([]);
-        self.scheduler.take_held_turn(w).map_err(SimError::rules)?;
-        let attack = Declaration {
-            kind: ActionKind::Attack,
-            ..prepare
-        };
-        self.scheduler
-            .declare(w, attack, &mut no_rolls)
-            .map_err(SimError::rules)?;
-        // Kept for its next turn: it prepares again.
-        self.scheduler
-            .declare(w, prepare, &mut no_rolls)
-            .map_err(SimError::rules)?;
-        Ok(true)
+        answer(&mut self.scheduler, ActorId(who))
     }
+}
+
+/// Tick System: `who` defends now as a free action ([`Clock::defend`]),
+/// if it is still in the fight. Shared with the continuation's clock.
+pub(super) fn defend(scheduler: &mut Scheduler, who: ActorId) -> Result<Option<FreeActionResult>, SimError> {
+    if !scheduler.is_in(who) {
+        return Ok(None);
+    }
+    scheduler
+        .free_action(who, None, true)
+        .map(Some)
+        .map_err(SimError::rules)
+}
+
+/// Tick System: a prepared `who` takes its held turn and attacks, its
+/// Prepare kept for its next turn ([`Clock::answer`]). Shared with the
+/// continuation's clock.
+pub(super) fn answer(scheduler: &mut Scheduler, who: ActorId) -> Result<bool, SimError> {
+    if !scheduler.is_in(who) || !scheduler.is_prepared(who) || scheduler.is_awaiting(who) {
+        return Ok(false);
+    }
+    let prepare = scheduler.declaration(who).map_err(SimError::rules)?;
+    if prepare.kind != ActionKind::Prepare {
+        return Ok(false);
+    }
+    // The Tick System's plan of an attack rolls nothing.
+    let mut no_rolls = ScriptedRolls::new([]);
+    scheduler.take_held_turn(who).map_err(SimError::rules)?;
+    let attack = Declaration {
+        kind: ActionKind::Attack,
+        ..prepare
+    };
+    scheduler.declare(who, attack, &mut no_rolls).map_err(SimError::rules)?;
+    // Kept for its next turn: it prepares again.
+    scheduler
+        .declare(who, prepare, &mut no_rolls)
+        .map_err(SimError::rules)?;
+    Ok(true)
 }

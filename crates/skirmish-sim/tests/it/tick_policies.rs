@@ -248,3 +248,25 @@ fn tick_system_options_nothing_reads_are_warned_about() {
     assert_eq!(read.warnings().len(), 1);
     assert!(read.warnings()[0].starts_with("timing.acquire_ticks"));
 }
+
+#[test]
+fn odds_from_here_play_the_policies_as_battles_do() {
+    use skirmish_sim::odds::{encounter_from_scenario, odds_from_here};
+    let ambush = Scenario::builtin("goblin-ambush")
+        .unwrap()
+        .with_field("timing", "tick-system")
+        .unwrap();
+    let mut careful = ambush.clone();
+    for who in ["Roland", "Madoc", "Cardiff"] {
+        careful = careful
+            .with_field(&format!("sides.party.groups.{who}.prepare"), "true")
+            .unwrap()
+            .with_field(&format!("sides.party.groups.{who}.defend"), "\"free_action\"")
+            .unwrap();
+    }
+    let odds = |s: &Scenario| {
+        let e = encounter_from_scenario(s, 1).unwrap();
+        format!("{:?}", odds_from_here(&e, 300, 5).unwrap())
+    };
+    assert_ne!(odds(&ambush), odds(&careful));
+}

@@ -125,7 +125,7 @@ pub const fn initiative(roll: i32, bonus: i32) -> i32 {
 
 /// How long a Tick System action takes: its `action_ticks`, and
 /// `acquire_ticks` more when it is a ranged attack on a new target
-/// ("Acquire": "the first attack on your chosen target take[s] an
+/// (Acquire "makes the first attack on your chosen target take an
 /// additional 2 ticks"; docs/rules.md §1.5). The one home of Acquire: the
 /// Scheduler's plan of a declared action and the tracker's shot at a new
 /// target both call it, and a battle with ranged attacks calls it with
@@ -148,8 +148,8 @@ pub const fn with_acquire(action_ticks: u32, acquire_ticks: u32, ranged_at_new_t
 /// How a fighter's defenses take time in the Tick System (docs/rules.md
 /// §1.5): a group's (a combatant's) policy, `defend` in a scenario.
 ///
-/// The text makes defending a free action that "take[s] up ticks as well
-/// (usually two)"; battles before this option let defenses cost nothing,
+/// The text makes defending a free action: "Defensive actions take up
+/// ticks as well (usually two)"; battles before this option let defenses cost nothing,
 /// which stays the default.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

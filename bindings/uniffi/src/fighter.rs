@@ -8,7 +8,7 @@ use skirmish_core::ladder::{CombatLevel, Level};
 use skirmish_core::striking::opposed::Stance as CoreStance;
 
 use crate::tactics::{Aim, Position, PostureChoice, Shield, SweepingBlow};
-use crate::timing::{ActorTiming, Declaration, RateOfFire};
+use crate::timing::{ActorTiming, Declaration, Defending, RateOfFire};
 
 /// Options of Full Contact striking.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, uniffi::Record)]
@@ -290,6 +290,15 @@ pub struct FighterProfile {
     /// others try its armor unopposed (battles).
     #[uniffi(default = false)]
     pub concentrate: bool,
+    /// Tick System: the ticks its action takes (`null`: the system's).
+    #[uniffi(default = None)]
+    pub action_ticks: Option<u32>,
+    /// Tick System: whether its defenses take time (`null`: `UNTIMED`).
+    #[uniffi(default = None)]
+    pub defend: Option<Defending>,
+    /// Tick System: Prepare at each turn instead of attacking.
+    #[uniffi(default = false)]
+    pub prepare: bool,
 }
 
 /// FUDGE 4.31's all-out stances.
@@ -358,6 +367,9 @@ impl TryFrom<FighterProfile> for core::FighterProfile {
                 .map_err(|e: CoreError| e.in_field("profile"))?
                 .unwrap_or_default(),
             concentrate: p.concentrate,
+            action_ticks: p.action_ticks,
+            defend: p.defend.map(Into::into).unwrap_or_default(),
+            prepare: p.prepare,
         })
     }
 }
@@ -405,6 +417,8 @@ pub struct Fighter {
     pub posture: PostureChoice,
     /// FUDGE 4.34: beset, fights one foe and ignores the others (battles).
     pub concentrate: bool,
+    /// Tick System: whether its defenses take time.
+    pub defend: Defending,
 }
 
 impl From<core::Fighter> for Fighter {
@@ -430,6 +444,7 @@ impl From<core::Fighter> for Fighter {
             npc_result: f.npc_result,
             posture: f.posture.into(),
             concentrate: f.concentrate,
+            defend: f.defend.into(),
         }
     }
 }

@@ -1040,6 +1040,62 @@ fun brooklynsParries() {
     same("the blow lands 2421 times in 6561", odds.lands.numerator, 2421uL)
 }
 
+/** The Tick System whole at the table: the text's turn (on 20 for 2 ticks: done on 18; Interval 6: next turn on 12),
+ *  a defense that costs ticks and pushes the next turn, Prepare's +4 and free first defense, Acquire on a new target. */
+fun tickSystemWhole() {
+    fun fighter(name: String, sr: Int, dr: Int, defend: Defending? = null, prepare: Boolean = false) =
+        FighterProfile(name = name, strikeRating = sr, defenseRating = dr, interval = 6u, actionTicks = 2u, defend = defend, prepare = prepare)
+    fun table(vararg foes: Pair<FighterProfile, Long>): Encounter {
+        val e = Encounter(TimingSystem.TickSystem(TickSystemConfig()), 1uL)
+        e.setInitiative(e.addFighter("party", fighter("Roland", 9, 7))[0], InitiativeEntry.Total(20))
+        for ((p, init) in foes) e.setInitiative(e.addFighter("foes", p)[0], InitiativeEntry.Total(init))
+        return e
+    }
+    fun Encounter.step(): String {
+        while (true) {
+            when (val t = next()) {
+                is Turn.Moment -> return "${t.moment.display}: " + t.lines.joinToString(", ") { it.sheetLabel }
+                is Turn.NewRound -> continue
+                else -> return "$t"
+            }
+        }
+    }
+    fun Encounter.logged(text: String) = log().any { it.text == text }
+    table(fighter("Orc", 5, 6, defend = Defending.FREE_ACTION) to 17L).use { e ->
+        same("Roland's turn on 20", e.step(), "20: Roland (turn)")
+        same("done on 18", e.step(), "18: Roland")
+        same("next turn on 12", sheetText(e.tickSheet()), listOf("17: Orc (turn)", "12: Roland (turn)"))
+        e.strike(e.id("Roland"), e.id("Orc"), null, StrikeDice(attack = 0))
+        same("the orc's defense, 18 to 16, pushes its turn to 16", sheetText(e.tickSheet()), listOf("16: Orc (turn)", "12: Roland (turn)"))
+        check("the log says so", e.logged("Orc defends (2 tick(s)), pushing the next turn")) { e.log().joinToString("\n") { it.text } }
+    }
+    table(fighter("Orc", 5, 6, defend = Defending.FREE_ACTION, prepare = true) to 19L).use { e ->
+        e.step()
+        same("the orc prepares on 19", e.step(), "19: Orc (turn)")
+        same("Roland lands on 18", e.step(), "18: Roland")
+        same("prepared: +4", e.defenseBonus(e.id("Orc")), 4)
+        val r = e.strike(e.id("Roland"), e.id("Orc"), null, StrikeDice(attack = 0))
+        same("the tracker adds the +4: 9 vs 10, a miss", r.brief(), "9 vs 10, MISS by -1, damage 0, null")
+        check("Prepare in the breakdown", r.defenseBreakdown.contains(Part("prepared", 4))) { "${r.defenseBreakdown}" }
+        check("the first defense is free", e.logged("Orc defends (0 tick(s))"))
+        e.strike(e.id("Roland"), e.id("Orc"), null, StrikeDice(attack = 1))
+        check("the second costs 2 ticks", e.logged("Orc defends (2 tick(s))"))
+    }
+    table(fighter("Goblin A", 5, 3) to 5L, fighter("Goblin B", 5, 3) to 4L).use { e ->
+        e.step()
+        e.step()
+        val shot = EncounterStrikeOptions(range = RangedShot(10L, 5L, 5L))
+        same("next turn on 12", sheetText(e.tickSheet()).first(), "12: Roland (turn)")
+        e.strike(e.id("Roland"), e.id("Goblin A"), shot, StrikeDice(attack = 0))
+        same("Acquire: 2 ticks more, on 10", sheetText(e.tickSheet()).first(), "10: Roland (turn)")
+        e.strike(e.id("Roland"), e.id("Goblin A"), shot, StrikeDice(attack = 0))
+        same("the same target: nothing more", sheetText(e.tickSheet()).first(), "10: Roland (turn)")
+        e.strike(e.id("Roland"), e.id("Goblin B"), shot, StrikeDice(attack = 0))
+        same("a new target: on 8", sheetText(e.tickSheet()).first(), "8: Roland (turn)")
+        check("the log says so", e.logged("Roland acquires Goblin B (+2 tick(s))"))
+    }
+}
+
 fun main() {
     val sections = listOf(
         "the goblin ambush (Continuous, the text's rolls)" to ::theGoblinAmbush,
@@ -1056,6 +1112,7 @@ fun main() {
         "strike errors" to ::strikeErrors,
         "balance: where the fight is even" to ::balanceSearch,
         "Brooklyn's parries (Full Contact, the text's rolls) and their exact odds" to ::brooklynsParries,
+        "the Tick System whole: a defense's ticks, Prepare, Acquire" to ::tickSystemWhole,
     )
     for ((name, section) in sections) {
         val before = failed

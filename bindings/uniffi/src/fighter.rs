@@ -9,7 +9,7 @@ use skirmish_core::striking::opposed::Stance as CoreStance;
 
 use crate::striking::ParryPolicy;
 use crate::tactics::{Aim, Position, PostureChoice, Shield, SweepingBlow};
-use crate::timing::{ActorTiming, Declaration, RateOfFire};
+use crate::timing::{ActorTiming, Declaration, Defending, RateOfFire};
 
 /// Options of Full Contact striking.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, uniffi::Record)]
@@ -292,6 +292,15 @@ pub struct FighterProfile {
     /// parry per strike.
     #[uniffi(default = None)]
     pub parry: Option<ParryPolicy>,
+    /// Tick System: the ticks its action takes (`null`: the system's).
+    #[uniffi(default = None)]
+    pub action_ticks: Option<u32>,
+    /// Tick System: whether its defenses take time (`null`: `UNTIMED`).
+    #[uniffi(default = None)]
+    pub defend: Option<Defending>,
+    /// Tick System: Prepare at each turn instead of attacking.
+    #[uniffi(default = false)]
+    pub prepare: bool,
 }
 
 /// FUDGE 4.31's all-out stances.
@@ -369,6 +378,9 @@ impl TryFrom<FighterProfile> for core::FighterProfile {
             unaware_for: 0,
             unaware_defense_rating: None,
             parry: p.parry.map(Into::into).unwrap_or_default(),
+            action_ticks: p.action_ticks,
+            defend: p.defend.map(Into::into).unwrap_or_default(),
+            prepare: p.prepare,
         })
     }
 }
@@ -418,6 +430,8 @@ pub struct Fighter {
     pub concentrate: bool,
     /// Full Contact: when it parries a blow that would land (battles).
     pub parry: ParryPolicy,
+    /// Tick System: whether its defenses take time.
+    pub defend: Defending,
 }
 
 impl From<core::Fighter> for Fighter {
@@ -444,6 +458,7 @@ impl From<core::Fighter> for Fighter {
             posture: f.posture.into(),
             concentrate: f.concentrate,
             parry: f.parry.into(),
+            defend: f.defend.into(),
         }
     }
 }

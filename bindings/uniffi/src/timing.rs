@@ -541,3 +541,33 @@ pub fn timing_system_names() -> Result<Vec<String>, SkirmishError> {
 pub fn default_declaration() -> Result<Declaration, SkirmishError> {
     crate::error::guard(|| Ok(core::Declaration::default().into()))
 }
+
+/// Tick System: whether a fighter's defenses take time (its `defend`
+/// policy).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, uniffi::Enum)]
+pub enum Defending {
+    /// Defending takes no time (the default).
+    Untimed,
+    /// Each defense is a free action of the system's free-action ticks
+    /// (a prepared fighter's first is free).
+    FreeAction,
+}
+
+impl From<Defending> for skirmish_core::timing::tick_system::Defending {
+    fn from(d: Defending) -> Self {
+        match d {
+            Defending::Untimed => Self::Untimed,
+            Defending::FreeAction => Self::FreeAction,
+        }
+    }
+}
+
+impl From<skirmish_core::timing::tick_system::Defending> for Defending {
+    fn from(d: skirmish_core::timing::tick_system::Defending) -> Self {
+        use skirmish_core::timing::tick_system::Defending as Core;
+        match d {
+            Core::Untimed => Defending::Untimed,
+            Core::FreeAction => Defending::FreeAction,
+        }
+    }
+}

@@ -37,7 +37,8 @@ use crate::striking::full_contact::{ParryPolicy, WeaponRange};
 use crate::striking::opposed::{Aim, MeleeModifiers, Position, PostureChoice, Shield, Stance, SweepingBlow};
 use crate::tables::weapons::RateOfFire;
 use crate::tables::{armor, weapons};
-use crate::timing::{ActorTiming, Declaration, TimingSystem};
+use crate::timing::tick_system::Defending;
+use crate::timing::{ActionKind, ActorTiming, Declaration, TimingSystem};
 
 /// The striking system and its options.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -557,11 +558,31 @@ pub struct FighterProfile {
     /// asks for a parry per strike. Full Contact striking only.
     #[serde(default, skip_serializing_if = "ParryPolicy::is_never")]
     pub parry: ParryPolicy,
+    /// Tick System: the ticks its action takes, overriding the system's
+    /// `action_ticks` (`None`, the default: the system's), in
+    /// `1..=`[`ACTION_TICKS_LIMIT`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub action_ticks: Option<u32>,
+    /// Tick System: whether its defenses take time ([`Defending`]):
+    /// `"untimed"` (the default) or `"free_action"`, each defense a free
+    /// action of the system's `free_action_ticks` (docs/rules.md §1.5).
+    #[serde(default, skip_serializing_if = "Defending::is_untimed")]
+    pub defend: Defending,
+    /// Tick System: Prepare at each turn instead of attacking (+ the
+    /// system's `prepare_defense_bonus` to its defense, the first defense
+    /// while prepared free), and take the held turn to attack when first
+    /// struck at while prepared (battles; docs/rules.md §1.5, §5).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub prepare: bool,
 }
 
 fn is_zero_u32(v: &u32) -> bool {
     *v == 0
 }
+
+/// The most ticks a fighter's Tick System action may take (as the system's
+/// own `action_ticks`).
+pub const ACTION_TICKS_LIMIT: u32 = 10_000;
 
 /// The largest magnitude of a FUDGE Scale: far beyond a dragon's.
 pub const SCALE_LIMIT: i32 = 100;
@@ -641,6 +662,9 @@ impl FighterProfile {
             unaware_for: 0,
             unaware_defense_rating: None,
             parry: ParryPolicy::Never,
+            action_ticks: None,
+            defend: Defending::Untimed,
+            prepare: false,
         }
     }
 
@@ -680,6 +704,11 @@ impl FighterProfile {
         check_posture(self.stance, &self.posture)?;
         if self.interval > INTERVAL_LIMIT {
             return Err(Error::out_of_range("interval", self.interval, 0, INTERVAL_LIMIT));
+        }
+        if let Some(t) = self.action_ticks
+            && !(1..=ACTION_TICKS_LIMIT).contains(&t)
+        {
+            return Err(Error::out_of_range("action_ticks", t, 1, ACTION_TICKS_LIMIT));
         }
         if self.extra_attacks > EXTRA_ATTACKS_LIMIT {
             return Err(Error::out_of_range(
@@ -769,6 +798,12 @@ impl FighterProfile {
         };
         action.extra_attacks = self.extra_attacks;
         action.disruptible = self.disruptible;
+        action.action_ticks = self.action_ticks;
+        // Prepare is a declaration of the Tick System's (other systems
+        // have no use for it: warned about in a scenario).
+        if self.prepare && matches!(timing, TimingSystem::TickSystem(_)) {
+            action.kind = ActionKind::Prepare;
+        }
         action.validate()?;
         let timing_traits = ActorTiming {
             initiative_bonus: self.initiative_bonus,
@@ -818,11 +853,18 @@ impl FighterProfile {
             posture: self.posture,
             concentrate: self.concentrate && fudge,
             parry: if fudge { ParryPolicy::Never } else { self.parry },
+            defend: self.defend,
         })
     }
 }
 
 impl Fighter {
+    /// Tick System: whether it Prepares at its turns (its profile's
+    /// `prepare`, resolved under the Tick System).
+    pub fn prepares(&self) -> bool {
+        self.action.kind == ActionKind::Prepare
+    }
+
     /// Checks that these numbers could have come from
     /// [`FighterProfile::resolve`] (a restored snapshot, a hand-made
     /// continuation): ratings, skill, armor and damage factors within the
@@ -913,6 +955,9 @@ pub struct Fighter {
     /// Full Contact: when it parries a blow that would land (battles).
     #[serde(default, skip_serializing_if = "ParryPolicy::is_never")]
     pub parry: ParryPolicy,
+    /// Tick System: whether its defenses take time.
+    #[serde(default, skip_serializing_if = "Defending::is_untimed")]
+    pub defend: Defending,
 }
 
 /// Postures (4.32) replace the all-out stances (4.31): a fighter has one

@@ -687,3 +687,58 @@ fn tactics_change_mid_fight() {
         s.stderr
     );
 }
+
+/// The Tick System's policies at the table, from the scenario's groups
+/// (docs/rules.md §1.5): a prepared goblin's defense gets +4 from the
+/// tracker itself and its first defense is free; a ranged strike at a new
+/// target Acquires it (2 more ticks: Roland's turn on 5 moves to 3).
+#[test]
+fn tick_system_prepare_and_acquire_at_the_table() {
+    let script = "\
+init Cardiff total 20
+init \"Goblin #1\" total 19
+init Roland total 5
+init Madoc total 4
+init \"Orc #1\" total 2
+init \"Orc #2\" total 2
+init Shaman total 1
+init \"Goblin #2\" total 1
+next
+next
+next
+next
+strike Cardiff \"Goblin #1\" roll -1
+strike Roland Shaman range 10 5 5 roll 0
+sheet
+";
+    let s = track(
+        &[
+            "--set",
+            "timing=tick-system",
+            "--set",
+            "sides.goblinoids.groups.2.prepare=true",
+            "--set",
+            "sides.goblinoids.groups.2.defend=\"free_action\"",
+        ],
+        script,
+    );
+    assert_eq!(s.code, Some(0), "{}", s.stderr);
+    assert_eq!(s.stderr, "");
+    assert_lines_in_order(
+        &s.stdout,
+        &[
+            "round 1 tick 19: Goblin #1 (turn begins) acts",
+            "round 1 tick 18: Cardiff acts",
+            // SR 9 - 1 = 8 would hit DR 6; prepared, the goblin's DR is 10.
+            "Cardiff strikes Goblin #1: 8 vs 10, miss",
+            "Goblin #1 defends (0 tick(s))",
+            "Roland acquires Shaman (+2 tick(s))",
+        ],
+    );
+    // The sheet: Roland's turn on 3, no longer on 5.
+    let sheet = &s.stdout[s.stdout.rfind("tick sheet").unwrap()..];
+    assert!(
+        sheet.contains("   3  Roland (turn) ") && !sheet.contains("   5  Roland"),
+        "{sheet}"
+    );
+}

@@ -123,6 +123,63 @@ pub const fn initiative(roll: i32, bonus: i32) -> i32 {
     roll.saturating_add(bonus)
 }
 
+/// How long a Tick System action takes: its `action_ticks`, and
+/// `acquire_ticks` more when it is a ranged attack on a new target
+/// (Acquire "makes the first attack on your chosen target take an
+/// additional 2 ticks"; docs/rules.md §1.5). The one home of Acquire: the
+/// Scheduler's plan of a declared action and the tracker's shot at a new
+/// target both call it, and a battle with ranged attacks calls it with
+/// whether the attack is ranged and at a new target. Saturating.
+///
+/// ```
+/// use skirmish_core::timing::tick_system::with_acquire;
+/// assert_eq!(with_acquire(2, 2, true), 4);
+/// assert_eq!(with_acquire(2, 2, false), 2);
+/// ```
+#[inline]
+pub const fn with_acquire(action_ticks: u32, acquire_ticks: u32, ranged_at_new_target: bool) -> u32 {
+    if ranged_at_new_target {
+        action_ticks.saturating_add(acquire_ticks)
+    } else {
+        action_ticks
+    }
+}
+
+/// How a fighter's defenses take time in the Tick System (docs/rules.md
+/// §1.5): a group's (a combatant's) policy, `defend` in a scenario.
+///
+/// The text makes defending a free action: "Defensive actions take up
+/// ticks as well (usually two)"; battles before this option let defenses cost nothing,
+/// which stays the default.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Defending {
+    /// Defending takes no time (the default).
+    #[default]
+    Untimed,
+    /// Each defense (each time the fighter is struck at) is a free action
+    /// of the system's `free_action_ticks`: it cancels an action in
+    /// progress and pushes a next turn it runs into
+    /// ([`Scheduler::free_action`](super::Scheduler::free_action)); a
+    /// prepared fighter's first defense is free.
+    FreeAction,
+}
+
+impl Defending {
+    /// The names a file writes.
+    pub const NAMES: [&'static str; 2] = ["untimed", "free_action"];
+
+    /// Its name in a file.
+    pub const fn name(self) -> &'static str {
+        Self::NAMES[self as usize]
+    }
+
+    /// Whether defending takes no time (the default, left out of files).
+    pub fn is_untimed(&self) -> bool {
+        *self == Defending::Untimed
+    }
+}
+
 /// Countdown tick of the next turn: `current - (action ticks + interval)`.
 ///
 /// ```

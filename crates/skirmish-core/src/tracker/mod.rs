@@ -62,6 +62,7 @@ mod sheet;
 mod snapshot;
 mod story;
 mod strike;
+mod tick;
 mod turns;
 mod view;
 

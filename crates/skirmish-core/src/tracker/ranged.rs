@@ -166,7 +166,9 @@ impl Encounter {
                 defense,
             };
             let out = attack.resolve(&mut s.rng).map_err(TrackerError::from)?;
-            land_shot(s, log, (shooter, target), (&sf, &tf), &out, options.difficulty)
+            let report = land_shot(s, log, (shooter, target), (&sf, &tf), &out, options.difficulty)?;
+            super::tick::blow_timing(s, log, (shooter, target), true)?;
+            Ok(report)
         })
     }
 

@@ -143,6 +143,10 @@ pub(super) struct Line {
     /// per line, however large the group.
     #[serde(default)]
     pub(super) stats: Option<Fighter>,
+    /// Tick System: the combatant its last ranged blow was at (Acquire
+    /// charges a blow at another).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) last_shot_at: Option<u32>,
 }
 
 /// Most combatants one encounter may have.
@@ -241,6 +245,7 @@ impl Encounter {
                 group,
                 label: spec.action_label.clone(),
                 stats: spec.stats.clone(),
+                last_shot_at: None,
             });
             s.over = false;
             let what = if group {

@@ -22,6 +22,11 @@
 //! - FUDGE's multi-foe penalty and situational modifiers (position,
 //!   shields, aim) are the GM's call here: pass them as
 //!   [`EncounterStrikeOptions::modifier`].
+//! - **The Tick System** (docs/rules.md §1.5): a prepared target's defense
+//!   gets Prepare's bonus (a "prepared" term); a target whose profile
+//!   defends as a free action (`defend = "free_action"`) takes one, its
+//!   first while prepared free; a ranged blow (a `range`, a FUDGE shot) at
+//!   another target than the attacker's last ranged blow's Acquires it.
 
 use serde::{Deserialize, Serialize};
 
@@ -380,6 +385,11 @@ pub(super) fn wound_in(s: &mut State, i: usize, damage: i32) -> Wound {
     w
 }
 
+/// Prepare's bonus as a term of the defense, if any.
+fn prepared_part(bonus: i32) -> Option<Part> {
+    (bonus != 0).then(|| part("prepared", bonus))
+}
+
 fn penalty_part(p: i32) -> Option<Part> {
     match p {
         0 => None,
@@ -408,6 +418,9 @@ impl Encounter {
     /// - FUDGE's multi-foe penalty and situational modifiers (position,
     ///   shields, aim) are the GM's call here: pass them as
     ///   [`EncounterStrikeOptions::modifier`].
+    /// - **Tick System**: Prepare's bonus to a prepared target's defense,
+    ///   the target's defense as a free action when its profile says so,
+    ///   Acquire for a ranged blow at a new target (see the module docs).
     ///
     /// Refused (changing nothing): an unknown combatant (`NotFound`); an
     /// attacker that is down (unless it went down at this very moment) or
@@ -591,6 +604,8 @@ fn strike_in(
         return Err(TrackerError::invalid("combatant", "has no combat stats"));
     };
     let (a_pen, t_pen) = (s.combatants[ai].moment_penalty, s.combatants[ti].moment_penalty);
+    // Tick System: a prepared target's bonus to its defense (Prepare).
+    let prepared = s.scheduler.defense_bonus(ActorId(s.combatants[ti].line));
     let striking = s.rules.striking;
     let fudge = matches!(striking, Striking::FudgeOpposed(_));
     let attack_roll = if fudge && af.npc_result {
@@ -608,7 +623,7 @@ fn strike_in(
     match striking {
         Striking::FullContact(rules) => {
             let sr = af.strike_rating.saturating_add(a_pen).saturating_add(options.modifier);
-            let dr = tf.defense_rating.saturating_add(t_pen);
+            let dr = tf.defense_rating.saturating_add(t_pen).saturating_add(prepared);
             if !options.parry && dice.defense.is_some() {
                 // A Full Contact defender rolls only to parry: a typed roll is
                 // checked like any other, then has nothing to do.
@@ -636,6 +651,7 @@ fn strike_in(
                 defense_breakdown.push(part("armor", tf.armor_bonus));
             }
             defense_breakdown.extend(penalty_part(t_pen));
+            defense_breakdown.extend(prepared_part(prepared));
             let parry_roll = if options.parry {
                 Some(four_df(s, dice.defense, "dice.defense")?)
             } else {
@@ -715,7 +731,7 @@ fn strike_in(
                     outnumbered: 0,
                     roll: defense,
                     stance: tf.stance,
-                    modifier: tm.modifier,
+                    modifier: tm.modifier.saturating_add(prepared),
                     minimum: tm.minimum,
                     posture: tp,
                 },
@@ -744,7 +760,7 @@ fn strike_in(
             );
             defense_breakdown = fudge_parts(
                 (t_skill, tf.stance, t_pen),
-                labelled(&tm),
+                labelled(&tm).into_iter().chain(prepared_part(prepared)),
                 0,
                 defense,
                 tp.saturating_neg(),
@@ -838,6 +854,7 @@ fn strike_in(
     if attacker_after.is_some() {
         attacker_disrupted = hit_aftermath(s, log, attacker, attacker_went_down)?;
     }
+    super::tick::blow_timing(s, log, (attacker, target), options.range.is_some())?;
     let (wound, hit_points) = condition(after);
     Ok(StrikeReport {
         attacker,

@@ -17,4 +17,5 @@ mod tracker_fudge;
 mod tracker_props;
 mod tracker_restore;
 mod tracker_strikes;
+mod tracker_tick;
 mod weapons;

@@ -7,6 +7,7 @@ use skirmish_core::fighter::{ExchangeRule, Fighter, FullContactRules};
 use skirmish_core::striking::full_contact::StrikeOptions;
 use skirmish_core::timing::TimingSystem;
 use skirmish_core::timing::simple::highest_initiative;
+use skirmish_core::timing::tick_system::Defending;
 
 use super::distance::GroupField;
 use super::{Battle, FastPrep, GroupRt, reserve_fighters};
@@ -91,6 +92,7 @@ impl Battle {
             surprise: false,
             spends_actions: false,
             morale,
+            tick_policies: false,
             fast: None,
         };
         if let Some(d) = battle.distance {
@@ -104,12 +106,24 @@ impl Battle {
         battle.surprise = battle.groups.iter().any(|g| g.field.unaware_for > 0);
         battle.exchanges_by_round = battle.counts_exchanges_by_round();
         battle.spends_actions = battle.any_action_spent();
+        battle.tick_policies = battle.plays_tick_policies();
         // Distance, surprise and the rear are the general loop's alone; the
         // fast paths play no morale either.
         if battle.distance.is_none() && battle.front.is_none() && !battle.surprise && battle.morale.is_empty() {
             battle.fast = battle.fast_plan();
         }
         Ok(battle)
+    }
+
+    /// Whether a group's Tick System policies are played (docs/rules.md
+    /// §5): the Tick System, and a group that defends as a free action or
+    /// prepares.
+    fn plays_tick_policies(&self) -> bool {
+        matches!(self.timing, TimingSystem::TickSystem(_))
+            && self
+                .groups
+                .iter()
+                .any(|g| g.fighter.defend == Defending::FreeAction || g.fighter.prepares())
     }
 
     /// Whether FUDGE two-way exchanges count by round in this battle
@@ -337,16 +351,21 @@ impl Battle {
             surprise: false,
             spends_actions: false,
             morale: Vec::new(),
+            tick_policies: false,
             fast: None,
         };
         battle.exchanges_by_round = battle.counts_exchanges_by_round();
         battle.spends_actions = battle.any_action_spent();
+        battle.tick_policies = battle.plays_tick_policies();
         // The ranked policies' index would need the fighters already down
         // at the start left out (`fast/ranked.rs` musters everyone), FUDGE
         // opposed striking its own loop from a start: those continuations
         // stay on the general loop.
+        // The Tick System's policies are the general loop's too (it asks
+        // the clock at each strike).
         if let (Targeting::Random, Striking::FullContact(r)) = (battle.targeting, battle.striking)
             && !battle.declines_fast_paths()
+            && !battle.tick_policies
         {
             battle.fast = battle.fast_plan_with(r, None, true);
         }

@@ -7,6 +7,7 @@ use skirmish_core::damage::DamageModel;
 use skirmish_core::dice::SeededRolls;
 use skirmish_core::fighter::Fighter;
 use skirmish_core::striking::full_contact::StrikeOutcome;
+use skirmish_core::timing::tick_system::Defending;
 
 use super::distance::Act;
 use super::targeting::{Arrays, DISARMED, SPENT_ON_PARRY, rank_key};
@@ -129,10 +130,20 @@ impl Battle {
                 self.count_exchanges(ws, round, lone);
             }
             for i in 0..ws.picks.len() {
-                self.strike(ws, rolls, i, (tick, round), &mut summary, &mut trace)?;
+                // Tick System: Prepare's bonus, as it stands at the start
+                // of the moment (answers come at its end).
+                let bonus = if self.tick_policies {
+                    clock.defense_bonus(ws.picks[i].1)
+                } else {
+                    0
+                };
+                self.strike(ws, rolls, (i, bonus), (tick, round), &mut summary, &mut trace)?;
             }
             // ...and at the end of the moment every hit lands together.
             self.land_hits(clock, model, state, ws, &mut summary, &mut trace);
+            if self.tick_policies {
+                self.defend_and_answer(clock, ws, &mut trace)?;
+            }
             if !ws.fallen.is_empty() && options.casualties {
                 casualties.push(Casualties {
                     tick,
@@ -339,7 +350,7 @@ impl Battle {
         &self,
         ws: &mut Arrays,
         rolls: &mut SeededRolls,
-        i: usize,
+        (i, prepared): (usize, i32),
         (tick, round): (u64, u32),
         summary: &mut BattleSummary,
         trace: &mut Trace,
@@ -378,7 +389,7 @@ impl Battle {
                 };
                 // A knocked-down target defends the worse (§2.1.8).
                 let down_by = if self.spends_actions { knocked[t as usize] } else { 0 };
-                let dr = aware_dr + penalty[t as usize] - down_by;
+                let dr = aware_dr + penalty[t as usize] - down_by + prepared;
                 // A ranged weapon shoots at the distance of the moment
                 // (Full Contact "Range Penalties", docs/rules.md §5.1).
                 let shot = match (self.distance, self.field_of(a).reach.range()) {
@@ -522,7 +533,7 @@ impl Battle {
                     outnumbered: crowd(t),
                     roll: dr,
                     stance: tg.stance,
-                    modifier: tb.modifier_against(&ab),
+                    modifier: tb.modifier_against(&ab).saturating_add(prepared),
                     minimum: tb.minimum_against(&ab, min),
                     posture: tp,
                 };
@@ -650,6 +661,37 @@ impl Battle {
         }
         for line in settled_lines {
             trace.say(|| line);
+        }
+        Ok(())
+    }
+
+    /// Tick System policies at the end of the moment (docs/rules.md §5),
+    /// after the hits landed: each strike at a fighter still standing whose
+    /// group defends as a free action is a defense of
+    /// `free_action_ticks` (in the order struck; a prepared fighter's first
+    /// is free), then each prepared fighter struck at takes its held turn
+    /// and attacks.
+    fn defend_and_answer<C: Clock>(&self, clock: &mut C, ws: &mut Arrays, trace: &mut Trace) -> Result<(), SimError> {
+        for i in 0..ws.picks.len() {
+            let t = ws.picks[i].1;
+            if ws.down[t as usize] {
+                continue;
+            }
+            let g = &self.groups[self.group_of[t as usize] as usize].fighter;
+            if g.defend == Defending::FreeAction
+                && let Some(r) = clock.defend(t)?
+            {
+                trace.say(|| trace::defends(&self.fighter_name(t), &r));
+            }
+        }
+        for i in 0..ws.picks.len() {
+            let t = ws.picks[i].1;
+            if !ws.down[t as usize]
+                && self.groups[self.group_of[t as usize] as usize].fighter.prepares()
+                && clock.answer(t)?
+            {
+                trace.say(|| trace::answers(&self.fighter_name(t)));
+            }
         }
         Ok(())
     }

@@ -78,11 +78,21 @@
 //!   action timed as any other. **Surprise and the rear** (§5.2): an
 //!   unaware defender is struck at its unaware DR, or unopposed under
 //!   FUDGE. Battles with none of these take the fast paths as before.
-//! - **Not modelled**: the Tick System's Acquire (+2 ticks for the first
-//!   ranged attack on a new target). A battle's fighter picks its target
-//!   when its action lands, after its ticks are counted; the place a
-//!   ranged attacker changes target is marked in `fight.rs`. A GM who
-//!   wants it adds the ticks to the group's weapon.
+//! - **The Tick System whole** (docs/rules.md §1.5, §5): a group's
+//!   `action_ticks` override the system's. With `defend = "free_action"`
+//!   each strike at one of its fighters still standing is a defense of
+//!   `free_action_ticks` at the end of the moment, after the hits land, in
+//!   the order struck (it may cancel the action in progress and push the
+//!   next turn). With `prepare = true` the group Prepares at each turn;
+//!   strikes at a prepared fighter meet its defense + `prepare_defense_bonus`
+//!   as it stood at the start of the moment, its first defense is free,
+//!   and at the end of the moment it takes its held turn and attacks,
+//!   preparing again at its next turn. Such battles run on the core
+//!   Scheduler (`SchedulerClock`), which holds these rules; no lean clock
+//!   or fast path takes them.
+//! - **Not modelled**: the Tick System's Acquire in battles. The rule is
+//!   core `tick_system::with_acquire`; the place a ranged attacker
+//!   changes target is marked in `fight.rs`, where it is to be called.
 //! - **Engagement**: an attacker engages the target it last struck at, until
 //!   it strikes another or falls; "least engaged" targeting and the reach
 //!   limit count engaged attackers.
@@ -253,6 +263,11 @@ pub struct Battle {
     /// Per side, its morale (docs/rules.md §5); empty when no side has
     /// one (then no side ever breaks).
     morale: Vec<Option<morale::MoraleRt>>,
+    /// Whether a group's Tick System policies (`defend = "free_action"`,
+    /// `prepare`) are played: the battle then runs on the Scheduler,
+    /// which holds those rules, and the loop asks its clock at each
+    /// strike.
+    tick_policies: bool,
     /// Set when the battle can take the fast path (`fast.rs`).
     fast: Option<(FastPlan, FastPrep)>,
 }
@@ -468,7 +483,7 @@ impl Battle {
     }
 
     fn use_lean_clock(&self) -> bool {
-        LeanClock::handles(&self.timing, self.groups.iter().map(|g| g.fighter.action))
+        !self.tick_policies && LeanClock::handles(&self.timing, self.groups.iter().map(|g| g.fighter.action))
     }
 
     /// Fights on the general path (never the fast one) with the given clock

@@ -358,3 +358,28 @@ pub(super) fn breaks(side: &str, leaving: u64, outcome: &str, why: &str) -> Stri
     };
     format!("{side} break ({why}): {leaving} standing {verb}")
 }
+
+/// A Tick System defense as a free action, and what it did to the
+/// defender's timing.
+pub(super) fn defends(fighter: &str, r: &skirmish_core::timing::tick_system::FreeActionResult) -> String {
+    let mut text = if r.ticks == 0 {
+        format!("{fighter} defends at no cost (prepared)")
+    } else {
+        format!("{fighter} defends ({} ticks)", r.ticks)
+    };
+    if r.cancelled_action {
+        text += ", cancelling its action";
+    }
+    if r.pushed {
+        text += ", pushing its next turn";
+    }
+    if let Some(turn) = r.next_turn {
+        text += &format!("; next turn on {turn}");
+    }
+    text
+}
+
+/// A prepared fighter struck at takes its held turn to attack.
+pub(super) fn answers(fighter: &str) -> String {
+    format!("{fighter} takes its held turn and attacks")
+}

@@ -3,6 +3,7 @@
 //! expanded into the battle's fighters, for odds from here.
 
 use skirmish_core::dice::SeededRolls;
+use skirmish_core::timing::tick_system::FreeActionResult;
 use skirmish_core::timing::{Act, ActorId, Scheduler, TimingSystem};
 
 use super::scheduler::next_landing;
@@ -201,6 +202,26 @@ impl Clock for LineClock<'_> {
                 // The last member fell: the line's action goes with it.
                 let _ = self.scheduler.remove(ActorId(line));
             }
+        }
+    }
+
+    fn defense_bonus(&self, who: u32) -> i32 {
+        self.line_of(who)
+            .map_or(0, |line| self.scheduler.defense_bonus(ActorId(line)))
+    }
+
+    /// A member's defense is its line's, as at the table.
+    fn defend(&mut self, who: u32) -> Result<Option<FreeActionResult>, SimError> {
+        match self.line_of(who) {
+            Some(line) => super::scheduler::defend(&mut self.scheduler, ActorId(line)),
+            None => Ok(None),
+        }
+    }
+
+    fn answer(&mut self, who: u32) -> Result<bool, SimError> {
+        match self.line_of(who) {
+            Some(line) => super::scheduler::answer(&mut self.scheduler, ActorId(line)),
+            None => Ok(false),
         }
     }
 

@@ -10,7 +10,7 @@
 //! | [`ContinuousClock`] | `continuous.rs` | Continuous timing on plain arrays: one queue event per fighter, no allocation per action | Continuous |
 //! | [`RoundsClock`] | `rounds.rs` | Simultaneous Combat, Simple Rounds and Action Blocks | those systems without GM timing |
 //! | [`GraduatedClock`] | `graduated.rs` | Graduated Rounds, follow-ups on the [`ring`](crate::ring) | the round extends and no extra preparation or GM timing |
-//! | [`TickClock`] | `tick.rs` | the Tick System, every option and declaration | the Tick System |
+//! | [`TickClock`] | `tick.rs` | the Tick System, every option and declaration | the Tick System, no group that defends as a free action or prepares |
 //! | [`LazyTickClock`] | `tick/lazy.rs` | the Tick System without handles, on the ring | up to 65,536 fighters, only a fall cancels an event, every delay fits the ring |
 //! | [`LineClock`] | `lines.rs` | an encounter's Scheduler handed over, its lines expanded into fighters | odds from here |
 //!
@@ -33,6 +33,7 @@
 
 use skirmish_core::dice::SeededRolls;
 use skirmish_core::timing::simple::actions_with;
+use skirmish_core::timing::tick_system::FreeActionResult;
 use skirmish_core::timing::{ActorTiming, Declaration, MAX_ACTORS, MAX_TICK, TimingSystem};
 
 use crate::error::SimError;
@@ -92,6 +93,27 @@ pub(crate) trait Clock {
     /// takes at this moment, drawn with its strike. Clocks whose timing
     /// system takes no such roll (all but Continuous) ignore it.
     fn ready_roll(&mut self, who: u32, roll: i32);
+    /// Tick System: the bonus to the fighter's defense now (Prepare's,
+    /// while it is prepared). Clocks that run no Prepare give 0.
+    #[inline]
+    fn defense_bonus(&self, _who: u32) -> i32 {
+        0
+    }
+    /// Tick System: the fighter defends as a free action (its group's
+    /// `defend` policy), now; what it did to its timing. Clocks that run
+    /// no such policy do nothing.
+    #[inline]
+    fn defend(&mut self, _who: u32) -> Result<Option<FreeActionResult>, SimError> {
+        Ok(None)
+    }
+    /// Tick System: a prepared fighter struck at takes its held turn now
+    /// and attacks (its group's `prepare` policy), preparing again at its
+    /// next turn. Returns whether it did. Clocks that run no Prepare do
+    /// nothing.
+    #[inline]
+    fn answer(&mut self, _who: u32) -> Result<bool, SimError> {
+        Ok(false)
+    }
 }
 
 /// A battle's lean clock, kept in a workspace from battle to battle (see

@@ -2,8 +2,9 @@
 //! [`Scheduler`], exactly as the live tracker runs them: what a battle
 //! uses when no lean clock takes it (see the module docs of `clock`).
 
-use skirmish_core::dice::{Dice, RollSource, SeededRolls};
-use skirmish_core::timing::{Act, ActorId, ActorTiming, Declaration, Scheduler, Step, TimingSystem};
+use skirmish_core::dice::{Dice, RollSource, ScriptedRolls, SeededRolls};
+use skirmish_core::timing::tick_system::FreeActionResult;
+use skirmish_core::timing::{Act, ActionKind, ActorId, ActorTiming, Declaration, Scheduler, Step, TimingSystem};
 
 use super::{Clock, Tick};
 use crate::error::SimError;
@@ -155,4 +156,54 @@ impl Clock for SchedulerClock {
             self.ready.push((who, roll));
         }
     }
+
+    fn defense_bonus(&self, who: u32) -> i32 {
+        self.scheduler.defense_bonus(ActorId(who))
+    }
+
+    fn defend(&mut self, who: u32) -> Result<Option<FreeActionResult>, SimError> {
+        defend(&mut self.scheduler, ActorId(who))
+    }
+
+    fn answer(&mut self, who: u32) -> Result<bool, SimError> {
+        answer(&mut self.scheduler, ActorId(who))
+    }
+}
+
+/// Tick System: `who` defends now as a free action ([`Clock::defend`]),
+/// if it is still in the fight. Shared with the continuation's clock.
+pub(super) fn defend(scheduler: &mut Scheduler, who: ActorId) -> Result<Option<FreeActionResult>, SimError> {
+    if !scheduler.is_in(who) {
+        return Ok(None);
+    }
+    scheduler
+        .free_action(who, None, true)
+        .map(Some)
+        .map_err(SimError::rules)
+}
+
+/// Tick System: a prepared `who` takes its held turn and attacks, its
+/// Prepare kept for its next turn ([`Clock::answer`]). Shared with the
+/// continuation's clock.
+pub(super) fn answer(scheduler: &mut Scheduler, who: ActorId) -> Result<bool, SimError> {
+    if !scheduler.is_in(who) || !scheduler.is_prepared(who) || scheduler.is_awaiting(who) {
+        return Ok(false);
+    }
+    let prepare = scheduler.declaration(who).map_err(SimError::rules)?;
+    if prepare.kind != ActionKind::Prepare {
+        return Ok(false);
+    }
+    // The Tick System's plan of an attack rolls nothing.
+    let mut no_rolls = ScriptedRolls::new([]);
+    scheduler.take_held_turn(who).map_err(SimError::rules)?;
+    let attack = Declaration {
+        kind: ActionKind::Attack,
+        ..prepare
+    };
+    scheduler.declare(who, attack, &mut no_rolls).map_err(SimError::rules)?;
+    // Kept for its next turn: it prepares again.
+    scheduler
+        .declare(who, prepare, &mut no_rolls)
+        .map_err(SimError::rules)?;
+    Ok(true)
 }

@@ -58,10 +58,12 @@
 //!   `interval` from now, if that is later than now and still in the
 //!   round. A fallen fighter's pending action and turn go.
 //!
-//! The Scheduler's table-only operations (free actions, interrupts, held
-//! turns, entered initiative, timers) are never used by a battle, so every
-//! Tick System option and declaration runs here
-//! ([`TickClock::handles`]).
+//! The Scheduler's table-only operations (interrupts, entered initiative,
+//! timers) are never used by a battle; its free actions and held turns are
+//! used only by a battle whose groups defend as a free action or prepare
+//! (`defend`, `prepare`), which runs on the Scheduler itself
+//! (`Battle::use_lean_clock`). So every other Tick System battle runs
+//! here ([`TickClock::handles`]).
 
 mod lazy;
 mod ring;

@@ -6,7 +6,8 @@
 
 use skirmish_core::fighter::{AmazingDefenseRule, ExchangeRule, KNOCK_DOWN_PENALTY};
 use skirmish_core::striking::opposed::{Aim, Position, Stance, SweepingBlow};
-use skirmish_core::timing::TimingSystem;
+use skirmish_core::timing::tick_system::Defending;
+use skirmish_core::timing::{TickSystemConfig, TimingSystem};
 
 use super::{Scenario, Striking};
 use skirmish_core::distance::Plan;
@@ -14,7 +15,9 @@ use skirmish_core::distance::Plan;
 impl Scenario {
     /// Settings this scenario gives that its chosen rules ignore, one
     /// sentence each, naming the field: Tick System initiative bonus and
-    /// interval under another timing system; REF and Combat Sense (Action
+    /// interval, action ticks, `defend` and `prepare` under another timing
+    /// system, and the Tick System's free-action ticks, Prepare bonus and
+    /// Acquire ticks where no group reads them; REF and Combat Sense (Action
     /// Blocks) under another, and a REF below 0 under Action Blocks (the
     /// rules take it, the text never goes there); a FUDGE stance, shield,
     /// aim, position, Scale, NPC result, posture or `concentrate` under
@@ -145,6 +148,9 @@ impl Scenario {
                 false
             }
         };
+        if let TimingSystem::TickSystem(c) = &self.timing {
+            out.extend(self.tick_system_warnings(c));
+        }
         for (s, side) in self.sides.iter().enumerate() {
             if let Some(text) = super::morale::warnings(s, side) {
                 out.push(with_field(text));
@@ -174,6 +180,23 @@ impl Scenario {
                          and the minimum of one action a phase holds",
                         group.reflexes
                     )));
+                }
+                if !tick_system {
+                    for (field, value) in [
+                        ("action_ticks", group.action_ticks.map(|t| t.to_string())),
+                        (
+                            "defend",
+                            (!group.defend.is_untimed()).then(|| format!("\"{}\"", group.defend.name())),
+                        ),
+                        ("prepare", group.prepare.then(|| "true".to_string())),
+                    ] {
+                        if let Some(value) = value {
+                            out.push(with_field(format!(
+                                "sides[{s}].groups[{g}].{field}: {value} has no effect under {timing} timing (only \
+                                 the Tick System reads it)"
+                            )));
+                        }
+                    }
                 }
                 if !fudge {
                     // FUDGE chapter 4's per-fighter options.
@@ -313,6 +336,39 @@ impl Scenario {
                 )));
             }
         }
+    }
+}
+
+impl Scenario {
+    /// The Tick System's options that no group of this scenario reads:
+    /// free-action ticks without a group that defends as a free action,
+    /// Prepare's bonus without a group that prepares, and Acquire's ticks
+    /// (a battle's attacks are not ranged: nothing Acquires).
+    fn tick_system_warnings(&self, c: &TickSystemConfig) -> Vec<(String, String)> {
+        let default = TickSystemConfig::default();
+        let groups = || self.sides.iter().flat_map(|side| side.groups.iter());
+        let mut out = Vec::new();
+        if c.free_action_ticks != default.free_action_ticks && !groups().any(|g| g.defend == Defending::FreeAction) {
+            out.push(with_field(format!(
+                "timing.free_action_ticks: {} has no effect: no group defends as a free action (defend = \
+                 \"free_action\")",
+                c.free_action_ticks
+            )));
+        }
+        if c.prepare_defense_bonus != default.prepare_defense_bonus && !groups().any(|g| g.prepare) {
+            out.push(with_field(format!(
+                "timing.prepare_defense_bonus: {} has no effect: no group prepares (prepare = true)",
+                c.prepare_defense_bonus
+            )));
+        }
+        if c.acquire_ticks != default.acquire_ticks {
+            out.push(with_field(format!(
+                "timing.acquire_ticks: {} has no effect in a battle: its attacks are not ranged, so none \
+                 Acquires a target (the tracker's ranged blows do)",
+                c.acquire_ticks
+            )));
+        }
+        out
     }
 }
 

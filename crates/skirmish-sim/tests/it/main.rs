@@ -27,6 +27,7 @@ mod sweep_panics;
 mod sweep_threads;
 mod systems;
 mod targeting;
+mod tick_policies;
 mod trace_text;
 mod tracker_parity;
 

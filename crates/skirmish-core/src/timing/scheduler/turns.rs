@@ -237,10 +237,11 @@ impl Scheduler {
                 if decl.kind == ActionKind::Prepare {
                     Plan::Prepare
                 } else {
-                    let mut ticks = decl.action_ticks.unwrap_or(c.action_ticks);
-                    if matches!(decl.kind, ActionKind::RangedAttack { new_target: true }) {
-                        ticks = ticks.saturating_add(c.acquire_ticks);
-                    }
+                    let ticks = tick_system::with_acquire(
+                        decl.action_ticks.unwrap_or(c.action_ticks),
+                        c.acquire_ticks,
+                        matches!(decl.kind, ActionKind::RangedAttack { new_target: true }),
+                    );
                     let done = tick_after(self.current_tick(), ticks.into(), "declaration.action_ticks")?;
                     let next = done + u64::from(a.timing.interval);
                     Plan::TickAction {
@@ -592,6 +593,68 @@ impl Scheduler {
         self.actors[who.index()].awaiting = true;
         self.awaiting.push(who.0);
         Ok(Act::Turn { actor: who })
+    }
+
+    /// Tick System: the actor's attack turns out to be a ranged attack on
+    /// a new target, found only once it is resolved (the tracker learns the
+    /// target at the shot): **Acquire** adds the system's `acquire_ticks`
+    /// to it ([`tick_system::with_acquire`]), so the actor's timeline moves
+    /// that many ticks later: its action in progress, if any, and its next
+    /// turn (a next turn whose countdown would fall below 1 is lost, as
+    /// when it is booked). An action in progress declared as
+    /// [`ActionKind::RangedAttack`] with `new_target` has paid it already
+    /// and pays nothing here. Returns the ticks added.
+    ///
+    /// # Errors
+    /// An unknown or removed actor, or another system.
+    pub fn acquire(&mut self, who: ActorId) -> Result<u32> {
+        self.active(who)?;
+        let TimingSystem::TickSystem(c) = self.system else {
+            return Err(Error::invalid("acquire", "Acquire is a Tick System rule"));
+        };
+        let w = who.0;
+        if self.actors[who.index()].in_progress_kind == Some(ActionKind::RangedAttack { new_target: true }) {
+            return Ok(0);
+        }
+        let extra = tick_system::with_acquire(0, c.acquire_ticks, true);
+        if extra == 0 {
+            return Ok(0);
+        }
+        // Every new tick first (an action ends by `MAX_TICK`; refused past
+        // it), then the moves: on an error nothing has changed.
+        let action = match self.actors[who.index()].in_progress {
+            Some(id) => {
+                let tick = self.queue.tick_of(id).unwrap_or(0);
+                Some((id, tick_after(tick, extra.into(), "acquire_ticks")?))
+            }
+            None => None,
+        };
+        let turn = self
+            .next_turn_event(w)
+            .map(|(tick, id)| (id, tick.saturating_add(u64::from(extra))));
+        if let Some((id, at)) = action {
+            let kind = self.actors[who.index()].in_progress_kind;
+            if let Some((_, ev)) = self.drop_event(id) {
+                let new_id = self.push(at, ev.kind)?;
+                let a = &mut self.actors[who.index()];
+                a.in_progress = Some(new_id);
+                a.in_progress_kind = kind;
+            }
+        }
+        if let Some((id, at)) = turn {
+            self.drop_event(id);
+            // A turn whose countdown falls below 1 is lost, as when booked.
+            if self.countdown(at) >= 1 {
+                self.push(
+                    at,
+                    EvKind::Turn {
+                        who: w,
+                        round: self.round,
+                    },
+                )?;
+            }
+        }
+        Ok(extra)
     }
 
     /// Moves the actor's next pending action (or Tick System turn) `ticks`

@@ -389,6 +389,9 @@ impl Battle {
                 };
                 // A knocked-down target defends the worse (§2.1.8).
                 let down_by = if self.spends_actions { knocked[t as usize] } else { 0 };
+                // Prepare's bonus, like every defensive bonus, needs
+                // awareness (docs/rules.md §2.1.2).
+                let prepared = if unaware { 0 } else { prepared };
                 let dr = aware_dr + penalty[t as usize] - down_by + prepared;
                 // A ranged weapon shoots at the distance of the moment
                 // (Full Contact "Range Penalties", docs/rules.md §5.1).
@@ -418,7 +421,16 @@ impl Battle {
                 // the timing system makes it free.
                 let mut landed = blow.landed;
                 let mut parry_words = String::new();
-                if self.spends_actions && landed {
+                // An unaware defender does not see the blow coming, so it
+                // cannot parry it (docs/rules.md §5.2).
+                if self.spends_actions && landed && !unaware {
+                    // The attack's final value: its SR after range (and
+                    // point-blank) plus the roll (docs/rules.md §2.1.4).
+                    let final_sr = match shot {
+                        Some(shot) => i32::try_from(shot.strike_rating(sr, combat::strike_options(&r, r.point_blank)))
+                            .unwrap_or(i32::MIN),
+                        None => sr,
+                    };
                     let parry_sr = tg.strike_rating + penalty[t as usize];
                     let cost = combat::parry_cost(&self.timing);
                     // A parry needs an action to spend (a free one, a
@@ -427,7 +439,7 @@ impl Battle {
                         ParryCost::Free => spent[t as usize] != DISARMED,
                         ParryCost::NextAction => spent[t as usize] == 0,
                     };
-                    let attack_total = i64::from(sr) + i64::from(strike_roll);
+                    let attack_total = i64::from(final_sr) + i64::from(strike_roll);
                     let foe_dr = ag.defense_rating + penalty[a as usize];
                     if free
                         && tg.parry.parries(
@@ -439,7 +451,8 @@ impl Battle {
                         )
                     {
                         let roll = rolls.four_df();
-                        let parried = combat::parry_blow(&blow, sr, parry_sr, roll, &r).map_err(SimError::rules)?;
+                        let parried =
+                            combat::parry_blow(&blow, final_sr, parry_sr, roll, &r).map_err(SimError::rules)?;
                         if cost == ParryCost::NextAction {
                             spent[t as usize] = SPENT_ON_PARRY;
                         }

@@ -343,7 +343,7 @@ impl Scenario {
     /// The Tick System's options that no group of this scenario reads:
     /// free-action ticks without a group that defends as a free action,
     /// Prepare's bonus without a group that prepares, and Acquire's ticks
-    /// (a battle's attacks are not ranged: nothing Acquires).
+    /// (battles do not play Acquire yet, ranged groups included).
     fn tick_system_warnings(&self, c: &TickSystemConfig) -> Vec<(String, String)> {
         let default = TickSystemConfig::default();
         let groups = || self.sides.iter().flat_map(|side| side.groups.iter());
@@ -363,8 +363,8 @@ impl Scenario {
         }
         if c.acquire_ticks != default.acquire_ticks {
             out.push(with_field(format!(
-                "timing.acquire_ticks: {} has no effect in a battle: its attacks are not ranged, so none \
-                 Acquires a target (the tracker's ranged blows do)",
+                "timing.acquire_ticks: {} has no effect in a battle: battles do not play Acquire yet, not even for \
+                 a group with a ranged weapon (the tracker's ranged blows do)",
                 c.acquire_ticks
             )));
         }

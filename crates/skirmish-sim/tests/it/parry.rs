@@ -202,3 +202,60 @@ fn parry_policy_by_timing_system_on_a_duel() {
         }
     }
 }
+
+/// Where the parry meets distance and surprise (docs/rules.md §2.1.4,
+/// §5.2): a shot is parried against its SR after the range penalty, and
+/// an unaware defender never parries.
+#[test]
+fn a_shot_is_parried_at_its_ranged_strike_rating_and_an_unaware_defender_never_parries() {
+    let scenario = |unaware_for: u32| -> Scenario {
+        toml::from_str(&format!(
+            r#"
+            name = "arrows at a fencer"
+            timing = "continuous"
+            distance = 280
+            battle = {{ max_actions = 60 }}
+            [[sides]]
+            name = "archer"
+            groups = [{{ name = "Archer", strike_rating = 9, defense_rating = 5, weapon = "Bow, Short", range = {{ short_range = 150, range_strength = 50 }} }}]
+            [[sides]]
+            name = "fencer"
+            groups = [{{ name = "Fencer", strike_rating = 9, defense_rating = 5, parry = "always", plan = "hold", unaware_for = {unaware_for} }}]
+            "#
+        ))
+        .unwrap()
+    };
+    // Aware: every parry of a shot names the shot's total, SR 9 -3 for
+    // the range + the roll.
+    let b = Battle::new(&scenario(0)).unwrap();
+    let mut parried = 0;
+    for i in 0..40 {
+        for line in b.run(1, i, &TRACE).unwrap().trace.unwrap() {
+            let t = &line.text;
+            if let Some((shot, parry)) = t.split_once("; Fencer parries: ") {
+                let roll: i32 = shot
+                    .split("range = 6, ")
+                    .nth(1)
+                    .and_then(|r| r.split(' ').next())
+                    .and_then(|r| r.parse().ok())
+                    .unwrap_or_else(|| panic!("a shot at -3: {t}"));
+                let total: i32 = parry
+                    .split(" vs ")
+                    .nth(1)
+                    .and_then(|v| v.split(',').next())
+                    .and_then(|v| v.parse().ok())
+                    .unwrap_or_else(|| panic!("the parry's words: {t}"));
+                assert_eq!(total, 6 + roll, "{t}");
+                parried += 1;
+            }
+        }
+    }
+    assert!(parried > 0, "some shot was parried");
+    // Unaware for the whole battle: no parry at all.
+    let b = Battle::new(&scenario(100_000)).unwrap();
+    for i in 0..40 {
+        for line in b.run(1, i, &TRACE).unwrap().trace.unwrap() {
+            assert!(!line.text.contains("parries"), "{}", line.text);
+        }
+    }
+}

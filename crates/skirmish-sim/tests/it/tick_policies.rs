@@ -236,8 +236,8 @@ fn tick_system_options_nothing_reads_are_warned_about() {
         [
             "timing.free_action_ticks: 3 has no effect: no group defends as a free action (defend = \"free_action\")",
             "timing.prepare_defense_bonus: 2 has no effect: no group prepares (prepare = true)",
-            "timing.acquire_ticks: 5 has no effect in a battle: its attacks are not ranged, so none Acquires a target \
-             (the tracker's ranged blows do)",
+            "timing.acquire_ticks: 5 has no effect in a battle: battles do not play Acquire yet, not even for a group with \
+             a ranged weapon (the tracker's ranged blows do)",
         ]
     );
     // Read, they are not warned about (but Acquire's, which no battle reads).
@@ -270,4 +270,26 @@ fn odds_from_here_play_the_policies_as_battles_do() {
         format!("{:?}", odds_from_here(&e, 300, 5).unwrap())
     };
     assert_ne!(odds(&ambush), odds(&careful));
+}
+
+#[test]
+fn an_unaware_fighter_does_not_defend_with_prepares_bonus() {
+    // Prepare's +4 is a defensive bonus, and an unaware defender has none
+    // (docs/rules.md §2.1.2): the orc, prepared but surprised, is struck
+    // at its unaware DR 3, not 3 + 4.
+    let lines = trace(&duel(r#"initiative_bonus = 18, prepare = true, unaware_for = 1000"#));
+    let first = lines
+        .iter()
+        .map(|(_, t)| t.as_str())
+        .find(|t| t.starts_with("Roland (weapon) strikes Orc"))
+        .expect("Roland strikes the orc");
+    assert!(first.contains("vs DR 3"), "{first}");
+    // Aware, the same orc meets the blow at 7.
+    let lines = trace(&duel(r#"initiative_bonus = 18, prepare = true"#));
+    let first = lines
+        .iter()
+        .map(|(_, t)| t.as_str())
+        .find(|t| t.starts_with("Roland (weapon) strikes Orc"))
+        .expect("Roland strikes the orc");
+    assert!(first.contains("vs DR 7"), "{first}");
 }

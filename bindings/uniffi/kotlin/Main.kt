@@ -1054,7 +1054,7 @@ fun tickSystemWhole() {
     fun Encounter.step(): String {
         while (true) {
             when (val t = next()) {
-                is Turn.Moment -> return "${t.moment.display}: " + t.lines.joinToString(", ") { it.sheetLabel }
+                is Turn.Acting -> return "${t.moment.display}: " + t.lines.joinToString(", ") { it.sheetLabel }
                 is Turn.NewRound -> continue
                 else -> return "$t"
             }

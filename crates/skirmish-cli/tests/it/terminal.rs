@@ -67,7 +67,11 @@ fn keys(p: &mut PtySession, keys: &str) {
 }
 
 /// Ends the session with Ctrl-D on an empty line, and waits for its end.
+/// The Ctrl-D waits for the next prompt: sent while the last command's
+/// output is still being written, the terminal is not yet back in the
+/// line editor's hands and the key can be lost.
 fn end(mut p: PtySession) {
+    p.exp_regex(r"next[^\r\n]* > ").unwrap();
     p.send_control('d').unwrap();
     p.exp_eof().unwrap();
 }

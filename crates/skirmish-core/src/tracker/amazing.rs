@@ -1,8 +1,8 @@
 //! What an amazing defense does at the table (docs/rules.md §2.1.8): the
 //! attacker "gets accidentally disarmed or knocked down", as the
 //! encounter's `amazing_defense` rule says. What the blow does is the
-//! battle engine's own choice ([`combat::amazing_effect`], inside
-//! [`combat::full_contact_blow`]); here the tracker keeps it on the
+//! battle engine's own choice ([`combat::amazing_effect`](crate::combat::amazing_effect), inside
+//! [`combat::full_contact_blow`](crate::combat::full_contact_blow)); here the tracker keeps it on the
 //! combatant until its next action, as a battle keeps it on a fighter:
 //!
 //! - **Disarmed**: its next action is lost. When its line's next action
@@ -31,7 +31,7 @@ pub(super) enum Upset {
     /// Its action at step `moment` of the encounter is lost to recovering
     /// its weapon.
     Recovering {
-        /// The step ([`State::moments`]) of that action.
+        /// The step (`State::moments`) of that action.
         moment: u64,
     },
     /// Knocked down: `penalty` off its Defense Rating until its next action.

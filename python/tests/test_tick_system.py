@@ -116,3 +116,33 @@ def test_a_battle_trace_shows_the_ticks_a_defense_and_prepare() -> None:
     longer = skirmish.battle(duel.with_field("timing.free_action_ticks", "3"), seed=7)
     assert lines_at(longer, 18)[1] == "Orc defends (3 ticks), cancelling its action; next turn on 12"
     assert lines_at(longer, 10) != lines_at(b, 10)
+
+
+ARCHERY = """
+name = "acquire"
+timing = { system = "tick_system", initiative_die = "1d1" }
+distance = 100
+[battle]
+max_rounds = 1
+targeting = "least_engaged"
+[[sides]]
+name = "party"
+groups = [{ name = "Roland", initiative_bonus = 19, interval = 6, action_ticks = 2, toughness = 100, weapon = "Bow, Short", range = { short_range = 150, range_strength = 50 } }]
+[[sides]]
+name = "goblins"
+groups = [{ name = "Goblin", count = 2, toughness = 100, interval = 6, plan = "hold" }]
+"""
+
+
+def test_a_battle_trace_shows_acquire_pushing_the_turn_by_two_ticks() -> None:
+    # Roland acts on 20 for 2 ticks, done on 18; his first shot Acquires
+    # Goblin 1: next turn 12 + 2 = 10. His second shot, at Goblin 2, Acquires
+    # again; the turn it pushes past the round's end is lost.
+    archery = Scenario.from_toml(ARCHERY)
+    b = skirmish.battle(archery, seed=7)
+    shots = [t["display"] for t in b.trace if t["text"].startswith("Roland (Bow, Short) shoots")]
+    assert shots == [18, 8]
+    assert lines_at(b, 18)[0] == "Roland acquires Goblin 1 (+2 ticks); next turn on 10"
+    assert "Roland acquires Goblin 2 (+2 ticks)" in lines_at(b, 8)
+    plain = skirmish.battle(archery.with_field("timing.acquire_ticks", "0"), seed=7)
+    assert [t["display"] for t in plain.trace if " shoots " in t["text"]] == [18, 10, 2]

@@ -1096,6 +1096,62 @@ fun tickSystemWhole() {
     }
 }
 
+/** Full Contact's ranged examples and amazing results at the table, with the text's rolls typed in: the archer's -3
+ *  at 280' and Madoc's marble within Short range; the heavy crossbow's TT 12 in Continuous on a fighter added to an
+ *  encounter; the goblin sentry (SR 5) striking Cardiff (DR 7) with a -1 (4 against 7: an amazing defense), which
+ *  disarms or knocks the goblin down as the rules record's `amazingDefense` says, and Cardiff's amazing strike
+ *  doubled (`amazingStrike`). */
+fun rangedAndAmazingAtTheTable() {
+    Encounter(TimingSystem.Continuous(ContinuousConfig()), 1uL).use { e ->
+        val sniper = e.addFighter("guards", FighterProfile(name = "sniper", strikeRating = 7, defenseRating = 5, weapon = WeaponChoice.Named("Bow, Short")))[0]
+        val madoc = e.addFighter("party", FighterProfile(name = "Madoc", strikeRating = 6, defenseRating = 7))[0]
+        val leader = e.addFighter("guards", FighterProfile(name = "leader", defenseRating = 5))[0]
+        // "Madoc is 130' further (50'+50'+30') ... the archer's SR to hit him is reduced by 3"; "a +2, but at this
+        // range that's not good enough".
+        val arrow = e.strike(sniper, madoc, EncounterStrikeOptions(range = RangedShot(150L, 50L, 280L)), StrikeDice(attack = 2))
+        same("the archer's -3 and miss", Triple(arrow.attackTotal, arrow.result, arrow.attackBreakdown.firstOrNull { it.label == "range" }?.value), Triple(6, StrikeResult.MISS, -3))
+        // The marble: SR 6, Short range 25', the leader 20' away: no penalty; a 0 "just barely" hits DR 5.
+        val marble = e.strike(madoc, leader, EncounterStrikeOptions(range = RangedShot(25L, 5L, 20L)), StrikeDice(attack = 0))
+        same("Madoc's marble hits at roll 0", Triple(marble.attackTotal, marble.result, marble.margin), Triple(6, StrikeResult.HIT, 1))
+        // The weapon table's footnote: a heavy crossbow's TT is 12 in Continuous.
+        val crossbowman = e.addFighter("guards", FighterProfile(name = "crossbowman", weapon = WeaponChoice.Named("heavy crossbow")))[0]
+        same("the heavy crossbow takes 12", e.declaration(crossbowman).declaration.timeTaken, 12)
+    }
+    fun sentry(rules: FullContactRules, block: (Encounter, UInt, UInt) -> Unit) {
+        Encounter.withRules(TimingSystem.Continuous(ContinuousConfig()), EncounterRules(Striking.FullContact(rules), DamageConfig.FudgeWounds(FudgeWoundsConfig())), 1uL).use { e ->
+            val cardiff = e.addFighter("party", FighterProfile(name = "Cardiff", strikeRating = 9, defenseRating = 7))[0]
+            val goblin = e.addFighter("goblins", FighterProfile(name = "Goblin", defenseRating = 6))[0]
+            block(e, cardiff, goblin)
+        }
+    }
+    sentry(FullContactRules(amazing = true, amazingDefense = AmazingDefenseRule.KNOCK_DOWN, knockDownPenalty = 3)) { e, cardiff, goblin ->
+        val r = e.strike(goblin, cardiff, null, StrikeDice(attack = -1))
+        same("an amazing defense knocks the goblin down", Pair(r.result, r.text), Pair(StrikeResult.AMAZING_DEFENSE, "Goblin strikes Cardiff: 4 vs 7, amazing defense; Goblin is knocked down (DR -3 until its next action)"))
+        val back = e.strike(cardiff, goblin, null, StrikeDice(attack = -3))
+        same("it defends at DR 6 - 3", Pair(back.defenseTotal, back.defenseBreakdown.last()), Pair(3, Part("knocked down", -3)))
+        e.undo()
+        e.undo()
+        same("undone, it stands", e.strike(cardiff, goblin, null, StrikeDice(attack = -3)).defenseTotal, 6)
+    }
+    sentry(FullContactRules(amazing = true, amazingDefense = AmazingDefenseRule.DISARM)) { e, cardiff, goblin ->
+        val r = e.strike(goblin, cardiff, null, StrikeDice(attack = -1))
+        same("an amazing defense disarms the goblin", r.text, "Goblin strikes Cardiff: 4 vs 7, amazing defense; Goblin is disarmed (its next action is lost)")
+        throws<SkirmishException.NotNow>("disarmed, it cannot parry") {
+            e.strike(cardiff, goblin, EncounterStrikeOptions(parry = true), StrikeDice(attack = -1, defense = 4))
+        }?.let { same("the field", it.field, "options.parry") }
+        Encounter.restore(e.snapshot()).use { r2 ->
+            throws<SkirmishException.NotNow>("restored, still disarmed") {
+                r2.strike(cardiff, goblin, EncounterStrikeOptions(parry = true), StrikeDice(attack = -1, defense = 4))
+            }
+        }
+    }
+    // Cardiff's +1 at DR 6 beats it by 4: amazing, and doubled the damage of 4 is 8.
+    sentry(FullContactRules(amazing = true, amazingStrike = AmazingStrikeRule.DOUBLE_DAMAGE)) { e, cardiff, goblin ->
+        val r = e.strike(cardiff, goblin, null, StrikeDice(attack = 1))
+        same("an amazing strike doubled", Triple(r.result, r.margin, r.damage), Triple(StrikeResult.AMAZING_STRIKE, 4, 8))
+    }
+}
+
 fun main() {
     val sections = listOf(
         "the goblin ambush (Continuous, the text's rolls)" to ::theGoblinAmbush,
@@ -1113,6 +1169,7 @@ fun main() {
         "balance: where the fight is even" to ::balanceSearch,
         "Brooklyn's parries (Full Contact, the text's rolls) and their exact odds" to ::brooklynsParries,
         "the Tick System whole: a defense's ticks, Prepare, Acquire" to ::tickSystemWhole,
+        "ranges and amazing results at the table (Full Contact, the text's rolls)" to ::rangedAndAmazingAtTheTable,
     )
     for ((name, section) in sections) {
         val before = failed

@@ -20,14 +20,34 @@ pub struct FullContactRules {
     /// Amazing strikes and defenses.
     #[uniffi(default = false)]
     pub amazing: bool,
-    /// Extra damage an amazing strike does (0: none).
+    /// Extra damage an amazing strike does (0: none) under the flat rule.
     #[uniffi(default = 0)]
     pub amazing_strike_damage: i32,
+    /// What an amazing strike does (docs/rules.md §2.1.8): `null`, the
+    /// default, is `FLAT` (the damage plus `amazing_strike_damage`).
+    /// (UniFFI's defaults are literals, so the enum's default is spelt
+    /// `null`.)
+    #[uniffi(default = None)]
+    pub amazing_strike: Option<AmazingStrikeRule>,
+    /// What an amazing defense does to the attacker (docs/rules.md
+    /// §2.1.8): `null`, the default, is nothing; a disarm or a knock-down
+    /// (the tracker keeps it until the attacker's next action).
+    #[uniffi(default = None)]
+    pub amazing_defense: Option<AmazingDefenseRule>,
+    /// A knocked-down attacker's Defense Rating penalty until its next
+    /// action (0..=1000).
+    #[uniffi(default = 2)]
+    pub knock_down_penalty: i32,
 }
 
 impl From<FullContactRules> for core::FullContactRules {
     fn from(r: FullContactRules) -> core::FullContactRules {
-        core::FullContactRules::with(r.guaranteed, r.amazing, r.amazing_strike_damage)
+        core::FullContactRules {
+            amazing_strike: r.amazing_strike.map_or(core::AmazingStrikeRule::Flat, Into::into),
+            amazing_defense: r.amazing_defense.map_or(core::AmazingDefenseRule::None, Into::into),
+            knock_down_penalty: r.knock_down_penalty,
+            ..core::FullContactRules::with(r.guaranteed, r.amazing, r.amazing_strike_damage)
+        }
     }
 }
 
@@ -37,6 +57,61 @@ impl From<core::FullContactRules> for FullContactRules {
             guaranteed: r.guaranteed,
             amazing: r.amazing,
             amazing_strike_damage: r.amazing_strike_damage,
+            amazing_strike: Some(r.amazing_strike.into()),
+            amazing_defense: match r.amazing_defense {
+                core::AmazingDefenseRule::None => None,
+                core::AmazingDefenseRule::Disarm => Some(AmazingDefenseRule::Disarm),
+                core::AmazingDefenseRule::KnockDown => Some(AmazingDefenseRule::KnockDown),
+            },
+            knock_down_penalty: r.knock_down_penalty,
+        }
+    }
+}
+
+/// What an amazing strike does (docs/rules.md §2.1.8).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, uniffi::Enum)]
+pub enum AmazingStrikeRule {
+    /// The blow's damage plus `amazing_strike_damage`.
+    Flat,
+    /// Double the blow's damage.
+    DoubleDamage,
+}
+
+impl From<AmazingStrikeRule> for core::AmazingStrikeRule {
+    fn from(r: AmazingStrikeRule) -> core::AmazingStrikeRule {
+        match r {
+            AmazingStrikeRule::Flat => core::AmazingStrikeRule::Flat,
+            AmazingStrikeRule::DoubleDamage => core::AmazingStrikeRule::DoubleDamage,
+        }
+    }
+}
+
+impl From<core::AmazingStrikeRule> for AmazingStrikeRule {
+    fn from(r: core::AmazingStrikeRule) -> AmazingStrikeRule {
+        match r {
+            core::AmazingStrikeRule::Flat => AmazingStrikeRule::Flat,
+            core::AmazingStrikeRule::DoubleDamage => AmazingStrikeRule::DoubleDamage,
+        }
+    }
+}
+
+/// What an amazing defense does to the attacker (docs/rules.md §2.1.8);
+/// nothing is `null` where a record takes one (a `NONE` would read as
+/// Swift's `.none`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, uniffi::Enum)]
+pub enum AmazingDefenseRule {
+    /// Disarmed: its next action is lost.
+    Disarm,
+    /// Knocked down: `knock_down_penalty` off its Defense Rating until its
+    /// next action.
+    KnockDown,
+}
+
+impl From<AmazingDefenseRule> for core::AmazingDefenseRule {
+    fn from(r: AmazingDefenseRule) -> core::AmazingDefenseRule {
+        match r {
+            AmazingDefenseRule::Disarm => core::AmazingDefenseRule::Disarm,
+            AmazingDefenseRule::KnockDown => core::AmazingDefenseRule::KnockDown,
         }
     }
 }

@@ -121,6 +121,23 @@ fn conversions_round_trip() {
         let ffi = CombatantSpec::from(spec.clone());
         assert_eq!(core::CombatantSpec::try_from(ffi).unwrap(), spec);
     }
+    // Full Contact's rules, amazing results included (docs/rules.md
+    // §2.1.8); point-blank range is a battle's, not a record's field.
+    use skirmish_core::fighter::{self as core_fighter, AmazingDefenseRule, AmazingStrikeRule};
+    for (strike, defense) in [
+        (AmazingStrikeRule::Flat, AmazingDefenseRule::None),
+        (AmazingStrikeRule::DoubleDamage, AmazingDefenseRule::Disarm),
+        (AmazingStrikeRule::Flat, AmazingDefenseRule::KnockDown),
+    ] {
+        let rules = core_fighter::FullContactRules {
+            amazing_strike: strike,
+            amazing_defense: defense,
+            knock_down_penalty: 3,
+            ..core_fighter::FullContactRules::with(true, true, 1)
+        };
+        let ffi = crate::fighter::FullContactRules::from(rules);
+        assert_eq!(core_fighter::FullContactRules::from(ffi), rules);
+    }
 }
 
 /// A first hour's papercuts, as Kotlin and Swift see them: a decided fight's odds are its

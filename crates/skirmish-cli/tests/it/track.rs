@@ -742,3 +742,61 @@ sheet
         "{sheet}"
     );
 }
+
+/// Full Contact's amazing defense at the table (docs/rules.md §2.1.8): the
+/// goblin (SR 5) strikes Cardiff (DR 7) with a -1 instead of the text's
+/// +2: 4 against 7, an amazing defense. Disarmed, the goblin cannot parry
+/// and loses its next action (tick 9); knocked down, it defends at DR 6 -
+/// 2 = 4 until then.
+#[test]
+fn an_amazing_defense_disarms_or_knocks_down_at_the_table() {
+    let rules = |effect: &str| {
+        vec![
+            "--set".to_string(),
+            "striking.amazing=true".to_string(),
+            "--set".to_string(),
+            format!("striking.amazing_defense=\"{effect}\""),
+        ]
+    };
+    let args = rules("disarm");
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let s = track(
+        &args,
+        &format!(
+            "{OPENING}strike \"Goblin #1\" Cardiff roll -1\nstrike Cardiff \"Goblin #1\" roll -1 parry 4\n\
+             next\nnext\nnext\nnext\nnext\nnext\nstrike \"Goblin #1\" Cardiff roll 2\n"
+        ),
+    );
+    assert_lines_in_order(
+        &s.stdout,
+        &[
+            "Goblin #1 strikes Cardiff: 4 vs 7, amazing defense; Goblin #1 is disarmed (its next action is lost)",
+            "tick 9: Goblin #1, Goblin #2, Orc #1, Orc #2, Roland, Madoc act",
+            "Goblin #1 recovers its weapon: the action is lost",
+        ],
+    );
+    assert_lines_in_order(
+        &s.stderr,
+        &[
+            "error [not_now] options.parry: Goblin #1 is disarmed: it cannot parry until its next action",
+            "error [not_now] attacker: Goblin #1 spends this action recovering its weapon (disarmed by an amazing \
+             defense)",
+        ],
+    );
+    let args = rules("knock_down");
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let s = track(
+        &args,
+        &format!("{OPENING}strike \"Goblin #1\" Cardiff roll -1\nstrike Cardiff \"Goblin #1\" roll -3\n"),
+    );
+    assert_eq!(s.stderr, "");
+    assert_lines_in_order(
+        &s.stdout,
+        &[
+            "Goblin #1 strikes Cardiff: 4 vs 7, amazing defense; Goblin #1 is knocked down (DR -2 until its next \
+             action)",
+            "Cardiff strikes Goblin #1: 6 vs 4, hit by 2, damage 8: Incapacitated (Incapacitated 1)",
+            "  defense 4: defense rating 4, armor +2, knocked down -2",
+        ],
+    );
+}

@@ -52,6 +52,7 @@
 //! # }
 //! ```
 
+mod amazing;
 mod continuation;
 mod error;
 mod history;
@@ -222,24 +223,12 @@ impl Encounter {
     }
 }
 
-/// An encounter's striking rules, checked: their numbers in range, and no
-/// amazing defense that disarms or knocks down, which battles play and the
-/// table does not yet (the attacker's state would need to carry it); the
+/// An encounter's striking rules, checked: their numbers in range; the
 /// error names the field.
 fn check_striking(striking: &Striking) -> TrackerResult<()> {
     let at = |e: crate::Error| TrackerError::from(e.in_field("rules.striking"));
     match striking {
         Striking::FudgeOpposed(r) => r.validate().map_err(at),
-        Striking::FullContact(r) => {
-            r.validate().map_err(at)?;
-            if !r.amazing_defense.is_none() {
-                return Err(TrackerError::invalid(
-                    "rules.striking.amazing_defense",
-                    "a disarm or knock-down by an amazing defense is played in battles, not yet at the table: \
-                     leave it \"none\" and apply it as the GM",
-                ));
-            }
-            Ok(())
-        }
+        Striking::FullContact(r) => r.validate().map_err(at),
     }
 }

@@ -6,6 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::amazing::Upset;
 use super::{Encounter, State, TrackerError, TrackerResult, note, strike};
 use crate::damage::{Damage, DamageModel, DamageState};
 use crate::fighter::{Fighter, FighterProfile, Striking, Tactics};
@@ -129,6 +130,11 @@ pub(super) struct Combatant {
     /// The moment it went down at (it still strikes in that moment).
     #[serde(default)]
     pub(super) down_at_moment: Option<u64>,
+    /// What an amazing defense left on it until its next action (a
+    /// disarm, a knock-down; docs/rules.md §2.1.8). Snapshot version 5;
+    /// left out when there is none.
+    #[serde(default, skip_serializing_if = "Upset::is_none")]
+    pub(super) upset: Upset,
 }
 
 /// A line on the sheet: one scheduler actor; one combatant or a group.
@@ -237,6 +243,7 @@ impl Encounter {
                     damage,
                     moment_penalty: 0,
                     down_at_moment: None,
+                    upset: Upset::None,
                 });
             }
             s.lines.push(Line {

@@ -27,9 +27,11 @@ use crate::timing::ActorId;
 /// one-way strikes, as it was played); 4 adds each fighter's FUDGE shield,
 /// aim, position, Scale and NPC result, and writes the per-foe penalty as
 /// a number (a version 3 snapshot restores with none of them, as it was
-/// played). The pre-release version 1 (the scheduler's private layout) is
-/// not read.
-pub const SNAPSHOT_VERSION: u32 = 4;
+/// played); 5 adds what an amazing defense left on a combatant until its
+/// next action (`upset`: disarmed, recovering, knocked down), written only
+/// where there is one (a version 4 snapshot has none, as it was played).
+/// The pre-release version 1 (the scheduler's private layout) is not read.
+pub const SNAPSHOT_VERSION: u32 = 5;
 
 /// The oldest version read.
 const OLDEST_READ: u32 = 2;
@@ -335,6 +337,7 @@ fn check_state(s: &mut State) -> TrackerResult<()> {
         if !down_ok {
             return Err(invalid(field("down_at_moment"), "does not fit its status"));
         }
+        c.upset.check(s.moments).map_err(|why| invalid(field("upset"), why))?;
     }
     for &a in &s.current {
         if a as usize >= s.lines.len() {

@@ -27,6 +27,10 @@
 //!   defends as a free action (`defend = "free_action"`) takes one, its
 //!   first while prepared free; a ranged blow (a `range`, a FUDGE shot) at
 //!   another target than the attacker's last ranged blow's Acquires it.
+//! - **Amazing defenses** (docs/rules.md §2.1.8): under the rules'
+//!   `amazing_defense`, the attacker is disarmed or knocked down until its
+//!   next action (`amazing.rs`); a knocked-down target's DR has a
+//!   "knocked down" term.
 
 use serde::{Deserialize, Serialize};
 
@@ -436,6 +440,9 @@ impl Encounter {
         dice: StrikeDice,
     ) -> TrackerResult<StrikeReport> {
         self.blow_between(attacker, target, "attacker")?;
+        if options.parry {
+            self.can_parry(target)?;
+        }
         let (a, t) = (self.combatant(attacker)?, self.combatant(target)?);
         check_rating("options.modifier", options.modifier)?;
         if matches!(self.state.rules.striking, Striking::FudgeOpposed(_))
@@ -620,10 +627,18 @@ fn strike_in(
     let mut answer_margin = 0;
     // A FUDGE two-way exchange the defender won: his damage to the attacker.
     let mut counter = None;
+    // What a Full Contact amazing result does beyond the damage (§2.1.8).
+    let mut effect = None;
     match striking {
         Striking::FullContact(rules) => {
             let sr = af.strike_rating.saturating_add(a_pen).saturating_add(options.modifier);
-            let dr = tf.defense_rating.saturating_add(t_pen).saturating_add(prepared);
+            // A knocked-down target defends the worse (§2.1.8).
+            let knocked = s.combatants[ti].upset.knocked_down_by();
+            let dr = tf
+                .defense_rating
+                .saturating_add(t_pen)
+                .saturating_add(prepared)
+                .saturating_sub(knocked);
             if !options.parry && dice.defense.is_some() {
                 // A Full Contact defender rolls only to parry: a typed roll is
                 // checked like any other, then has nothing to do.
@@ -652,6 +667,9 @@ fn strike_in(
             }
             defense_breakdown.extend(penalty_part(t_pen));
             defense_breakdown.extend(prepared_part(prepared));
+            if knocked != 0 {
+                defense_breakdown.push(part("knocked down", knocked.saturating_neg()));
+            }
             let parry_roll = if options.parry {
                 Some(four_df(s, dice.defense, "dice.defense")?)
             } else {
@@ -668,6 +686,7 @@ fn strike_in(
                 tf.defense_factor,
             )
             .map_err(TrackerError::from)?;
+            effect = blow.effect;
             // The parry, the battle engine's own: a Strike roll against
             // the attack's final value (SR after range + roll).
             let parry = match parry_roll {
@@ -843,10 +862,14 @@ fn strike_in(
         ),
         (false, None) => String::new(),
     };
-    let text = format!(
+    let mut text = format!(
         "{a_name} strikes {t_name}: {attack_total} vs {defense_total}{}, {what}{wound_text}",
         parry_total.map_or_else(String::new, |p| format!(" (parry {p})"))
     );
+    if let Some(upset) = super::amazing::befall(s, ai, effect) {
+        text += "; ";
+        text += &upset;
+    }
     note(s, log, text.clone());
     if landed {
         disrupted = hit_aftermath(s, log, target, went_down)?;
@@ -931,6 +954,7 @@ impl Encounter {
             let what = if c.status == Status::Down { "down" } else { "removed" };
             return Err(TrackerError::not_now(field, format!("{} is {what}", c.name)));
         }
+        self.not_recovering(id, field)?;
         self.with_stats(id, field)
     }
 

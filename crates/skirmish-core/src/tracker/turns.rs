@@ -127,6 +127,7 @@ impl Encounter {
             // Every step counts (a new round or the end too): one taken out at
             // this step still strikes in it, and only in it.
             s.moments = s.moments.saturating_add(1);
+            super::amazing::at_step(s);
             let model = &s.model;
             for c in &mut s.combatants {
                 c.moment_penalty = c.damage.map_or(0, |d| model.wound_penalty(&d));
@@ -183,6 +184,7 @@ impl Encounter {
                 Some(Step::Moment(moment)) => {
                     let mut lines = Vec::new();
                     let mut expired = Vec::new();
+                    let mut landed = Vec::new();
                     s.current.clear();
                     for act in acts {
                         match act {
@@ -200,6 +202,7 @@ impl Encounter {
                             }
                             Act::Action { actor, nth } => {
                                 s.current.push(actor.0);
+                                landed.push(actor.0);
                                 lines.push(acting_line(s, actor, true, nth));
                             }
                             Act::Turn { actor } => {
@@ -231,6 +234,11 @@ impl Encounter {
                     note(s, log, text);
                     for x in &expired {
                         note(s, log, format!("{} runs out", x.name));
+                    }
+                    // An action landing ends a knock-down, or is lost to
+                    // a disarm (docs/rules.md §2.1.8).
+                    for line in landed {
+                        super::amazing::at_landing(s, log, line);
                     }
                     Ok(Turn::Moment { moment, lines, expired })
                 }

@@ -13,6 +13,7 @@ mod scheduler_memory;
 mod snapshot_golden;
 mod timing;
 mod tracker;
+mod tracker_amazing;
 mod tracker_fudge;
 mod tracker_props;
 mod tracker_restore;

@@ -12,7 +12,7 @@ use std::path::PathBuf;
 
 use skirmish_core::damage::{DamageConfig, HitPointsConfig};
 use skirmish_core::fighter::{
-    ExchangeRule, FighterProfile, FudgeRules, FullContactRules, Striking, Tactics, WeaponChoice,
+    AmazingDefenseRule, ExchangeRule, FighterProfile, FudgeRules, FullContactRules, Striking, Tactics, WeaponChoice,
 };
 use skirmish_core::ladder::{CombatLevel, Level};
 use skirmish_core::striking::opposed::{Aim, Position, Posture, PostureChoice, Shield, ShieldSize, Stance};
@@ -122,11 +122,11 @@ fn play(e: &mut Encounter, steps: usize, out: &mut String) {
 fn fights() -> Vec<(&'static str, Encounter)> {
     vec![
         (
-            "v4-continuous-full-contact-wounds",
+            "v5-continuous-full-contact-wounds",
             ambush(TimingSystem::continuous(), EncounterRules::default(), false),
         ),
         (
-            "v4-tick-system-fudge-hit-points",
+            "v5-tick-system-fudge-hit-points",
             ambush(
                 TimingSystem::tick_system(),
                 EncounterRules {
@@ -140,7 +140,7 @@ fn fights() -> Vec<(&'static str, Encounter)> {
             ),
         ),
         (
-            "v4-simple-rounds-fudge-tactics",
+            "v5-simple-rounds-fudge-tactics",
             ambush(
                 TimingSystem::by_name("simple-rounds").unwrap(),
                 EncounterRules {
@@ -154,11 +154,28 @@ fn fights() -> Vec<(&'static str, Encounter)> {
             ),
         ),
         (
-            "v4-graduated-full-contact-options",
+            "v5-graduated-full-contact-options",
             ambush(
                 TimingSystem::by_name("graduated-rounds").unwrap(),
                 EncounterRules {
                     striking: Striking::FullContact(FullContactRules::with(true, true, 2)),
+                    damage: DamageConfig::default(),
+                },
+                false,
+            ),
+        ),
+        (
+            // Amazing defenses that disarm (version 5: a combatant's
+            // `upset`, its lost action refused).
+            "v5-simple-rounds-full-contact-disarm",
+            ambush(
+                TimingSystem::by_name("simple-rounds").unwrap(),
+                EncounterRules {
+                    striking: Striking::FullContact(FullContactRules {
+                        amazing: true,
+                        amazing_defense: AmazingDefenseRule::Disarm,
+                        ..FullContactRules::default()
+                    }),
                     damage: DamageConfig::default(),
                 },
                 false,
@@ -204,7 +221,8 @@ fn golden_snapshots_restore_and_continue_as_pinned() {
 
 /// Every older version's golden snapshots still restore and go on exactly
 /// as pinned when they were written: a version 2 FUDGE encounter keeps its
-/// one-way strikes.
+/// one-way strikes; a version 4 one has no combatant disarmed or knocked
+/// down.
 #[test]
 fn older_golden_snapshots_restore_and_continue_as_pinned() {
     let mut read = 0;
@@ -214,7 +232,7 @@ fn older_golden_snapshots_restore_and_continue_as_pinned() {
         let Some(stem) = name.strip_suffix(".json") else {
             continue;
         };
-        if !stem.starts_with("v2-") && !stem.starts_with("v3-") {
+        if !stem.starts_with("v2-") && !stem.starts_with("v3-") && !stem.starts_with("v4-") {
             continue;
         }
         let golden = std::fs::read_to_string(&path).unwrap();
@@ -227,16 +245,22 @@ fn older_golden_snapshots_restore_and_continue_as_pinned() {
                 ExchangeRule::TwoWay
             };
             assert_eq!(r.exchange, exchange, "{stem}");
-            assert_eq!(r.multi_foe_penalty, 1, "{stem}: `true` reads as 1");
+            if !stem.starts_with("v4-") {
+                assert_eq!(r.multi_foe_penalty, 1, "{stem}: `true` reads as 1");
+            }
         }
         let mut again = String::new();
         play(&mut restored, 25, &mut again);
         // The view has since gained each fighter's FUDGE tactics (none in
         // every old encounter): the same fight, fields more to read.
-        let again = again.replace(
+        let again = if stem.starts_with("v4-") {
+            again
+        } else {
+            again.replace(
             ",\"shield\":null,\"aim\":\"anywhere\",\"position\":\"even\",\"scale\":0,\"npc_result\":false,\"posture\":0,\"concentrate\":false",
             "",
-        );
+            )
+        };
         let again = if stem.starts_with("v2-") {
             again.replace(",\"stance\":\"normal\"", "")
         } else {
@@ -245,12 +269,12 @@ fn older_golden_snapshots_restore_and_continue_as_pinned() {
         assert_eq!(again, pinned, "{stem}: a restored older snapshot went on differently");
         read += 1;
     }
-    assert_eq!(read, 6, "the version 2 and 3 golden snapshots");
+    assert_eq!(read, 10, "the version 2, 3 and 4 golden snapshots");
 }
 
 #[test]
 fn damaged_golden_snapshots_are_bad_snapshots() {
-    let golden = std::fs::read_to_string(dir().join("v4-continuous-full-contact-wounds.json")).unwrap();
+    let golden = std::fs::read_to_string(dir().join("v5-continuous-full-contact-wounds.json")).unwrap();
     let value: serde_json::Value = serde_json::from_str(&golden).unwrap();
     // Every single field nulled, one at a time, at the first two levels.
     let mut tried = 0;
@@ -281,7 +305,7 @@ fn damaged_golden_snapshots_are_bad_snapshots() {
         }
     }
     assert!(tried > 15);
-    let newer = golden.replacen("\"version\":4", "\"version\":5", 1);
+    let newer = golden.replacen("\"version\":5", "\"version\":6", 1);
     let err = Encounter::restore(&newer).unwrap_err();
     assert!(err.to_string().contains("newer"), "{err}");
 }

@@ -586,6 +586,12 @@ fn tick_system_interrupts_only_non_combat_actions() {
 fn continuous_heavy_crossbow_takes_twelve() {
     let w = skirmish_core::tables::weapons::find("heavy crossbow").unwrap();
     assert_eq!(Declaration::weapon(w, &TimingSystem::continuous(), 0).time_taken, 12);
+    // A crossbowman added at the table under Continuous: its action takes 12.
+    let mut e = Encounter::new(TimingSystem::continuous(), 1).unwrap();
+    let mut p = skirmish_core::fighter::FighterProfile::new("crossbowman");
+    p.weapon = Some(skirmish_core::fighter::WeaponChoice::Named("heavy crossbow".into()));
+    let id = e.add_fighter("guards", &p).unwrap()[0];
+    assert_eq!(e.declaration(id).unwrap().declaration.time_taken, 12);
     assert_eq!(Declaration::weapon(w, &TimingSystem::graduated(), 0).time_taken, 8);
     assert_eq!(
         Declaration::weapon(w, &TimingSystem::SimpleRounds, 0)

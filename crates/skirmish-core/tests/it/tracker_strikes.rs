@@ -860,8 +860,8 @@ fn postures_through_the_tracker() {
 }
 
 #[test]
-fn an_amazing_strike_doubles_at_the_table_and_a_disarm_is_refused_there() {
-    use skirmish_core::fighter::{AmazingDefenseRule, AmazingStrikeRule};
+fn an_amazing_strike_doubles_at_the_table() {
+    use skirmish_core::fighter::AmazingStrikeRule;
     let doubled = FullContactRules {
         amazing: true,
         amazing_strike: AmazingStrikeRule::DoubleDamage,
@@ -882,20 +882,5 @@ fn an_amazing_strike_doubles_at_the_table_and_a_disarm_is_refused_there() {
         )
         .unwrap();
     assert_eq!((r.result, r.margin, r.damage), (StrikeResult::AmazingStrike, 4, 8));
-    // A disarm or a knock-down is the battles' for now: refused, naming the field.
-    for rule in [AmazingDefenseRule::Disarm, AmazingDefenseRule::KnockDown] {
-        let rules = EncounterRules {
-            striking: Striking::FullContact(FullContactRules {
-                amazing: true,
-                amazing_defense: rule,
-                ..FullContactRules::default()
-            }),
-            damage: DamageConfig::default(),
-        };
-        let err = Encounter::with_rules(TimingSystem::continuous(), rules, 1).unwrap_err();
-        assert_eq!(
-            (err.kind(), err.field()),
-            (ErrorKind::InvalidInput, Some("rules.striking.amazing_defense"))
-        );
-    }
+    // A disarm or a knock-down: `tracker_amazing.rs`.
 }

@@ -208,3 +208,36 @@ fn acquire_moves_an_action_in_progress_and_the_next_turn() {
     strike(&mut b, r, g, 0, true);
     assert_eq!(sheet(&b)[..2], [(16, "Roland".into()), (10, "Roland (turn)".into())]);
 }
+
+#[test]
+fn acquire_with_an_interval_of_0_moves_the_turn_that_came_with_the_shot() {
+    // No Interval: Roland's shot is done on 18 and his next turn comes on
+    // that very tick. Acquiring Goblin A moves that turn 2 ticks later, to
+    // 16, instead of leaving him to declare at once.
+    let mut archer = fighter("Roland", 9, 7);
+    archer.interval = 0;
+    let rules = EncounterRules {
+        striking: Striking::default(),
+        ..EncounterRules::default()
+    };
+    let mut e = Encounter::with_rules(TimingSystem::tick_system(), rules, 1).unwrap();
+    let roland = e.add_fighter("party", &archer).unwrap()[0];
+    e.set_initiative(roland, InitiativeEntry::Total(20)).unwrap();
+    let goblin = e.add_fighter("foes", &fighter("Goblin A", 5, 3)).unwrap()[0];
+    e.set_initiative(goblin, InitiativeEntry::Total(5)).unwrap();
+    step(&mut e);
+    assert_eq!(
+        step(&mut e),
+        (18, vec!["Roland".to_string(), "Roland (turn)".to_string()])
+    );
+    assert!(!sheet(&e).iter().any(|(_, l)| l.starts_with("Roland")));
+    strike(&mut e, roland, goblin, 0, true);
+    assert_eq!(sheet(&e)[0], (16, "Roland (turn)".into()));
+    assert!(
+        e.log()
+            .iter()
+            .any(|l| l.text == "Roland acquires Goblin A (+2 tick(s))")
+    );
+    e.undo().unwrap();
+    assert!(!sheet(&e).iter().any(|(_, l)| l.starts_with("Roland")));
+}

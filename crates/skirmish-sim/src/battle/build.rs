@@ -93,6 +93,7 @@ impl Battle {
             spends_actions: false,
             morale,
             tick_policies: false,
+            acquires: false,
             fast: None,
         };
         if let Some(d) = battle.distance {
@@ -107,6 +108,7 @@ impl Battle {
         battle.exchanges_by_round = battle.counts_exchanges_by_round();
         battle.spends_actions = battle.any_action_spent();
         battle.tick_policies = battle.plays_tick_policies();
+        battle.acquires = battle.plays_acquire();
         // Distance, surprise and the rear are the general loop's alone; the
         // fast paths play no morale either.
         if battle.distance.is_none() && battle.front.is_none() && !battle.surprise && battle.morale.is_empty() {
@@ -352,6 +354,7 @@ impl Battle {
             spends_actions: false,
             morale: Vec::new(),
             tick_policies: false,
+            acquires: false,
             fast: None,
         };
         battle.exchanges_by_round = battle.counts_exchanges_by_round();

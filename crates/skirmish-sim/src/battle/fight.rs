@@ -121,7 +121,7 @@ impl Battle {
             }
             // First every actor picks its target (all at once: the
             // engagements of this moment count in every strike of it)...
-            self.pick_targets(clock, ws, rolls, &mut summary, &mut trace);
+            self.pick_targets(clock, ws, rolls, &mut summary, &mut trace)?;
             // ...then every strike is resolved (FUDGE: which strikes are
             // exchanges of their own, and who is beset, counted first)...
             ws.hits.clear();
@@ -191,7 +191,7 @@ impl Battle {
         rolls: &mut SeededRolls,
         summary: &mut BattleSummary,
         trace: &mut Trace,
-    ) {
+    ) -> Result<(), SimError> {
         let reach = self.reach_limit();
         let Arrays {
             penalty,
@@ -281,10 +281,9 @@ impl Battle {
             // Engage the target.
             let old = target_of[a as usize];
             if old != t {
-                // Acquire (Tick System, docs/rules.md §5): the one place a
-                // ranged attacker (`self.field_of(a).reach.range()`)
-                // changes target; not modelled yet, the Tick System's own
-                // function belongs here.
+                // Acquire (Tick System, docs/rules.md §5): a ranged
+                // attacker changes target here (`acquire.rs`).
+                self.acquire(clock, a, t, trace)?;
                 if let Some(r) = rear.get_mut(a as usize) {
                     *r = self.comes_from_the_rear(t, engaged_by[t as usize]);
                 }
@@ -303,6 +302,7 @@ impl Battle {
             }
             picks.push((a, t, strike_roll));
         }
+        Ok(())
     }
 
     /// Whether FUDGE 4.34's lone fighter is played: FUDGE striking, the

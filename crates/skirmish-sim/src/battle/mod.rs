@@ -90,9 +90,13 @@
 //!   preparing again at its next turn. Such battles run on the core
 //!   Scheduler (`SchedulerClock`), which holds these rules; no lean clock
 //!   or fast path takes them.
-//! - **Not modelled**: the Tick System's Acquire in battles. The rule is
-//!   core `tick_system::with_acquire`; the place a ranged attacker
-//!   changes target is marked in `fight.rs`, where it is to be called.
+//! - **Acquire** (docs/rules.md §1.5, §5): under the Tick System, a
+//!   ranged fighter (a `range`, in a battle with a distance) that shoots
+//!   at another target than its last (its first shot included) pays
+//!   `acquire_ticks`: the target is picked when the action lands, so its
+//!   next turn comes that much later (core `Scheduler::acquire`, as the
+//!   tracker's shot at a new target). Such battles run on the Scheduler
+//!   too (`acquire.rs`).
 //! - **Engagement**: an attacker engages the target it last struck at, until
 //!   it strikes another or falls; "least engaged" targeting and the reach
 //!   limit count engaged attackers.
@@ -114,6 +118,7 @@
 //! `morale.rs` the sides that break at a moment's end; `trace.rs` the
 //! words of the trace.
 
+mod acquire;
 mod build;
 mod distance;
 mod fight;
@@ -268,6 +273,9 @@ pub struct Battle {
     /// which holds those rules, and the loop asks its clock at each
     /// strike.
     tick_policies: bool,
+    /// Whether the Tick System's Acquire is played (`acquire.rs`): the
+    /// battle then runs on the Scheduler, which holds the rule.
+    acquires: bool,
     /// Set when the battle can take the fast path (`fast.rs`).
     fast: Option<(FastPlan, FastPrep)>,
 }
@@ -483,7 +491,9 @@ impl Battle {
     }
 
     fn use_lean_clock(&self) -> bool {
-        !self.tick_policies && LeanClock::handles(&self.timing, self.groups.iter().map(|g| g.fighter.action))
+        !self.tick_policies
+            && !self.acquires
+            && LeanClock::handles(&self.timing, self.groups.iter().map(|g| g.fighter.action))
     }
 
     /// Fights on the general path (never the fast one) with the given clock

@@ -379,6 +379,16 @@ pub(super) fn defends(fighter: &str, r: &skirmish_core::timing::tick_system::Fre
     text
 }
 
+/// A Tick System ranged attacker Acquires a new target: `extra` ticks
+/// more, and its next turn (countdown tick) after them, if booked.
+pub(super) fn acquires(fighter: &str, target: &str, extra: u32, next_turn: Option<i64>) -> String {
+    let mut text = format!("{fighter} acquires {target} (+{extra} ticks)");
+    if let Some(turn) = next_turn {
+        text += &format!("; next turn on {turn}");
+    }
+    text
+}
+
 /// A prepared fighter struck at takes its held turn to attack.
 pub(super) fn answers(fighter: &str) -> String {
     format!("{fighter} takes its held turn and attacks")

@@ -106,6 +106,15 @@ pub(crate) trait Clock {
     fn defend(&mut self, _who: u32) -> Result<Option<FreeActionResult>, SimError> {
         Ok(None)
     }
+    /// Tick System: the fighter's attack, now landing, was a ranged attack
+    /// at a new target: **Acquire** moves its next turn the system's
+    /// `acquire_ticks` later (core `Scheduler::acquire`). Returns the
+    /// ticks added and the countdown tick of its next turn. Clocks that
+    /// run no Acquire do nothing.
+    #[inline]
+    fn acquire(&mut self, _who: u32) -> Result<(u32, Option<i64>), SimError> {
+        Ok((0, None))
+    }
     /// Tick System: a prepared fighter struck at takes its held turn now
     /// and attacks (its group's `prepare` policy), preparing again at its
     /// next turn. Returns whether it did. Clocks that run no Prepare do

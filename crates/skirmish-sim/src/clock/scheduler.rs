@@ -168,6 +168,11 @@ impl Clock for SchedulerClock {
     fn answer(&mut self, who: u32) -> Result<bool, SimError> {
         answer(&mut self.scheduler, ActorId(who))
     }
+
+    fn acquire(&mut self, who: u32) -> Result<(u32, Option<i64>), SimError> {
+        let extra = self.scheduler.acquire(ActorId(who)).map_err(SimError::rules)?;
+        Ok((extra, self.scheduler.next_turn(ActorId(who))))
+    }
 }
 
 /// Tick System: `who` defends now as a free action ([`Clock::defend`]),

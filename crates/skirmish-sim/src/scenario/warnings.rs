@@ -343,7 +343,8 @@ impl Scenario {
     /// The Tick System's options that no group of this scenario reads:
     /// free-action ticks without a group that defends as a free action,
     /// Prepare's bonus without a group that prepares, and Acquire's ticks
-    /// (battles do not play Acquire yet, ranged groups included).
+    /// without a group that shoots (a `range` under Full Contact, in a
+    /// battle with a distance: docs/rules.md §5).
     fn tick_system_warnings(&self, c: &TickSystemConfig) -> Vec<(String, String)> {
         let default = TickSystemConfig::default();
         let groups = || self.sides.iter().flat_map(|side| side.groups.iter());
@@ -361,10 +362,14 @@ impl Scenario {
                 c.prepare_defense_bonus
             )));
         }
-        if c.acquire_ticks != default.acquire_ticks {
+        // The groups that shoot, as a battle resolves them (`GroupField`).
+        let shoots = self.distance.is_some()
+            && matches!(self.striking, Striking::FullContact(_))
+            && groups().any(|g| g.range.is_some());
+        if c.acquire_ticks != default.acquire_ticks && !shoots {
             out.push(with_field(format!(
-                "timing.acquire_ticks: {} has no effect in a battle: battles do not play Acquire yet, not even for \
-                 a group with a ranged weapon (the tracker's ranged blows do)",
+                "timing.acquire_ticks: {} has no effect: no group shoots (Acquire is for ranged attacks: a group's \
+                 `range` under full-contact striking, in a battle with a `distance`)",
                 c.acquire_ticks
             )));
         }

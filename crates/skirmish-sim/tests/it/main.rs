@@ -1,6 +1,7 @@
 //! Integration tests of skirmish-sim: one binary, one module per part.
 #![allow(clippy::unwrap_used, reason = "tests")]
 
+mod acquire;
 mod amazing;
 mod balance;
 mod battle;

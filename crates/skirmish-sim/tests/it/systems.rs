@@ -283,8 +283,9 @@ fn lean_clocks_fight_exactly_like_the_scheduler() {
 
 /// Tick System options the comparison fights under: the defaults, short
 /// and long actions, small dice (many fighters on one tick), Fudge dice
-/// (initiative of 0 or less), long rounds, and the options a battle never
-/// reads (free actions, Acquire, Prepare's bonus).
+/// (initiative of 0 or less), long rounds, and the options these battles
+/// never read (free actions, Acquire: nobody defends as a free action,
+/// prepares or shoots).
 const TICK_TIMINGS: &[&str] = &[
     "tick-system",
     r#"{"system": "tick_system", "action_ticks": 1}"#,

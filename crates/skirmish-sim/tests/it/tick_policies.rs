@@ -236,11 +236,12 @@ fn tick_system_options_nothing_reads_are_warned_about() {
         [
             "timing.free_action_ticks: 3 has no effect: no group defends as a free action (defend = \"free_action\")",
             "timing.prepare_defense_bonus: 2 has no effect: no group prepares (prepare = true)",
-            "timing.acquire_ticks: 5 has no effect in a battle: battles do not play Acquire yet, not even for a group with \
-             a ranged weapon (the tracker's ranged blows do)",
+            "timing.acquire_ticks: 5 has no effect: no group shoots (Acquire is for ranged attacks: a group's `range` \
+             under full-contact striking, in a battle with a `distance`)",
         ]
     );
-    // Read, they are not warned about (but Acquire's, which no battle reads).
+    // Read, they are not warned about (but Acquire's: nobody shoots in a
+    // duel without a distance; `acquire.rs` has the battles that read it).
     let read = unread
         .with_field("sides.orcs.groups.Orc.defend", "\"free_action\"")
         .unwrap()

@@ -53,6 +53,16 @@ impl Scheduler {
         self.actors.get(who.index()).is_some_and(|a| a.awaiting)
     }
 
+    /// Tick System: the countdown tick of the actor's next turn, if one is
+    /// booked this round (none while its turn is now, or under another
+    /// system).
+    pub fn next_turn(&self, who: ActorId) -> Option<i64> {
+        if !matches!(self.system, TimingSystem::TickSystem(_)) || !self.is_in(who) {
+            return None;
+        }
+        self.next_turn_event(who.0).map(|(t, _)| self.countdown(t))
+    }
+
     /// Tick System: whether the actor is prepared.
     pub fn is_prepared(&self, who: ActorId) -> bool {
         self.actors.get(who.index()).is_some_and(|a| a.prepared)

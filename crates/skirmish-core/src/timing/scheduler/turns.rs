@@ -601,7 +601,9 @@ impl Scheduler {
     /// to it ([`tick_system::with_acquire`]), so the actor's timeline moves
     /// that many ticks later: its action in progress, if any, and its next
     /// turn (a next turn whose countdown would fall below 1 is lost, as
-    /// when it is booked). An action in progress declared as
+    /// when it is booked). An actor whose turn is now (awaiting its
+    /// declaration: the shot landed on the tick its next turn came, an
+    /// Interval of 0) has that turn moved from now. An action in progress declared as
     /// [`ActionKind::RangedAttack`] with `new_target` has paid it already
     /// and pays nothing here. Returns the ticks added.
     ///
@@ -632,6 +634,12 @@ impl Scheduler {
         let turn = self
             .next_turn_event(w)
             .map(|(tick, id)| (id, tick.saturating_add(u64::from(extra))));
+        // Its turn is now: it comes `extra` ticks from now instead.
+        let now_turn = if turn.is_none() && self.actors[who.index()].awaiting {
+            Some(tick_after(self.current_tick(), extra.into(), "acquire_ticks")?)
+        } else {
+            None
+        };
         if let Some((id, at)) = action {
             let kind = self.actors[who.index()].in_progress_kind;
             if let Some((_, ev)) = self.drop_event(id) {
@@ -639,6 +647,19 @@ impl Scheduler {
                 let a = &mut self.actors[who.index()];
                 a.in_progress = Some(new_id);
                 a.in_progress_kind = kind;
+            }
+        }
+        if let Some(at) = now_turn {
+            self.actors[who.index()].awaiting = false;
+            self.awaiting.retain(|&x| x != w);
+            if self.countdown(at) >= 1 {
+                self.push(
+                    at,
+                    EvKind::Turn {
+                        who: w,
+                        round: self.round,
+                    },
+                )?;
             }
         }
         if let Some((id, at)) = turn {

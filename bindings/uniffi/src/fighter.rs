@@ -376,6 +376,8 @@ impl TryFrom<FighterProfile> for core::FighterProfile {
             plan: None,
             keep_at: None,
             unaware_for: 0,
+            missile: None,
+            cover: 0,
             unaware_defense_rating: None,
             parry: p.parry.map(Into::into).unwrap_or_default(),
             action_ticks: p.action_ticks,

@@ -33,7 +33,7 @@ use crate::distance::Plan;
 use crate::error::Error;
 use crate::ladder::CombatLevel;
 use crate::striking::full_contact::{ParryPolicy, WeaponRange};
-use crate::striking::opposed::{Aim, MeleeModifiers, Position, PostureChoice, Shield, Stance};
+use crate::striking::opposed::{Aim, MeleeModifiers, Missile, Position, PostureChoice, Shield, Stance};
 use crate::tables::weapons::RateOfFire;
 use crate::tables::{armor, weapons};
 use crate::timing::tick_system::Defending;
@@ -229,6 +229,19 @@ pub struct FighterProfile {
     /// battle (0: aware from the start).
     #[serde(default, skip_serializing_if = "is_zero_u32")]
     pub unaware_for: u32,
+    /// FUDGE 4.4: what its `range` weapon shoots, in a battle with a
+    /// distance under FUDGE striking: `{ kind = "thrown" }` (no modifier
+    /// to the target's dodge) or `{ kind = "propelled", dodge_penalty = 2 }`
+    /// (2 or 3 off the dodge). Default
+    /// [`DEFAULT_MISSILE`](crate::distance::DEFAULT_MISSILE): propelled, -2.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub missile: Option<Missile>,
+    /// FUDGE 4.4: levels its cover, concealment and poor light add to the
+    /// Difficulty Level of every shot at it (ours as a number, within
+    /// ±[`RATING_LIMIT`]; default 0: in the open, in good light). Battles
+    /// with a distance under FUDGE striking.
+    #[serde(default, skip_serializing_if = "is_zero_i32")]
+    pub cover: i32,
     /// Its Full Contact DR when unaware (surprised, or struck from the
     /// rear), before the armor named in `armor` like `defense_rating`
     /// (default: 3, or `defense_rating` if lower).
@@ -262,6 +275,10 @@ pub struct FighterProfile {
 }
 
 fn is_zero_u32(v: &u32) -> bool {
+    *v == 0
+}
+
+fn is_zero_i32(v: &i32) -> bool {
     *v == 0
 }
 
@@ -345,6 +362,8 @@ impl FighterProfile {
             plan: None,
             keep_at: None,
             unaware_for: 0,
+            missile: None,
+            cover: 0,
             unaware_defense_rating: None,
             parry: ParryPolicy::Never,
             action_ticks: None,
@@ -453,6 +472,10 @@ impl FighterProfile {
         if let Some(dr) = self.unaware_defense_rating {
             within("unaware_defense_rating", dr, RATING_LIMIT)?;
         }
+        if let Some(missile) = self.missile {
+            missile.dodge_modifier()?;
+        }
+        within("cover", self.cover, RATING_LIMIT)?;
         Ok(())
     }
 

@@ -121,7 +121,7 @@ impl Battle {
             }
             // First every actor picks its target (all at once: the
             // engagements of this moment count in every strike of it)...
-            self.pick_targets(clock, ws, rolls, &mut summary, &mut trace);
+            self.pick_targets(clock, ws, rolls, round, &mut summary, &mut trace);
             // ...then every strike is resolved (FUDGE: which strikes are
             // exchanges of their own, and who is beset, counted first)...
             ws.hits.clear();
@@ -189,6 +189,7 @@ impl Battle {
         clock: &mut C,
         ws: &mut Arrays,
         rolls: &mut SeededRolls,
+        round: u32,
         summary: &mut BattleSummary,
         trace: &mut Trace,
     ) {
@@ -252,8 +253,11 @@ impl Battle {
             let t = if self.distance.is_some() {
                 // docs/rules.md §5.1: strike what is in reach, else move
                 // by the plan, or wait.
-                let sr = ag.fighter.strike_rating.saturating_add(penalty[a as usize]);
-                match self.act_at_distance(a, ag.side, picked, sr, line, (target_of, engaged_by)) {
+                let rating = match self.striking {
+                    Striking::FullContact(_) => ag.fighter.strike_rating.saturating_add(penalty[a as usize]),
+                    Striking::FudgeOpposed(_) => self.best_result(a, penalty[a as usize], round),
+                };
+                match self.act_at_distance(a, ag.side, picked, rating, line, (target_of, engaged_by)) {
                     Act::Strike(t) => t,
                     Act::Move(by) => {
                         line.advance(a, ag.side, by);
@@ -322,13 +326,20 @@ impl Battle {
             live,
             exchanged,
             lone: moment,
+            shots,
             ..
         } = ws;
         live.clear();
         if lone {
             moment.begin();
         }
-        for &(a, t, _) in picks.iter() {
+        for (i, &(a, t, _)) in picks.iter().enumerate() {
+            // FUDGE 4.4's shots are no melee exchanges (`ranged.rs`).
+            if self.shoots_fudge(a) {
+                shots.note(a, i);
+                live.push(true);
+                continue;
+            }
             let own = !self.exchanges_by_round || exchanged[t as usize] != exchange_key(round, a);
             if own && self.exchanges_by_round {
                 exchanged[a as usize] = exchange_key(round, t);
@@ -356,6 +367,9 @@ impl Battle {
         trace: &mut Trace,
     ) -> Result<(), SimError> {
         let (a, t, strike_roll) = ws.picks[i];
+        if self.shoots_fudge(a) {
+            return self.fudge_shot(ws, rolls, (i, prepared), (tick, round), summary, trace);
+        }
         // FUDGE 4.34: the blows of beset fighters whose last exchange this
         // was, and their trace lines, after this exchange's.
         let mut settled_hits: Vec<(u32, i32)> = Vec::new();
@@ -375,7 +389,7 @@ impl Battle {
         } = ws;
         // Surprise, or a blow from the rear (docs/rules.md §5.2): the
         // defender is unaware of it.
-        let unaware = (self.surprise && self.is_unaware(t, (tick, round))) || rear.get(a as usize) == Some(&true);
+        let unaware = self.defends_unaware(a, t, (tick, round), rear);
         let (ag_side, tg_side) = (self.side_of(a), self.side_of(t));
         let ag = &self.groups[self.group_of[a as usize] as usize].fighter;
         let tg = &self.groups[self.group_of[t as usize] as usize].fighter;
@@ -555,7 +569,10 @@ impl Battle {
                 } else {
                     let blow = combat::opposed_blow(attacker, defender, ag.offense, tg.defense_factor);
                     // A two-way exchange: the defender who wins hurts the attacker.
-                    (blow, combat::counter_blow(&blow, &r, tg.offense, ag.defense_factor))
+                    // A shooter (FUDGE 4.4, `ranged.rs`) struck in melee
+                    // can only defend (4.22).
+                    let counter = combat::counter_blow(&blow, &r, tg.offense, ag.defense_factor);
+                    (blow, counter.filter(|_| !self.shoots_fudge(t)))
                 };
                 let back = blow.answer.0.saturating_sub(blow.answer.1);
                 // His degree as FUDGE 4.34 compares it (ties given by 4.31

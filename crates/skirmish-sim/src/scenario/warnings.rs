@@ -24,8 +24,9 @@ impl Scenario {
     /// Full Contact striking;
     /// FUDGE 4.34's sweeping blow and `concentrate` where no lone fighter
     /// is played (one-way strikes, the rule off); a group's `range`,
-    /// `melee_reach`, `move`, `plan` or `keep_at` without a `distance`, a
-    /// `range` under FUDGE striking, `keep_at` without its plan, a closing
+    /// `melee_reach`, `move`, `plan` or `keep_at` without a `distance`,
+    /// FUDGE 4.4's `missile` on a group that does not shoot under FUDGE
+    /// striking, `cover` that no FUDGE shot meets, `keep_at` without its plan, a closing
     /// group that cannot move, point-blank range without a ranged group
     /// and its damage without it, an `unaware_defense_rating` never read
     /// (docs/rules.md §5.1, §5.2); a Full Contact `parry` policy under
@@ -281,13 +282,33 @@ impl Scenario {
                             )));
                         }
                     }
-                } else if let (true, Some(range)) = (fudge, range) {
-                    out.push(with_field(format!(
-                        "{at}.range: {range} has no effect under fudge-opposed striking: FUDGE 4.4's shots are \
-                         not fought in battles, so the group fights in melee at its melee_reach"
-                    )));
                 } else if group.range.is_some() {
                     any_ranged = true;
+                }
+                if let Some(missile) = group.missile {
+                    let missile = serde_json::to_string(&missile).unwrap_or_default();
+                    let why = if !fudge {
+                        Some("only fudge-opposed striking reads it (FUDGE 4.4's dodge)")
+                    } else if self.distance.is_none() || group.range.is_none() {
+                        Some("the group does not shoot (a `range` in a battle with a distance)")
+                    } else {
+                        None
+                    };
+                    if let Some(why) = why {
+                        out.push(with_field(format!("{at}.missile: {missile} has no effect: {why}")));
+                    }
+                }
+                if group.cover != 0 {
+                    let why = if !fudge {
+                        Some("only fudge-opposed striking reads it (FUDGE 4.4's Difficulty Level)")
+                    } else if !self.foe_shoots(s) {
+                        Some("no foe shoots (a group of another side with a `range`, in a battle with a distance)")
+                    } else {
+                        None
+                    };
+                    if let Some(why) = why {
+                        out.push(with_field(format!("{at}.cover: {} has no effect: {why}", group.cover)));
+                    }
                 }
                 if let (Some(keep_at), false, true) = (
                     group.keep_at,
@@ -300,7 +321,7 @@ impl Scenario {
                 }
                 if self.distance.is_some()
                     && group.move_distance == Some(0)
-                    && Plan::or_default(group.plan, group.range.is_some() && !fudge) == Plan::Close
+                    && Plan::or_default(group.plan, group.range.is_some()) == Plan::Close
                 {
                     out.push(with_field(format!(
                         "{at}.move: 0 with plan \"close\": the group never closes on a foe out of its reach"
@@ -340,6 +361,17 @@ impl Scenario {
 }
 
 impl Scenario {
+    /// Whether a group of a side other than `side` shoots (has a `range`,
+    /// in a battle with a distance).
+    fn foe_shoots(&self, side: usize) -> bool {
+        self.distance.is_some()
+            && self
+                .sides
+                .iter()
+                .enumerate()
+                .any(|(s, x)| s != side && x.groups.iter().any(|g| g.range.is_some()))
+    }
+
     /// The Tick System's options that no group of this scenario reads:
     /// free-action ticks without a group that defends as a free action,
     /// Prepare's bonus without a group that prepares, and Acquire's ticks

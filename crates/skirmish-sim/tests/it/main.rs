@@ -16,6 +16,7 @@ mod odds;
 mod outputs;
 mod parry;
 mod penalties;
+mod ranged;
 mod reach;
 mod rules;
 mod scenario;

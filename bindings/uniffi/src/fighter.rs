@@ -376,6 +376,7 @@ impl TryFrom<FighterProfile> for core::FighterProfile {
             plan: None,
             keep_at: None,
             unaware_for: 0,
+            scouting: None,
             missile: None,
             cover: 0,
             unaware_defense_rating: None,

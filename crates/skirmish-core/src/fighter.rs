@@ -31,7 +31,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::distance::Plan;
 use crate::error::Error;
-use crate::ladder::CombatLevel;
+use crate::ladder::{CombatLevel, Level};
 use crate::striking::full_contact::{ParryPolicy, WeaponRange};
 use crate::striking::opposed::{Aim, MeleeModifiers, Missile, Position, PostureChoice, Shield, Stance};
 use crate::tables::weapons::RateOfFire;
@@ -229,6 +229,14 @@ pub struct FighterProfile {
     /// battle (0: aware from the start).
     #[serde(default, skip_serializing_if = "is_zero_u32")]
     pub unaware_for: u32,
+    /// FUDGE 4.31's scouting, in battles: its Perception or Tactics trait
+    /// (a ladder level). With it, a fighter in all-out defense who comes
+    /// out of an exchange unhit rolls it (4dF) against Fair; on a success
+    /// its foe is at -1 in their exchanges of the next round (round
+    /// systems) or in their next exchange (the others; docs/rules.md
+    /// §2.2.3). None (the default): no scouting. FUDGE striking only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scouting: Option<Level>,
     /// FUDGE 4.4: what its `range` weapon shoots, in a battle with a
     /// distance under FUDGE striking: `{ kind = "thrown" }` (no modifier
     /// to the target's dodge) or `{ kind = "propelled", dodge_penalty = 2 }`
@@ -362,6 +370,7 @@ impl FighterProfile {
             plan: None,
             keep_at: None,
             unaware_for: 0,
+            scouting: None,
             missile: None,
             cover: 0,
             unaware_defense_rating: None,
@@ -476,6 +485,9 @@ impl FighterProfile {
             missile.dodge_modifier()?;
         }
         within("cover", self.cover, RATING_LIMIT)?;
+        if let Some(level) = self.scouting {
+            within("scouting", level.value(), RATING_LIMIT)?;
+        }
         Ok(())
     }
 

@@ -7,6 +7,7 @@ use skirmish_core::damage::DamageModel;
 use skirmish_core::dice::SeededRolls;
 use skirmish_core::fighter::Fighter;
 use skirmish_core::striking::full_contact::StrikeOutcome;
+use skirmish_core::striking::opposed::{Modifier, ModifierReason};
 use skirmish_core::timing::tick_system::Defending;
 
 use super::distance::Act;
@@ -385,6 +386,7 @@ impl Battle {
             rear,
             spent,
             knocked,
+            scouting,
             ..
         } = ws;
         // Surprise, or a blow from the rear (docs/rules.md §5.2): the
@@ -544,13 +546,26 @@ impl Battle {
                 // and aim, each way.
                 let (ab, tb) = (Bearing::of(ag), Bearing::of(tg));
                 let min = r.minimum_to_hit.value();
+                // FUDGE 4.31: a fighter a foe scouted is at -1
+                // (`scouting.rs`).
+                let (a_scouted, t_scouted) = if scouting.is_on() {
+                    let by_round = self.timing.exchanges_by_round();
+                    let t_scouted = if ignored {
+                        0
+                    } else {
+                        scouting.penalty(t, round_no, by_round)
+                    };
+                    (scouting.penalty(a, round_no, by_round), t_scouted)
+                } else {
+                    (0, 0)
+                };
                 let attacker = OpposedSide {
                     skill: a_skill,
                     penalty: penalty[a as usize],
                     outnumbered: crowd(a),
                     roll: ar,
                     stance: ag.stance,
-                    modifier: ab.modifier_against(&tb),
+                    modifier: ab.modifier_against(&tb).saturating_add(a_scouted),
                     minimum: ab.minimum_against(&tb, min),
                     posture: ap,
                 };
@@ -560,7 +575,10 @@ impl Battle {
                     outnumbered: crowd(t),
                     roll: dr,
                     stance: tg.stance,
-                    modifier: tb.modifier_against(&ab).saturating_add(prepared),
+                    modifier: tb
+                        .modifier_against(&ab)
+                        .saturating_add(prepared)
+                        .saturating_add(t_scouted),
                     minimum: tb.minimum_against(&ab, min),
                     posture: tp,
                 };
@@ -574,6 +592,15 @@ impl Battle {
                     let counter = combat::counter_blow(&blow, &r, tg.offense, ag.defense_factor);
                     (blow, counter.filter(|_| !self.shoots_fudge(t)))
                 };
+                // FUDGE 4.31: an all-out defender unhit may scout its foe.
+                let mut scout_words = String::new();
+                if scouting.is_on() && !ignored {
+                    for (f, foe, hit) in [(a, t, counter.is_some()), (t, a, blow.landed)] {
+                        if let Some(words) = self.scout(scouting, (f, foe), hit, round_no, rolls)? {
+                            scout_words.push_str(&words);
+                        }
+                    }
+                }
                 let back = blow.answer.0.saturating_sub(blow.answer.1);
                 // His degree as FUDGE 4.34 compares it (ties given by 4.31
                 // counted), or none over a foe who did not roll against him.
@@ -639,17 +666,29 @@ impl Battle {
                         (false, true) => OpposedEnd::Countered(back),
                         (false, false) => OpposedEnd::NoHit,
                     };
-                    let attack = part(&attacker, (blow.attack, ap), (ag, tg));
+                    let scouted = |mut p: OpposedPart, value: i32| {
+                        if value != 0 {
+                            p.modifiers.push(Modifier {
+                                reason: ModifierReason::OpponentScouted,
+                                value,
+                            });
+                        }
+                        p
+                    };
+                    let attack = scouted(part(&attacker, (blow.attack, ap), (ag, tg)), a_scouted);
                     let what = if ignored {
                         trace::unopposed(&attack, blow.defense, end, unaware)
                     } else {
                         trace::opposed(
                             &attack,
-                            &part(&defender, (blow.defense, tp.saturating_neg()), (tg, ag)),
+                            &scouted(
+                                part(&defender, (blow.defense, tp.saturating_neg()), (tg, ag)),
+                                t_scouted,
+                            ),
                             end,
                         )
                     };
-                    let mut note = String::new();
+                    let mut note = scout_words;
                     for (waits, f) in [(a_waits, a), (t_waits, t)] {
                         if waits {
                             note.push_str(&trace::beset(&self.fighter_name(f), lone.foes(f)));

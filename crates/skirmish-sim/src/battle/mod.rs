@@ -122,6 +122,7 @@ mod distance;
 mod fight;
 mod morale;
 mod ranged;
+mod scouting;
 mod targeting;
 mod trace;
 
@@ -206,6 +207,9 @@ struct GroupRt {
     fighter: Fighter,
     /// Its reach, move and plan, and its surprise.
     field: distance::GroupField,
+    /// FUDGE 4.31: its Perception or Tactics trait, if it scouts
+    /// (`scouting.rs`).
+    scouting: Option<skirmish_core::ladder::Level>,
 }
 
 /// A scenario made ready to fight many times (the weapon and armor

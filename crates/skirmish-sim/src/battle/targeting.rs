@@ -58,6 +58,8 @@ pub(super) struct Arrays {
     pub(super) knocked: Vec<i32>,
     /// FUDGE 4.4's shots of the moment (`ranged.rs`).
     pub(super) shots: super::ranged::Shots,
+    /// FUDGE 4.31's scouting (`scouting.rs`).
+    pub(super) scouting: super::scouting::Scouting,
 }
 
 /// [`Arrays::spent`]: the next action went to a parry.
@@ -114,6 +116,7 @@ impl Arrays {
             self.lone.reserve(n)?;
         }
         self.shots.reserve(n, battle.has_fudge_shots())?;
+        self.scouting.reserve(n, battle.plays_scouting())?;
         reserve_fighters(&mut self.picks, n)
     }
 
@@ -182,6 +185,7 @@ impl Arrays {
             self.lone.reset(n, r.sweeping_blow);
         }
         self.shots.reset(n, battle.has_fudge_shots());
+        self.scouting.reset(n, battle.plays_scouting());
         self.rear.clear();
         if battle.front.is_some() {
             self.rear.resize(n, false);

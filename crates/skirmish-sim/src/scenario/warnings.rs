@@ -20,8 +20,9 @@ impl Scenario {
     /// Acquire ticks where no group reads them; REF and Combat Sense (Action
     /// Blocks) under another, and a REF below 0 under Action Blocks (the
     /// rules take it, the text never goes there); a FUDGE stance, shield,
-    /// aim, position, Scale, NPC result, posture or `concentrate` under
-    /// Full Contact striking;
+    /// aim, position, Scale, NPC result, posture, `concentrate` or
+    /// `scouting` under Full Contact striking; `scouting` without the
+    /// all-out defense that earns it;
     /// FUDGE 4.34's sweeping blow and `concentrate` where no lone fighter
     /// is played (one-way strikes, the rule off); a group's `range`,
     /// `melee_reach`, `move`, `plan` or `keep_at` without a `distance`,
@@ -222,6 +223,7 @@ impl Scenario {
                                 .then(|| serde_json::to_string(&group.posture).unwrap_or_default()),
                         ),
                         ("concentrate", group.concentrate.then(|| "true".to_string())),
+                        ("scouting", group.scouting.map(|l| format!("{:?}", l.to_string()))),
                     ] {
                         if let Some(value) = value {
                             out.push(with_field(format!(
@@ -236,6 +238,13 @@ impl Scenario {
                         "sides[{s}].groups[{g}].parry: {} has no effect under fudge-opposed striking (only \
                          full-contact striking reads it; there the defender's opposed roll is its defense)",
                         group.parry.name()
+                    )));
+                }
+                if let (true, Some(level), false) = (fudge, group.scouting, group.stance == Stance::AllOutDefense) {
+                    out.push(with_field(format!(
+                        "sides[{s}].groups[{g}].scouting: {:?} has no effect: only a successful all-out defense \
+                         scouts (stance = \"all_out_defense\")",
+                        level.to_string()
                     )));
                 }
                 if fudge && group.concentrate && !lone {

@@ -21,6 +21,7 @@ mod reach;
 mod rules;
 mod scenario;
 mod scenario_bounds;
+mod scouting;
 mod stats;
 mod structure;
 mod sweep;

@@ -378,6 +378,7 @@ impl TryFrom<FighterProfile> for core::FighterProfile {
             unaware_for: 0,
             scouting: None,
             missile: None,
+            dodge: None,
             cover: 0,
             unaware_defense_rating: None,
             parry: p.parry.map(Into::into).unwrap_or_default(),

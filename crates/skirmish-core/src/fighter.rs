@@ -244,6 +244,12 @@ pub struct FighterProfile {
     /// [`DEFAULT_MISSILE`](crate::distance::DEFAULT_MISSILE): propelled, -2.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub missile: Option<Missile>,
+    /// FUDGE 4.4: the trait it dodges missiles with ("a Dodge skill, or
+    /// Agility attribute, or something similar"), a ladder level within
+    /// ±[`RATING_LIMIT`]; default: its combat skill. Battles with a
+    /// distance under FUDGE striking.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dodge: Option<Level>,
     /// FUDGE 4.4: levels its cover, concealment and poor light add to the
     /// Difficulty Level of every shot at it (ours as a number, within
     /// ±[`RATING_LIMIT`]; default 0: in the open, in good light). Battles
@@ -372,6 +378,7 @@ impl FighterProfile {
             unaware_for: 0,
             scouting: None,
             missile: None,
+            dodge: None,
             cover: 0,
             unaware_defense_rating: None,
             parry: ParryPolicy::Never,
@@ -487,6 +494,9 @@ impl FighterProfile {
         within("cover", self.cover, RATING_LIMIT)?;
         if let Some(level) = self.scouting {
             within("scouting", level.value(), RATING_LIMIT)?;
+        }
+        if let Some(level) = self.dodge {
+            within("dodge", level.value(), RATING_LIMIT)?;
         }
         Ok(())
     }

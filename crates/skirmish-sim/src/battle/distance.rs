@@ -33,6 +33,8 @@ pub(super) struct GroupField {
     /// FUDGE 4.4: levels its cover adds to the Difficulty Level of a shot
     /// at it.
     pub(super) cover: i32,
+    /// FUDGE 4.4: the trait it dodges with, if not its combat skill.
+    pub(super) dodge: Option<i32>,
     /// Feet one move action covers.
     pub(super) move_distance: i64,
     /// What it does with no foe in reach.
@@ -53,6 +55,7 @@ impl GroupField {
             reach: WeaponReach::Melee(DEFAULT_MELEE_REACH),
             missile: DEFAULT_MISSILE,
             cover: 0,
+            dodge: None,
             move_distance: DEFAULT_MOVE,
             plan: Plan::Close,
             keep_at: DEFAULT_MOVE.saturating_mul(2),
@@ -78,6 +81,7 @@ impl GroupField {
             reach,
             missile: profile.missile.unwrap_or(DEFAULT_MISSILE),
             cover: profile.cover,
+            dodge: profile.dodge.map(|l| l.value()),
             move_distance,
             plan: Plan::or_default(profile.plan, reach.range().is_some()),
             keep_at: profile.keep_at.unwrap_or(move_distance.saturating_mul(2)),

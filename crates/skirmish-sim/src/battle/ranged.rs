@@ -6,7 +6,8 @@
 //!   target's `cover`.
 //! - An unaware target (surprise, the rear: §5.2) does not dodge: the shot
 //!   is unopposed against the Difficulty Level. An aware one dodges with
-//!   its combat skill, less the missile's -2 or -3 when propelled; its
+//!   its `dodge` trait or else its combat skill, less the missile's -2 or
+//!   -3 when propelled; its
 //!   trained shield takes its ranged value off the shooter, a large one
 //!   costs it -2 (core `RangedAttack::resolve`).
 //! - Two shooters whose shots at each other land at the same moment
@@ -181,7 +182,12 @@ impl Battle {
         let unaware = self.defends_unaware(a, t, (tick, round), &ws.rear);
         let dl = self.difficulty(a, t, ws)?;
         let (a_skill, a_now) = self.skill_now(a, ws, round)?;
-        let (t_skill, t_now) = self.skill_now(t, ws, round)?;
+        // The target dodges with its dodge trait if it has one, else its
+        // combat skill; its wounds count either way.
+        let (t_skill, t_now) = match self.field_of(t).dodge {
+            Some(dodge) => (dodge, dodge.saturating_add(ws.penalty[t as usize])),
+            None => self.skill_now(t, ws, round)?,
+        };
         let tg = &self.groups[self.group_of[t as usize] as usize].fighter;
         // Prepare's bonus, like every defensive bonus, needs awareness.
         let prepared = if unaware { 0 } else { prepared };
@@ -208,6 +214,7 @@ impl Battle {
             let parts = ShotParts {
                 shooter: (a_skill, ws.penalty[a as usize], self.rolls(a)),
                 dodger: (t_skill, ws.penalty[t as usize], prepared, self.rolls(t)),
+                dodge_trait: self.field_of(t).dodge.is_some(),
             };
             self.shot_line((a, t), &dl, &out, &parts, how)
         });
@@ -248,6 +255,7 @@ impl Battle {
         let parts = |s: u32, skill: i32| ShotParts {
             shooter: (skill, ws.penalty[s as usize], self.rolls(s)),
             dodger: (0, 0, 0, false),
+            dodge_trait: false,
         };
         trace.say(|| self.shot_line((a, t), &dl_a, &one, &parts(a, a_skill), Against::ShootingBack));
         trace.say(|| self.shot_line((t, a), &dl_t, &two, &parts(t, t_skill), Against::ShootingBack));
@@ -288,7 +296,13 @@ impl Battle {
             format!(" {:+} cover", dl.cover)
         };
         let (skill, wounds, rolls) = parts.shooter;
-        let shooter = result_words(out.result, skill, &[(wounds, "wounds")], &out.skill.modifiers, rolls);
+        let shooter = result_words(
+            out.result,
+            (skill, "skill"),
+            &[(wounds, "wounds")],
+            &out.skill.modifiers,
+            rolls,
+        );
         let against = match (&out.dodge, how) {
             (Some(dodge), _) => {
                 let (skill, wounds, prepared, rolls) = parts.dodger;
@@ -296,7 +310,7 @@ impl Battle {
                     "dodge {}",
                     result_words(
                         dodge.result,
-                        skill,
+                        (skill, if parts.dodge_trait { "dodge" } else { "skill" }),
                         &[(wounds, "wounds"), (prepared, "prepared")],
                         &dodge.skill.modifiers,
                         rolls
@@ -350,11 +364,20 @@ enum Against {
 struct ShotParts {
     shooter: (i32, i32, bool),
     dodger: (i32, i32, i32, bool),
+    /// The dodger rolled its dodge trait, not its combat skill.
+    dodge_trait: bool,
 }
 
-/// A result and every part of it: "Mediocre (+1 skill -1 wounds -1 roll)".
-fn result_words(result: Level, skill: i32, extra: &[(i32, &str)], modifiers: &[Modifier], rolls: bool) -> String {
-    let mut words = format!("{result} ({skill:+} skill");
+/// A result and every part of it: "Mediocre (+1 skill -1 wounds -1 roll)"
+/// (the trait named "dodge" when a dodge trait was rolled).
+fn result_words(
+    result: Level,
+    (skill, trait_name): (i32, &str),
+    extra: &[(i32, &str)],
+    modifiers: &[Modifier],
+    rolls: bool,
+) -> String {
+    let mut words = format!("{result} ({skill:+} {trait_name}");
     let mut total = skill;
     for &(value, label) in extra {
         if value != 0 {

@@ -27,7 +27,7 @@ impl Scenario {
     /// is played (one-way strikes, the rule off); a group's `range`,
     /// `melee_reach`, `move`, `plan` or `keep_at` without a `distance`,
     /// FUDGE 4.4's `missile` on a group that does not shoot under FUDGE
-    /// striking, `cover` that no FUDGE shot meets, `keep_at` without its plan, a closing
+    /// striking, `cover` and `dodge` that no FUDGE shot meets, `keep_at` without its plan, a closing
     /// group that cannot move, point-blank range without a ranged group
     /// and its damage without it, an `unaware_defense_rating` never read
     /// (docs/rules.md §5.1, §5.2); a Full Contact `parry` policy under
@@ -305,6 +305,21 @@ impl Scenario {
                     };
                     if let Some(why) = why {
                         out.push(with_field(format!("{at}.missile: {missile} has no effect: {why}")));
+                    }
+                }
+                if let Some(dodge) = group.dodge {
+                    let why = if !fudge {
+                        Some("only fudge-opposed striking reads it (FUDGE 4.4's dodge)")
+                    } else if !self.foe_shoots(s) {
+                        Some("no foe shoots (a group of another side with a `range`, in a battle with a distance)")
+                    } else {
+                        None
+                    };
+                    if let Some(why) = why {
+                        out.push(with_field(format!(
+                            "{at}.dodge: {:?} has no effect: {why}",
+                            dodge.to_string()
+                        )));
                     }
                 }
                 if group.cover != 0 {

@@ -503,10 +503,13 @@ fn distance_fields_the_rules_ignore_are_warned_about() {
         .with_field("striking", "fudge-opposed")
         .unwrap()
         .with_field("sides.guard.groups.sniper.cover", "1")
+        .unwrap()
+        .with_field("sides.guard.groups.sniper.dodge", "Good")
         .unwrap();
     assert_eq!(
         unmet.warnings(),
         [
+            "sides[0].groups[0].dodge: \"Good\" has no effect: no foe shoots (a group of another side with a `range`, in a battle with a distance)",
             "sides[0].groups[0].cover: 1 has no effect: no foe shoots (a group of another side with a `range`, in a battle with a distance)"
         ]
     );

@@ -289,6 +289,12 @@ fn the_dodge_cover_and_surprise_change_the_shot() {
     // Unaware: no dodge, the Difficulty Level alone.
     let unaware = first_shot(&archers(300, "continuous", "", "unaware_for = 100"));
     assert!(unaware.contains(" vs the Difficulty Level (unaware): "), "{unaware}");
+    // A dodge trait of their own: Poor, -2 for the arrow.
+    let agile = first_shot(&archers(300, "continuous", "", r#"dodge = "Poor""#));
+    assert!(
+        agile.contains(" vs dodge ") && agile.contains("(-2 dodge -2 propelled missile "),
+        "{agile}"
+    );
     // The soldiers' rolls as NPCs: a dodge without a roll.
     let npc = first_shot(&archers(300, "continuous", "", "npc_result = true"));
     assert!(npc.contains(" no roll): "), "{npc}");
@@ -357,6 +363,8 @@ fn ranged_errors_name_their_field() {
     assert!(e.contains("sides[0].groups[0].missile"), "{e}");
     let e = err("cover = 5000");
     assert!(e.contains("sides[0].groups[0].cover"), "{e}");
+    let e = err(r#"dodge = "Legendary+2000""#);
+    assert!(e.contains("sides[0].groups[0].dodge"), "{e}");
 }
 
 /// Three Good archers (short bows) against three Great swordsmen in

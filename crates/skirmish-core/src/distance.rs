@@ -160,9 +160,11 @@ pub const fn default_unaware_defense(defense_rating: i32) -> i32 {
 /// FUDGE 4.4's Difficulty Level for a shot `distance` away: the GM's, from
 /// distance (light and cover are left to the scenario). The text gives no
 /// numbers; ours (docs/rules.md §5.1) follows the weapon's Full Contact
-/// ranges: within Short range Poor (Will Scarlet's "even a Mediocre shot
-/// will hit since they are fairly close"), then one level harder per Range
-/// Strength or part of one beyond it, past Legendary as far as the ladder
+/// ranges: within Short range Poor (the least result that hits an
+/// equal-sized foe in melee, FUDGE 4.22), then one level harder per Range
+/// Strength or part of one beyond it (Will Scarlet's "even a Mediocre shot
+/// will hit since they are fairly close" is just past a longbow's Short
+/// range), past Legendary as far as the ladder
 /// goes (Legendary+1, +2, ...): a shot no roll can make is out of reach
 /// ([`WeaponReach::reaches_difficulty`]).
 ///

@@ -35,7 +35,7 @@ use crate::error::Result;
 use crate::fighter::{AmazingDefenseRule, AmazingStrikeRule, ExchangeRule, Fighter, FudgeRules, FullContactRules};
 use crate::ladder::Level;
 use crate::striking::full_contact::{self, Parry, RangedShot, StrikeOptions, StrikeOutcome};
-use crate::striking::opposed::{Aim, CombatKind, Modifier, Stance, TargetSize};
+use crate::striking::opposed::{Aim, CombatKind, Modifier, RangedOutcome, Stance, TargetSize};
 use crate::timing::TimingSystem;
 
 /// A Full Contact blow: the strike and the damage it does.
@@ -292,6 +292,37 @@ pub fn damage_margin(outcome: StrikeOutcome, extra: i32) -> i32 {
 #[inline]
 pub const fn damage_of(margin: i32, offense: i32, defense_factor: i32) -> i32 {
     margin.saturating_add(offense).saturating_sub(defense_factor)
+}
+
+/// The damage of a FUDGE shot (4.4), `None` on a miss: its relative degree
+/// (over the dodge, or over the Difficulty Level when the target did not
+/// dodge) plus the shooter's offensive factor minus the target's defensive
+/// one, as a melee blow's (docs/rules.md §3.1). Battles and the tracker
+/// land their shots by it.
+///
+/// ```
+/// use skirmish_core::combat::shot_damage;
+/// use skirmish_core::dice::ScriptedRolls;
+/// use skirmish_core::ladder::Level;
+/// use skirmish_core::striking::opposed::{Missile, RangedAttack, RangedDefense, ResultSource};
+///
+/// // A Good archer, unaware target, Difficulty Level Poor: a 0 beats it by 3.
+/// let shot = RangedAttack {
+///     skill: Level::GOOD,
+///     source: ResultSource::Roll,
+///     difficulty_level: Level::POOR,
+///     missile: Missile::Thrown,
+///     defense: RangedDefense::Unaware,
+/// };
+/// let out = shot.resolve(&mut ScriptedRolls::new([0]))?;
+/// assert_eq!(shot_damage(&out, 1, 2), Some(2));
+/// # Ok::<(), skirmish_core::Error>(())
+/// ```
+#[inline]
+pub fn shot_damage(outcome: &RangedOutcome, offense: i32, defense_factor: i32) -> Option<i32> {
+    outcome
+        .hit
+        .then(|| damage_of(outcome.relative_degree, offense, defense_factor))
 }
 
 /// One side of a FUDGE opposed roll.

@@ -33,6 +33,7 @@ use crate::error::{Error, Result};
 use crate::fighter::FullContactRules;
 use crate::ladder::Level;
 use crate::striking::full_contact::WeaponRange;
+use crate::striking::opposed::Missile;
 
 /// How far a melee weapon reaches when a group gives no `melee_reach`, in
 /// feet (ours: about one pace).
@@ -102,6 +103,22 @@ impl WeaponReach {
         }
     }
 
+    /// FUDGE 4.4: whether a foe `distance` away is in reach of a shooter
+    /// whose best result is `best` (its skill of the moment plus
+    /// [`BEST_ROLL`], or its trait level for an NPC who does not roll) when
+    /// the shot's Difficulty Level is the distance's
+    /// ([`difficulty_at`]) raised by the target's `cover`: a shot that no
+    /// roll can make is not taken (ours, docs/rules.md §2.2.9). A melee
+    /// weapon reaches as in [`reaches`](Self::reaches).
+    #[inline]
+    pub fn reaches_difficulty(self, distance: i64, cover: i32, best: i32) -> bool {
+        match self {
+            WeaponReach::Melee(reach) => distance <= reach,
+            WeaponReach::Ranged(range) => difficulty_at(range, distance)
+                .is_ok_and(|dl| i64::from(dl.value()) + i64::from(cover) <= i64::from(best)),
+        }
+    }
+
     /// The weapon's range, if it is ranged.
     pub const fn range(self) -> Option<WeaponRange> {
         match self {
@@ -143,9 +160,13 @@ pub const fn default_unaware_defense(defense_rating: i32) -> i32 {
 /// FUDGE 4.4's Difficulty Level for a shot `distance` away: the GM's, from
 /// distance (light and cover are left to the scenario). The text gives no
 /// numbers; ours (docs/rules.md §5.1) follows the weapon's Full Contact
-/// ranges: within Short range Poor (Will Scarlet's "even a Mediocre shot
-/// will hit since they are fairly close"), then one level harder per Range
-/// Strength or part of one beyond it, capped at Legendary.
+/// ranges: within Short range Poor (the least result that hits an
+/// equal-sized foe in melee, FUDGE 4.22), then one level harder per Range
+/// Strength or part of one beyond it (Will Scarlet's "even a Mediocre shot
+/// will hit since they are fairly close" is just past a longbow's Short
+/// range), past Legendary as far as the ladder
+/// goes (Legendary+1, +2, ...): a shot no roll can make is out of reach
+/// ([`WeaponReach::reaches_difficulty`]).
 ///
 /// ```
 /// use skirmish_core::distance::difficulty_at;
@@ -154,6 +175,7 @@ pub const fn default_unaware_defense(defense_rating: i32) -> i32 {
 /// let longbow = WeaponRange::new(150, 50)?;
 /// assert_eq!(difficulty_at(longbow, 100)?, Level::POOR);
 /// assert_eq!(difficulty_at(longbow, 280)?, Level::GOOD);
+/// assert_eq!(difficulty_at(longbow, 500)?.to_string(), "Legendary+1");
 /// # Ok::<(), skirmish_core::Error>(())
 /// ```
 ///
@@ -161,10 +183,20 @@ pub const fn default_unaware_defense(defense_rating: i32) -> i32 {
 /// [`Error::OutOfRange`] (field `distance`) for a negative distance.
 pub fn difficulty_at(range: WeaponRange, distance: i64) -> Result<Level> {
     let steps = range.at(distance)?.range_penalty().saturating_neg();
-    let poor = i64::from(Level::POOR.value());
-    let value = poor.saturating_add(steps).min(i64::from(Level::LEGENDARY.value()));
+    let value = i64::from(Level::POOR.value()).saturating_add(steps);
     Ok(Level::new(i32::try_from(value).unwrap_or(i32::MAX)))
 }
+
+/// The most a 4dF roll adds to a FUDGE result: what a shooter can hope
+/// for when it judges whether a shot is worth taking
+/// ([`WeaponReach::reaches_difficulty`]).
+pub const BEST_ROLL: i32 = 4;
+
+/// What a FUDGE battle group's shots are when its scenario names no
+/// `missile` (ours, docs/rules.md §2.2.9): propelled (a `range` is most
+/// often a bow, a crossbow or a gun), at the lesser of the text's -2 and
+/// -3 to the dodge.
+pub const DEFAULT_MISSILE: Missile = Missile::Propelled { dodge_penalty: 2 };
 
 /// Checks a distance-like field: 0..=[`DISTANCE_LIMIT`].
 ///
@@ -227,7 +259,22 @@ mod tests {
         let bow = WeaponRange::new(150, 50).unwrap();
         assert_eq!(difficulty_at(bow, 150).unwrap(), Level::POOR);
         assert_eq!(difficulty_at(bow, 151).unwrap(), Level::MEDIOCRE);
-        assert_eq!(difficulty_at(bow, 5_000).unwrap(), Level::LEGENDARY);
+        assert_eq!(difficulty_at(bow, 450).unwrap(), Level::LEGENDARY);
+        assert_eq!(difficulty_at(bow, 5_000).unwrap(), Level::new(Level::POOR.value() + 97));
+        assert_eq!(difficulty_at(bow, DISTANCE_LIMIT).unwrap().value(), 105_595);
         assert!(difficulty_at(bow, -1).is_err());
+    }
+
+    #[test]
+    fn a_shot_is_in_reach_while_a_roll_can_make_its_difficulty() {
+        let bow = WeaponReach::Ranged(WeaponRange::new(150, 50).unwrap());
+        // A Fair shooter (best +4, Legendary) reaches up to 450'.
+        assert!(bow.reaches_difficulty(450, 0, 4));
+        assert!(!bow.reaches_difficulty(451, 0, 4));
+        // Cover raises the Difficulty Level: two levels off the reach.
+        assert!(bow.reaches_difficulty(350, 2, 4));
+        assert!(!bow.reaches_difficulty(351, 2, 4));
+        assert!(WeaponReach::Melee(5).reaches_difficulty(5, 9, -9));
+        assert!(!WeaponReach::Melee(5).reaches_difficulty(6, 0, 9));
     }
 }

@@ -31,9 +31,9 @@ use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::distance::Plan;
 use crate::error::Error;
-use crate::ladder::CombatLevel;
+use crate::ladder::{CombatLevel, Level};
 use crate::striking::full_contact::{ParryPolicy, WeaponRange};
-use crate::striking::opposed::{Aim, MeleeModifiers, Position, PostureChoice, Shield, Stance};
+use crate::striking::opposed::{Aim, MeleeModifiers, Missile, Position, PostureChoice, Shield, Stance};
 use crate::tables::weapons::RateOfFire;
 use crate::tables::{armor, weapons};
 use crate::timing::tick_system::Defending;
@@ -229,6 +229,33 @@ pub struct FighterProfile {
     /// battle (0: aware from the start).
     #[serde(default, skip_serializing_if = "is_zero_u32")]
     pub unaware_for: u32,
+    /// FUDGE 4.31's scouting, in battles: its Perception or Tactics trait
+    /// (a ladder level). With it, a fighter in all-out defense who comes
+    /// out of an exchange unhit rolls it (4dF) against Fair; on a success
+    /// its foe is at -1 in their exchanges of the next round (round
+    /// systems) or in their next exchange (the others; docs/rules.md
+    /// §2.2.3). None (the default): no scouting. FUDGE striking only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scouting: Option<Level>,
+    /// FUDGE 4.4: what its `range` weapon shoots, in a battle with a
+    /// distance under FUDGE striking: `{ kind = "thrown" }` (no modifier
+    /// to the target's dodge) or `{ kind = "propelled", dodge_penalty = 2 }`
+    /// (2 or 3 off the dodge). Default
+    /// [`DEFAULT_MISSILE`](crate::distance::DEFAULT_MISSILE): propelled, -2.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub missile: Option<Missile>,
+    /// FUDGE 4.4: the trait it dodges missiles with ("a Dodge skill, or
+    /// Agility attribute, or something similar"), a ladder level within
+    /// ±[`RATING_LIMIT`]; default: its combat skill. Battles with a
+    /// distance under FUDGE striking.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dodge: Option<Level>,
+    /// FUDGE 4.4: levels its cover, concealment and poor light add to the
+    /// Difficulty Level of every shot at it (ours as a number, within
+    /// ±[`RATING_LIMIT`]; default 0: in the open, in good light). Battles
+    /// with a distance under FUDGE striking.
+    #[serde(default, skip_serializing_if = "is_zero_i32")]
+    pub cover: i32,
     /// Its Full Contact DR when unaware (surprised, or struck from the
     /// rear), before the armor named in `armor` like `defense_rating`
     /// (default: 3, or `defense_rating` if lower).
@@ -262,6 +289,10 @@ pub struct FighterProfile {
 }
 
 fn is_zero_u32(v: &u32) -> bool {
+    *v == 0
+}
+
+fn is_zero_i32(v: &i32) -> bool {
     *v == 0
 }
 
@@ -345,6 +376,10 @@ impl FighterProfile {
             plan: None,
             keep_at: None,
             unaware_for: 0,
+            scouting: None,
+            missile: None,
+            dodge: None,
+            cover: 0,
             unaware_defense_rating: None,
             parry: ParryPolicy::Never,
             action_ticks: None,
@@ -452,6 +487,16 @@ impl FighterProfile {
         }
         if let Some(dr) = self.unaware_defense_rating {
             within("unaware_defense_rating", dr, RATING_LIMIT)?;
+        }
+        if let Some(missile) = self.missile {
+            missile.dodge_modifier()?;
+        }
+        within("cover", self.cover, RATING_LIMIT)?;
+        if let Some(level) = self.scouting {
+            within("scouting", level.value(), RATING_LIMIT)?;
+        }
+        if let Some(level) = self.dodge {
+            within("dodge", level.value(), RATING_LIMIT)?;
         }
         Ok(())
     }

@@ -436,3 +436,49 @@ fn the_archers_minus_three_in_a_battle_trace() {
         "{out}"
     );
 }
+
+/// FUDGE 4.4's Will Scarlet and Dicken through `skirmish run --trace`:
+/// battle 47 of seed 1 rolls the text's results ("Dicken rolls a Fair
+/// result, missing Will. Will rolls a Mediocre result, which hits
+/// Dicken"), battle 2 the text's other case, Dicken's Good that would have
+/// hit too ("Will and Dicken would have skewered each other").
+#[test]
+fn will_scarlet_and_dicken_exchange_fire_in_a_battle_trace() {
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/it/greenwood.toml");
+    let will = "Will Scarlet (Bow, Long) exchanges fire with Dicken: at 180 ft, DL Mediocre (Mediocre by distance): \
+                Mediocre (+1 skill -2 roll) vs the Difficulty Level, shooting back: hit by 0, damage 2";
+    let out = stdout(&["run", file, "--trace", "--index", "47"]);
+    let shots: Vec<&str> = out
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.contains(" exchanges fire "))
+        .collect();
+    assert_eq!(
+        shots,
+        [
+            will,
+            "Dicken (Crossbow, Light) exchanges fire with Will Scarlet: at 180 ft, DL Good (Mediocre by distance +2 \
+             cover): Fair (+0 skill +0 roll) vs the Difficulty Level, shooting back: miss"
+        ],
+        "{out}"
+    );
+    let out = stdout(&["run", file, "--trace", "--index", "2"]);
+    let shots: Vec<&str> = out
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.contains(" exchanges fire "))
+        .collect();
+    assert_eq!(
+        shots,
+        [
+            will,
+            "Dicken (Crossbow, Light) exchanges fire with Will Scarlet: at 180 ft, DL Good (Mediocre by distance +2 \
+             cover): Good (+0 skill +1 roll) vs the Difficulty Level, shooting back: hit by 0, damage 2"
+        ],
+        "{out}"
+    );
+    assert!(
+        out.contains("Dicken takes damage 2") && out.contains("Will Scarlet takes damage 2"),
+        "{out}"
+    );
+}

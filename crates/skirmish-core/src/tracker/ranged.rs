@@ -12,7 +12,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::combat::damage_of;
+use crate::combat::shot_damage;
 use crate::damage::WoundLevel;
 use crate::dice::Dice;
 use crate::fighter::{Fighter, Striking};
@@ -242,11 +242,7 @@ fn land_shot(
     out: &RangedOutcome,
     difficulty: i32,
 ) -> TrackerResult<ShotReport> {
-    let damage = if out.hit {
-        damage_of(out.relative_degree, sf.offense, tf.defense_factor)
-    } else {
-        0
-    };
+    let damage = shot_damage(out, sf.offense, tf.defense_factor).unwrap_or(0);
     let ti = target.0 as usize;
     let w = if out.hit { Some(wound_in(s, ti, damage)) } else { None };
     let after = w.as_ref().map_or(s.combatants[ti].damage, |w| w.after);

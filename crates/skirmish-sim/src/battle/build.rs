@@ -57,6 +57,7 @@ impl Battle {
                     first: group_of.len() as u32,
                     count,
                     field: GroupField::of(g, &fighter, &scenario.striking),
+                    scouting: g.scouting,
                     fighter,
                 });
                 let gidx = (groups.len() - 1) as u32;
@@ -111,7 +112,13 @@ impl Battle {
         battle.acquires = battle.plays_acquire();
         // Distance, surprise and the rear are the general loop's alone; the
         // fast paths play no morale either.
-        if battle.distance.is_none() && battle.front.is_none() && !battle.surprise && battle.morale.is_empty() {
+        // Scouting (FUDGE 4.31) is the general loop's too.
+        if battle.distance.is_none()
+            && battle.front.is_none()
+            && !battle.surprise
+            && battle.morale.is_empty()
+            && !battle.plays_scouting()
+        {
             battle.fast = battle.fast_plan();
         }
         Ok(battle)
@@ -325,6 +332,7 @@ impl Battle {
                 count: 1,
                 fighter,
                 field: GroupField::melee(),
+                scouting: None,
             });
             group_of.push(g);
         }

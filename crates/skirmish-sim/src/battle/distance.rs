@@ -9,8 +9,11 @@
 
 use std::collections::BTreeSet;
 
-use skirmish_core::distance::{DEFAULT_MELEE_REACH, DEFAULT_MOVE, Plan, WeaponReach, default_unaware_defense, step};
-use skirmish_core::fighter::{Fighter, FullContactRules};
+use skirmish_core::distance::{
+    DEFAULT_MELEE_REACH, DEFAULT_MISSILE, DEFAULT_MOVE, Plan, WeaponReach, default_unaware_defense, step,
+};
+use skirmish_core::fighter::Fighter;
+use skirmish_core::striking::opposed::Missile;
 use skirmish_core::timing::TimingSystem;
 
 use super::Battle;
@@ -21,9 +24,17 @@ use crate::scenario::{Group, Striking};
 /// A group's part in distance and surprise, resolved from its profile.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct GroupField {
-    /// What its weapon reaches (under FUDGE striking always its melee
-    /// reach: ranged FUDGE is not fought in battles).
+    /// What its weapon reaches: its `range` if it has one (Full Contact's
+    /// shots, or FUDGE 4.4's), else its melee reach.
     pub(super) reach: WeaponReach,
+    /// FUDGE 4.4: what its shots are (thrown, or propelled at -2 or -3 to
+    /// the dodge).
+    pub(super) missile: Missile,
+    /// FUDGE 4.4: levels its cover adds to the Difficulty Level of a shot
+    /// at it.
+    pub(super) cover: i32,
+    /// FUDGE 4.4: the trait it dodges with, if not its combat skill.
+    pub(super) dodge: Option<i32>,
     /// Feet one move action covers.
     pub(super) move_distance: i64,
     /// What it does with no foe in reach.
@@ -42,6 +53,9 @@ impl GroupField {
     pub(super) fn melee() -> GroupField {
         GroupField {
             reach: WeaponReach::Melee(DEFAULT_MELEE_REACH),
+            missile: DEFAULT_MISSILE,
+            cover: 0,
+            dodge: None,
             move_distance: DEFAULT_MOVE,
             plan: Plan::Close,
             keep_at: DEFAULT_MOVE.saturating_mul(2),
@@ -53,11 +67,11 @@ impl GroupField {
     /// The group's field from its profile and resolved fighter.
     pub(super) fn of(profile: &Group, fighter: &Fighter, striking: &Striking) -> GroupField {
         let melee = WeaponReach::Melee(profile.melee_reach.unwrap_or(DEFAULT_MELEE_REACH));
-        let (reach, armor) = match (striking, profile.range) {
-            (Striking::FullContact(_), Some(range)) => (WeaponReach::Ranged(range), fighter.armor_bonus),
-            (Striking::FullContact(_), None) => (melee, fighter.armor_bonus),
+        let reach = profile.range.map_or(melee, WeaponReach::Ranged);
+        let armor = match striking {
+            Striking::FullContact(_) => fighter.armor_bonus,
             // FUDGE: the armor is in the damage factor, not a DR.
-            (Striking::FudgeOpposed(_), _) => (melee, 0),
+            Striking::FudgeOpposed(_) => 0,
         };
         let move_distance = profile.move_distance.unwrap_or(DEFAULT_MOVE);
         let base = profile
@@ -65,6 +79,9 @@ impl GroupField {
             .unwrap_or_else(|| default_unaware_defense(profile.defense_rating));
         GroupField {
             reach,
+            missile: profile.missile.unwrap_or(DEFAULT_MISSILE),
+            cover: profile.cover,
+            dodge: profile.dodge.map(|l| l.value()),
             move_distance,
             plan: Plan::or_default(profile.plan, reach.range().is_some()),
             keep_at: profile.keep_at.unwrap_or(move_distance.saturating_mul(2)),
@@ -170,7 +187,8 @@ impl Line {
 }
 
 impl Battle {
-    /// What actor `a` (of `side`, its SR now `strike_rating`) does: strike
+    /// What actor `a` (of `side`; `rating`: under Full Contact its SR now,
+    /// under FUDGE its best result now, [`Battle::best_result`]) does: strike
     /// the foe its policy `picked` if in reach, else the nearest foe if in
     /// reach and free (FUDGE's reach limit), else move by its plan or
     /// wait; a fighter keeping its distance steps back first when a foe
@@ -181,7 +199,7 @@ impl Battle {
         a: u32,
         side: u8,
         picked: Option<u32>,
-        strike_rating: i32,
+        rating: i32,
         line: &Line,
         (target_of, engaged_by): (&[u32], &[u32]),
     ) -> Act {
@@ -193,11 +211,16 @@ impl Battle {
         if field.plan == Plan::KeepDistance && gap <= field.keep_at && field.move_distance > 0 {
             return Act::Move(-field.move_distance);
         }
-        let rules = match self.striking {
-            Striking::FullContact(r) => r,
-            Striking::FudgeOpposed(_) => FullContactRules::default(),
+        // A shot is in reach under Full Contact's range rule, or under
+        // FUDGE while a roll can make its Difficulty Level (§2.2.9).
+        let in_reach = |t: u32| match self.striking {
+            Striking::FullContact(rules) => field.reach.reaches(line.between(a, t), rating, &rules),
+            Striking::FudgeOpposed(_) => {
+                field
+                    .reach
+                    .reaches_difficulty(line.between(a, t), self.field_of(t).cover, rating)
+            }
         };
-        let in_reach = |t: u32| field.reach.reaches(line.between(a, t), strike_rating, &rules);
         if let Some(t) = picked
             && in_reach(t)
         {
@@ -233,6 +256,13 @@ impl Battle {
             };
             now <= u64::from(n)
         }
+    }
+
+    /// Whether `t` meets `a`'s blow or shot unaware at this moment:
+    /// surprised, or struck from the rear (docs/rules.md §5.2).
+    #[inline]
+    pub(super) fn defends_unaware(&self, a: u32, t: u32, at: (u64, u32), rear: &[bool]) -> bool {
+        (self.surprise && self.is_unaware(t, at)) || rear.get(a as usize) == Some(&true)
     }
 
     /// Whether an attacker engaging `target`, engaged by `engaged` others,

@@ -7,6 +7,7 @@ use skirmish_core::damage::DamageModel;
 use skirmish_core::dice::SeededRolls;
 use skirmish_core::fighter::Fighter;
 use skirmish_core::striking::full_contact::StrikeOutcome;
+use skirmish_core::striking::opposed::{Modifier, ModifierReason};
 use skirmish_core::timing::tick_system::Defending;
 
 use super::distance::Act;
@@ -121,7 +122,7 @@ impl Battle {
             }
             // First every actor picks its target (all at once: the
             // engagements of this moment count in every strike of it)...
-            self.pick_targets(clock, ws, rolls, &mut summary, &mut trace)?;
+            self.pick_targets(clock, ws, rolls, round, &mut summary, &mut trace)?;
             // ...then every strike is resolved (FUDGE: which strikes are
             // exchanges of their own, and who is beset, counted first)...
             ws.hits.clear();
@@ -189,6 +190,7 @@ impl Battle {
         clock: &mut C,
         ws: &mut Arrays,
         rolls: &mut SeededRolls,
+        round: u32,
         summary: &mut BattleSummary,
         trace: &mut Trace,
     ) -> Result<(), SimError> {
@@ -252,8 +254,11 @@ impl Battle {
             let t = if self.distance.is_some() {
                 // docs/rules.md §5.1: strike what is in reach, else move
                 // by the plan, or wait.
-                let sr = ag.fighter.strike_rating.saturating_add(penalty[a as usize]);
-                match self.act_at_distance(a, ag.side, picked, sr, line, (target_of, engaged_by)) {
+                let rating = match self.striking {
+                    Striking::FullContact(_) => ag.fighter.strike_rating.saturating_add(penalty[a as usize]),
+                    Striking::FudgeOpposed(_) => self.best_result(a, penalty[a as usize], round),
+                };
+                match self.act_at_distance(a, ag.side, picked, rating, line, (target_of, engaged_by)) {
                     Act::Strike(t) => t,
                     Act::Move(by) => {
                         line.advance(a, ag.side, by);
@@ -322,13 +327,20 @@ impl Battle {
             live,
             exchanged,
             lone: moment,
+            shots,
             ..
         } = ws;
         live.clear();
         if lone {
             moment.begin();
         }
-        for &(a, t, _) in picks.iter() {
+        for (i, &(a, t, _)) in picks.iter().enumerate() {
+            // FUDGE 4.4's shots are no melee exchanges (`ranged.rs`).
+            if self.shoots_fudge(a) {
+                shots.note(a, i);
+                live.push(true);
+                continue;
+            }
             let own = !self.exchanges_by_round || exchanged[t as usize] != exchange_key(round, a);
             if own && self.exchanges_by_round {
                 exchanged[a as usize] = exchange_key(round, t);
@@ -356,6 +368,9 @@ impl Battle {
         trace: &mut Trace,
     ) -> Result<(), SimError> {
         let (a, t, strike_roll) = ws.picks[i];
+        if self.shoots_fudge(a) {
+            return self.fudge_shot(ws, rolls, (i, prepared), (tick, round), summary, trace);
+        }
         // FUDGE 4.34: the blows of beset fighters whose last exchange this
         // was, and their trace lines, after this exchange's.
         let mut settled_hits: Vec<(u32, i32)> = Vec::new();
@@ -371,11 +386,12 @@ impl Battle {
             rear,
             spent,
             knocked,
+            scouting,
             ..
         } = ws;
         // Surprise, or a blow from the rear (docs/rules.md §5.2): the
         // defender is unaware of it.
-        let unaware = (self.surprise && self.is_unaware(t, (tick, round))) || rear.get(a as usize) == Some(&true);
+        let unaware = self.defends_unaware(a, t, (tick, round), rear);
         let (ag_side, tg_side) = (self.side_of(a), self.side_of(t));
         let ag = &self.groups[self.group_of[a as usize] as usize].fighter;
         let tg = &self.groups[self.group_of[t as usize] as usize].fighter;
@@ -530,13 +546,26 @@ impl Battle {
                 // and aim, each way.
                 let (ab, tb) = (Bearing::of(ag), Bearing::of(tg));
                 let min = r.minimum_to_hit.value();
+                // FUDGE 4.31: a fighter a foe scouted is at -1
+                // (`scouting.rs`).
+                let (a_scouted, t_scouted) = if scouting.is_on() {
+                    let by_round = self.timing.exchanges_by_round();
+                    let t_scouted = if ignored {
+                        0
+                    } else {
+                        scouting.penalty(t, round_no, by_round)
+                    };
+                    (scouting.penalty(a, round_no, by_round), t_scouted)
+                } else {
+                    (0, 0)
+                };
                 let attacker = OpposedSide {
                     skill: a_skill,
                     penalty: penalty[a as usize],
                     outnumbered: crowd(a),
                     roll: ar,
                     stance: ag.stance,
-                    modifier: ab.modifier_against(&tb),
+                    modifier: ab.modifier_against(&tb).saturating_add(a_scouted),
                     minimum: ab.minimum_against(&tb, min),
                     posture: ap,
                 };
@@ -546,7 +575,10 @@ impl Battle {
                     outnumbered: crowd(t),
                     roll: dr,
                     stance: tg.stance,
-                    modifier: tb.modifier_against(&ab).saturating_add(prepared),
+                    modifier: tb
+                        .modifier_against(&ab)
+                        .saturating_add(prepared)
+                        .saturating_add(t_scouted),
                     minimum: tb.minimum_against(&ab, min),
                     posture: tp,
                 };
@@ -555,8 +587,20 @@ impl Battle {
                 } else {
                     let blow = combat::opposed_blow(attacker, defender, ag.offense, tg.defense_factor);
                     // A two-way exchange: the defender who wins hurts the attacker.
-                    (blow, combat::counter_blow(&blow, &r, tg.offense, ag.defense_factor))
+                    // A shooter (FUDGE 4.4, `ranged.rs`) struck in melee
+                    // can only defend (4.22).
+                    let counter = combat::counter_blow(&blow, &r, tg.offense, ag.defense_factor);
+                    (blow, counter.filter(|_| !self.shoots_fudge(t)))
                 };
+                // FUDGE 4.31: an all-out defender unhit may scout its foe.
+                let mut scout_words = String::new();
+                if scouting.is_on() && !ignored {
+                    for (f, foe, hit) in [(a, t, counter.is_some()), (t, a, blow.landed)] {
+                        if let Some(words) = self.scout(scouting, (f, foe), hit, round_no, rolls)? {
+                            scout_words.push_str(&words);
+                        }
+                    }
+                }
                 let back = blow.answer.0.saturating_sub(blow.answer.1);
                 // His degree as FUDGE 4.34 compares it (ties given by 4.31
                 // counted), or none over a foe who did not roll against him.
@@ -622,17 +666,29 @@ impl Battle {
                         (false, true) => OpposedEnd::Countered(back),
                         (false, false) => OpposedEnd::NoHit,
                     };
-                    let attack = part(&attacker, (blow.attack, ap), (ag, tg));
+                    let scouted = |mut p: OpposedPart, value: i32| {
+                        if value != 0 {
+                            p.modifiers.push(Modifier {
+                                reason: ModifierReason::OpponentScouted,
+                                value,
+                            });
+                        }
+                        p
+                    };
+                    let attack = scouted(part(&attacker, (blow.attack, ap), (ag, tg)), a_scouted);
                     let what = if ignored {
                         trace::unopposed(&attack, blow.defense, end, unaware)
                     } else {
                         trace::opposed(
                             &attack,
-                            &part(&defender, (blow.defense, tp.saturating_neg()), (tg, ag)),
+                            &scouted(
+                                part(&defender, (blow.defense, tp.saturating_neg()), (tg, ag)),
+                                t_scouted,
+                            ),
                             end,
                         )
                     };
-                    let mut note = String::new();
+                    let mut note = scout_words;
                     for (waits, f) in [(a_waits, a), (t_waits, t)] {
                         if waits {
                             note.push_str(&trace::beset(&self.fighter_name(f), lone.foes(f)));

@@ -74,8 +74,10 @@
 //! - **Distance** (docs/rules.md §5.1, `distance.rs`): with a scenario's
 //!   `distance` the sides start apart on one line; an actor strikes or
 //!   shoots a foe in reach (Full Contact's range penalty at the distance
-//!   of the moment), else moves by its plan or waits, a move being an
-//!   action timed as any other. **Surprise and the rear** (§5.2): an
+//!   of the moment; under FUDGE, 4.4's shots against the Difficulty Level
+//!   of the distance and the target's cover, dodged or not: `ranged.rs`),
+//!   else moves by its plan or waits, a move being an action timed as any
+//!   other. **Surprise and the rear** (§5.2): an
 //!   unaware defender is struck at its unaware DR, or unopposed under
 //!   FUDGE. Battles with none of these take the fast paths as before.
 //! - **The Tick System whole** (docs/rules.md §1.5, §5): a group's
@@ -114,7 +116,8 @@
 //! [`Workspace`], the ways to run one) and the choice of clock and path;
 //! `build.rs` resolves a scenario into a battle; `targeting.rs` holds the
 //! per-fighter arrays, the targeting index's keys and the pick of a
-//! target; `fight.rs` the battle loop, a moment's strikes and its falls;
+//! target; `distance.rs` the line, reach and surprise; `ranged.rs` FUDGE
+//! 4.4's shots; `fight.rs` the battle loop, a moment's strikes and its falls;
 //! `morale.rs` the sides that break at a moment's end; `trace.rs` the
 //! words of the trace.
 
@@ -123,6 +126,8 @@ mod build;
 mod distance;
 mod fight;
 mod morale;
+mod ranged;
+mod scouting;
 mod targeting;
 mod trace;
 
@@ -207,6 +212,9 @@ struct GroupRt {
     fighter: Fighter,
     /// Its reach, move and plan, and its surprise.
     field: distance::GroupField,
+    /// FUDGE 4.31: its Perception or Tactics trait, if it scouts
+    /// (`scouting.rs`).
+    scouting: Option<skirmish_core::ladder::Level>,
 }
 
 /// A scenario made ready to fight many times (the weapon and armor

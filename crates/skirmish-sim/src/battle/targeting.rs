@@ -56,6 +56,10 @@ pub(super) struct Arrays {
     /// Per fighter, likewise: its Defense Rating penalty while knocked
     /// down, until its next action (docs/rules.md §2.1.8).
     pub(super) knocked: Vec<i32>,
+    /// FUDGE 4.4's shots of the moment (`ranged.rs`).
+    pub(super) shots: super::ranged::Shots,
+    /// FUDGE 4.31's scouting (`scouting.rs`).
+    pub(super) scouting: super::scouting::Scouting,
 }
 
 /// [`Arrays::spent`]: the next action went to a parry.
@@ -111,6 +115,8 @@ impl Arrays {
             reserve_fighters(&mut self.live, n)?;
             self.lone.reserve(n)?;
         }
+        self.shots.reserve(n, battle.has_fudge_shots())?;
+        self.scouting.reserve(n, battle.plays_scouting())?;
         reserve_fighters(&mut self.picks, n)
     }
 
@@ -178,6 +184,8 @@ impl Arrays {
         if let Striking::FudgeOpposed(r) = battle.striking {
             self.lone.reset(n, r.sweeping_blow);
         }
+        self.shots.reset(n, battle.has_fudge_shots());
+        self.scouting.reset(n, battle.plays_scouting());
         self.rear.clear();
         if battle.front.is_some() {
             self.rear.resize(n, false);

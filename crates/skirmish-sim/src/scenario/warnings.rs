@@ -20,12 +20,14 @@ impl Scenario {
     /// Acquire ticks where no group reads them; REF and Combat Sense (Action
     /// Blocks) under another, and a REF below 0 under Action Blocks (the
     /// rules take it, the text never goes there); a FUDGE stance, shield,
-    /// aim, position, Scale, NPC result, posture or `concentrate` under
-    /// Full Contact striking;
+    /// aim, position, Scale, NPC result, posture, `concentrate` or
+    /// `scouting` under Full Contact striking; `scouting` without the
+    /// all-out defense that earns it;
     /// FUDGE 4.34's sweeping blow and `concentrate` where no lone fighter
     /// is played (one-way strikes, the rule off); a group's `range`,
-    /// `melee_reach`, `move`, `plan` or `keep_at` without a `distance`, a
-    /// `range` under FUDGE striking, `keep_at` without its plan, a closing
+    /// `melee_reach`, `move`, `plan` or `keep_at` without a `distance`,
+    /// FUDGE 4.4's `missile` on a group that does not shoot under FUDGE
+    /// striking, `cover` and `dodge` that no FUDGE shot meets, `keep_at` without its plan, a closing
     /// group that cannot move, point-blank range without a ranged group
     /// and its damage without it, an `unaware_defense_rating` never read
     /// (docs/rules.md §5.1, §5.2); a Full Contact `parry` policy under
@@ -221,6 +223,7 @@ impl Scenario {
                                 .then(|| serde_json::to_string(&group.posture).unwrap_or_default()),
                         ),
                         ("concentrate", group.concentrate.then(|| "true".to_string())),
+                        ("scouting", group.scouting.map(|l| format!("{:?}", l.to_string()))),
                     ] {
                         if let Some(value) = value {
                             out.push(with_field(format!(
@@ -235,6 +238,13 @@ impl Scenario {
                         "sides[{s}].groups[{g}].parry: {} has no effect under fudge-opposed striking (only \
                          full-contact striking reads it; there the defender's opposed roll is its defense)",
                         group.parry.name()
+                    )));
+                }
+                if let (true, Some(level), false) = (fudge, group.scouting, group.stance == Stance::AllOutDefense) {
+                    out.push(with_field(format!(
+                        "sides[{s}].groups[{g}].scouting: {:?} has no effect: only a successful all-out defense \
+                         scouts (stance = \"all_out_defense\")",
+                        level.to_string()
                     )));
                 }
                 if fudge && group.concentrate && !lone {
@@ -281,13 +291,48 @@ impl Scenario {
                             )));
                         }
                     }
-                } else if let (true, Some(range)) = (fudge, range) {
-                    out.push(with_field(format!(
-                        "{at}.range: {range} has no effect under fudge-opposed striking: FUDGE 4.4's shots are \
-                         not fought in battles, so the group fights in melee at its melee_reach"
-                    )));
                 } else if group.range.is_some() {
                     any_ranged = true;
+                }
+                if let Some(missile) = group.missile {
+                    let missile = serde_json::to_string(&missile).unwrap_or_default();
+                    let why = if !fudge {
+                        Some("only fudge-opposed striking reads it (FUDGE 4.4's dodge)")
+                    } else if self.distance.is_none() || group.range.is_none() {
+                        Some("the group does not shoot (a `range` in a battle with a distance)")
+                    } else {
+                        None
+                    };
+                    if let Some(why) = why {
+                        out.push(with_field(format!("{at}.missile: {missile} has no effect: {why}")));
+                    }
+                }
+                if let Some(dodge) = group.dodge {
+                    let why = if !fudge {
+                        Some("only fudge-opposed striking reads it (FUDGE 4.4's dodge)")
+                    } else if !self.foe_shoots(s) {
+                        Some("no foe shoots (a group of another side with a `range`, in a battle with a distance)")
+                    } else {
+                        None
+                    };
+                    if let Some(why) = why {
+                        out.push(with_field(format!(
+                            "{at}.dodge: {:?} has no effect: {why}",
+                            dodge.to_string()
+                        )));
+                    }
+                }
+                if group.cover != 0 {
+                    let why = if !fudge {
+                        Some("only fudge-opposed striking reads it (FUDGE 4.4's Difficulty Level)")
+                    } else if !self.foe_shoots(s) {
+                        Some("no foe shoots (a group of another side with a `range`, in a battle with a distance)")
+                    } else {
+                        None
+                    };
+                    if let Some(why) = why {
+                        out.push(with_field(format!("{at}.cover: {} has no effect: {why}", group.cover)));
+                    }
                 }
                 if let (Some(keep_at), false, true) = (
                     group.keep_at,
@@ -300,7 +345,7 @@ impl Scenario {
                 }
                 if self.distance.is_some()
                     && group.move_distance == Some(0)
-                    && Plan::or_default(group.plan, group.range.is_some() && !fudge) == Plan::Close
+                    && Plan::or_default(group.plan, group.range.is_some()) == Plan::Close
                 {
                     out.push(with_field(format!(
                         "{at}.move: 0 with plan \"close\": the group never closes on a foe out of its reach"
@@ -340,6 +385,17 @@ impl Scenario {
 }
 
 impl Scenario {
+    /// Whether a group of a side other than `side` shoots (has a `range`,
+    /// in a battle with a distance).
+    fn foe_shoots(&self, side: usize) -> bool {
+        self.distance.is_some()
+            && self
+                .sides
+                .iter()
+                .enumerate()
+                .any(|(s, x)| s != side && x.groups.iter().any(|g| g.range.is_some()))
+    }
+
     /// The Tick System's options that no group of this scenario reads:
     /// free-action ticks without a group that defends as a free action,
     /// Prepare's bonus without a group that prepares, and Acquire's ticks

@@ -469,14 +469,49 @@ fn distance_fields_the_rules_ignore_are_warned_about() {
         dmg.warnings(),
         ["striking.point_blank_damage: 1 has no effect without striking.point_blank = true"]
     );
+    // FUDGE 4.4: the sniper's range is read (its shots), and so is Madoc's
+    // cover; a missile on Madoc, who does not shoot, is not.
     let fudge = scenario(SNIPER).with_field("striking", "fudge-opposed").unwrap();
+    assert!(fudge.warnings().is_empty(), "{:?}", fudge.warnings());
+    let fudge = fudge
+        .with_field("sides.Madoc.groups.Madoc.cover", "2")
+        .unwrap()
+        .with_field("sides.Madoc.groups.Madoc.missile", r#"{"kind":"thrown"}"#)
+        .unwrap();
+    assert_eq!(
+        fudge.warnings(),
+        [
+            r#"sides[1].groups[0].missile: {"kind":"thrown"} has no effect: the group does not shoot (a `range` in a battle with a distance)"#
+        ]
+    );
+    // Under Full Contact both are FUDGE's alone; without a foe who shoots,
+    // cover is not met.
+    let fc = scenario(SNIPER)
+        .with_field("sides.Madoc.groups.Madoc.cover", "2")
+        .unwrap()
+        .with_field("sides.guard.groups.sniper.missile", r#"{"kind":"thrown"}"#)
+        .unwrap();
+    let w = fc.warnings();
     assert!(
-        fudge
-            .warnings()
-            .iter()
-            .any(|w| w.starts_with("sides[0].groups[0].range: ") && w.contains("fudge-opposed")),
-        "{:?}",
-        fudge.warnings()
+        w.iter()
+            .any(|w| w.starts_with("sides[1].groups[0].cover: 2 has no effect: only fudge-opposed"))
+            && w.iter()
+                .any(|w| w.starts_with("sides[0].groups[0].missile: ") && w.contains("only fudge-opposed")),
+        "{w:?}"
+    );
+    let unmet = scenario(SNIPER)
+        .with_field("striking", "fudge-opposed")
+        .unwrap()
+        .with_field("sides.guard.groups.sniper.cover", "1")
+        .unwrap()
+        .with_field("sides.guard.groups.sniper.dodge", "Good")
+        .unwrap();
+    assert_eq!(
+        unmet.warnings(),
+        [
+            "sides[0].groups[0].dodge: \"Good\" has no effect: no foe shoots (a group of another side with a `range`, in a battle with a distance)",
+            "sides[0].groups[0].cover: 1 has no effect: no foe shoots (a group of another side with a `range`, in a battle with a distance)"
+        ]
     );
     let keep = scenario(SNIPER)
         .with_field("sides.guard.groups.sniper.keep_at", "30")

@@ -714,4 +714,15 @@ fn a_scenario_bigger_than_a_tick_sheet_says_what_to_do() {
     );
     let without = archers.with_field_value("distance", serde_json::Value::Null).unwrap();
     assert!(encounter_from_scenario(&without, 1).is_ok());
+    // FUDGE 4.31's scouting likewise.
+    let scouting = Scenario::builtin("parity")
+        .unwrap()
+        .with_field("striking", "fudge-opposed")
+        .unwrap()
+        .with_field("sides.A.groups.0.stance", "all_out_defense")
+        .unwrap()
+        .with_field("sides.A.groups.0.scouting", "Good")
+        .unwrap();
+    let err = encounter_from_scenario(&scouting, 1).unwrap_err().to_string();
+    assert!(err.contains("sides[0].groups[0].scouting: scouting"), "{err}");
 }

@@ -1,0 +1,195 @@
+//! FUDGE 4.31's scouting in battles (docs/rules.md §2.2.3): an all-out
+//! defender unhit who makes its Perception or Tactics roll puts its foe
+//! at -1 in the next round (round systems) or the foe's next exchange
+//! (the others); the trace shows both, the option changes who wins, and
+//! without it (or without the all-out defense) battles are as before.
+
+use skirmish_sim::battle::{Battle, RunOptions};
+use skirmish_sim::report::Outcome;
+use skirmish_sim::scenario::Scenario;
+
+/// A scout in all-out defense (Perception or Tactics `scouting`) and a
+/// swordsman against a Great ogre.
+fn scouts(timing: &str, scouting: &str) -> Scenario {
+    Scenario::from_toml_str(
+        &format!(
+            r#"
+            name = "scout"
+            timing = "{timing}"
+            striking = "fudge-opposed"
+            battle = {{ max_rounds = 200 }}
+            [[sides]]
+            name = "pair"
+            [[sides.groups]]
+            name = "Scout"
+            skill = "Good"
+            stance = "all_out_defense"
+            toughness = 2
+            {scouting}
+            [[sides.groups]]
+            name = "Blade"
+            skill = "Good"
+            offense = 1
+            [[sides]]
+            name = "foe"
+            [[sides.groups]]
+            name = "Ogre"
+            skill = "Great"
+            offense = 2
+            toughness = 2
+            "#
+        ),
+        "scouting.rs",
+    )
+    .unwrap()
+}
+
+/// The Ogre's part of an exchange line: after "strikes Ogre: ... vs", or
+/// before " vs " when he strikes.
+fn ogre_part(line: &str) -> &str {
+    if line.starts_with("Ogre ") {
+        line.split(" vs ").next().unwrap()
+    } else {
+        line.split(" vs ").nth(1).unwrap_or("")
+    }
+}
+
+/// Simultaneous timing: a round is the text's round. A scouting in round
+/// r puts the Ogre at -1 in every exchange of round r + 1, and only then.
+#[test]
+fn a_scout_puts_its_foe_at_minus_one_in_the_next_round() {
+    let battle = Battle::new(&scouts("simultaneous", r#"scouting = "Great""#)).unwrap();
+    let (mut checked, mut scouted_rounds) = (0, 0);
+    for i in 0..20 {
+        let report = battle.run(5, i, &RunOptions::FULL).unwrap();
+        let trace = report.trace.unwrap();
+        let scouted_in: Vec<u32> = trace
+            .iter()
+            .filter(|l| l.text.contains("scouts, Ogre at -1 next"))
+            .map(|l| l.round)
+            .collect();
+        for line in trace
+            .iter()
+            .filter(|l| l.text.contains("Ogre") && l.text.contains(" vs "))
+        {
+            let at_minus_one = ogre_part(&line.text).contains("-1 foe scouted");
+            let expected = scouted_in.contains(&(line.round - 1));
+            assert_eq!(at_minus_one, expected, "round {}: {}", line.round, line.text);
+            checked += 1;
+            scouted_rounds += usize::from(expected);
+        }
+        // A roll is shown only for an all-out defense that was not hit.
+        for line in trace.iter().filter(|l| l.text.contains("rolls Perception/Tactics")) {
+            assert!(
+                line.text.starts_with("Scout ") || line.text.contains("strikes Scout"),
+                "{}",
+                line.text
+            );
+            assert!(
+                !line.text.contains("strikes Scout: ") || !line.text.contains(": hit by"),
+                "{}",
+                line.text
+            );
+        }
+    }
+    assert!(checked > 40 && scouted_rounds > 10, "{checked} {scouted_rounds}");
+}
+
+/// Continuous timing has no round: the scouted Ogre is at -1 in his next
+/// exchange, which uses it up.
+#[test]
+fn without_rounds_the_scouting_counts_in_the_next_exchange() {
+    let battle = Battle::new(&scouts("continuous", r#"scouting = "Great""#)).unwrap();
+    let mut checked = 0;
+    for i in 0..20 {
+        let report = battle.run(5, i, &RunOptions::FULL).unwrap();
+        let mut pending = false;
+        for line in report.trace.unwrap().iter().map(|l| l.text.as_str()) {
+            if line.contains("Ogre") && line.contains(" vs ") {
+                assert_eq!(ogre_part(line).contains("-1 foe scouted"), pending, "{line}");
+                checked += usize::from(pending);
+                pending = false;
+            }
+            if line.contains("scouts, Ogre at -1 next") {
+                pending = true;
+            }
+        }
+    }
+    assert!(checked > 10, "{checked}");
+}
+
+/// The pair's win rate with its 95% interval.
+fn pair_wins(s: &Scenario, battles: u64) -> (f64, f64, f64) {
+    let b = Battle::new(s).unwrap();
+    let won = (0..battles)
+        .filter(|&i| b.run(3, i, &RunOptions::default()).unwrap().summary.outcome == Outcome::Win { side: 0 })
+        .count() as u64;
+    let (lo, hi) = skirmish_sim::stats::wilson(won, battles);
+    (won as f64 / battles as f64, lo, hi)
+}
+
+/// Scouting is worth battles: the pair wins more with it (measured over
+/// 1,000 battles: Simultaneous 35% to 72%, Continuous 10% to 25%), the
+/// 95% intervals apart (600 battles each here).
+#[test]
+fn scouting_changes_who_wins() {
+    for timing in ["simultaneous", "continuous"] {
+        let (p0, _, hi0) = pair_wins(&scouts(timing, ""), 600);
+        let (p1, lo1, _) = pair_wins(&scouts(timing, r#"scouting = "Great""#), 600);
+        assert!(lo1 > hi0, "{timing}: {p0} without, {p1} with");
+    }
+}
+
+/// Battles with scouting are the general loop's: a battle fought with its
+/// trace (the general loop) and without (where a fast path could take
+/// it) end alike. Without the all-out defense the option is warned about
+/// and changes nothing.
+#[test]
+fn scouting_takes_the_general_loop_and_needs_the_all_out_defense() {
+    let s = scouts("continuous", r#"scouting = "Great""#);
+    let b = Battle::new(&s).unwrap();
+    for i in 0..30 {
+        let fast = b.run(8, i, &RunOptions::default()).unwrap();
+        let traced = b.run(8, i, &RunOptions::FULL).unwrap();
+        assert_eq!(fast.summary, traced.summary, "battle {i}");
+    }
+    let normal = |scouting: &str| {
+        scouts("simultaneous", scouting)
+            .with_field("sides.pair.groups.Scout.stance", "normal")
+            .unwrap()
+    };
+    let with = normal(r#"scouting = "Great""#);
+    assert_eq!(
+        with.warnings(),
+        [
+            r#"sides[0].groups[0].scouting: "Great" has no effect: only a successful all-out defense scouts (stance = "all_out_defense")"#
+        ]
+    );
+    let (a, b) = (Battle::new(&with).unwrap(), Battle::new(&normal("")).unwrap());
+    for i in 0..30 {
+        assert_eq!(
+            a.run(2, i, &RunOptions::default()).unwrap(),
+            b.run(2, i, &RunOptions::default()).unwrap()
+        );
+    }
+    let fc = scouts("simultaneous", r#"scouting = "Great""#)
+        .with_field("striking", "full-contact")
+        .unwrap();
+    assert!(
+        fc.warnings()
+            .iter()
+            .any(|w| w.starts_with(r#"sides[0].groups[0].scouting: "Great" has no effect under full-contact"#)),
+        "{:?}",
+        fc.warnings()
+    );
+    let bad = Scenario::from_toml_str(
+        &scouts("simultaneous", "").to_toml_string().unwrap().replace(
+            "stance = \"all_out_defense\"",
+            "stance = \"all_out_defense\"\nscouting = \"Legendary+2000\"",
+        ),
+        "bad.toml",
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(bad.contains("scouting"), "{bad}");
+}

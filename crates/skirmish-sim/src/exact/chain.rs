@@ -30,7 +30,7 @@ use num_traits::Zero;
 
 use super::error::ExactError;
 use super::moment::{self, FixedMap, Next, State};
-use super::number::{Number, ratio_of};
+use super::number::{Chances, ratio_of};
 use super::setup::Fight;
 
 /// Where a transition leads: a state of the chain, or an ending.
@@ -52,6 +52,9 @@ pub(super) struct Chain {
 impl Chain {
     /// The chain of `fight` from its start, at most `budget` states.
     pub(super) fn build(fight: &Fight, budget: usize) -> Result<Chain, ExactError> {
+        if budget == 0 {
+            return Err(ExactError::TooManyStates { states: 1, budget });
+        }
         let mut index: FixedMap<State, u32> = FixedMap::default();
         let mut queue: Vec<State> = vec![moment::start(fight)];
         index.insert(queue[0].clone(), 0);
@@ -74,7 +77,7 @@ impl Chain {
                         if i == fresh {
                             if queue.len() >= budget {
                                 return Err(ExactError::TooManyStates {
-                                    states: queue.len(),
+                                    states: queue.len() + 1,
                                     budget,
                                 });
                             }
@@ -103,13 +106,13 @@ impl Chain {
     }
 
     /// The chances of the fight from its start: each ending's, then never
-    /// ending's, in the number `N`.
-    pub(super) fn solve<N: Number>(&self) -> Solved<N> {
+    /// ending's, in the numbers `N`.
+    pub(super) fn solve<N: Chances>(&self) -> Solved<N> {
         let width = self.endings + 1;
         let never = self.endings;
-        let mut values: Vec<Option<Vec<N>>> = vec![None; self.states()];
+        let mut values: Vec<Option<N>> = vec![None; self.states()];
         let mut depth = vec![0u64; self.states()];
-        let unit = |o: usize| -> Vec<N> { (0..width).map(|i| if i == o { N::one() } else { N::zero() }).collect() };
+        let units: Vec<N> = (0..width).map(|o| N::unit(width, o)).collect();
         for component in self.components() {
             let inside = |t: u32| component.contains(&t);
             // Its longest path to an ending, in components.
@@ -130,47 +133,49 @@ impl Chain {
             });
             if !leaves {
                 for &s in &component {
-                    values[s as usize] = Some(unit(never));
+                    values[s as usize] = Some(units[never].clone());
                     depth[s as usize] = d;
                 }
                 continue;
             }
-            let value_of = |to: &To, values: &[Option<Vec<N>>]| -> Vec<N> {
-                match to {
-                    To::Ended(o) => unit(*o as usize),
-                    // Solved already: components come sinks first.
-                    To::State(t) => values[*t as usize].clone().unwrap_or_else(|| unit(never)),
-                }
-            };
             if let [s] = component[..] {
                 let s = s as usize;
-                let mut sum = vec![N::zero(); width];
+                let mut terms: Vec<(&N, u128)> = Vec::with_capacity(self.edges[s].len());
                 let mut stays = 0u128;
                 for (to, w) in &self.edges[s] {
-                    if *to == To::State(s as u32) {
-                        stays += w;
-                        continue;
-                    }
-                    let v = value_of(to, &values);
-                    for (acc, x) in sum.iter_mut().zip(&v) {
-                        acc.add_weighted(x, *w);
+                    match to {
+                        To::State(t) if *t as usize == s => stays += w,
+                        To::Ended(o) => terms.push((&units[*o as usize], *w)),
+                        // Solved already: components come sinks first.
+                        To::State(t) => terms.push((values[*t as usize].as_ref().unwrap_or(&units[never]), *w)),
                     }
                 }
-                let leaving = self.totals[s] - stays;
-                values[s] = Some(sum.iter().map(|x| x.divided(leaving)).collect());
+                let solved = N::mean(&terms, self.totals[s] - stays, width);
+                values[s] = Some(solved);
                 depth[s] = d;
                 continue;
             }
-            let solved = self.solve_component(&component, |to| value_of(to, &values), width);
+            let value_of = |to: &To| -> Vec<BigRational> {
+                match to {
+                    To::Ended(o) => units[*o as usize].to_ratios(),
+                    To::State(t) => values[*t as usize].as_ref().unwrap_or(&units[never]).to_ratios(),
+                }
+            };
+            let solved = self.solve_component(&component, value_of, width);
             for (&s, v) in component.iter().zip(solved) {
-                values[s as usize] = Some(v.iter().map(N::from_ratio).collect());
+                values[s as usize] = Some(N::from_ratios(&v));
                 depth[s as usize] = d;
             }
         }
         let k_max = self.edges.iter().map(Vec::len).max().unwrap_or(0) as f64;
-        let start = values.first().cloned().flatten().unwrap_or_else(|| unit(never));
+        let start = values
+            .first()
+            .cloned()
+            .flatten()
+            .unwrap_or_else(|| units[never].clone());
         Solved {
-            error_bound: 2.0 * depth.first().copied().unwrap_or(0) as f64 * (k_max + 4.0) * f64::EPSILON / 2.0,
+            // depth x (k + 4) units of rounding (2^-53), twice.
+            error_bound: depth.first().copied().unwrap_or(0) as f64 * (k_max + 4.0) * f64::EPSILON,
             chances: start,
         }
     }
@@ -178,10 +183,10 @@ impl Chain {
     /// A component of several states: `x_s = sum_t w_st/total_s x_t` over
     /// its states, plus what leaves it, solved exactly (Gauss-Jordan on
     /// fractions; the system is regular since the component can be left).
-    fn solve_component<N: Number>(
+    fn solve_component(
         &self,
         component: &[u32],
-        value_of: impl Fn(&To) -> Vec<N>,
+        value_of: impl Fn(&To) -> Vec<BigRational>,
         width: usize,
     ) -> Vec<Vec<BigRational>> {
         let m = component.len();
@@ -196,7 +201,7 @@ impl Chain {
                     To::State(t) if at.contains_key(t) => a[i][at[t]] -= ratio_of(*w),
                     _ => {
                         for (acc, x) in b[i].iter_mut().zip(value_of(to)) {
-                            *acc += x.to_ratio() * BigInt::from(*w);
+                            *acc += x * BigInt::from(*w);
                         }
                     }
                 }
@@ -293,12 +298,12 @@ impl Chain {
     }
 }
 
-/// The chances of a fight from its start, in the number `N`.
+/// The chances of a fight from its start, in the numbers `N`.
 #[derive(Debug, Clone)]
 pub(super) struct Solved<N> {
     /// Each ending's chance (a side's win, then a draw), then never
     /// ending's.
-    pub(super) chances: Vec<N>,
+    pub(super) chances: N,
     /// In `f64`: the most any chance may be off (0 for exact fractions is
     /// for the caller to say).
     pub(super) error_bound: f64,

@@ -18,11 +18,11 @@ pub enum ExactError {
     },
     /// The fight has more states than the budget allows.
     #[error(
-        "the fight has more than {budget} states (counted {states} before stopping); \
+        "the fight has more than {budget} states (found {states} before stopping); \
          too big to solve exactly: sample it instead, or raise the budget"
     )]
     TooManyStates {
-        /// States counted when the budget ran out.
+        /// States found when the budget ran out (one past it).
         states: usize,
         /// The budget.
         budget: usize,

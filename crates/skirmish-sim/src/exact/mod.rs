@@ -1,6 +1,6 @@
 //! Exact outcomes of small fights, no sampling: the chance of each side's
 //! win, of a draw (all fall at once) and of a fight that never ends,
-//! computed from the rules as fractions (docs/rules.md §6).
+//! computed from the rules as fractions (docs/rules.md §7).
 //!
 //! The fight is a Markov chain. Its state is what the rules remember
 //! between exchanges: each fighter's damage (a wound track or hit points,
@@ -55,12 +55,11 @@ mod setup;
 
 pub use error::ExactError;
 
-use num_rational::BigRational;
 use serde::Serialize;
 
 use crate::scenario::Scenario;
 use chain::Chain;
-use number::Number;
+use number::{Chances, Floats, Fractions, ratio_to_f64};
 use setup::Fight;
 
 /// The most states [`ExactOptions::default`] allows.
@@ -117,19 +116,27 @@ pub struct ExactChance {
 }
 
 impl ExactChance {
-    fn of<N: Number>(x: &N, exact: bool) -> ExactChance {
-        ExactChance {
-            value: x.to_f64(),
-            fraction: exact.then(|| fraction_text(&x.to_ratio())),
+    /// The chances of `solved`, with their fractions if exact.
+    fn all<N: Chances>(solved: &N, exact: bool) -> Vec<ExactChance> {
+        if !exact {
+            return solved
+                .values()
+                .into_iter()
+                .map(|value| ExactChance { value, fraction: None })
+                .collect();
         }
-    }
-}
-
-fn fraction_text(r: &BigRational) -> String {
-    if r.is_integer() {
-        r.numer().to_string()
-    } else {
-        format!("{}/{}", r.numer(), r.denom())
+        solved
+            .to_ratios()
+            .iter()
+            .map(|r| ExactChance {
+                value: ratio_to_f64(r),
+                fraction: Some(if r.is_integer() {
+                    r.numer().to_string()
+                } else {
+                    format!("{}/{}", r.numer(), r.denom())
+                }),
+            })
+            .collect()
     }
 }
 
@@ -176,13 +183,10 @@ pub fn solve(scenario: &Scenario, options: &ExactOptions) -> Result<ExactOdds, E
         Arithmetic::Auto => chain.states() <= options.max_exact_states,
     };
     let (chances, error_bound) = if exact {
-        let solved = chain.solve::<BigRational>();
-        let chances: Vec<ExactChance> = solved.chances.iter().map(|x| ExactChance::of(x, true)).collect();
-        (chances, 0.0)
+        (ExactChance::all(&chain.solve::<Fractions>().chances, true), 0.0)
     } else {
-        let solved = chain.solve::<f64>();
-        let chances = solved.chances.iter().map(|x| ExactChance::of(x, false)).collect();
-        (chances, solved.error_bound)
+        let solved = chain.solve::<Floats>();
+        (ExactChance::all(&solved.chances, false), solved.error_bound)
     };
     let sides = fight.sides.len();
     let mut chances = chances.into_iter();

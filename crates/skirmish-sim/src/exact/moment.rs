@@ -4,10 +4,6 @@
 //! together at the end (docs/rules.md §1.1, §1.8; the battle loop's
 //! order, `battle/fight.rs`).
 
-use std::collections::HashMap;
-use std::collections::hash_map::DefaultHasher;
-use std::hash::BuildHasherDefault;
-
 use skirmish_core::combat;
 use skirmish_core::damage::{DamageModel, DamageState};
 use skirmish_core::dice::Dice;
@@ -18,9 +14,9 @@ use crate::ranking::{add_taken, own_key};
 use crate::scenario::Targeting;
 
 /// A hash map whose order of iteration is the same on every run (a fixed
-/// hasher): the chain's states are numbered, and its float sums made, in
-/// the same order every time.
-pub(super) type FixedMap<K, V> = HashMap<K, V, BuildHasherDefault<DefaultHasher>>;
+/// hasher, and a fast one): the chain's states are numbered, and its
+/// float sums made, in the same order every time.
+pub(super) type FixedMap<K, V> = rustc_hash::FxHashMap<K, V>;
 
 /// No target (a fighter that has struck no one, or whose target is down).
 pub(super) const NO_TARGET: u8 = u8::MAX;

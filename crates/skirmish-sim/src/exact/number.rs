@@ -1,27 +1,28 @@
 //! The two kinds of number the chain is solved in: exact fractions of any
-//! size ([`BigRational`]), or `f64` for chains past the exact budget, with
-//! the error bound `chain.rs` states.
+//! size, or `f64` for chains past the exact budget, with the error bound
+//! `chain.rs` states. A state's chances (one per ending, and never
+//! ending) are solved together: as fractions they share one denominator,
+//! so each step takes one least common multiple per successor, not one
+//! per chance.
 
 use num_bigint::BigInt;
+use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::{One, ToPrimitive, Zero};
 
-/// A probability as the solver computes it.
-pub(super) trait Number: Clone + std::fmt::Debug {
-    /// 0.
-    fn zero() -> Self;
-    /// 1.
-    fn one() -> Self;
-    /// `self += x * w`.
-    fn add_weighted(&mut self, x: &Self, w: u128);
-    /// `self / d` (`d > 0`).
-    fn divided(&self, d: u128) -> Self;
-    /// As an exact fraction (a float's exact value).
-    fn to_ratio(&self) -> BigRational;
-    /// From an exact fraction (rounded, for a float).
-    fn from_ratio(r: &BigRational) -> Self;
-    /// As a float.
-    fn to_f64(&self) -> f64;
+/// A state's chances as the solver computes them.
+pub(super) trait Chances: Clone + std::fmt::Debug {
+    /// Certainty of ending `o` (of `width` chances).
+    fn unit(width: usize, o: usize) -> Self;
+    /// `sum(w x chances) / leaving` over `terms` (`leaving > 0`: the sum
+    /// of the weights, or that less a self-loop's).
+    fn mean(terms: &[(&Self, u128)], leaving: u128, width: usize) -> Self;
+    /// As exact fractions (a float's exact value).
+    fn to_ratios(&self) -> Vec<BigRational>;
+    /// From exact fractions (rounded, for floats).
+    fn from_ratios(r: &[BigRational]) -> Self;
+    /// As floats.
+    fn values(&self) -> Vec<f64>;
 }
 
 /// `n` as a fraction.
@@ -29,60 +30,123 @@ pub(super) fn ratio_of(n: u128) -> BigRational {
     BigRational::from_integer(BigInt::from(n))
 }
 
-impl Number for BigRational {
-    fn zero() -> Self {
-        Zero::zero()
-    }
-    fn one() -> Self {
-        One::one()
-    }
-    fn add_weighted(&mut self, x: &Self, w: u128) {
-        if !Zero::is_zero(x) {
-            *self += x * BigInt::from(w);
+/// Exact chances: numerators over one common denominator, in lowest
+/// terms.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Fractions {
+    numerators: Vec<BigInt>,
+    denominator: BigInt,
+}
+
+impl Chances for Fractions {
+    fn unit(width: usize, o: usize) -> Self {
+        Fractions {
+            numerators: (0..width)
+                .map(|i| if i == o { BigInt::one() } else { BigInt::zero() })
+                .collect(),
+            denominator: BigInt::one(),
         }
     }
-    fn divided(&self, d: u128) -> Self {
-        self / BigInt::from(d)
+
+    fn mean(terms: &[(&Self, u128)], leaving: u128, width: usize) -> Self {
+        let mut denominator = BigInt::one();
+        for (x, _) in terms {
+            if !x.denominator.is_one() {
+                denominator = denominator.lcm(&x.denominator);
+            }
+        }
+        let mut numerators = vec![BigInt::zero(); width];
+        for (x, w) in terms {
+            let scale = (&denominator / &x.denominator) * BigInt::from(*w);
+            for (acc, n) in numerators.iter_mut().zip(&x.numerators) {
+                if !n.is_zero() {
+                    *acc += n * &scale;
+                }
+            }
+        }
+        denominator *= BigInt::from(leaving);
+        let mut common = denominator.clone();
+        for n in &numerators {
+            if !n.is_zero() {
+                common = common.gcd(n);
+            }
+        }
+        if !common.is_one() {
+            for n in &mut numerators {
+                *n /= &common;
+            }
+            denominator /= &common;
+        }
+        Fractions {
+            numerators,
+            denominator,
+        }
     }
-    fn to_ratio(&self) -> BigRational {
-        self.clone()
+
+    fn to_ratios(&self) -> Vec<BigRational> {
+        self.numerators
+            .iter()
+            .map(|n| BigRational::new(n.clone(), self.denominator.clone()))
+            .collect()
     }
-    fn from_ratio(r: &BigRational) -> Self {
-        r.clone()
+
+    fn from_ratios(r: &[BigRational]) -> Self {
+        let mut denominator = BigInt::one();
+        for x in r {
+            denominator = denominator.lcm(x.denom());
+        }
+        Fractions {
+            numerators: r.iter().map(|x| x.numer() * (&denominator / x.denom())).collect(),
+            denominator,
+        }
     }
-    fn to_f64(&self) -> f64 {
-        ratio_to_f64(self)
+
+    fn values(&self) -> Vec<f64> {
+        self.to_ratios().iter().map(ratio_to_f64).collect()
     }
 }
 
-impl Number for f64 {
-    fn zero() -> Self {
-        0.0
+/// Chances as floats.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Floats(Vec<f64>);
+
+impl Chances for Floats {
+    fn unit(width: usize, o: usize) -> Self {
+        Floats((0..width).map(|i| if i == o { 1.0 } else { 0.0 }).collect())
     }
-    fn one() -> Self {
-        1.0
+
+    fn mean(terms: &[(&Self, u128)], leaving: u128, width: usize) -> Self {
+        let mut sum = vec![0.0; width];
+        for (x, w) in terms {
+            let w = *w as f64;
+            for (acc, v) in sum.iter_mut().zip(&x.0) {
+                *acc += v * w;
+            }
+        }
+        let leaving = leaving as f64;
+        Floats(sum.into_iter().map(|v| v / leaving).collect())
     }
-    fn add_weighted(&mut self, x: &Self, w: u128) {
-        *self += x * w as f64;
+
+    fn to_ratios(&self) -> Vec<BigRational> {
+        // Chances are finite: a float that is not would be a bug of the
+        // solver's, read as 0 rather than a panic.
+        self.0
+            .iter()
+            .map(|&v| BigRational::from_float(v).unwrap_or_else(Zero::zero))
+            .collect()
     }
-    fn divided(&self, d: u128) -> Self {
-        self / d as f64
+
+    fn from_ratios(r: &[BigRational]) -> Self {
+        Floats(r.iter().map(ratio_to_f64).collect())
     }
-    fn to_ratio(&self) -> BigRational {
-        // Probabilities are finite: a float that is not would be a bug of
-        // the solver's, read as 0 rather than a panic.
-        BigRational::from_float(*self).unwrap_or_else(Zero::zero)
-    }
-    fn from_ratio(r: &BigRational) -> Self {
-        ratio_to_f64(r)
-    }
-    fn to_f64(&self) -> f64 {
-        *self
+
+    fn values(&self) -> Vec<f64> {
+        self.0.clone()
     }
 }
 
-/// The float nearest a probability (exact fractions of thousands of
-/// digits included: both parts are scaled down together first).
+/// The float nearest a chance (exact fractions of thousands of digits
+/// included: both parts are scaled down together first).
 pub(super) fn ratio_to_f64(r: &BigRational) -> f64 {
     if let Some(v) = ToPrimitive::to_f64(r)
         && v.is_finite()

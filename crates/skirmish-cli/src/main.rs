@@ -14,6 +14,7 @@ use clap::{CommandFactory as _, FromArgMatches as _, Parser, Subcommand};
 
 mod balance;
 mod bench;
+mod exact;
 mod odds;
 mod output;
 mod replay;
@@ -45,6 +46,8 @@ enum Command {
     Sweep(sweep::Args),
     /// Find where a side's win rate crosses a target (an even fight) as one field varies.
     Balance(balance::Args),
+    /// Solve a small fight exactly: each side's chance to win, a draw's, never ending's.
+    Exact(exact::Args),
     /// List the built-in scenarios, or print one as TOML.
     Scenarios(ScenariosArgs),
     /// Track a live encounter, one command a line (GM at the table, or a script).
@@ -93,6 +96,7 @@ fn main() -> ExitCode {
         Command::Run(args) => run::run(&args),
         Command::Sweep(args) => sweep::run(&args),
         Command::Balance(args) => balance::run(&args),
+        Command::Exact(args) => exact::run(&args),
         Command::Scenarios(args) => scenarios(&args),
         Command::Track(args) => track::run(&args),
         Command::Bench(args) => bench::run(&args),
@@ -192,6 +196,14 @@ fn exit_status(e: &(dyn Error + 'static)) -> u8 {
         use skirmish_sim::balance::BalanceError;
         return match b {
             BalanceError::Battle { .. } | BalanceError::Interrupted { .. } => RUNTIME,
+            _ => USAGE,
+        };
+    }
+    if let Some(x) = e.downcast_ref::<skirmish_sim::exact::ExactError>() {
+        // A fight the exact engine does not take is the command's to fix
+        // (sample it instead); a battle that fails is not.
+        return match x {
+            skirmish_sim::exact::ExactError::Sim(_) => RUNTIME,
             _ => USAGE,
         };
     }

@@ -24,6 +24,9 @@
 //!   fight) as one field varies, by bisection on common random numbers,
 //!   adding battles until the values that bracket the crossing are told
 //!   apart at 95% ([`balance::balance`]).
+//! - [`exact`]: a small fight's outcomes exactly, with no sampling: each
+//!   side's chance to win, a draw's and never ending's, as fractions
+//!   ([`exact::solve`]).
 //!
 //! # How the crate is laid out
 //!
@@ -64,6 +67,7 @@
 //! | fast paths | `fast` | the common battle on compact records |
 //! | the battle | [`battle`] | the general loop, and which path a battle takes |
 //! | many battles | [`sweep`], [`odds`] | grids of battles; odds from a tracker's encounter |
+//! | no battles | [`exact`] | small fights solved exactly, as a Markov chain |
 //! | searches | [`balance`] | where a side's win rate crosses a target as one field varies |
 //!
 //! # Determinism
@@ -114,6 +118,7 @@ pub mod battle;
 mod clock;
 mod control;
 pub mod error;
+pub mod exact;
 mod fast;
 mod lone;
 pub mod odds;

@@ -4,6 +4,7 @@
 
 mod balance;
 mod cli;
+mod exact;
 mod inputs;
 mod morale;
 #[cfg(unix)]

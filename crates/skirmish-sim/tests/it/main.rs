@@ -10,6 +10,7 @@ mod control;
 mod digest;
 mod distance;
 mod durations;
+mod exact;
 mod limits;
 mod lone;
 mod morale;

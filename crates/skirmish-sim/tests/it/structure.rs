@@ -26,8 +26,8 @@ const LAYERS: &[&[&str]] = &[
     &["fast"],
     // The battle: the general loop, and which path a battle takes.
     &["battle"],
-    // What runs many battles.
-    &["odds", "sweep"],
+    // What runs many battles; what solves a small fight without any.
+    &["odds", "sweep", "exact"],
     // What searches over many sweeps' worth of battles.
     &["balance"],
 ];

@@ -1,0 +1,209 @@
+//! Exact outcomes of small fights, no sampling: the chance of each side's
+//! win, of a draw (all fall at once) and of a fight that never ends,
+//! computed from the rules as fractions (docs/rules.md §7).
+//!
+//! The fight is a Markov chain. Its state is what the rules remember
+//! between exchanges: each fighter's damage (a wound track or hit points,
+//! or down), with `most_wounded` targeting the damage each has taken and
+//! with `least_engaged` whom each engages. One exchange of Simultaneous
+//! Combat (every fighter standing strikes, the hits land together) moves
+//! it: every pick of a random foe (each as likely), every Strike roll
+//! (4dF, by its count of the 81), through the core's own blow and damage
+//! functions (`combat::full_contact_blow`, the damage model's `apply`),
+//! merged by the state they lead to. The chain is solved exactly, cycles
+//! included (`chain.rs`): no truncation, no dice sequence replayed.
+//!
+//! What it models now: Simultaneous Combat, Full Contact striking (its
+//! guaranteed-success and amazing-strike options, the amazing defense that
+//! does nothing more), both damage models, any number of sides, every
+//! targeting policy. Anything else is an [`ExactError::Unsupported`]
+//! naming the field: an honest refusal, never an answer to other rules.
+//!
+//! ```
+//! use skirmish_sim::exact::{solve, ExactOptions};
+//! use skirmish_sim::scenario::Scenario;
+//!
+//! // Two fighters with one hit point each, SR 5 against DR 5: each hits
+//! // on a roll above 0, 31 of the 81.
+//! let duel: Scenario = toml::from_str(r#"
+//!     name = "duel"
+//!     timing = "simultaneous"
+//!     damage = { model = "hit_points", max_hp = 1 }
+//!     [[sides]]
+//!     name = "A"
+//!     groups = [{ name = "a", strike_rating = 5, defense_rating = 5 }]
+//!     [[sides]]
+//!     name = "B"
+//!     groups = [{ name = "b", strike_rating = 5, defense_rating = 5 }]
+//! "#).unwrap();
+//! let odds = solve(&duel, &ExactOptions::default())?;
+//! // A wins at the first exchange where anyone hits if A hits and B
+//! // misses: (31 x 50) / (81^2 - 50^2) = 1550/4061 = 50/131; both hit:
+//! // 961/4061 = 31/131.
+//! assert_eq!(odds.wins[0].fraction.as_deref(), Some("50/131"));
+//! assert_eq!(odds.wins[1].fraction.as_deref(), Some("50/131"));
+//! assert_eq!(odds.draw.fraction.as_deref(), Some("31/131"));
+//! assert_eq!(odds.never_ends.fraction.as_deref(), Some("0"));
+//! # Ok::<(), skirmish_sim::exact::ExactError>(())
+//! ```
+
+mod chain;
+mod error;
+mod moment;
+mod number;
+mod setup;
+
+pub use error::ExactError;
+
+use serde::Serialize;
+
+use crate::scenario::Scenario;
+use chain::Chain;
+use number::{Chances, Floats, Fractions, ratio_to_f64};
+use setup::Fight;
+
+/// The most states [`ExactOptions::default`] allows.
+pub const DEFAULT_MAX_STATES: usize = 200_000;
+
+/// The most states [`ExactOptions::default`] solves in exact fractions;
+/// past it, in `f64` with an error bound ([`Arithmetic::Auto`]).
+pub const DEFAULT_MAX_EXACT_STATES: usize = 20_000;
+
+/// Which numbers the chain is solved in.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Arithmetic {
+    /// Exact fractions up to [`ExactOptions::max_exact_states`] states,
+    /// `f64` beyond.
+    #[default]
+    Auto,
+    /// Exact fractions, whatever the size (slow for big chains).
+    Fractions,
+    /// `f64`, with an error bound.
+    Float,
+}
+
+/// How far the exact engine goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct ExactOptions {
+    /// A fight with more states is refused ([`ExactError::TooManyStates`]).
+    pub max_states: usize,
+    /// Under [`Arithmetic::Auto`], a fight with more states is solved in
+    /// `f64`.
+    pub max_exact_states: usize,
+    /// Which numbers to solve in.
+    pub arithmetic: Arithmetic,
+}
+
+impl Default for ExactOptions {
+    fn default() -> Self {
+        ExactOptions {
+            max_states: DEFAULT_MAX_STATES,
+            max_exact_states: DEFAULT_MAX_EXACT_STATES,
+            arithmetic: Arithmetic::Auto,
+        }
+    }
+}
+
+/// One chance the exact engine computed.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ExactChance {
+    /// Its value (the nearest float to the fraction, when there is one).
+    pub value: f64,
+    /// The exact fraction in lowest terms (`"1550/4061"`, `"0"`, `"1"`),
+    /// when solved in fractions.
+    pub fraction: Option<String>,
+}
+
+impl ExactChance {
+    /// The chances of `solved`, with their fractions if exact.
+    fn all<N: Chances>(solved: &N, exact: bool) -> Vec<ExactChance> {
+        if !exact {
+            return solved
+                .values()
+                .into_iter()
+                .map(|value| ExactChance { value, fraction: None })
+                .collect();
+        }
+        solved
+            .to_ratios()
+            .iter()
+            .map(|r| ExactChance {
+                value: ratio_to_f64(r),
+                fraction: Some(if r.is_integer() {
+                    r.numer().to_string()
+                } else {
+                    format!("{}/{}", r.numer(), r.denom())
+                }),
+            })
+            .collect()
+    }
+}
+
+/// The exact outcome of a fight.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ExactOdds {
+    /// The sides' names.
+    pub sides: Vec<String>,
+    /// Each side's chance to win (all its foes down, it not), in side
+    /// order.
+    pub wins: Vec<ExactChance>,
+    /// The chance that the last fighters of every side fall at the same
+    /// exchange.
+    pub draw: ExactChance,
+    /// The chance that the fight never ends (it reaches a state where no
+    /// blow can change anything: nobody can hurt anybody). The battle
+    /// engine reports such a fight as a timeout at its limits.
+    pub never_ends: ExactChance,
+    /// States of the chain (states the fight can be in between exchanges,
+    /// endings aside).
+    pub states: usize,
+    /// Transitions between them (and to the endings).
+    pub transitions: usize,
+    /// Whether the chances are exact fractions (else `f64`).
+    pub exact: bool,
+    /// The most any chance's `value` may be off: 0 for fractions (their
+    /// float is the nearest), a bound for `f64`.
+    pub error_bound: f64,
+}
+
+/// Solves `scenario` exactly (see the module docs).
+///
+/// # Errors
+/// [`ExactError::Unsupported`] for a rule or option not modelled (the
+/// field named), [`ExactError::TooManyStates`] /
+/// [`ExactError::TooManyOutcomes`] for a fight too big, [`ExactError::Sim`]
+/// for a scenario that is no battle.
+pub fn solve(scenario: &Scenario, options: &ExactOptions) -> Result<ExactOdds, ExactError> {
+    let fight = Fight::of(scenario)?;
+    let chain = Chain::build(&fight, options.max_states)?;
+    let exact = match options.arithmetic {
+        Arithmetic::Fractions => true,
+        Arithmetic::Float => false,
+        Arithmetic::Auto => chain.states() <= options.max_exact_states,
+    };
+    let (chances, error_bound) = if exact {
+        (ExactChance::all(&chain.solve::<Fractions>().chances, true), 0.0)
+    } else {
+        let solved = chain.solve::<Floats>();
+        (ExactChance::all(&solved.chances, false), solved.error_bound)
+    };
+    let sides = fight.sides.len();
+    let mut chances = chances.into_iter();
+    let wins: Vec<ExactChance> = chances.by_ref().take(sides).collect();
+    let mut rest = chances;
+    let missing = || ExactChance {
+        value: 0.0,
+        fraction: None,
+    };
+    Ok(ExactOdds {
+        sides: fight.sides.clone(),
+        wins,
+        draw: rest.next().unwrap_or_else(missing),
+        never_ends: rest.next().unwrap_or_else(missing),
+        states: chain.states(),
+        transitions: chain.transitions(),
+        exact,
+        error_bound,
+    })
+}

@@ -1,0 +1,173 @@
+//! A scenario made ready for the exact engine: what it models checked
+//! (anything else is an [`ExactError::Unsupported`] naming the field), the
+//! groups resolved into fighters by the same core function the battle
+//! engine calls.
+
+use skirmish_core::damage::{Damage, DamageModel, DamageState, HitPointState};
+use skirmish_core::fighter::FullContactRules;
+use skirmish_core::timing::TimingSystem;
+
+use super::error::ExactError;
+use crate::battle::Battle;
+use crate::scenario::{BattleRules, Scenario, Striking, Targeting};
+
+/// The most fighters the exact engine takes: a fighter's target is kept
+/// in a byte, and far fewer than this already pass any budget.
+pub(super) const MAX_EXACT_FIGHTERS: usize = 64;
+
+/// One fighter, as the exact engine reads it.
+#[derive(Debug, Clone)]
+pub(super) struct ExactFighter {
+    /// Its side.
+    pub(super) side: usize,
+    /// Full Contact Strike Rating (before the wound penalty).
+    pub(super) strike_rating: i32,
+    /// Full Contact Defense Rating, armor included.
+    pub(super) defense_rating: i32,
+    /// Offensive damage factor.
+    pub(super) offense: i32,
+    /// Defensive damage factor.
+    pub(super) defense_factor: i32,
+    /// Its damage state before the fight.
+    pub(super) fresh: DamageState,
+}
+
+/// A fight the exact engine can solve: its rules and fighters, in the
+/// battle engine's fighter order (side by side, group by group).
+#[derive(Debug, Clone)]
+pub(super) struct Fight {
+    /// The sides' names.
+    pub(super) sides: Vec<String>,
+    /// Full Contact's rules.
+    pub(super) rules: FullContactRules,
+    /// The damage model.
+    pub(super) damage: Damage,
+    /// Whom attackers pick.
+    pub(super) targeting: Targeting,
+    /// Every fighter.
+    pub(super) fighters: Vec<ExactFighter>,
+}
+
+impl Fight {
+    /// `scenario` made ready, or why the exact engine cannot solve it.
+    pub(super) fn of(scenario: &Scenario) -> Result<Fight, ExactError> {
+        // The battle engine's own checks first: a scenario it refuses is no
+        // fight at all.
+        Battle::new(scenario)?;
+        check_supported(scenario)?;
+        let Striking::FullContact(rules) = scenario.striking else {
+            return Err(ExactError::unsupported("striking", "FUDGE opposed striking"));
+        };
+        let damage = scenario
+            .damage
+            .build()
+            .map_err(|e| ExactError::Sim(crate::error::SimError::Rules(e.in_field("damage"))))?;
+        let mut fighters = Vec::new();
+        for (si, side) in scenario.sides.iter().enumerate() {
+            for (gi, g) in side.groups.iter().enumerate() {
+                let f = g
+                    .resolve(&scenario.timing, &scenario.striking)
+                    .map_err(|e| crate::error::SimError::Rules(e.in_field(&format!("sides[{si}].groups[{gi}]"))))?;
+                let fresh = match &damage {
+                    Damage::HitPoints(m) => {
+                        DamageState::HitPoints(HitPointState::new(f.hit_points.unwrap_or(m.config().max_hp)))
+                    }
+                    Damage::FudgeWounds(_) => damage.fresh(),
+                };
+                let count = usize::try_from(g.count).unwrap_or(usize::MAX);
+                if count > MAX_EXACT_FIGHTERS.saturating_sub(fighters.len()) {
+                    return Err(ExactError::unsupported(
+                        format!("sides[{si}].groups[{gi}].count"),
+                        format!("more than {MAX_EXACT_FIGHTERS} fighters in all"),
+                    ));
+                }
+                for _ in 0..count {
+                    fighters.push(ExactFighter {
+                        side: si,
+                        strike_rating: f.strike_rating,
+                        defense_rating: f.defense_rating,
+                        offense: f.offense,
+                        defense_factor: f.defense_factor,
+                        fresh,
+                    });
+                }
+            }
+        }
+        Ok(Fight {
+            sides: scenario.sides.iter().map(|s| s.name.clone()).collect(),
+            rules,
+            damage,
+            targeting: scenario.battle.targeting,
+            fighters,
+        })
+    }
+}
+
+/// Refuses, naming the field, every rule and option the exact engine does
+/// not model: it answers for the rules it models or not at all.
+fn check_supported(scenario: &Scenario) -> Result<(), ExactError> {
+    if !matches!(scenario.timing, TimingSystem::Simultaneous) {
+        return Err(ExactError::unsupported(
+            "timing",
+            format!(
+                "{} (the exact engine solves Simultaneous Combat, timing = \"simultaneous\")",
+                scenario.timing.name()
+            ),
+        ));
+    }
+    match scenario.striking {
+        Striking::FullContact(r) => {
+            if r.amazing && !r.amazing_defense.is_none() {
+                return Err(ExactError::unsupported(
+                    "striking.amazing_defense",
+                    "an amazing defense that disarms or knocks down (it spends the attacker's next action)",
+                ));
+            }
+        }
+        Striking::FudgeOpposed(_) => {
+            return Err(ExactError::unsupported("striking", "FUDGE opposed striking"));
+        }
+    }
+    if scenario.distance.is_some() {
+        return Err(ExactError::unsupported("distance", "a distance between the sides"));
+    }
+    let b = &scenario.battle;
+    if b.front.is_some() {
+        return Err(ExactError::unsupported("battle.front", "attacks from the rear"));
+    }
+    // The exact engine solves the fight without limits; the sampler's
+    // defaults are so far off that they change no answer it gives (a
+    // fight that can never end is its own outcome), lower ones would.
+    let limits = BattleRules::default();
+    for (field, value, least) in [
+        ("battle.max_ticks", b.max_ticks, limits.max_ticks),
+        (
+            "battle.max_rounds",
+            u64::from(b.max_rounds),
+            u64::from(limits.max_rounds),
+        ),
+        ("battle.max_actions", b.max_actions, limits.max_actions),
+    ] {
+        if value < least {
+            return Err(ExactError::unsupported(
+                field,
+                format!("a limit of {value}, below the default {least} (the exact engine solves the fight unlimited)"),
+            ));
+        }
+    }
+    for (si, side) in scenario.sides.iter().enumerate() {
+        if side.morale.is_some() {
+            return Err(ExactError::unsupported(format!("sides[{si}].morale"), "morale"));
+        }
+        for (gi, g) in side.groups.iter().enumerate() {
+            let at = |f: &str| format!("sides[{si}].groups[{gi}].{f}");
+            if !g.parry.is_never() {
+                return Err(ExactError::unsupported(at("parry"), "parries"));
+            }
+            if g.unaware_for > 0 {
+                return Err(ExactError::unsupported(at("unaware_for"), "surprise"));
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,22 +1,17 @@
 //! `skirmish_sim::balance`: a search run in Rust with the GIL released,
 //! Ctrl-C polled from the calling thread, and its answer as records.
 
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc;
-use std::time::Duration;
+use std::sync::atomic::AtomicBool;
 
 use pyo3::prelude::*;
 use skirmish_sim::balance::{self, BalanceAnswer, BalanceOptions, BalancePoint, BalanceSpec, FieldKind};
 
 use crate::args;
-use crate::error::{ToPyErr, guard, internal};
+use crate::error::{ToPyErr, guard};
+use crate::interrupt::interruptible;
 use crate::record::{Tuple, record};
 use crate::scenario::PyScenario;
-
-/// How often the calling thread wakes to check for Ctrl-C.
-const POLL: Duration = Duration::from_millis(100);
 
 record! {
     /// One value a balance search fought: its battles, the side's wins and
@@ -160,39 +155,8 @@ pub(crate) fn run_balance(
             threads,
             cancel: Some(Arc::clone(&cancel)),
         };
-        let (done_tx, mut done_rx) = mpsc::channel();
-        let mut interrupted: Option<PyErr> = None;
-        let outcome = std::thread::scope(|scope| {
-            let (spec, options) = (&spec, &options);
-            scope.spawn(move || {
-                let result = catch_unwind(AssertUnwindSafe(|| balance::balance(spec, options)));
-                let _ = done_tx.send(result);
-            });
-            loop {
-                let (received, rx) = py.detach(move || (done_rx.recv_timeout(POLL), done_rx));
-                done_rx = rx;
-                match received {
-                    Ok(result) => return Some(result),
-                    Err(mpsc::RecvTimeoutError::Disconnected) => return None,
-                    Err(mpsc::RecvTimeoutError::Timeout) => {}
-                }
-                if interrupted.is_none()
-                    && let Err(e) = py.check_signals()
-                {
-                    // Ctrl-C: stop between batches.
-                    cancel.store(true, Ordering::Relaxed);
-                    interrupted = Some(e);
-                }
-            }
-        });
-        if let Some(e) = interrupted {
-            return Err(e);
-        }
-        match outcome {
-            Some(Ok(result)) => PyBalance::of(py, result.map_err(|e| e.to_py(py))?),
-            Some(Err(payload)) => Err(internal(py, payload.as_ref())),
-            None => Err(internal(py, &"the balance thread ended without a result")),
-        }
+        let result = interruptible(py, "balance", &cancel, || balance::balance(&spec, &options), |_| Ok(()))?;
+        PyBalance::of(py, result.map_err(|e| e.to_py(py))?)
     })
 }
 

@@ -29,6 +29,7 @@ pub mod balance;
 pub mod battle;
 pub mod dice;
 pub mod error;
+mod interrupt;
 pub mod record;
 pub mod scenario;
 pub mod striking;

@@ -1,12 +1,9 @@
 //! `skirmish_sim::sweep`: a sweep run in Rust with the GIL released, its
 //! progress and Ctrl-C polled from the calling thread, and its table.
 
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::mpsc;
-use std::time::Duration;
 
 use numpy::IntoPyArray;
 use pyo3::prelude::*;
@@ -14,12 +11,9 @@ use pyo3::types::PyList;
 use skirmish_sim::sweep::{self, Axis, Column, SweepError, SweepOptions, SweepProgress, SweepSpec, SweepTable};
 
 use crate::args;
-use crate::error::{ToPyErr, guard, internal};
+use crate::error::{ToPyErr, guard};
+use crate::interrupt::interruptible;
 use crate::scenario::PyScenario;
-
-/// How often the calling thread wakes to update the progress bar and to
-/// check for Ctrl-C.
-const POLL: Duration = Duration::from_millis(100);
 
 /// The latest progress, written by the sweep's worker threads and read by
 /// the calling thread (the progress hook never touches Python).
@@ -138,56 +132,24 @@ pub(crate) fn run_sweep(
             };
         }
 
-        let (done_tx, mut done_rx) = mpsc::channel();
-        let mut interrupted: Option<PyErr> = None;
         let mut last = (u64::MAX, 0, 0, 0);
-        let outcome = std::thread::scope(|scope| {
-            let spec = &spec;
-            let options = &options;
-            scope.spawn(move || {
-                let result = catch_unwind(AssertUnwindSafe(|| sweep::sweep(spec, options)));
-                // The receiver outlives this thread (same scope).
-                let _ = done_tx.send(result);
-            });
-            loop {
-                // The receiver is Send but not Sync: it goes into the
-                // detached closure and comes back out.
-                let (received, rx) = py.detach(move || (done_rx.recv_timeout(POLL), done_rx));
-                done_rx = rx;
-                match received {
-                    Ok(result) => return Some(result),
-                    Err(mpsc::RecvTimeoutError::Disconnected) => return None,
-                    Err(mpsc::RecvTimeoutError::Timeout) => {}
-                }
-                if interrupted.is_some() {
-                    continue;
-                }
-                if let Err(e) = py.check_signals() {
-                    // Ctrl-C: stop between battles and keep what is done.
-                    cancel.store(true, Ordering::Relaxed);
-                    interrupted = Some(e);
-                    continue;
-                }
+        let result = interruptible(
+            py,
+            "sweep",
+            &cancel,
+            || sweep::sweep(&spec, &options),
+            |py| {
                 if let Some(callback) = &progress {
                     let now = shared.load();
                     if now != last {
                         last = now;
-                        if let Err(e) = callback.call1(py, now) {
-                            cancel.store(true, Ordering::Relaxed);
-                            interrupted = Some(e);
-                        }
+                        callback.call1(py, now)?;
                     }
                 }
-            }
-        });
-        if let Some(e) = interrupted {
-            return Err(e);
-        }
-        let table = match outcome {
-            Some(Ok(result)) => result.map_err(|e| e.to_py(py))?,
-            Some(Err(payload)) => return Err(internal(py, payload.as_ref())),
-            None => return Err(internal(py, &"the sweep thread ended without a result")),
-        };
+                Ok(())
+            },
+        )?;
+        let table = result.map_err(|e| e.to_py(py))?;
         if let Some(callback) = &progress {
             let now = shared.load();
             if now != last {

@@ -128,6 +128,10 @@ def cases(kind: str, door: str) -> list[tuple[str, st.SearchStrategy[Any], type[
 # --- every public call and its arguments ----------------------------------------
 
 E = skirmish.Encounter("continuous", seed=1)
+DUEL = skirmish.Scenario.from_toml(
+    'name = "duel"\ntiming = "simultaneous"\ndamage = { model = "hit_points", max_hp = 1 }\n'
+    '[[sides]]\nname = "A"\ngroups = [{ name = "a" }]\n[[sides]]\nname = "B"\ngroups = [{ name = "b" }]\n'
+)
 A = E.add_fighter("party", name="Roland")[0]
 B = E.add_fighter("foes", name="Orc")[0]
 FX = E.add_effect("Bless", A, rounds=2)
@@ -177,6 +181,8 @@ CALLS: list[tuple[str, Call, dict[str, str], str]] = [
     ("balance", lambda **k: skirmish.balance(**{"scenario": "parity", "field": "sides.A.groups.0.count",
                                                 "between": (5, 15), **k}),
      {"field": "str", "side": "str", "seed": "u64", "battles": "u64", "max_battles": "u64"}, "balance"),
+    ("exact", lambda **k: skirmish.exact(**{"scenario": DUEL, **k}),
+     {"max_states": "u64", "max_exact_states": "u64", "arithmetic": "str"}, "rules"),
     ("Encounter", lambda **k: skirmish.Encounter(**k), {"system": "str", "seed": "u64"}, "tracker"),
     ("Encounter.from_scenario", lambda **k: skirmish.Encounter.from_scenario(None, **k), {"seed": "u64"}, "tracker"),
     ("Encounter.restore", lambda **k: skirmish.Encounter.restore(**k), {"snapshot": "str"}, "tracker"),

@@ -44,6 +44,8 @@ BUILTIN_OF = {
     "NoCrossingError": ValueError,
     "BalanceBattleError": RuntimeError,
     "BalanceInterruptedError": RuntimeError,
+    "ExactUnsupportedError": NotImplementedError,
+    "ExactTooBigError": RuntimeError,
     # the live encounter (test_tracker.py provokes each through a real call)
     "NotFoundError": LookupError,
     "NotNowError": RuntimeError,
@@ -82,6 +84,8 @@ FIELDS = {
     "NoCrossingError": {"field": "sides.goblinoids.groups.0.count", "side": "party", "target": 0.5},
     "BalanceBattleError": {"field": "sides.goblinoids.groups.0.count", "value": 4.0, "index": 7},
     "BalanceInterruptedError": {"points": ()},
+    "ExactUnsupportedError": {"field": "timing", "what": "Continuous timing"},
+    "ExactTooBigError": {"states": 200_001, "budget": 200_000, "fighters": None},
     "NotFoundError": {"kind": "not_found", "field": "combatant"},
     "NotNowError": {"kind": "not_now", "field": "combatant", "message": "Orc #1 is down"},
     "NothingToUndoError": {"kind": "nothing_to_undo", "field": None},
@@ -92,7 +96,13 @@ FIELDS = {
 
 def test_every_class_is_exported_and_rooted() -> None:
     names = {e.__name__ for e in skirmish.ERRORS}
-    assert names == set(BUILTIN_OF) | {"SkirmishError", "SweepError", "BalanceError", "TrackerError"}
+    assert names == set(BUILTIN_OF) | {
+        "SkirmishError",
+        "SweepError",
+        "BalanceError",
+        "ExactError",
+        "TrackerError",
+    }
     for cls in skirmish.ERRORS:
         assert issubclass(cls, skirmish.SkirmishError)
         assert issubclass(cls, Exception)
@@ -128,6 +138,7 @@ def test_errors_unpickle_through_tblib_too() -> None:
             skirmish.SkirmishError,
             skirmish.SweepError,
             skirmish.BalanceError,
+            skirmish.ExactError,
             skirmish.ScenarioError,
             skirmish.RulesError,
             skirmish.TrackerError,

@@ -10,7 +10,7 @@
 //!
 //! | door | an int out of the type's range | text that is not text (a lone surrogate) | a wrong type |
 //! | --- | --- | --- | --- |
-//! | `rules` (odds, dice, tables, timing analysis, battles) | `OutOfRangeError` | `InvalidValueError` | `ArgumentTypeError` |
+//! | `rules` (odds, dice, tables, timing analysis, battles, exact fights) | `OutOfRangeError` | `InvalidValueError` | `ArgumentTypeError` |
 //! | `scenario` (`Scenario`'s calls) | - | `ScenarioSyntaxError` | `ArgumentTypeError` |
 //! | `sweep` (sweeps and their grid) | `InvalidSweepError` | `InvalidSweepError` | `ArgumentTypeError` |
 //! | `balance` (balance searches) | `InvalidBalanceError` | `InvalidBalanceError` | `ArgumentTypeError` |
@@ -382,6 +382,10 @@ pub(crate) mod rules {
         ticks_per_round: u32,
         genre: Option<String>,
         name: String,
+        scenario: PyScenario,
+        max_states: u64,
+        max_exact_states: u64,
+        arithmetic: String,
     }
 }
 

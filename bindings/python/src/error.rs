@@ -24,6 +24,7 @@ use skirmish_core::Error as CoreError;
 use skirmish_core::tracker::{ErrorKind as TrackerKind, TrackerError};
 use skirmish_sim::SimError;
 use skirmish_sim::balance::{BalanceError, BalancePoint};
+use skirmish_sim::exact::ExactError;
 use skirmish_sim::scenario::{ScenarioError, ScenarioErrorKind};
 use skirmish_sim::sweep::SweepError;
 
@@ -290,6 +291,25 @@ const CLASSES: &[ClassSpec] = &[
         bases: &["BalanceError", "RuntimeError"],
         doc: "The search was stopped: the values fought to the end so far.",
         fields: &["points"],
+    },
+    // --- exact fights (skirmish_sim::exact::ExactError, by variant)
+    ClassSpec {
+        name: "ExactError",
+        bases: &["SkirmishError"],
+        doc: "A fight could not be solved exactly.",
+        fields: &[],
+    },
+    ClassSpec {
+        name: "ExactUnsupportedError",
+        bases: &["ExactError", "NotImplementedError"],
+        doc: "The scenario uses a rule or option the exact engine does not model yet: the field and what about it (sample the fight instead).",
+        fields: &["field", "what"],
+    },
+    ClassSpec {
+        name: "ExactTooBigError",
+        bases: &["ExactError", "RuntimeError"],
+        doc: "The fight is too big to solve exactly (sample it, or raise max_states): the states counted and the budget, or the fighters of a moment with too many outcomes to count.",
+        fields: &["states", "budget", "fighters"],
     },
 ];
 
@@ -617,6 +637,42 @@ impl ToPyErr for BalanceError {
     }
 }
 
+impl ToPyErr for ExactError {
+    fn to_py(self, py: Python<'_>) -> PyErr {
+        let message = self.to_string();
+        match self {
+            ExactError::Unsupported { field, what } => raise(
+                py,
+                "ExactUnsupportedError",
+                message,
+                &[("field", obj(py, field)), ("what", obj(py, what))],
+            ),
+            ExactError::TooManyStates { states, budget } => raise(
+                py,
+                "ExactTooBigError",
+                message,
+                &[
+                    ("states", obj(py, states)),
+                    ("budget", obj(py, budget)),
+                    ("fighters", py.None()),
+                ],
+            ),
+            ExactError::TooManyOutcomes { fighters } => raise(
+                py,
+                "ExactTooBigError",
+                message,
+                &[
+                    ("states", py.None()),
+                    ("budget", py.None()),
+                    ("fighters", obj(py, fighters)),
+                ],
+            ),
+            ExactError::Sim(e) => e.to_py(py),
+            other => raise(py, "ExactError", other.to_string(), &[]),
+        }
+    }
+}
+
 /// The Python exception for the error behind a `BoxError` (an editor's
 /// or a battle's), if it is one of ours.
 fn source_to_py(py: Python<'_>, source: &(dyn std::error::Error + Send + Sync + 'static)) -> Option<PyErr> {
@@ -897,6 +953,16 @@ pub(crate) fn example_error(py: Python<'_>, kind: &str) -> PyResult<Py<PyAny>> {
             }
             .to_py(py),
             "BalanceInterruptedError" => BalanceError::Interrupted { points: vec![] }.to_py(py),
+            "ExactUnsupportedError" => ExactError::Unsupported {
+                field: "timing".to_owned(),
+                what: "Continuous timing".to_owned(),
+            }
+            .to_py(py),
+            "ExactTooBigError" => ExactError::TooManyStates {
+                states: 200_001,
+                budget: 200_000,
+            }
+            .to_py(py),
             "NotFoundError" => TrackerError::not_found("combatant", "no combatant 9 (there are 2)").to_py(py),
             "NotNowError" => TrackerError::not_now("combatant", "Orc #1 is down").to_py(py),
             "NothingToUndoError" => TrackerError::new(TrackerKind::NothingToUndo, None, "nothing to undo").to_py(py),

@@ -9,6 +9,8 @@
 //! - [`battle`]: one battle and its report (`skirmish_sim::battle`);
 //! - [`sweep`]: sweeps with the GIL released, progress, Ctrl-C and the
 //!   table's columns as NumPy arrays (`skirmish_sim::sweep`);
+//! - [`balance`], [`exact`]: the even fight found by bisection, a small
+//!   fight's exact outcome (`skirmish_sim::balance`, `skirmish_sim::exact`);
 //! - [`striking`], [`dice`], [`tables`], [`timing`]: exact odds, dice
 //!   distributions, the weapon and armor tables and the timing analysis
 //!   (`skirmish_core`);
@@ -29,6 +31,7 @@ pub mod balance;
 pub mod battle;
 pub mod dice;
 pub mod error;
+pub mod exact;
 mod interrupt;
 pub mod record;
 pub mod scenario;
@@ -53,6 +56,7 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     battle::register(m)?;
     sweep::register(m)?;
     balance::register(m)?;
+    exact::register(m)?;
     striking::register(m)?;
     dice::register(m)?;
     tables::register(m)?;

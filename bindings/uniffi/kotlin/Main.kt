@@ -1167,6 +1167,7 @@ fun main() {
         "odds from here, mid-fight snapshot and identical continuation" to ::oddsAndRestore,
         "strike errors" to ::strikeErrors,
         "balance: where the fight is even" to ::balanceSearch,
+        "exact: the hand-checked duel in fractions (Exact.kt)" to ::exactOutcomes,
         "Brooklyn's parries (Full Contact, the text's rolls) and their exact odds" to ::brooklynsParries,
         "the Tick System whole: a defense's ticks, Prepare, Acquire" to ::tickSystemWhole,
         "ranges and amazing results at the table (Full Contact, the text's rolls)" to ::rangedAndAmazingAtTheTable,

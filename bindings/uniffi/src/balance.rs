@@ -26,6 +26,21 @@ pub enum ScenarioSource {
     },
 }
 
+impl ScenarioSource {
+    /// The scenario, with `set`'s fields set on it in order.
+    pub(crate) fn load(self, set: &[FieldSetting]) -> Result<Scenario> {
+        let mut scenario = match self {
+            ScenarioSource::Builtin { name } => Scenario::builtin(&name)?,
+            ScenarioSource::Toml { text } => Scenario::from_toml_str(&text, "")?,
+            ScenarioSource::Json { text } => Scenario::from_json_str(&text, "")?,
+        };
+        for s in set {
+            scenario = scenario.with_field(&s.path, &s.value)?;
+        }
+        Ok(scenario)
+    }
+}
+
 /// One scenario field set before the search, as the CLI's `--set PATH=VALUE`.
 #[derive(Debug, Clone, PartialEq, Eq, uniffi::Record)]
 pub struct FieldSetting {
@@ -144,14 +159,7 @@ impl SkirmishError {
 #[uniffi::export]
 pub fn balance(query: BalanceQuery) -> Result<BalanceResult> {
     guard(|| {
-        let mut scenario = match query.scenario {
-            ScenarioSource::Builtin { name } => Scenario::builtin(&name)?,
-            ScenarioSource::Toml { text } => Scenario::from_toml_str(&text, "")?,
-            ScenarioSource::Json { text } => Scenario::from_json_str(&text, "")?,
-        };
-        for s in &query.set {
-            scenario = scenario.with_field(&s.path, &s.value)?;
-        }
+        let scenario = query.scenario.load(&query.set)?;
         let spec = BalanceSpec {
             scenario,
             field: query.field,

@@ -7,7 +7,8 @@
 //! mirror the core's types (the core's own types keep their Rust shape:
 //! `usize`, tuples, private fields, a `Duration` that clashes with UniFFI's);
 //! the exact odds of a Full Contact strike; the weapon and armor tables;
-//! [`balance`](balance::balance), where a side's win rate crosses a target; the
+//! [`balance`](balance::balance), where a side's win rate crosses a target;
+//! [`exact`](exact::exact), a small fight's exact outcome; the
 //! built-in scenarios (`Encounter.fromScenario("goblin-ambush", seed)`).
 //!
 //! One file per core module, conversion only: no rule lives here.
@@ -31,6 +32,7 @@ uniffi::setup_scaffolding!();
 pub mod balance;
 pub mod damage;
 pub mod error;
+pub mod exact;
 pub mod fighter;
 pub mod odds;
 pub mod striking;

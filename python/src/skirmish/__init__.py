@@ -11,6 +11,9 @@ The rules and the battle engine are Rust (``skirmish-core``,
   a plot); :mod:`skirmish.dask` spreads one over a cluster;
 - :func:`balance`: where a side's win rate crosses a target (how many orcs
   make the fight even?) as one field varies, as a :class:`BalanceResult`;
+- :func:`exact`: a small fight's exact outcome (each side's win, a draw, a
+  fight that never ends) as fractions, no battles sampled
+  (:class:`ExactResult`);
 - exact odds and tables: :func:`odds`, :func:`strike`, :func:`distribution`,
   :func:`weapons`, :func:`armor_table` and the timing analysis;
 - :class:`Encounter`: the live tracker a GM drives at the table (every
@@ -69,6 +72,7 @@ from ._core import (
     NoCrossingError,
     NotNumericFieldError,
 )
+from ._core import ExactError, ExactTooBigError, ExactUnsupportedError
 from ._core import (
     BadSnapshotError,
     InvalidInputError,
@@ -108,6 +112,7 @@ from ._rules import (
 )
 from ._scenario import BUILTIN, Scenario, ScenarioLike, value_text
 from ._balance import BalanceResult, balance
+from ._exact import ExactResult, exact
 from ._sweep import SweepResult, sweep
 from .tracker import (
     ActingLine,
@@ -167,6 +172,9 @@ ERRORS = (
     NoCrossingError,
     BalanceBattleError,
     BalanceInterruptedError,
+    ExactError,
+    ExactUnsupportedError,
+    ExactTooBigError,
     TrackerError,
     NotFoundError,
     NotNowError,
@@ -249,6 +257,12 @@ __all__ = [
     "NoCrossingError",
     "BalanceBattleError",
     "BalanceInterruptedError",
+    # exact fights
+    "ExactResult",
+    "exact",
+    "ExactError",
+    "ExactUnsupportedError",
+    "ExactTooBigError",
     # the live encounter (skirmish.tracker)
     "ActingLine",
     "CombatantState",

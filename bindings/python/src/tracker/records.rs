@@ -856,6 +856,8 @@ pub(crate) fn stubs() -> String {
         PyOddsFromHere::stub(),
         crate::balance::PyBalancePoint::stub(),
         crate::balance::PyBalance::stub(),
+        crate::exact::PyExactChance::stub(),
+        crate::exact::PyExact::stub(),
     ]
     .join("\n")
 }

@@ -122,7 +122,10 @@ pub fn exact(query: ExactQuery) -> Result<ExactResult> {
                 .sides
                 .into_iter()
                 .zip(odds.wins)
-                .map(|(side, c)| ExactWin { side, chance: chance(c) })
+                .map(|(side, c)| ExactWin {
+                    side,
+                    chance: chance(c),
+                })
                 .collect(),
             draw: chance(odds.draw),
             never_ends: chance(odds.never_ends),

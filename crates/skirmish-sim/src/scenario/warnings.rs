@@ -399,8 +399,8 @@ impl Scenario {
     /// The Tick System's options that no group of this scenario reads:
     /// free-action ticks without a group that defends as a free action,
     /// Prepare's bonus without a group that prepares, and Acquire's ticks
-    /// without a group that shoots (a `range` under Full Contact, in a
-    /// battle with a distance: docs/rules.md §5).
+    /// without a group that shoots (a `range`, in a battle with a
+    /// distance: docs/rules.md §5).
     fn tick_system_warnings(&self, c: &TickSystemConfig) -> Vec<(String, String)> {
         let default = TickSystemConfig::default();
         let groups = || self.sides.iter().flat_map(|side| side.groups.iter());
@@ -418,14 +418,14 @@ impl Scenario {
                 c.prepare_defense_bonus
             )));
         }
-        // The groups that shoot, as a battle resolves them (`GroupField`).
-        let shoots = self.distance.is_some()
-            && matches!(self.striking, Striking::FullContact(_))
-            && groups().any(|g| g.range.is_some());
+        // The groups that shoot, as a battle resolves them (`GroupField`):
+        // a `range` in a battle with a distance, under either striking
+        // system (FUDGE 4.4's shots pay Acquire as Full Contact's do).
+        let shoots = self.distance.is_some() && groups().any(|g| g.range.is_some());
         if c.acquire_ticks != default.acquire_ticks && !shoots {
             out.push(with_field(format!(
                 "timing.acquire_ticks: {} has no effect: no group shoots (Acquire is for ranged attacks: a group's \
-                 `range` under full-contact striking, in a battle with a `distance`)",
+                 `range`, in a battle with a `distance`)",
                 c.acquire_ticks
             )));
         }

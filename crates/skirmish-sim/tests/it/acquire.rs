@@ -160,7 +160,7 @@ fn acquire_ticks_change_a_battles_results() {
 #[test]
 fn acquire_ticks_are_warned_about_only_where_nothing_shoots() {
     let warning = "timing.acquire_ticks: 5 has no effect: no group shoots (Acquire is for ranged attacks: a group's \
-                   `range` under full-contact striking, in a battle with a `distance`)";
+                   `range`, in a battle with a `distance`)";
     let read = archery(2, "random").with_field("timing.acquire_ticks", "5").unwrap();
     assert!(read.warnings().is_empty(), "{:?}", read.warnings());
     // No distance: no group shoots (its `range` is warned about too).
@@ -171,7 +171,14 @@ fn acquire_ticks_are_warned_about_only_where_nothing_shoots() {
     let mut bowless = read.clone();
     bowless.sides[0].groups[0].range = None;
     assert_eq!(bowless.warnings(), [warning]);
-    // FUDGE striking fights no shots in battles.
+    // FUDGE 4.4's shots pay for a new target as Full Contact's do: not
+    // warned about, and Roland's shot at a second goblin comes 2 ticks later.
     let fudge = read.with_field("striking", "\"fudge_opposed\"").unwrap();
-    assert!(fudge.warnings().iter().any(|w| w == warning), "{:?}", fudge.warnings());
+    assert!(!fudge.warnings().iter().any(|w| w == warning), "{:?}", fudge.warnings());
+    let two = archery(2, "random").with_field("striking", "\"fudge_opposed\"").unwrap();
+    let paid = trace(&two);
+    assert!(!said(&paid, "Roland acquires").is_empty(), "{paid:?}");
+    let free = trace(&two.with_field("timing.acquire_ticks", "0").unwrap());
+    assert!(said(&free, "Roland acquires").is_empty(), "{free:?}");
+    assert_ne!(shots(&paid), shots(&free));
 }

@@ -236,8 +236,8 @@ fn tick_system_options_nothing_reads_are_warned_about() {
         [
             "timing.free_action_ticks: 3 has no effect: no group defends as a free action (defend = \"free_action\")",
             "timing.prepare_defense_bonus: 2 has no effect: no group prepares (prepare = true)",
-            "timing.acquire_ticks: 5 has no effect: no group shoots (Acquire is for ranged attacks: a group's `range` \
-             under full-contact striking, in a battle with a `distance`)",
+            "timing.acquire_ticks: 5 has no effect: no group shoots (Acquire is for ranged attacks: a group's `range`, \
+             in a battle with a `distance`)",
         ]
     );
     // Read, they are not warned about (but Acquire's: nobody shoots in a

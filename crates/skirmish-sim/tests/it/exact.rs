@@ -195,8 +195,8 @@ fn tiny_fights_agree_with_a_brute_force_enumeration_exactly() {
     for (fighters, sides) in cases {
         let want = brute_force(&fighters, sides);
         let got = exact(&plain_scenario(&fighters, sides));
-        for s in 0..sides {
-            assert_eq!(fraction(&got.wins[s]), want[s], "side {s} of {}", got.states);
+        for (s, (win, want)) in got.wins.iter().zip(&want).enumerate() {
+            assert_eq!(&fraction(win), want, "side {s} of {}", got.states);
         }
         assert_eq!(fraction(&got.draw), want[sides]);
         assert_eq!(fraction(&got.never_ends), BigRational::zero());

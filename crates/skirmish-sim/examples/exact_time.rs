@@ -58,8 +58,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         best * 1000.0
     );
     for (side, chance) in odds.sides.iter().zip(&odds.wins) {
-        println!("  {side} wins {:.6} {}", chance.value, chance.fraction.as_deref().unwrap_or(""));
+        println!(
+            "  {side} wins {:.6} {}",
+            chance.value,
+            chance.fraction.as_deref().unwrap_or("")
+        );
     }
-    println!("  draw {:.6} {}", odds.draw.value, odds.draw.fraction.as_deref().unwrap_or(""));
+    println!(
+        "  draw {:.6} {}",
+        odds.draw.value,
+        odds.draw.fraction.as_deref().unwrap_or("")
+    );
     Ok(())
 }

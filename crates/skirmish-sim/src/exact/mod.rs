@@ -62,12 +62,14 @@ use chain::Chain;
 use number::{Chances, Floats, Fractions, ratio_to_f64};
 use setup::Fight;
 
-/// The most states [`ExactOptions::default`] allows.
-pub const DEFAULT_MAX_STATES: usize = 200_000;
+/// The most states [`ExactOptions::default`] allows: about half a minute
+/// of building at the slowest measured (docs/performance.md).
+pub const DEFAULT_MAX_STATES: usize = 20_000;
 
-/// The most states [`ExactOptions::default`] solves in exact fractions;
+/// The most states [`ExactOptions::default`] solves in exact fractions
+/// (about a second at most, measured: their digits grow with the chain);
 /// past it, in `f64` with an error bound ([`Arithmetic::Auto`]).
-pub const DEFAULT_MAX_EXACT_STATES: usize = 20_000;
+pub const DEFAULT_MAX_EXACT_STATES: usize = 1_000;
 
 /// Which numbers the chain is solved in.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]

@@ -13,11 +13,13 @@
 //! merged by the state they lead to. The chain is solved exactly, cycles
 //! included (`chain.rs`): no truncation, no dice sequence replayed.
 //!
-//! What it models now: Simultaneous Combat, Full Contact striking (its
+//! What it models now: Simultaneous Combat; Full Contact striking (its
 //! guaranteed-success and amazing-strike options, the amazing defense that
-//! does nothing more), both damage models, any number of sides, every
-//! targeting policy. Anything else is an [`ExactError::Unsupported`]
-//! naming the field: an honest refusal, never an answer to other rules.
+//! does nothing more) with any number of sides and every targeting policy;
+//! FUDGE opposed striking in a duel (both exchange rules, 4.31's tactics,
+//! NPC results; no plus-levels or postures); both damage models. Anything
+//! else is an [`ExactError::Unsupported`] naming the field: an honest
+//! refusal, never an answer to other rules.
 //!
 //! ```
 //! use skirmish_sim::exact::{solve, ExactOptions};
@@ -49,6 +51,7 @@
 
 mod chain;
 mod error;
+mod fudge;
 mod moment;
 mod number;
 mod setup;

@@ -13,11 +13,13 @@
 //! merged by the state they lead to. The chain is solved exactly, cycles
 //! included (`chain.rs`): no truncation, no dice sequence replayed.
 //!
-//! What it models now: Simultaneous Combat, Full Contact striking (its
+//! What it models now: Simultaneous Combat; Full Contact striking (its
 //! guaranteed-success and amazing-strike options, the amazing defense that
-//! does nothing more), both damage models, any number of sides, every
-//! targeting policy. Anything else is an [`ExactError::Unsupported`]
-//! naming the field: an honest refusal, never an answer to other rules.
+//! does nothing more) with any number of sides and every targeting policy;
+//! FUDGE opposed striking in a duel (both exchange rules, 4.31's tactics,
+//! NPC results; no plus-levels or postures); both damage models. Anything
+//! else is an [`ExactError::Unsupported`] naming the field: an honest
+//! refusal, never an answer to other rules.
 //!
 //! ```
 //! use skirmish_sim::exact::{solve, ExactOptions};
@@ -49,6 +51,7 @@
 
 mod chain;
 mod error;
+mod fudge;
 mod moment;
 mod number;
 mod setup;
@@ -62,12 +65,14 @@ use chain::Chain;
 use number::{Chances, Floats, Fractions, ratio_to_f64};
 use setup::Fight;
 
-/// The most states [`ExactOptions::default`] allows.
-pub const DEFAULT_MAX_STATES: usize = 200_000;
+/// The most states [`ExactOptions::default`] allows: about half a minute
+/// of building at the slowest measured (docs/performance.md).
+pub const DEFAULT_MAX_STATES: usize = 20_000;
 
-/// The most states [`ExactOptions::default`] solves in exact fractions;
+/// The most states [`ExactOptions::default`] solves in exact fractions
+/// (about a second at most, measured: their digits grow with the chain);
 /// past it, in `f64` with an error bound ([`Arithmetic::Auto`]).
-pub const DEFAULT_MAX_EXACT_STATES: usize = 20_000;
+pub const DEFAULT_MAX_EXACT_STATES: usize = 1_000;
 
 /// Which numbers the chain is solved in.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]

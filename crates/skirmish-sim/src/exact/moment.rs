@@ -11,7 +11,7 @@ use skirmish_core::dice::Dice;
 use super::error::ExactError;
 use super::setup::Fight;
 use crate::ranking::{add_taken, own_key};
-use crate::scenario::Targeting;
+use crate::scenario::{Striking, Targeting};
 
 /// A hash map whose order of iteration is the same on every run (a fixed
 /// hasher, and a fast one): the chain's states are numbered, and its
@@ -74,6 +74,9 @@ type Blows = Vec<(Option<(usize, i32)>, u128)>;
 /// weight out of the returned total (a weight's share of the total is its
 /// exact probability).
 pub(super) fn exchange(fight: &Fight, state: &State) -> Result<(Vec<(Next, u128)>, u128), ExactError> {
+    if let Striking::FudgeOpposed(rules) = &fight.striking {
+        return super::fudge::duel_exchange(fight, rules, state);
+    }
     let n = state.len();
     let up = |f: usize| matches!(state[f], Slot::Up { .. });
     let penalty = |f: usize| match &state[f] {
@@ -207,7 +210,7 @@ pub(super) fn exchange(fight: &Fight, state: &State) -> Result<(Vec<(Next, u128)
 
 /// A hit of `damage` lands on `slot` (the damage model's rule; the
 /// damage taken as `most_wounded` counts it, with the battle's own sum).
-fn land(fight: &Fight, slot: &mut Slot, damage: i32) {
+pub(super) fn land(fight: &Fight, slot: &mut Slot, damage: i32) {
     if let Slot::Up {
         damage: state, taken, ..
     } = slot
@@ -224,7 +227,7 @@ fn land(fight: &Fight, slot: &mut Slot, damage: i32) {
 /// The end of the exchange: the fallen drop their engagements (and a
 /// target that fell is no one's), then a side left alone wins, none left
 /// is a draw.
-fn settle(fight: &Fight, mut slots: Vec<Slot>) -> Next {
+pub(super) fn settle(fight: &Fight, mut slots: Vec<Slot>) -> Next {
     let down: Vec<bool> = slots.iter().map(|s| matches!(s, Slot::Down)).collect();
     for s in &mut slots {
         if let Slot::Up { target, .. } = s

@@ -4,7 +4,7 @@
 //! engine calls.
 
 use skirmish_core::damage::{Damage, DamageModel, DamageState, HitPointState};
-use skirmish_core::fighter::FullContactRules;
+use skirmish_core::fighter::{Fighter, FullContactRules};
 use skirmish_core::timing::TimingSystem;
 
 use super::error::ExactError;
@@ -30,6 +30,8 @@ pub(super) struct ExactFighter {
     pub(super) defense_factor: i32,
     /// Its damage state before the fight.
     pub(super) fresh: DamageState,
+    /// The core's fighter (FUDGE opposed striking reads its tactics).
+    pub(super) fighter: Fighter,
 }
 
 /// A fight the exact engine can solve: its rules and fighters, in the
@@ -38,7 +40,9 @@ pub(super) struct ExactFighter {
 pub(super) struct Fight {
     /// The sides' names.
     pub(super) sides: Vec<String>,
-    /// Full Contact's rules.
+    /// The striking system.
+    pub(super) striking: Striking,
+    /// Full Contact's rules (the default, unread, under FUDGE striking).
     pub(super) rules: FullContactRules,
     /// The damage model.
     pub(super) damage: Damage,
@@ -55,8 +59,9 @@ impl Fight {
         // fight at all.
         Battle::new(scenario)?;
         check_supported(scenario)?;
-        let Striking::FullContact(rules) = scenario.striking else {
-            return Err(ExactError::unsupported("striking", "FUDGE opposed striking"));
+        let rules = match scenario.striking {
+            Striking::FullContact(r) => r,
+            Striking::FudgeOpposed(_) => FullContactRules::default(),
         };
         let damage = scenario
             .damage
@@ -89,12 +94,14 @@ impl Fight {
                         offense: f.offense,
                         defense_factor: f.defense_factor,
                         fresh,
+                        fighter: f.clone(),
                     });
                 }
             }
         }
         Ok(Fight {
             sides: scenario.sides.iter().map(|s| s.name.clone()).collect(),
+            striking: scenario.striking,
             rules,
             damage,
             targeting: scenario.battle.targeting,
@@ -125,7 +132,27 @@ fn check_supported(scenario: &Scenario) -> Result<(), ExactError> {
             }
         }
         Striking::FudgeOpposed(_) => {
-            return Err(ExactError::unsupported("striking", "FUDGE opposed striking"));
+            let fighters: u64 = scenario.sides.iter().flat_map(|s| &s.groups).map(|g| g.count).sum();
+            if scenario.sides.len() != 2 || fighters != 2 {
+                return Err(ExactError::unsupported(
+                    "striking",
+                    "FUDGE opposed striking beyond a duel (one fighter a side)",
+                ));
+            }
+            for (si, side) in scenario.sides.iter().enumerate() {
+                for (gi, g) in side.groups.iter().enumerate() {
+                    let at = |f: &str| format!("sides[{si}].groups[{gi}].{f}");
+                    if g.skill.plus {
+                        return Err(ExactError::unsupported(
+                            at("skill"),
+                            "a plus-level (its rolls differ by round)",
+                        ));
+                    }
+                    if !g.posture.is_normal() {
+                        return Err(ExactError::unsupported(at("posture"), "postures"));
+                    }
+                }
+            }
         }
     }
     if scenario.distance.is_some() {

@@ -195,8 +195,8 @@ fn tiny_fights_agree_with_a_brute_force_enumeration_exactly() {
     for (fighters, sides) in cases {
         let want = brute_force(&fighters, sides);
         let got = exact(&plain_scenario(&fighters, sides));
-        for s in 0..sides {
-            assert_eq!(fraction(&got.wins[s]), want[s], "side {s} of {}", got.states);
+        for (s, (win, want)) in got.wins.iter().zip(&want).enumerate() {
+            assert_eq!(&fraction(win), want, "side {s} of {}", got.states);
         }
         assert_eq!(fraction(&got.draw), want[sides]);
         assert_eq!(fraction(&got.never_ends), BigRational::zero());
@@ -338,6 +338,36 @@ fn a_fight_nobody_can_win_never_ends_and_the_battle_engine_times_out() {
     assert_eq!(odds.wins[0].fraction.as_deref(), Some("1"));
 }
 
+#[test]
+fn fudge_duels_agree_with_the_battle_engine_both_ways_of_exchanging() {
+    // The two-way exchange (the default: the winner hurts the loser),
+    // with FUDGE 4.31's tactics and an NPC who never rolls.
+    let two_way = fight(
+        "striking = \"fudge_opposed\"\ndamage = \"fudge_wounds\"",
+        &[
+            &[("a", 0, 0, "skill = \"Good\"\noffense = 2\nstance = \"all_out_offense\"")],
+            &[(
+                "b",
+                0,
+                0,
+                "skill = \"Great\"\noffense = 1\ntoughness = 1\nshield = \"small\"\nnpc_result = true",
+            )],
+        ],
+    );
+    let odds = agrees_with_battles(&two_way, BATTLES);
+    assert!(odds.exact && odds.wins[0].value > 0.0 && odds.wins[1].value > 0.0);
+    // One way: each blow an exchange of its own; hit points.
+    let one_way = fight(
+        "striking = { system = \"fudge_opposed\", exchange = \"one_way\" }\ndamage = { model = \"hit_points\", max_hp = 4 }",
+        &[
+            &[("a", 0, 0, "skill = \"Good\"")],
+            &[("b", 0, 0, "skill = \"Fair\"\noffense = 1")],
+        ],
+    );
+    let odds = agrees_with_battles(&one_way, BATTLES);
+    assert!(odds.draw.value > 0.0, "both can fall at one exchange");
+}
+
 // ---------------------------------------------------------------------
 // Numbers, budgets and refusals.
 // ---------------------------------------------------------------------
@@ -423,8 +453,15 @@ fn what_the_exact_engine_does_not_model_is_refused_naming_the_field() {
     let cases = [
         (duel("", "").with_field("timing", "continuous").unwrap(), "timing"),
         (
-            duel("", "").with_field("striking", "fudge_opposed").unwrap(),
+            fight(
+                "striking = \"fudge_opposed\"",
+                &[&[("a", 6, 6, "count = 2")], &[("b", 6, 6, "")]],
+            ),
             "striking",
+        ),
+        (
+            duel("striking = \"fudge_opposed\"", "skill = \"Good+\""),
+            "sides[0].groups[0].skill",
         ),
         (duel("distance = 30", ""), "distance"),
         (duel("[battle]\nfront = 2", ""), "battle.front"),

@@ -95,7 +95,7 @@ ARCHERS = {
 
 
 def test_the_archers_win_more_the_farther_the_swordsmen_start() -> None:
-    distances = [5, 50, 100, 200]
+    distances = [5, 100, 200, 400]
     result = skirmish.sweep(
         skirmish.Scenario(ARCHERS), {"distance": distances}, battles=300, seed=21, progress=False
     )
@@ -103,7 +103,8 @@ def test_the_archers_win_more_the_farther_the_swordsmen_start() -> None:
     rates = list(df["win_rate_archers"])
     lows = list(df["win_rate_archers_low"])
     highs = list(df["win_rate_archers_high"])
-    assert rates[0] < 0.1 and rates[-1] > 0.8, rates
+    # At 5 feet every attack is melee (FUDGE 4.1) and the swordsmen win.
+    assert rates[0] < 0.05 and rates[-1] > 0.7, rates
     for i in range(len(distances) - 1):
         # Each step farther is worth more battles, beyond the intervals.
         assert lows[i + 1] > highs[i], (distances[i], distances[i + 1], rates)

@@ -35,6 +35,9 @@ pub(super) struct GroupField {
     pub(super) cover: i32,
     /// FUDGE 4.4: the trait it dodges with, if not its combat skill.
     pub(super) dodge: Option<i32>,
+    /// How far its melee weapon reaches (a shooter's too: FUDGE 4.1, an
+    /// attack within it is melee).
+    pub(super) melee_reach: i64,
     /// Feet one move action covers.
     pub(super) move_distance: i64,
     /// What it does with no foe in reach.
@@ -56,6 +59,7 @@ impl GroupField {
             missile: DEFAULT_MISSILE,
             cover: 0,
             dodge: None,
+            melee_reach: DEFAULT_MELEE_REACH,
             move_distance: DEFAULT_MOVE,
             plan: Plan::Close,
             keep_at: DEFAULT_MOVE.saturating_mul(2),
@@ -66,7 +70,8 @@ impl GroupField {
 
     /// The group's field from its profile and resolved fighter.
     pub(super) fn of(profile: &Group, fighter: &Fighter, striking: &Striking) -> GroupField {
-        let melee = WeaponReach::Melee(profile.melee_reach.unwrap_or(DEFAULT_MELEE_REACH));
+        let melee_reach = profile.melee_reach.unwrap_or(DEFAULT_MELEE_REACH);
+        let melee = WeaponReach::Melee(melee_reach);
         let reach = profile.range.map_or(melee, WeaponReach::Ranged);
         let armor = match striking {
             Striking::FullContact(_) => fighter.armor_bonus,
@@ -82,6 +87,7 @@ impl GroupField {
             missile: profile.missile.unwrap_or(DEFAULT_MISSILE),
             cover: profile.cover,
             dodge: profile.dodge.map(|l| l.value()),
+            melee_reach,
             move_distance,
             plan: Plan::or_default(profile.plan, reach.range().is_some()),
             keep_at: profile.keep_at.unwrap_or(move_distance.saturating_mul(2)),

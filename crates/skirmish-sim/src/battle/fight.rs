@@ -328,6 +328,7 @@ impl Battle {
             exchanged,
             lone: moment,
             shots,
+            line,
             ..
         } = ws;
         live.clear();
@@ -336,7 +337,7 @@ impl Battle {
         }
         for (i, &(a, t, _)) in picks.iter().enumerate() {
             // FUDGE 4.4's shots are no melee exchanges (`ranged.rs`).
-            if self.shoots_fudge(a) {
+            if self.shoots_fudge(a, t, line) {
                 shots.note(a, i);
                 live.push(true);
                 continue;
@@ -368,7 +369,7 @@ impl Battle {
         trace: &mut Trace,
     ) -> Result<(), SimError> {
         let (a, t, strike_roll) = ws.picks[i];
-        if self.shoots_fudge(a) {
+        if self.shoots_fudge(a, t, &ws.line) {
             return self.fudge_shot(ws, rolls, (i, prepared), (tick, round), summary, trace);
         }
         // FUDGE 4.34: the blows of beset fighters whose last exchange this
@@ -587,10 +588,7 @@ impl Battle {
                 } else {
                     let blow = combat::opposed_blow(attacker, defender, ag.offense, tg.defense_factor);
                     // A two-way exchange: the defender who wins hurts the attacker.
-                    // A shooter (FUDGE 4.4, `ranged.rs`) struck in melee
-                    // can only defend (4.22).
-                    let counter = combat::counter_blow(&blow, &r, tg.offense, ag.defense_factor);
-                    (blow, counter.filter(|_| !self.shoots_fudge(t)))
+                    (blow, combat::counter_blow(&blow, &r, tg.offense, ag.defense_factor))
                 };
                 // FUDGE 4.31: an all-out defender unhit may scout its foe.
                 let mut scout_words = String::new();
@@ -710,7 +708,11 @@ impl Battle {
         if let Some((what, note)) = what {
             trace.say(|| {
                 let (a_name, t_name) = (self.fighter_name(a), self.fighter_name(t));
-                let verb = if self.distance.is_some() && self.field_of(a).reach.range().is_some() {
+                // A Full Contact shot (FUDGE's are `ranged.rs`'s).
+                let verb = if self.distance.is_some()
+                    && self.field_of(a).reach.range().is_some()
+                    && matches!(self.striking, Striking::FullContact(_))
+                {
                     "shoots"
                 } else {
                     "strikes"

@@ -19,6 +19,8 @@
 //! A shot is not a melee exchange: the target cannot hurt the shooter by
 //! dodging well, and shots take no part in the exchanges counted by round
 //! or in FUDGE 4.34's lone fighter (`fight.rs` leaves them to this file).
+//! Within the shooter's melee reach its attack is melee (FUDGE 4.1), an
+//! exchange as any other.
 //! The rules are core's; here they are only given the battle's fighters,
 //! dice and distance.
 
@@ -29,6 +31,7 @@ use skirmish_core::striking::opposed::{
     ExchangeOfFire, Modifier, RangedAttack, RangedDefense, RangedOutcome, ResultSource, Shooter, exchange_fire,
 };
 
+use super::distance::Line;
 use super::targeting::Arrays;
 use super::trace::{self, Trace};
 use super::{Battle, Striking};
@@ -89,12 +92,16 @@ impl Battle {
             && self.groups.iter().any(|g| g.field.reach.range().is_some())
     }
 
-    /// Whether fighter `a`'s strikes are FUDGE 4.4 shots.
+    /// Whether fighter `a`'s attack on `t` where they stand is a FUDGE 4.4
+    /// shot: a FUDGE group with a `range`, its foe beyond its melee reach.
+    /// Within it the attack is melee (FUDGE 4.1: "any attack from further
+    /// away is a Ranged attack"), an exchange as any other.
     #[inline]
-    pub(super) fn shoots_fudge(&self, a: u32) -> bool {
+    pub(super) fn shoots_fudge(&self, a: u32, t: u32, line: &Line) -> bool {
         self.distance.is_some()
             && matches!(self.striking, Striking::FudgeOpposed(_))
             && self.field_of(a).reach.range().is_some()
+            && line.between(a, t) > self.field_of(a).melee_reach
     }
 
     /// The best result fighter `a` can roll in `round` with its wound
@@ -173,7 +180,7 @@ impl Battle {
             j != i
                 && ws.picks.get(j).is_some_and(|p| p.0 == t && p.1 == a)
                 && ws.live.get(j) == Some(&true)
-                && self.shoots_fudge(t)
+                && self.shoots_fudge(t, a, &ws.line)
         });
         if let Some(j) = back {
             ws.live[j] = false;

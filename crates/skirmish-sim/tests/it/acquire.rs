@@ -175,7 +175,9 @@ fn acquire_ticks_are_warned_about_only_where_nothing_shoots() {
     // warned about, and Roland's shot at a second goblin comes 2 ticks later.
     let fudge = read.with_field("striking", "\"fudge_opposed\"").unwrap();
     assert!(!fudge.warnings().iter().any(|w| w == warning), "{:?}", fudge.warnings());
-    let two = archery(2, "random").with_field("striking", "\"fudge_opposed\"").unwrap();
+    let two = archery(2, "random")
+        .with_field("striking", "\"fudge_opposed\"")
+        .unwrap();
     let paid = trace(&two);
     assert!(!said(&paid, "Roland acquires").is_empty(), "{paid:?}");
     let free = trace(&two.with_field("timing.acquire_ticks", "0").unwrap());

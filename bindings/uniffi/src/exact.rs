@@ -13,10 +13,10 @@ pub struct ExactQuery {
     pub scenario: ScenarioSource,
     /// Fields set on it first, in order.
     pub set: Vec<FieldSetting>,
-    /// A fight with more states is refused; `None`: 200,000.
+    /// A fight with more states is refused; `None`: 20,000.
     pub max_states: Option<u64>,
     /// Past this many states the chances are floats with an error bound;
-    /// `None`: 20,000.
+    /// `None`: 1,000.
     pub max_exact_states: Option<u64>,
 }
 

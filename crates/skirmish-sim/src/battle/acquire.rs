@@ -6,7 +6,8 @@
 
 use skirmish_core::timing::TimingSystem;
 
-use super::Battle;
+use super::distance::Line;
+use super::{Battle, Striking};
 use super::trace::{self, Trace};
 use crate::clock::Clock;
 use crate::error::SimError;
@@ -28,8 +29,21 @@ impl Battle {
     /// action lands, after its ticks were counted, so the action's extra
     /// ticks move what follows it, as the tracker's shot at a new target
     /// does (docs/rules.md §1.5).
-    pub(super) fn acquire<C: Clock>(&self, clock: &mut C, a: u32, t: u32, trace: &mut Trace) -> Result<(), SimError> {
+    ///
+    /// Under FUDGE a ranged fighter's blow within its melee reach is a
+    /// melee blow (§2.2.9), and Acquire is for ranged attacks only: it
+    /// pays nothing.
+    pub(super) fn acquire<C: Clock>(
+        &self,
+        clock: &mut C,
+        (a, t): (u32, u32),
+        line: &Line,
+        trace: &mut Trace,
+    ) -> Result<(), SimError> {
         if !self.acquires || self.field_of(a).reach.range().is_none() {
+            return Ok(());
+        }
+        if matches!(self.striking, Striking::FudgeOpposed(_)) && !self.shoots_fudge(a, t, line) {
             return Ok(());
         }
         let (extra, next_turn) = clock.acquire(a)?;

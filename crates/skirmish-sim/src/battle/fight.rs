@@ -288,7 +288,7 @@ impl Battle {
             if old != t {
                 // Acquire (Tick System, docs/rules.md §5): a ranged
                 // attacker changes target here (`acquire.rs`).
-                self.acquire(clock, a, t, trace)?;
+                self.acquire(clock, (a, t), line, trace)?;
                 if let Some(r) = rear.get_mut(a as usize) {
                     *r = self.comes_from_the_rear(t, engaged_by[t as usize]);
                 }

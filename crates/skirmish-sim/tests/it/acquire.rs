@@ -184,3 +184,25 @@ fn acquire_ticks_are_warned_about_only_where_nothing_shoots() {
     assert!(said(&free, "Roland acquires").is_empty(), "{free:?}");
     assert_ne!(shots(&paid), shots(&free));
 }
+
+/// Under FUDGE a bow within melee reach strikes in melee (FUDGE 4.1: only
+/// an attack from beyond melee is ranged), and Acquire is for ranged
+/// attacks: an archer 3' from two goblins pays nothing when it turns from
+/// one to the other; 100' off, it pays.
+#[test]
+fn a_fudge_archer_in_melee_acquires_nothing() {
+    let fudge = |distance: u32| {
+        archery(2, "random")
+            .with_field("striking", "\"fudge_opposed\"")
+            .unwrap()
+            .with_field("distance", &distance.to_string())
+            .unwrap()
+            .with_field("battle.max_rounds", "3")
+            .unwrap()
+    };
+    let close = trace(&fudge(3));
+    assert!(close.iter().any(|(_, t)| t.starts_with("Roland (Bow, Short) strikes")), "{close:?}");
+    assert!(said(&close, "Roland acquires").is_empty(), "{close:?}");
+    let far = trace(&fudge(100));
+    assert!(!said(&far, "Roland acquires").is_empty(), "{far:?}");
+}

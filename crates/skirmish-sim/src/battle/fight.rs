@@ -554,9 +554,9 @@ impl Battle {
                     let t_scouted = if ignored {
                         0
                     } else {
-                        scouting.penalty(t, round_no, by_round)
+                        scouting.penalty(t, (tick, round_no), by_round)
                     };
-                    (scouting.penalty(a, round_no, by_round), t_scouted)
+                    (scouting.penalty(a, (tick, round_no), by_round), t_scouted)
                 } else {
                     (0, 0)
                 };
@@ -594,7 +594,7 @@ impl Battle {
                 let mut scout_words = String::new();
                 if scouting.is_on() && !ignored {
                     for (f, foe, hit) in [(a, t, counter.is_some()), (t, a, blow.landed)] {
-                        if let Some(words) = self.scout(scouting, (f, foe), hit, round_no, rolls)? {
+                        if let Some(words) = self.scout(scouting, (f, foe), hit, (tick, round_no), rolls)? {
                             scout_words.push_str(&words);
                         }
                     }

@@ -1,7 +1,7 @@
 //! FUDGE 4.31's scouting in battles (docs/rules.md §2.2.3): an all-out
 //! defender unhit who makes its Perception or Tactics roll puts its foe
-//! at -1 in the next round (round systems) or the foe's next exchange
-//! (the others); the trace shows both, the option changes who wins, and
+//! at -1 in the next round (round systems) or the foe's next moment of
+//! exchanges (the others); the trace shows both, the option changes who wins, and
 //! without it (or without the all-out defense) battles are as before.
 
 use skirmish_sim::battle::{Battle, RunOptions};
@@ -95,23 +95,34 @@ fn a_scout_puts_its_foe_at_minus_one_in_the_next_round() {
     assert!(checked > 40 && scouted_rounds > 10, "{checked} {scouted_rounds}");
 }
 
-/// Continuous timing has no round: the scouted Ogre is at -1 in his next
-/// exchange, which uses it up.
+/// Continuous timing has no round: the scouted Ogre is at -1 in the
+/// exchanges of his next moment of exchanges after the one he was scouted
+/// in, which uses it up; never later in the moment he was scouted in (its
+/// exchanges are resolved against the state at its start).
 #[test]
-fn without_rounds_the_scouting_counts_in_the_next_exchange() {
+fn without_rounds_the_scouting_counts_in_the_next_moment() {
     let battle = Battle::new(&scouts("continuous", r#"scouting = "Great""#)).unwrap();
     let mut checked = 0;
     for i in 0..20 {
         let report = battle.run(5, i, &RunOptions::FULL).unwrap();
-        let mut pending = false;
-        for line in report.trace.unwrap().iter().map(|l| l.text.as_str()) {
-            if line.contains("Ogre") && line.contains(" vs ") {
-                assert_eq!(ogre_part(line).contains("-1 foe scouted"), pending, "{line}");
-                checked += usize::from(pending);
-                pending = false;
+        // The tick he was scouted at, and the moment using it up.
+        let (mut scouted_at, mut using): (Option<u64>, Option<u64>) = (None, None);
+        for line in report.trace.unwrap() {
+            let text = line.text.as_str();
+            if text.contains("Ogre") && text.contains(" vs ") {
+                let expected = if using == Some(line.tick) {
+                    true
+                } else if scouted_at.is_some_and(|t| line.tick > t) {
+                    (scouted_at, using) = (None, Some(line.tick));
+                    true
+                } else {
+                    false
+                };
+                assert_eq!(ogre_part(text).contains("-1 foe scouted"), expected, "tick {}: {text}", line.tick);
+                checked += usize::from(expected);
             }
-            if line.contains("scouts, Ogre at -1 next") {
-                pending = true;
+            if text.contains("scouts, Ogre at -1 next") {
+                scouted_at = Some(line.tick);
             }
         }
     }

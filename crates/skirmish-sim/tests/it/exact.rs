@@ -395,6 +395,35 @@ fn fudge_duels_agree_with_the_battle_engine_both_ways_of_exchanging() {
     assert!(odds.draw.value > 0.0, "both can fall at one exchange");
 }
 
+/// The agreement at ten times the battles, closer (`cargo test --release
+/// -p skirmish-sim --test it exact::many -- --ignored`): every timing
+/// system and striking the exact engine models, each outcome within its
+/// 99.9% interval of 200,000 battles.
+#[test]
+#[ignore = "200,000 battles a fight: run in release"]
+fn many_battles_agree_with_the_exact_engine() {
+    let hp = "damage = { model = \"hit_points\", max_hp = 3 }";
+    let two_two: &[&[(&str, i32, i32, &str)]] = &[
+        &[("a", 7, 6, "speed_bonus = 2"), ("b", 6, 6, "")],
+        &[("c", 6, 7, ""), ("d", 7, 5, "hit_points = 4")],
+    ];
+    for timing in ["simultaneous", "simple-rounds"] {
+        for targeting in ["random", "most_wounded", "least_engaged"] {
+            let rules = format!("{hp}\n[battle]\ntargeting = \"{targeting}\"");
+            let s = fight(&rules, two_two).with_field("timing", timing).unwrap();
+            agrees_with_battles(&s, 200_000);
+        }
+    }
+    let fudge = fight(
+        "striking = \"fudge_opposed\"\ndamage = \"fudge_wounds\"",
+        &[
+            &[("a", 0, 0, "skill = \"Good\"\noffense = 2")],
+            &[("b", 0, 0, "skill = \"Great\"\noffense = 1")],
+        ],
+    );
+    agrees_with_battles(&fudge, 200_000);
+}
+
 // ---------------------------------------------------------------------
 // Numbers, budgets and refusals.
 // ---------------------------------------------------------------------

@@ -76,7 +76,10 @@ fn exact_prints_each_outcome_as_a_fraction_and_a_decimal() {
         "float",
     ]);
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.contains("in floats, each within") && !text.contains("fraction"), "{text}");
+    assert!(
+        text.contains("in floats, each within") && !text.contains("fraction"),
+        "{text}"
+    );
     // Ann wins at the first exchange where anyone hits if she hits and
     // Bob misses: 15 x 50 / (81^2 - 66 x 50) = 750/3261.
     assert!(text.contains(&format!("Ann wins    {:.6}", 750.0 / 3261.0)), "{text}");

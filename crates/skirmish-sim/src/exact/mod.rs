@@ -13,11 +13,15 @@
 //! merged by the state they lead to. The chain is solved exactly, cycles
 //! included (`chain.rs`): no truncation, no dice sequence replayed.
 //!
-//! What it models now: Simultaneous Combat; Full Contact striking (its
+//! What it models now: Simultaneous Combat, and Simple Rounds with one
+//! action a round each (a round is one step of the chain: every order of
+//! initiative, by its count of the rolls, its moments struck in turn;
+//! `rounds.rs`); Full Contact striking (its
 //! guaranteed-success and amazing-strike options, the amazing defense that
 //! does nothing more) with any number of sides and every targeting policy;
-//! FUDGE opposed striking in a duel (both exchange rules, 4.31's tactics,
-//! NPC results; no plus-levels or postures); both damage models. Anything
+//! FUDGE opposed striking in a duel under Simultaneous Combat (both
+//! exchange rules, 4.31's tactics, NPC results; no plus-levels or
+//! postures); both damage models. Anything
 //! else is an [`ExactError::Unsupported`] naming the field: an honest
 //! refusal, never an answer to other rules.
 //!
@@ -54,6 +58,7 @@ mod error;
 mod fudge;
 mod moment;
 mod number;
+mod rounds;
 mod setup;
 
 pub use error::ExactError;

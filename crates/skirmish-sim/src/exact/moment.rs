@@ -70,21 +70,34 @@ pub(super) fn start(fight: &Fight) -> State {
 /// damage, or nothing, with its weight.
 type Blows = Vec<(Option<(usize, i32)>, u128)>;
 
-/// Every outcome of one exchange from `state`: where it leads, with its
-/// weight out of the returned total (a weight's share of the total is its
-/// exact probability).
+/// Every outcome of one step of the chain from `state` (an exchange of
+/// Simultaneous Combat, a round of Simple Rounds): where it leads, with
+/// its weight out of the returned total (a weight's share of the total is
+/// its exact probability).
 pub(super) fn exchange(fight: &Fight, state: &State) -> Result<(Vec<(Next, u128)>, u128), ExactError> {
     if let Striking::FudgeOpposed(rules) = &fight.striking {
         return super::fudge::duel_exchange(fight, rules, state);
     }
+    if fight.simple_rounds {
+        return super::rounds::simple_round(fight, state);
+    }
+    // Every fighter standing acts, in fighter order (the clock's order).
+    let acting: Vec<usize> = (0..state.len())
+        .filter(|&f| matches!(state[f], Slot::Up { .. }))
+        .collect();
+    moment(fight, state, &acting)
+}
+
+/// Every outcome of one moment from `state` where the fighters `acting`
+/// (standing, in fighter order) strike together, as [`exchange`] gives
+/// them.
+pub(super) fn moment(fight: &Fight, state: &State, acting: &[usize]) -> Result<(Vec<(Next, u128)>, u128), ExactError> {
     let n = state.len();
     let up = |f: usize| matches!(state[f], Slot::Up { .. });
     let penalty = |f: usize| match &state[f] {
         Slot::Up { damage, .. } => fight.damage.wound_penalty(damage),
         Slot::Down => 0,
     };
-    // Every fighter standing acts, in fighter order (the clock's order).
-    let acting: Vec<usize> = (0..n).filter(|&f| up(f)).collect();
     let foes = |a: usize| -> Vec<usize> {
         (0..n)
             .filter(|&c| up(c) && fight.fighters[c].side != fight.fighters[a].side)
@@ -116,7 +129,7 @@ pub(super) fn exchange(fight: &Fight, state: &State) -> Result<(Vec<(Next, u128)
     let strike_dice = Dice::FOUR_DF.distribution();
     let mut per_actor: Vec<Blows> = Vec::with_capacity(acting.len());
     let mut total: u128 = 1;
-    for &a in &acting {
+    for &a in acting {
         let foes = foes(a);
         let choices: Vec<usize> = match fight.targeting {
             Targeting::Random => foes,

@@ -5,6 +5,7 @@
 
 use skirmish_core::damage::{Damage, DamageModel, DamageState, HitPointState};
 use skirmish_core::fighter::{Fighter, FullContactRules};
+use skirmish_core::tables::weapons::RateOfFire;
 use skirmish_core::timing::TimingSystem;
 
 use super::error::ExactError;
@@ -40,6 +41,8 @@ pub(super) struct ExactFighter {
 pub(super) struct Fight {
     /// The sides' names.
     pub(super) sides: Vec<String>,
+    /// Simple Rounds (else Simultaneous Combat).
+    pub(super) simple_rounds: bool,
     /// The striking system.
     pub(super) striking: Striking,
     /// Full Contact's rules (the default, unread, under FUDGE striking).
@@ -79,6 +82,19 @@ impl Fight {
                     }
                     Damage::FudgeWounds(_) => damage.fresh(),
                 };
+                if matches!(scenario.timing, TimingSystem::SimpleRounds)
+                    && (f.action.rate_of_fire != RateOfFire::ONE || f.action.extra_attacks > 0)
+                {
+                    let field = if f.action.extra_attacks > 0 {
+                        "extra_attacks"
+                    } else {
+                        "weapon"
+                    };
+                    return Err(ExactError::unsupported(
+                        format!("sides[{si}].groups[{gi}].{field}"),
+                        "more or fewer than one action a round under Simple Rounds (a Rate of Fire other than 1/1, extra attacks)",
+                    ));
+                }
                 let count = usize::try_from(g.count).unwrap_or(usize::MAX);
                 if count > MAX_EXACT_FIGHTERS.saturating_sub(fighters.len()) {
                     return Err(ExactError::unsupported(
@@ -101,6 +117,7 @@ impl Fight {
         }
         Ok(Fight {
             sides: scenario.sides.iter().map(|s| s.name.clone()).collect(),
+            simple_rounds: matches!(scenario.timing, TimingSystem::SimpleRounds),
             striking: scenario.striking,
             rules,
             damage,
@@ -113,13 +130,23 @@ impl Fight {
 /// Refuses, naming the field, every rule and option the exact engine does
 /// not model: it answers for the rules it models or not at all.
 fn check_supported(scenario: &Scenario) -> Result<(), ExactError> {
-    if !matches!(scenario.timing, TimingSystem::Simultaneous) {
+    let simple = match scenario.timing {
+        TimingSystem::Simultaneous => false,
+        TimingSystem::SimpleRounds => true,
+        _ => {
+            return Err(ExactError::unsupported(
+                "timing",
+                format!(
+                    "{} (the exact engine solves Simultaneous Combat and Simple Rounds)",
+                    scenario.timing.name()
+                ),
+            ));
+        }
+    };
+    if simple && matches!(scenario.striking, Striking::FudgeOpposed(_)) {
         return Err(ExactError::unsupported(
-            "timing",
-            format!(
-                "{} (the exact engine solves Simultaneous Combat, timing = \"simultaneous\")",
-                scenario.timing.name()
-            ),
+            "striking",
+            "FUDGE opposed striking under Simple Rounds (its exchanges pair blows across a round)",
         ));
     }
     match scenario.striking {
@@ -193,6 +220,12 @@ fn check_supported(scenario: &Scenario) -> Result<(), ExactError> {
             }
             if g.unaware_for > 0 {
                 return Err(ExactError::unsupported(at("unaware_for"), "surprise"));
+            }
+            if simple && g.disruptible {
+                return Err(ExactError::unsupported(
+                    at("disruptible"),
+                    "disruptible actions under Simple Rounds",
+                ));
             }
         }
     }

@@ -112,7 +112,7 @@ def exact(
     :class:`BattleSetupError` for a scenario that is no battle, and
     :class:`OutOfRangeError` / :class:`InvalidValueError` for a bad
     argument. Ctrl-C is raised once the solve has ended (``max_states``
-    bounds it).
+    and a cap on one exchange's outcomes bound it).
     """
     record = _core.run_exact(as_scenario(scenario)._core, max_states, max_exact_states, arithmetic)
     return ExactResult(record)

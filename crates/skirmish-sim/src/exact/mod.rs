@@ -20,7 +20,7 @@
 //! guaranteed-success and amazing-strike options, the amazing defense that
 //! does nothing more) with any number of sides and every targeting policy;
 //! FUDGE opposed striking in a duel under Simultaneous Combat (both
-//! exchange rules, 4.31's tactics, NPC results; no plus-levels or
+//! exchange rules, 4.31's tactics but scouting, NPC results; no plus-levels or
 //! postures); both damage models. Anything
 //! else is an [`ExactError::Unsupported`] naming the field: an honest
 //! refusal, never an answer to other rules.

@@ -53,6 +53,11 @@ pub(super) enum Next {
     Ended(usize),
 }
 
+/// The most distinct outcomes one exchange may have before it is refused
+/// ([`ExactError::TooManyOutcomes`]): about 2^18 combinations of blows,
+/// tens of megabytes, where one more fighter would multiply them again.
+pub(super) const MOST_OUTCOMES: usize = 1 << 18;
+
 /// The state before the first exchange.
 pub(super) fn start(fight: &Fight) -> State {
     fight
@@ -199,10 +204,16 @@ pub(super) fn moment(fight: &Fight, state: &State, acting: &[usize]) -> Result<(
         .collect();
     let mut outcomes: FixedMap<Vec<Slot>, u128> = FixedMap::default();
     outcomes.insert(base, 1);
+    let too_many = || ExactError::TooManyOutcomes { fighters: acting.len() };
     for blows in &per_actor {
         let mut next: FixedMap<Vec<Slot>, u128> = FixedMap::default();
-        next.reserve(outcomes.len() * blows.len());
+        next.reserve(outcomes.len().saturating_mul(blows.len()).min(MOST_OUTCOMES));
         for (slots, w) in &outcomes {
+            // Memory is bounded before the state budget can be: one
+            // exchange of many fighters has combinations past counting.
+            if next.len() > MOST_OUTCOMES {
+                return Err(too_many());
+            }
             for &(hit, bw) in blows {
                 let mut slots = slots.clone();
                 if let Some((t, damage)) = hit {

@@ -44,7 +44,7 @@ pub(super) fn simple_round(fight: &Fight, state: &State) -> Result<(Vec<(Next, u
         by.sort_unstable();
         inits.push(by);
     }
-    let joint: u64 = inits.iter().map(|v| v.len() as u64).product();
+    let joint: u64 = inits.iter().fold(1u64, |n, v| n.saturating_mul(v.len() as u64));
     if joint > MOST_ROLLS {
         return Err(ExactError::TooManyOutcomes {
             fighters: standing.len(),

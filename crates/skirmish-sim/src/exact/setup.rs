@@ -218,6 +218,11 @@ fn check_supported(scenario: &Scenario) -> Result<(), ExactError> {
             if !g.parry.is_never() {
                 return Err(ExactError::unsupported(at("parry"), "parries"));
             }
+            if g.scouting.is_some() {
+                // Its -1 lasts into the next round: a mark the chain's
+                // state does not hold.
+                return Err(ExactError::unsupported(at("scouting"), "scouting (FUDGE 4.31)"));
+            }
             if g.unaware_for > 0 {
                 return Err(ExactError::unsupported(at("unaware_for"), "surprise"));
             }

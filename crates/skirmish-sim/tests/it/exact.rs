@@ -501,6 +501,25 @@ fn a_fight_past_the_budget_is_refused_with_its_state_count() {
     .unwrap_err();
     assert_eq!(err, ExactError::TooManyStates { states: 51, budget: 50 });
     assert!(err.to_string().contains("more than 50 states") && err.to_string().contains("sample it instead"));
+    // Five against five: one exchange has more combinations of blows than
+    // the engine counts; refused before it runs out of memory, whatever
+    // the state budget.
+    let crowd = fight(
+        "damage = { model = \"hit_points\", max_hp = 30 }",
+        &[&[("a", 7, 6, "count = 5")], &[("c", 6, 7, "count = 5")]],
+    );
+    let err = solve(
+        &crowd,
+        &ExactOptions {
+            max_states: 10,
+            ..ExactOptions::default()
+        },
+    )
+    .unwrap_err();
+    assert!(
+        matches!(err, ExactError::TooManyOutcomes { .. } | ExactError::TooManyStates { .. }),
+        "{err}"
+    );
 }
 
 #[test]
@@ -548,6 +567,13 @@ fn what_the_exact_engine_does_not_model_is_refused_naming_the_field() {
         (duel("[battle]\nmax_rounds = 50", ""), "battle.max_rounds"),
         (duel("", "parry = \"always\""), "sides[0].groups[0].parry"),
         (duel("", "unaware_for = 2"), "sides[0].groups[0].unaware_for"),
+        (
+            duel(
+                "striking = \"fudge_opposed\"",
+                "stance = \"all_out_defense\"\nscouting = \"Great\"",
+            ),
+            "sides[0].groups[0].scouting",
+        ),
         (
             duel(
                 "striking = { system = \"full_contact\", amazing = true, amazing_defense = \"disarm\" }",

@@ -32,7 +32,11 @@ pub(super) fn blow_timing(
     if ranged && s.lines[al as usize].last_shot_at != Some(target.0) {
         s.lines[al as usize].last_shot_at = Some(target.0);
         if s.scheduler.is_in(ActorId(al)) {
-            let extra = s.scheduler.acquire(ActorId(al))?;
+            // Its action landed at this moment (not only its turn began):
+            // a line whose action lands and whose turn begins at one
+            // moment is in `current` twice.
+            let landed_now = s.current.iter().filter(|&&l| l == al).count() >= 2;
+            let extra = s.scheduler.acquire(ActorId(al), landed_now)?;
             if extra > 0 {
                 let (a, t) = (
                     s.combatants[attacker.0 as usize].name.clone(),

@@ -241,3 +241,23 @@ fn acquire_with_an_interval_of_0_moves_the_turn_that_came_with_the_shot() {
     e.undo().unwrap();
     assert!(!sheet(&e).iter().any(|(_, l)| l.starts_with("Roland")));
 }
+
+#[test]
+fn a_shot_struck_at_a_turn_that_only_began_moves_no_turn() {
+    // Roland's turn begins on 20 and the GM strikes with him at once, no
+    // action declared: that turn is the shot's own, so Acquire moves no
+    // turn (it gave him a second turn on 18 before) and says nothing.
+    let mut archer = fighter("Roland", 9, 7);
+    archer.interval = 0;
+    let mut e = Encounter::with_rules(TimingSystem::tick_system(), EncounterRules::default(), 1).unwrap();
+    let roland = e.add_fighter("party", &archer).unwrap()[0];
+    e.set_initiative(roland, InitiativeEntry::Total(20)).unwrap();
+    let goblin = e.add_fighter("foes", &fighter("Goblin A", 5, 3)).unwrap()[0];
+    e.set_initiative(goblin, InitiativeEntry::Total(5)).unwrap();
+    assert_eq!(step(&mut e), (20, vec!["Roland (turn)".to_string()]));
+    let before = sheet(&e);
+    assert!(!before.iter().any(|(_, l)| l.starts_with("Roland")), "{before:?}");
+    strike(&mut e, roland, goblin, 0, true);
+    assert_eq!(sheet(&e), before);
+    assert!(!e.log().iter().any(|l| l.text.contains("acquires")));
+}

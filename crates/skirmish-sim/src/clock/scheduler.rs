@@ -170,7 +170,7 @@ impl Clock for SchedulerClock {
     }
 
     fn acquire(&mut self, who: u32) -> Result<(u32, Option<i64>), SimError> {
-        let extra = self.scheduler.acquire(ActorId(who)).map_err(SimError::rules)?;
+        let extra = self.scheduler.acquire(ActorId(who), true).map_err(SimError::rules)?;
         Ok((extra, self.scheduler.next_turn(ActorId(who))))
     }
 }

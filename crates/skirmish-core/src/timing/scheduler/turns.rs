@@ -601,15 +601,18 @@ impl Scheduler {
     /// to it ([`tick_system::with_acquire`]), so the actor's timeline moves
     /// that many ticks later: its action in progress, if any, and its next
     /// turn (a next turn whose countdown would fall below 1 is lost, as
-    /// when it is booked). An actor whose turn is now (awaiting its
-    /// declaration: the shot landed on the tick its next turn came, an
-    /// Interval of 0) has that turn moved from now. An action in progress declared as
+    /// when it is booked). An actor whose turn is now and whose shot
+    /// `landed_now` (awaiting its declaration: the shot landed on the tick
+    /// its next turn came, an Interval of 0) has that turn moved from now;
+    /// a turn that only began now (a blow struck at it, no action landed)
+    /// is the shot's own and is not moved: nothing is added (0 returned).
+    /// An action in progress declared as
     /// [`ActionKind::RangedAttack`] with `new_target` has paid it already
     /// and pays nothing here. Returns the ticks added.
     ///
     /// # Errors
     /// An unknown or removed actor, or another system.
-    pub fn acquire(&mut self, who: ActorId) -> Result<u32> {
+    pub fn acquire(&mut self, who: ActorId, landed_now: bool) -> Result<u32> {
         self.active(who)?;
         let TimingSystem::TickSystem(c) = self.system else {
             return Err(Error::invalid("acquire", "Acquire is a Tick System rule"));
@@ -635,11 +638,14 @@ impl Scheduler {
             .next_turn_event(w)
             .map(|(tick, id)| (id, tick.saturating_add(u64::from(extra))));
         // Its turn is now: it comes `extra` ticks from now instead.
-        let now_turn = if turn.is_none() && self.actors[who.index()].awaiting {
+        let now_turn = if turn.is_none() && self.actors[who.index()].awaiting && landed_now {
             Some(tick_after(self.current_tick(), extra.into(), "acquire_ticks")?)
         } else {
             None
         };
+        if action.is_none() && turn.is_none() && now_turn.is_none() {
+            return Ok(0);
+        }
         if let Some((id, at)) = action {
             let kind = self.actors[who.index()].in_progress_kind;
             if let Some((_, ev)) = self.drop_event(id) {

@@ -7,8 +7,8 @@
 use skirmish_core::timing::TimingSystem;
 
 use super::distance::Line;
-use super::{Battle, Striking};
 use super::trace::{self, Trace};
+use super::{Battle, Striking};
 use crate::clock::Clock;
 use crate::error::SimError;
 

@@ -201,7 +201,10 @@ fn a_fudge_archer_in_melee_acquires_nothing() {
             .unwrap()
     };
     let close = trace(&fudge(3));
-    assert!(close.iter().any(|(_, t)| t.starts_with("Roland (Bow, Short) strikes")), "{close:?}");
+    assert!(
+        close.iter().any(|(_, t)| t.starts_with("Roland (Bow, Short) strikes")),
+        "{close:?}"
+    );
     assert!(said(&close, "Roland acquires").is_empty(), "{close:?}");
     let far = trace(&fudge(100));
     assert!(!said(&far, "Roland acquires").is_empty(), "{far:?}");

@@ -517,7 +517,10 @@ fn a_fight_past_the_budget_is_refused_with_its_state_count() {
     )
     .unwrap_err();
     assert!(
-        matches!(err, ExactError::TooManyOutcomes { .. } | ExactError::TooManyStates { .. }),
+        matches!(
+            err,
+            ExactError::TooManyOutcomes { .. } | ExactError::TooManyStates { .. }
+        ),
         "{err}"
     );
 }

@@ -118,7 +118,12 @@ fn without_rounds_the_scouting_counts_in_the_next_moment() {
                 } else {
                     false
                 };
-                assert_eq!(ogre_part(text).contains("-1 foe scouted"), expected, "tick {}: {text}", line.tick);
+                assert_eq!(
+                    ogre_part(text).contains("-1 foe scouted"),
+                    expected,
+                    "tick {}: {text}",
+                    line.tick
+                );
                 checked += usize::from(expected);
             }
             if text.contains("scouts, Ogre at -1 next") {

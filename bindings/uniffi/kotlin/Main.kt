@@ -1138,7 +1138,7 @@ fun rangedAndAmazingAtTheTable() {
         same("an amazing defense disarms the goblin", r.text, "Goblin strikes Cardiff: 4 vs 7, amazing defense; Goblin is disarmed (its next action is lost)")
         throws<SkirmishException.NotNow>("disarmed, it cannot parry") {
             e.strike(cardiff, goblin, EncounterStrikeOptions(parry = true), StrikeDice(attack = -1, defense = 4))
-        }?.let { same("the field", it.field, "options.parry") }
+        }?.let { check("the reason names the field", it.reason.startsWith("options.parry")) { it.reason } }
         Encounter.restore(e.snapshot()).use { r2 ->
             throws<SkirmishException.NotNow>("restored, still disarmed") {
                 r2.strike(cardiff, goblin, EncounterStrikeOptions(parry = true), StrikeDice(attack = -1, defense = 4))

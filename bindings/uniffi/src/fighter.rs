@@ -444,22 +444,13 @@ impl TryFrom<FighterProfile> for core::FighterProfile {
                 .map_err(|e: CoreError| e.in_field("profile"))?
                 .unwrap_or_default(),
             concentrate: p.concentrate,
-            // A battle's distance fields: the tracker reads none of them.
-            range: None,
-            melee_reach: None,
-            move_distance: None,
-            plan: None,
-            keep_at: None,
-            unaware_for: 0,
-            scouting: None,
-            missile: None,
-            dodge: None,
-            cover: 0,
-            unaware_defense_rating: None,
             parry: p.parry.map(Into::into).unwrap_or_default(),
             action_ticks: p.action_ticks,
             defend: p.defend.map(Into::into).unwrap_or_default(),
             prepare: p.prepare,
+            // A battle's fields (distance, surprise, shots, scouting): the
+            // tracker reads none of them, so they keep the core's defaults.
+            ..core::FighterProfile::new(String::new())
         })
     }
 }

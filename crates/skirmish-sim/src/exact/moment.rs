@@ -7,6 +7,7 @@
 use skirmish_core::combat;
 use skirmish_core::damage::{DamageModel, DamageState};
 use skirmish_core::dice::Dice;
+use skirmish_core::timing::TimingSystem;
 
 use super::error::ExactError;
 use super::setup::Fight;
@@ -83,8 +84,16 @@ pub(super) fn exchange(fight: &Fight, state: &State) -> Result<(Vec<(Next, u128)
     if let Striking::FudgeOpposed(rules) = &fight.striking {
         return super::fudge::duel_exchange(fight, rules, state);
     }
-    if fight.simple_rounds {
-        return super::rounds::simple_round(fight, state);
+    match fight.timing {
+        TimingSystem::SimpleRounds => return super::rounds::simple_round(fight, state),
+        TimingSystem::Simultaneous => {}
+        // `setup::check_supported` refuses the others.
+        _ => {
+            return Err(ExactError::unsupported(
+                "timing",
+                format!("{} in an exchange of the chain", fight.timing.name()),
+            ));
+        }
     }
     // Every fighter standing acts, in fighter order (the clock's order).
     let acting: Vec<usize> = (0..state.len())

@@ -41,8 +41,9 @@ pub(super) struct ExactFighter {
 pub(super) struct Fight {
     /// The sides' names.
     pub(super) sides: Vec<String>,
-    /// Simple Rounds (else Simultaneous Combat).
-    pub(super) simple_rounds: bool,
+    /// The timing system (with its options): which step of the chain is
+    /// one exchange (`moment::exchange` dispatches on it).
+    pub(super) timing: TimingSystem,
     /// The striking system.
     pub(super) striking: Striking,
     /// Full Contact's rules (the default, unread, under FUDGE striking).
@@ -117,7 +118,7 @@ impl Fight {
         }
         Ok(Fight {
             sides: scenario.sides.iter().map(|s| s.name.clone()).collect(),
-            simple_rounds: matches!(scenario.timing, TimingSystem::SimpleRounds),
+            timing: scenario.timing.clone(),
             striking: scenario.striking,
             rules,
             damage,

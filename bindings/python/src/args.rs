@@ -442,6 +442,7 @@ pub(crate) mod balance {
         battles: u64,
         max_battles: u64,
         tolerance: Option<f64>,
+        method: String,
         threads: Option<usize>,
     }
 }

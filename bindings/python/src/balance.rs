@@ -5,7 +5,9 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use pyo3::prelude::*;
-use skirmish_sim::balance::{self, BalanceAnswer, BalanceOptions, BalancePoint, BalanceSpec, FieldKind};
+use skirmish_sim::balance::{
+    self, BalanceAnswer, BalanceError, BalanceMethod, BalanceOptions, BalancePoint, BalanceSpec, FieldKind,
+};
 
 use crate::args;
 use crate::error::{ToPyErr, guard};
@@ -15,23 +17,30 @@ use crate::scenario::PyScenario;
 
 record! {
     /// One value a balance search fought: its battles, the side's wins and
-    /// win rate with its Wilson 95% interval, and where it stands against
-    /// the target (`"below"`, `"above"` or `"undecided"`).
+    /// win rate with its Wilson 95% interval (or the exact chance, no
+    /// battle fought), and where it stands against the target (`"below"`,
+    /// `"above"` or `"undecided"`).
     struct PyBalancePoint as "BalancePoint" {
         /// The field's value.
         value: f64,
-        /// Battles fought at it.
+        /// Battles fought at it (0 when its win rate is exact).
         battles: u64,
         /// Battles the side won.
         wins: u64,
-        /// `wins / battles`.
+        /// `wins / battles`, or the exact chance.
         win_rate: f64,
-        /// The lower bound of the 95% interval.
+        /// The lower bound of the 95% interval (an exact chance: itself,
+        /// less its error bound).
         low: f64,
         /// The upper bound of the 95% interval.
         high: f64,
         /// `"below"`, `"above"` or `"undecided"`.
         verdict: String,
+        /// Whether the win rate is the exact engine's chance.
+        exact: bool,
+        /// The exact chance as a fraction in lowest terms (`"50/131"`),
+        /// when solved in fractions.
+        fraction: Option<String>,
     }
     stub []
     methods {}
@@ -47,6 +56,8 @@ impl PyBalancePoint {
             low: p.low,
             high: p.high,
             verdict: p.verdict.name().to_owned(),
+            exact: p.exact,
+            fraction: p.fraction,
         }
     }
 }
@@ -80,6 +91,10 @@ record! {
         points: Tuple<Py<PyBalancePoint>>,
         /// Why the search stopped, in words.
         stopped: String,
+        /// `"exact"` or `"sampled"`: how the win rates were read.
+        method: String,
+        /// Why an `"auto"` search sampled: the exact engine's refusal.
+        not_exact: Option<String>,
     }
     stub []
     methods {}
@@ -112,6 +127,8 @@ impl PyBalance {
             at,
             points: Tuple::of(py, points)?,
             stopped: b.stopped,
+            method: b.method.name().to_owned(),
+            not_exact: b.not_exact,
         })
     }
 }
@@ -123,7 +140,7 @@ impl PyBalance {
 /// thread wakes every 100 ms to check for KeyboardInterrupt, which stops
 /// the search between batches and is re-raised.
 #[pyfunction]
-#[pyo3(signature = (scenario, field, between, target, side, seed, battles, max_battles, tolerance, threads))]
+#[pyo3(signature = (scenario, field, between, target, side, seed, battles, max_battles, tolerance, method, threads))]
 #[expect(clippy::too_many_arguments, reason = "mirrors the Python keyword arguments")]
 pub(crate) fn run_balance(
     py: Python<'_>,
@@ -136,9 +153,17 @@ pub(crate) fn run_balance(
     #[pyo3(from_py_with = args::balance::battles)] battles: u64,
     #[pyo3(from_py_with = args::balance::max_battles)] max_battles: u64,
     #[pyo3(from_py_with = args::balance::tolerance)] tolerance: Option<f64>,
+    #[pyo3(from_py_with = args::balance::method)] method: String,
     #[pyo3(from_py_with = args::balance::threads)] threads: Option<usize>,
 ) -> PyResult<PyBalance> {
     guard(py, || {
+        let method = BalanceMethod::by_name(&method).ok_or_else(|| {
+            BalanceError::Invalid {
+                field: "method".to_owned(),
+                problem: format!("{method:?} is not \"auto\", \"exact\" or \"sampled\""),
+            }
+            .to_py(py)
+        })?;
         let spec = BalanceSpec {
             scenario: scenario.inner,
             field,
@@ -149,6 +174,7 @@ pub(crate) fn run_balance(
             battles,
             max_battles,
             tolerance,
+            method,
         };
         let cancel = Arc::new(AtomicBool::new(false));
         let options = BalanceOptions {

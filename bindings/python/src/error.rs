@@ -575,7 +575,7 @@ impl ToPyErr for BalanceError {
         let points = |py: Python<'_>, points: &[BalancePoint]| -> Py<PyAny> {
             let made: PyResult<Vec<Py<PyAny>>> = points
                 .iter()
-                .map(|p| crate::balance::PyBalancePoint::of(*p).into_py_any(py))
+                .map(|p| crate::balance::PyBalancePoint::of(p.clone()).into_py_any(py))
                 .collect();
             made.and_then(|v| PyTuple::new(py, v).map(|t| t.into_any().unbind()))
                 .unwrap_or_else(|_| py.None())
@@ -632,6 +632,8 @@ impl ToPyErr for BalanceError {
             BalanceError::Interrupted { points: done } => {
                 raise(py, "BalanceInterruptedError", message, &[("points", points(py, &done))])
             }
+            // `method="exact"` refused: the exact engine's own typed error.
+            BalanceError::Exact { source, .. } => (*source).to_py(py),
             other => raise(py, "BalanceError", other.to_string(), &[]),
         }
     }
@@ -936,6 +938,8 @@ pub(crate) fn example_error(py: Python<'_>, kind: &str) -> PyResult<Py<PyAny>> {
                     low: 0.9,
                     high: 1.0,
                     verdict: skirmish_sim::balance::Verdict::Above,
+                    exact: false,
+                    fraction: None,
                 };
                 BalanceError::NoCrossing {
                     field: "sides.goblinoids.groups.0.count".to_owned(),

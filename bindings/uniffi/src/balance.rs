@@ -76,6 +76,38 @@ pub struct BalanceQuery {
     /// A real-valued field: stop when the bracket is this narrow; `None`:
     /// a thousandth of the range.
     pub tolerance: Option<f64>,
+    /// Exact chances or sampled battles.
+    pub method: BalanceMethod,
+}
+
+/// How a search reads a value's win rate (`skirmish_sim::balance::BalanceMethod`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, uniffi::Enum)]
+pub enum BalanceMethod {
+    /// Exactly when the exact engine solves the fight at every value,
+    /// else by sampled battles.
+    Auto,
+    /// Exactly, or an error naming what the exact engine refuses.
+    Exact,
+    /// Sampled battles only.
+    Sampled,
+}
+
+impl BalanceMethod {
+    fn of(m: sim::BalanceMethod) -> BalanceMethod {
+        match m {
+            sim::BalanceMethod::Exact => BalanceMethod::Exact,
+            sim::BalanceMethod::Sampled => BalanceMethod::Sampled,
+            sim::BalanceMethod::Auto => BalanceMethod::Auto,
+        }
+    }
+
+    fn to_sim(self) -> sim::BalanceMethod {
+        match self {
+            BalanceMethod::Auto => sim::BalanceMethod::Auto,
+            BalanceMethod::Exact => sim::BalanceMethod::Exact,
+            BalanceMethod::Sampled => sim::BalanceMethod::Sampled,
+        }
+    }
 }
 
 /// One value the search fought.
@@ -83,18 +115,24 @@ pub struct BalanceQuery {
 pub struct BalancePoint {
     /// The field's value.
     pub value: f64,
-    /// Battles fought at it.
+    /// Battles fought at it (0 when its win rate is exact).
     pub battles: u64,
     /// Battles the side won.
     pub wins: u64,
-    /// `wins / battles`.
+    /// `wins / battles`, or the exact chance.
     pub win_rate: f64,
-    /// The lower bound of the 95% interval.
+    /// The lower bound of the 95% interval (an exact chance: itself, less
+    /// its error bound).
     pub low: f64,
     /// The upper bound of the 95% interval.
     pub high: f64,
     /// `"below"`, `"above"` or `"undecided"` (against the target).
     pub verdict: String,
+    /// Whether the win rate is the exact engine's chance.
+    pub exact: bool,
+    /// The exact chance as a fraction in lowest terms (`"50/131"`), when
+    /// solved in fractions.
+    pub fraction: Option<String>,
 }
 
 /// What the search found: `below`/`above` (adjacent values, or within the
@@ -114,6 +152,10 @@ pub struct BalanceResult {
     pub points: Vec<BalancePoint>,
     /// Why the search stopped.
     pub stopped: String,
+    /// How the win rates were read: `Exact` or `Sampled`.
+    pub method: BalanceMethod,
+    /// Why an `Auto` search sampled: the exact engine's refusal.
+    pub not_exact: Option<String>,
 }
 
 fn point(p: sim::BalancePoint) -> BalancePoint {
@@ -125,6 +167,8 @@ fn point(p: sim::BalancePoint) -> BalancePoint {
         low: p.low,
         high: p.high,
         verdict: p.verdict.name().to_owned(),
+        exact: p.exact,
+        fraction: p.fraction,
     }
 }
 
@@ -146,6 +190,10 @@ impl SkirmishError {
             },
             BalanceError::Scenario(e) => SkirmishError::from_scenario(*e),
             BalanceError::Battle { source, .. } => SkirmishError::from_sim(*source),
+            BalanceError::Exact { .. } => SkirmishError::InvalidInput {
+                field: "method".to_owned(),
+                message,
+            },
             _ => SkirmishError::NotNow { message },
         }
     }
@@ -170,6 +218,7 @@ pub fn balance(query: BalanceQuery) -> Result<BalanceResult> {
             battles: query.battles,
             max_battles: query.max_battles,
             tolerance: query.tolerance,
+            method: query.method.to_sim(),
         };
         let found = sim::balance(&spec, &BalanceOptions::default()).map_err(SkirmishError::from_balance)?;
         let (below, above, at) = match found.answer {
@@ -183,6 +232,8 @@ pub fn balance(query: BalanceQuery) -> Result<BalanceResult> {
             at,
             points: found.points.into_iter().map(point).collect(),
             stopped: found.stopped,
+            method: BalanceMethod::of(found.method),
+            not_exact: found.not_exact,
         })
     })
 }

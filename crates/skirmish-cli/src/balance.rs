@@ -5,7 +5,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use skirmish_sim::balance::{Balance, BalanceAnswer, BalanceOptions, BalanceSpec, balance};
+use skirmish_sim::balance::{Balance, BalanceAnswer, BalanceMethod, BalanceOptions, BalanceSpec, balance};
 
 use crate::output::{self, Format, Table};
 use crate::scenario_arg;
@@ -47,12 +47,38 @@ pub(crate) struct Args {
     /// Default: a thousandth of the range.
     #[arg(long)]
     tolerance: Option<f64>,
+    /// How each value's win rate is read: `auto` (exact when the exact
+    /// engine solves the fight at every value, else sampled battles),
+    /// `exact` (an error when it cannot), `sampled` (battles only).
+    #[arg(long, value_enum, default_value_t = Method::Auto)]
+    method: Method,
     /// Worker threads, at most 1024 (default, or 0: one per core).
     #[arg(long)]
     threads: Option<usize>,
     /// How to print the values fought.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
+}
+
+/// `--method`: the names of [`BalanceMethod`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Method {
+    /// Exact when the fight fits the exact engine, else sampled.
+    Auto,
+    /// Exact, or an error naming what the exact engine refuses.
+    Exact,
+    /// Sampled battles only.
+    Sampled,
+}
+
+impl From<Method> for BalanceMethod {
+    fn from(m: Method) -> BalanceMethod {
+        match m {
+            Method::Auto => BalanceMethod::Auto,
+            Method::Exact => BalanceMethod::Exact,
+            Method::Sampled => BalanceMethod::Sampled,
+        }
+    }
 }
 
 /// Set by Ctrl-C: the search stops between batches.
@@ -81,6 +107,7 @@ pub(crate) fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
         battles: args.battles,
         max_battles: args.max_battles,
         tolerance: args.tolerance,
+        method: args.method.into(),
     };
     let cancel = INTERRUPTED.get_or_init(|| {
         let flag = Arc::new(AtomicBool::new(false));
@@ -104,8 +131,10 @@ pub(crate) fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
 /// The values fought as a table, then (in text) the answer and why the
 /// search stopped.
 fn render(found: &Balance, format: Format) -> String {
-    let mut table = Table::new(&["value", "battles", "wins", "win_rate", "low", "high", "verdict"])
-        .right_align(&[0, 1, 2, 3, 4, 5]);
+    let mut table = Table::new(&[
+        "value", "battles", "wins", "win_rate", "low", "high", "verdict", "exact",
+    ])
+    .right_align(&[0, 1, 2, 3, 4, 5]);
     for p in &found.points {
         table.push(vec![
             p.value.to_string(),
@@ -115,6 +144,11 @@ fn render(found: &Balance, format: Format) -> String {
             format!("{:.4}", p.low),
             format!("{:.4}", p.high),
             p.verdict.name().to_owned(),
+            match (&p.fraction, p.exact) {
+                (Some(f), _) => f.clone(),
+                (None, true) => "f64".to_owned(),
+                (None, false) => "-".to_owned(),
+            },
         ]);
     }
     if format != Format::Text {
@@ -126,13 +160,22 @@ fn render(found: &Balance, format: Format) -> String {
             "answer: {} wins {target} of its battles between {} = {above} (above {target}) and {below} (below)",
             found.side, found.field
         ),
+        BalanceAnswer::At { value } if found.method == BalanceMethod::Exact => format!(
+            "answer: {} wins {target} of its battles at {} = {value}",
+            found.side, found.field
+        ),
         BalanceAnswer::At { value } => format!(
             "answer: {} wins {target} of its battles at {} = {value}, as far as the battles can tell",
             found.side, found.field
         ),
     };
+    let how = match (&found.not_exact, found.method) {
+        (_, BalanceMethod::Exact) => "exact chances from the exact engine, no battle fought".to_owned(),
+        (Some(why), _) => format!("sampled battles (not exact: {why})"),
+        (None, _) => "sampled battles".to_owned(),
+    };
     format!(
-        "balance of {} (seed {}): where does {} win {target} of its battles?\n\n{}\n{answer}\nstopped: {}; {} battles in all\n",
+        "balance of {} (seed {}): where does {} win {target} of its battles?\nmethod: {how}\n\n{}\n{answer}\nstopped: {}; {} battles in all\n",
         found.field,
         found.seed,
         found.side,

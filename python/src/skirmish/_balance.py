@@ -3,13 +3,14 @@ scenario field varies, found in Rust by bisection on common random numbers."""
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any, Optional
 
 from . import _core, _frames
 from ._scenario import ScenarioLike, as_scenario
 
 #: The columns of :meth:`BalanceResult.to_pandas`, one row a value fought.
-POINT_COLUMNS = ("value", "battles", "wins", "win_rate", "low", "high", "verdict")
+POINT_COLUMNS = ("value", "battles", "wins", "win_rate", "low", "high", "verdict", "exact", "fraction")
 
 
 class BalanceResult:
@@ -82,6 +83,25 @@ class BalanceResult:
         return self.record.stopped
 
     @property
+    def method(self) -> str:
+        """``"exact"`` (every win rate the exact engine's chance, no battle
+        fought) or ``"sampled"``."""
+        return self.record.method
+
+    @property
+    def not_exact(self) -> Optional[str]:
+        """Why a ``method="auto"`` search sampled: the exact engine's refusal."""
+        return self.record.not_exact
+
+    def fraction(self, value: float) -> Optional[Fraction]:
+        """The exact win rate at ``value`` as a :class:`~fractions.Fraction`,
+        when it was solved in fractions; ``None`` otherwise."""
+        for p in self.points:
+            if p.value == value and p.fraction is not None:
+                return Fraction(p.fraction)
+        return None
+
+    @property
     def battles(self) -> int:
         """Battles fought in all."""
         return sum(p.battles for p in self.points)
@@ -97,9 +117,10 @@ class BalanceResult:
             where = f"between {self.below:g} (below) and {self.above:g} (above)"
         else:
             where = f"at {self.at:g}"
+        how = "exact" if self.method == "exact" else f"{self.battles} battles"
         return (
             f"<BalanceResult {self.field}: {self.side} wins {self.target:.0%} {where}; "
-            f"{len(self.points)} values, {self.battles} battles>"
+            f"{len(self.points)} values, {how}>"
         )
 
     def to_pandas(self) -> Any:
@@ -122,6 +143,8 @@ class BalanceResult:
                 "above": self.above,
                 "at": self.at,
                 "stopped": self.stopped,
+                "method": self.method,
+                "not_exact": self.not_exact,
             }
         )
         return frame
@@ -155,6 +178,7 @@ def balance(
     battles: int = 250,
     max_battles: int = 16_000,
     tolerance: Optional[float] = None,
+    method: str = "auto",
     threads: Optional[int] = None,
 ) -> BalanceResult:
     """Where ``side``'s win rate (default: the first side's) crosses
@@ -169,6 +193,14 @@ def balance(
     cannot be told from the target. Battle *i* at every value is battle *i*
     of ``seed`` (common random numbers), so the same call gives the same
     result on any number of ``threads``.
+
+    ``method="auto"`` (the default) first asks the exact engine (as
+    :func:`exact`) for each value's win rate: a fight it solves gets exact
+    chances, no battle fought, and exact verdicts (:attr:`BalanceResult.method`
+    is ``"exact"``); one it refuses is sampled as above, and
+    :attr:`BalanceResult.not_exact` says why. ``"exact"`` raises the exact
+    engine's :class:`ExactUnsupportedError` or :class:`ExactTooBigError`
+    instead of sampling; ``"sampled"`` never asks it.
 
     Raises :class:`InvalidBalanceError` for an argument out of range
     (naming it), :class:`FieldPathError` for a path that names no field,
@@ -188,6 +220,7 @@ def balance(
         battles,
         max_battles,
         tolerance,
+        method,
         threads,
     )
     return BalanceResult(record)

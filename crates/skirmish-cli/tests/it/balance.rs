@@ -25,6 +25,8 @@ fn balance_prints_the_values_fought_the_answer_and_why_it_stopped() {
         "timing=simultaneous",
         "--seed",
         "2026",
+        "--method",
+        "sampled",
     ]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8(out.stdout).unwrap();
@@ -59,13 +61,68 @@ fn balance_prints_the_values_fought_the_answer_and_why_it_stopped() {
         "timing=simultaneous",
         "--seed",
         "2026",
+        "--method",
+        "sampled",
         "--format",
         "csv",
     ]);
     let csv = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = csv.lines().collect();
-    assert_eq!(lines[0], "value,battles,wins,win_rate,low,high,verdict");
-    assert_eq!(lines[5], "6,250,107,0.4280,0.3682,0.4900,below");
+    assert_eq!(lines[0], "value,battles,wins,win_rate,low,high,verdict,exact");
+    assert_eq!(lines[5], "6,250,107,0.4280,0.3682,0.4900,below,-");
+}
+
+#[test]
+fn a_duel_is_balanced_on_exact_chances_and_a_refused_one_is_sampled() {
+    let duel = crate::exact::duel_file();
+    let args = |extra: &[&'static str]| -> Vec<String> {
+        let mut a: Vec<&str> = vec![
+            "balance",
+            duel.as_str(),
+            "--field",
+            "sides.Bob.groups.0.strike_rating",
+            "--between",
+            "1",
+            "12",
+            "--target",
+            "0.3",
+        ];
+        a.extend_from_slice(extra);
+        a.into_iter().map(str::to_owned).collect()
+    };
+    let run = |a: Vec<String>| Command::new(env!("CARGO_BIN_EXE_skirmish")).args(a).output().unwrap();
+    let out = run(args(&[]));
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("method: exact chances from the exact engine, no battle fought"),
+        "{text}"
+    );
+    // SR 5 against SR 5 is docs/rules.md's worked duel: 50/131.
+    assert!(text.contains("0.3817  0.3817  0.3817  above    50/131"), "{text}");
+    assert!(text.contains("stopped: exact: at "), "{text}");
+    assert!(text.contains("; 0 battles in all"), "{text}");
+    // Surprise is not modelled: the same search, sampled, says why.
+    let out = run(args(&["--set", "sides.Ann.groups.0.unaware_for=1"]));
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("method: sampled battles (not exact: sides.Bob.groups.0.strike_rating = 1: sides[0].groups[0].unaware_for: surprise"),
+        "{text}"
+    );
+    // ...and `--method exact` refuses it, naming the field.
+    let out = run(args(&[
+        "--set",
+        "sides.Ann.groups.0.unaware_for=1",
+        "--method",
+        "exact",
+    ]));
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("sides.Bob.groups.0.strike_rating = 1: sides[0].groups[0].unaware_for: surprise"),
+        "{err}"
+    );
 }
 
 #[test]

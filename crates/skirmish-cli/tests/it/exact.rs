@@ -23,7 +23,8 @@ name = "Bob"
 groups = [{ name = "Bob", strike_rating = 5, defense_rating = 5 }]
 "#;
 
-fn duel_file() -> String {
+/// The duel, written to a file of the test's own temporary folder.
+pub(crate) fn duel_file() -> String {
     let dir = std::env::temp_dir().join(format!("skirmish-cli-exact-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("duel.toml");

@@ -4,6 +4,7 @@
 mod acquire;
 mod amazing;
 mod balance;
+mod balance_exact;
 mod battle;
 mod checkpoint;
 mod control;

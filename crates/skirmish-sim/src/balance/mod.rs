@@ -2,7 +2,19 @@
 //! by default) as one scenario field varies? "How many orcs make this
 //! fight even?" in one call, instead of a grid read by eye.
 //!
-//! # How it searches
+//! # Exactly, when the fight fits
+//!
+//! By default ([`BalanceMethod::Auto`]) each value's win rate is first
+//! asked of the exact engine ([`crate::exact`], docs/rules.md §7): a fight
+//! it models within its default budget gets the exact chance, no battle
+//! fought, and its verdict is exact (below, above, or exactly the target).
+//! The search then bisects on exact values. When the exact engine refuses
+//! the fight at any value fought (a rule it does not model, too many
+//! states), the search starts again by sampling, and says why
+//! ([`Balance::not_exact`]). [`BalanceMethod::Exact`] makes that refusal
+//! an error; [`BalanceMethod::Sampled`] never asks.
+//!
+//! # How it searches by sampling
 //!
 //! [`balance`] fights battles at the two ends of the range, then bisects:
 //! at each value it fights a first batch of battles and keeps adding
@@ -66,9 +78,12 @@ use serde_json::Value;
 
 use crate::battle::{Battle, Workspace};
 use crate::error::SimError;
+use crate::exact::ExactError;
 use crate::report::Outcome;
 use crate::scenario::{Scenario, ScenarioError};
 use crate::stats::wilson;
+
+mod exact;
 
 /// The most battles one value may be given.
 pub const MAX_BATTLES: u64 = 1_000_000_000;
@@ -105,6 +120,43 @@ pub struct BalanceSpec {
     /// than this; `None`: a thousandth of the range. Not read for an
     /// integer field.
     pub tolerance: Option<f64>,
+    /// Exact chances or sampled battles (see the [module docs](self)).
+    pub method: BalanceMethod,
+}
+
+/// How a search reads a value's win rate.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BalanceMethod {
+    /// Exactly when the exact engine solves the fight at every value
+    /// fought, else by sampling battles.
+    #[default]
+    Auto,
+    /// Exactly, or [`BalanceError::Exact`].
+    Exact,
+    /// By sampling battles only.
+    Sampled,
+}
+
+impl BalanceMethod {
+    /// The method's name, as the CLI and the bindings write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            BalanceMethod::Auto => "auto",
+            BalanceMethod::Exact => "exact",
+            BalanceMethod::Sampled => "sampled",
+        }
+    }
+
+    /// The method named `name` (`auto`, `exact`, `sampled`).
+    pub fn by_name(name: &str) -> Option<BalanceMethod> {
+        match name {
+            "auto" => Some(BalanceMethod::Auto),
+            "exact" => Some(BalanceMethod::Exact),
+            "sampled" => Some(BalanceMethod::Sampled),
+            _ => None,
+        }
+    }
 }
 
 impl BalanceSpec {
@@ -121,6 +173,7 @@ impl BalanceSpec {
             battles: 250,
             max_battles: 16_000,
             tolerance: None,
+            method: BalanceMethod::Auto,
         }
     }
 }
@@ -170,22 +223,29 @@ impl Verdict {
 }
 
 /// One value the search fought.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BalancePoint {
     /// The field's value.
     pub value: f64,
-    /// Battles fought at it.
+    /// Battles fought at it (0 when its win rate is exact).
     pub battles: u64,
     /// Battles the side won.
     pub wins: u64,
-    /// `wins / battles`.
+    /// `wins / battles`, or the exact chance.
     pub win_rate: f64,
-    /// The Wilson 95% interval of the win rate: its lower bound...
+    /// The Wilson 95% interval of the win rate (an exact chance: the
+    /// chance itself, less its error bound when solved in `f64`): its
+    /// lower bound...
     pub low: f64,
     /// ...and its upper bound.
     pub high: f64,
     /// Where it stands against the target.
     pub verdict: Verdict,
+    /// Whether the win rate is the exact engine's chance (else sampled).
+    pub exact: bool,
+    /// The exact chance as a fraction in lowest terms (`"50/131"`), when
+    /// the exact engine solved the fight in fractions.
+    pub fraction: Option<String>,
 }
 
 /// Where the win rate crosses the target.
@@ -230,6 +290,12 @@ pub struct Balance {
     pub points: Vec<BalancePoint>,
     /// Why the search stopped, in words.
     pub stopped: String,
+    /// How the win rates were read: [`BalanceMethod::Exact`] or
+    /// [`BalanceMethod::Sampled`].
+    pub method: BalanceMethod,
+    /// Under [`BalanceMethod::Auto`], why the search sampled: the exact
+    /// engine's refusal, at the value it was asked.
+    pub not_exact: Option<String>,
 }
 
 impl Balance {
@@ -300,6 +366,18 @@ pub enum BalanceError {
         /// The values fought to the end before the stop.
         points: Vec<BalancePoint>,
     },
+    /// [`BalanceMethod::Exact`] was asked and the exact engine could not
+    /// solve the fight at a value (boxed: the error stays small).
+    #[error("{field} = {value}: {source}")]
+    Exact {
+        /// The field's path.
+        field: String,
+        /// The value.
+        value: f64,
+        /// The exact engine's refusal.
+        #[source]
+        source: Box<ExactError>,
+    },
 }
 
 impl From<ScenarioError> for BalanceError {
@@ -328,6 +406,15 @@ fn invalid(field: &str, problem: impl Into<String>) -> BalanceError {
 pub fn balance(spec: &BalanceSpec, options: &BalanceOptions) -> Result<Balance, BalanceError> {
     let search = Search::new(spec, options)?;
     search.run()
+}
+
+/// Where a search reads a value's win rate.
+#[derive(Debug, Clone, Copy)]
+enum Reader {
+    /// Battles fought.
+    Sampled,
+    /// The exact engine.
+    Exact,
 }
 
 /// A search ready to run: the arguments checked.
@@ -423,12 +510,37 @@ impl<'a> Search<'a> {
     }
 
     fn run(&self) -> Result<Balance, BalanceError> {
+        match self.spec.method {
+            BalanceMethod::Sampled => self.bisect(Reader::Sampled, None),
+            BalanceMethod::Exact => self.bisect(Reader::Exact, None),
+            BalanceMethod::Auto => match self.bisect(Reader::Exact, None) {
+                // A scenario that is no battle at all is refused by the
+                // sampler too, as a battle's error.
+                Err(BalanceError::Exact { field, value, source }) => {
+                    let why = format!("{field} = {value}: {source}");
+                    self.bisect(Reader::Sampled, Some(why))
+                }
+                other => other,
+            },
+        }
+    }
+
+    /// The bisection, each value's win rate read by `reader`.
+    fn bisect(&self, reader: Reader, not_exact: Option<String>) -> Result<Balance, BalanceError> {
         let (low, high) = self.spec.between;
         let mut points = Vec::new();
-        let lo = self.fight_at(low, &points)?;
-        points.push(lo);
-        let hi = self.fight_at(high, &points)?;
-        points.push(hi);
+        let read = |value, points: &[BalancePoint]| match reader {
+            Reader::Sampled => self.fight_at(value, points),
+            Reader::Exact => self.exact_at(value, points),
+        };
+        let lo = read(low, &points)?;
+        points.push(lo.clone());
+        let hi = read(high, &points)?;
+        points.push(hi.clone());
+        let method = match reader {
+            Reader::Sampled => BalanceMethod::Sampled,
+            Reader::Exact => BalanceMethod::Exact,
+        };
         let done = |answer, stopped: String, points| {
             Ok(Balance {
                 field: self.spec.field.clone(),
@@ -439,9 +551,11 @@ impl<'a> Search<'a> {
                 answer,
                 points,
                 stopped,
+                method,
+                not_exact: not_exact.clone(),
             })
         };
-        for end in [lo, hi] {
+        for end in [&lo, &hi] {
             if end.verdict == Verdict::Undecided {
                 let why = self.undecided(end);
                 return done(BalanceAnswer::At { value: end.value }, why, points);
@@ -466,6 +580,7 @@ impl<'a> Search<'a> {
             let Some(mid) = mid.filter(|_| points.len() < MAX_STEPS) else {
                 let (below, above) = if a.verdict == Verdict::Below { (a, b) } else { (b, a) };
                 let why = match self.kind {
+                    _ if below.exact => exact::told_apart(&below, &above, self.spec.target),
                     FieldKind::Integer => format!(
                         "{} and {} are adjacent and told apart at 95%: {:.3} [{:.3}, {:.3}] below {} and {:.3} [{:.3}, {:.3}] above",
                         below.value,
@@ -489,10 +604,10 @@ impl<'a> Search<'a> {
                 };
                 return done(answer, why, points);
             };
-            let m = self.fight_at(mid, &points)?;
-            points.push(m);
+            let m = read(mid, &points)?;
+            points.push(m.clone());
             if m.verdict == Verdict::Undecided {
-                let why = self.undecided(m);
+                let why = self.undecided(&m);
                 return done(BalanceAnswer::At { value: m.value }, why, points);
             }
             if m.verdict == a.verdict {
@@ -503,22 +618,30 @@ impl<'a> Search<'a> {
         }
     }
 
-    fn undecided(&self, p: BalancePoint) -> String {
+    fn undecided(&self, p: &BalancePoint) -> String {
+        if p.exact {
+            return exact::at_target(p, self.spec.target);
+        }
         format!(
             "at {} the win rate {:.3} [{:.3}, {:.3}] still holds {} after {} battles (max_battles)",
             p.value, p.win_rate, p.low, p.high, self.spec.target, p.battles
         )
     }
 
-    /// Fights at `value` until its verdict is decided or `max_battles`.
-    fn fight_at(&self, value: f64, done: &[BalancePoint]) -> Result<BalancePoint, BalanceError> {
+    /// The scenario with the field at `value`.
+    fn scenario_at(&self, value: f64) -> Result<Scenario, BalanceError> {
         let json = match self.kind {
             // Whole and within 9e15 (checked, and every midpoint is
             // between the ends): exact as an i64.
             FieldKind::Integer => Value::from(value as i64),
             FieldKind::Real => Value::from(value),
         };
-        let scenario = self.spec.scenario.with_field_value(&self.spec.field, json)?;
+        Ok(self.spec.scenario.with_field_value(&self.spec.field, json)?)
+    }
+
+    /// Fights at `value` until its verdict is decided or `max_battles`.
+    fn fight_at(&self, value: f64, done: &[BalancePoint]) -> Result<BalancePoint, BalanceError> {
+        let scenario = self.scenario_at(value)?;
         let battle = Battle::new(&scenario).map_err(|source| BalanceError::Battle {
             field: self.spec.field.clone(),
             value,
@@ -558,6 +681,8 @@ impl<'a> Search<'a> {
             low,
             high,
             verdict,
+            exact: false,
+            fraction: None,
         }
     }
 

@@ -594,7 +594,8 @@ impl Battle {
                 let mut scout_words = String::new();
                 if scouting.is_on() && !ignored {
                     for (f, foe, hit) in [(a, t, counter.is_some()), (t, a, blow.landed)] {
-                        if let Some(words) = self.scout(scouting, (f, foe), hit, (tick, round_no), rolls)? {
+                        let wounds = penalty[f as usize];
+                        if let Some(words) = self.scout(scouting, (f, foe), (hit, wounds), (tick, round_no), rolls)? {
                             scout_words.push_str(&words);
                         }
                     }

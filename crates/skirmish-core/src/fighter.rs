@@ -584,6 +584,7 @@ impl FighterProfile {
             concentrate: self.concentrate && fudge,
             parry: if fudge { ParryPolicy::Never } else { self.parry },
             defend: self.defend,
+            scouting: if fudge { self.scouting } else { None },
         })
     }
 }
@@ -619,6 +620,9 @@ impl Fighter {
             && !(1..=HIT_POINTS_LIMIT).contains(&hp)
         {
             return Err(Error::out_of_range("hit_points", hp, 1, HIT_POINTS_LIMIT));
+        }
+        if let Some(level) = self.scouting {
+            within("scouting", level.value(), RATING_LIMIT)?;
         }
         self.action.validate().map_err(|e| e.in_field("action"))?;
         self.timing.validate().map_err(|e| e.in_field("timing"))
@@ -688,6 +692,10 @@ pub struct Fighter {
     /// Tick System: whether its defenses take time.
     #[serde(default, skip_serializing_if = "Defending::is_untimed")]
     pub defend: Defending,
+    /// FUDGE 4.31: its Perception or Tactics trait, if it scouts (FUDGE
+    /// striking only; docs/rules.md §2.2.3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scouting: Option<Level>,
 }
 
 /// Postures (4.32) replace the all-out stances (4.31): a fighter has one

@@ -209,6 +209,7 @@ impl Battle {
             rear,
             spent,
             knocked,
+            side_roll,
             ..
         } = ws;
         picks.clear();
@@ -256,7 +257,13 @@ impl Battle {
                 // by the plan, or wait.
                 let rating = match self.striking {
                     Striking::FullContact(_) => ag.fighter.strike_rating.saturating_add(penalty[a as usize]),
-                    Striking::FudgeOpposed(_) => self.best_result(a, penalty[a as usize], round),
+                    // The side's group 2dF of this moment, if it rolls one.
+                    Striking::FudgeOpposed(_) => self.best_result(
+                        a,
+                        penalty[a as usize],
+                        round,
+                        side_roll.get(usize::from(ag.side)).is_some_and(Option::is_some),
+                    ),
                 };
                 match self.act_at_distance(a, ag.side, picked, rating, line, (target_of, engaged_by)) {
                     Act::Strike(t) => t,

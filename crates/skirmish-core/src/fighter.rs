@@ -229,7 +229,8 @@ pub struct FighterProfile {
     /// battle (0: aware from the start).
     #[serde(default, skip_serializing_if = "is_zero_u32")]
     pub unaware_for: u32,
-    /// FUDGE 4.31's scouting, in battles: its Perception or Tactics trait
+    /// FUDGE 4.31's scouting, in battles and at the table
+    /// ([`Encounter::scout`](crate::tracker::Encounter::scout)): its Perception or Tactics trait
     /// (a ladder level). With it, a fighter in all-out defense who comes
     /// out of an exchange unhit rolls it (4dF) against Fair; on a success
     /// its foe is at -1 in their exchanges of the next round (round

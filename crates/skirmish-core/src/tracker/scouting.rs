@@ -3,7 +3,8 @@
 //! Perception or Tactics trait against Fair; on a success its foe is at -1
 //! in its exchanges of the next round (round systems) or of its next
 //! moment of exchanges (the others). The rule is the core's
-//! ([`scout`](crate::striking::opposed::scout), [`ScoutedMark`]), as in
+//! ([`scout`](crate::striking::opposed::scout),
+//! [`ScoutedMark`](crate::striking::opposed::ScoutedMark)), as in
 //! battles; the tracker adds the table's dice, the log line, and the -1
 //! in the breakdowns of the scouted foe's strikes and lone-fighter rounds
 //! ("foe scouted").

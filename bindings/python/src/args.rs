@@ -508,5 +508,7 @@ pub(crate) mod tracker {
         second: u32,
         target_opt("target"): Option<u32>,
         effect: u32,
+        scout: u32,
+        foe: u32,
     }
 }

@@ -818,6 +818,32 @@ fun strikesAndWounds() {
             same("the modifier's field", it.field, "modifier")
         }
     }
+    // FUDGE 4.31: a scout in all-out defense (Perception Good) rolls +1, Great against Fair: the Ogre is at -1 in every
+    // exchange of the next round ("foe scouted" in its breakdown), not in the round it was scouted in; a bad roll is refused.
+    Encounter.withRules(TimingSystem.Simultaneous, EncounterRules(Striking.FudgeOpposed(FudgeRules()), DamageConfig.FudgeWounds(FudgeWoundsConfig())), 1uL).use { e ->
+        val scout = e.addFighter("pair", FighterProfile(name = "Scout", skill = "Fair", stance = Stance.ALL_OUT_DEFENSE, scouting = "Good", hitPoints = 1000))[0]
+        val ogre = e.addFighter("foe", FighterProfile(name = "Ogre", skill = "Great", hitPoints = 1000))[0]
+        fun toRound(round: Int) {
+            var steps = 0
+            while (steps++ < 20) {
+                val t = e.next()
+                if (t is Turn.Acting && t.moment.round >= round.toUInt()) break
+            }
+        }
+        fun ogreTerm() = e.strike(ogre, scout, null, StrikeDice(attack = 0, defense = 0)).attackBreakdown.firstOrNull { it.label == "foe scouted" }?.value
+        toRound(1)
+        val r = e.scout(scout, ogre, 1)
+        same("the scouting roll", Triple(r.result, r.scouts, r.text), Triple(2, true, "Scout defended unhit and rolls Perception/Tactics Great vs Fair: scouts, Ogre at -1 next"))
+        same("not in the round scouted in", ogreTerm(), null)
+        toRound(2)
+        same("scouted now", e.scouted(ogre), true)
+        same("-1 in the next round", ogreTerm(), -1)
+        throws<SkirmishException.InvalidInput>("a roll of 5") { e.scout(scout, ogre, 5) }?.let {
+            same("the roll's field", it.field, "roll")
+        }
+        toRound(3)
+        same("and no later", ogreTerm(), null)
+    }
     // FUDGE 4.4: Will Scarlet (needs Mediocre, rolls Mediocre) and Dicken (needs Good, rolls Fair) shoot at each other
     // at once: Will hits, Dicken misses. An arrow (propelled, -2) dodged by a Good guard.
     Encounter.withRules(TimingSystem.Continuous(ContinuousConfig()), EncounterRules(Striking.FudgeOpposed(FudgeRules()), DamageConfig.FudgeWounds(FudgeWoundsConfig())), 1uL).use { e ->

@@ -376,6 +376,10 @@ pub struct FighterProfile {
     /// Tick System: Prepare at each turn instead of attacking.
     #[uniffi(default = false)]
     pub prepare: bool,
+    /// FUDGE 4.31: its Perception or Tactics trait, a ladder name, if it
+    /// scouts (`null`: none): at the table `Encounter.scout` rolls it.
+    #[uniffi(default = None)]
+    pub scouting: Option<String>,
 }
 
 /// FUDGE 4.31's all-out stances.
@@ -448,8 +452,13 @@ impl TryFrom<FighterProfile> for core::FighterProfile {
             action_ticks: p.action_ticks,
             defend: p.defend.map(Into::into).unwrap_or_default(),
             prepare: p.prepare,
-            // A battle's fields (distance, surprise, shots, scouting): the
-            // tracker reads none of them, so they keep the core's defaults.
+            scouting: p
+                .scouting
+                .map(|s| s.parse::<Level>())
+                .transpose()
+                .map_err(|e| e.in_field("scouting"))?,
+            // A battle's fields (distance, surprise, shots): the tracker
+            // reads none of them, so they keep the core's defaults.
             ..core::FighterProfile::new(String::new())
         })
     }
@@ -502,6 +511,9 @@ pub struct Fighter {
     pub parry: ParryPolicy,
     /// Tick System: whether its defenses take time.
     pub defend: Defending,
+    /// FUDGE 4.31: its Perception or Tactics trait (a ladder name), if it
+    /// scouts.
+    pub scouting: Option<String>,
 }
 
 impl From<core::Fighter> for Fighter {
@@ -529,6 +541,7 @@ impl From<core::Fighter> for Fighter {
             concentrate: f.concentrate,
             parry: f.parry.into(),
             defend: f.defend.into(),
+            scouting: f.scouting.map(|l| l.to_string()),
         }
     }
 }

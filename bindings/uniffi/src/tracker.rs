@@ -45,7 +45,9 @@ mod strike;
 mod tests;
 mod view;
 
-pub use many::{LoneFighterDice, LoneFighterOptions, LoneFighterReport, LoneFoe, ShotOptions, ShotReport, StoryReport};
+pub use many::{
+    LoneFighterDice, LoneFighterOptions, LoneFighterReport, LoneFoe, ScoutReport, ShotOptions, ShotReport, StoryReport,
+};
 pub use records::{
     ActingLine, CombatantSpec, CombatantView, EffectDuration, EncounterRules, ExpiredEffect, LineDeclaration, LogEntry,
     SheetLine, Status, Turn,
@@ -297,6 +299,21 @@ impl Encounter {
             Ok(e.story_element(id(combatant), modifier, median_of_three, &rolls)?
                 .into())
         })
+    }
+
+    /// FUDGE 4.31: `scout`, in all-out defense, came out of an exchange
+    /// with `foe` unhit and rolls its Perception or Tactics (its profile's
+    /// `scouting`) against Fair; `roll` typed in (`null`: the encounter
+    /// rolls). On a success `foe` is at -1 in its exchanges of the next
+    /// round (its next moment without rounds). Undoable.
+    #[uniffi::method(default(roll = None))]
+    pub fn scout(&self, scout: u32, foe: u32, roll: Option<i32>) -> Result<ScoutReport> {
+        self.write(|e| Ok(e.scout(id(scout), id(foe), roll)?.into()))
+    }
+
+    /// Whether a combatant is at scouting's -1 in an exchange now.
+    pub fn scouted(&self, combatant: u32) -> Result<bool> {
+        self.read(|e| e.scouted(id(combatant)))
     }
 
     /// The GM sets a combatant's wounds or hit points, or heals it. Undoable.

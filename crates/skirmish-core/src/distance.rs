@@ -192,6 +192,27 @@ pub fn difficulty_at(range: WeaponRange, distance: i64) -> Result<Level> {
 /// ([`WeaponReach::reaches_difficulty`]).
 pub const BEST_ROLL: i32 = 4;
 
+/// The most a FUDGE shooter's roll can add to its result, what it hopes
+/// for when it judges whether a shot is worth taking
+/// ([`WeaponReach::reaches_difficulty`]): [`BEST_ROLL`] for its own 4dF,
+/// 2 when its side rolls the GM's one 2dF for all (FUDGE 4.34's group
+/// roll, `group_roll`), 0 for an NPC whose result is its trait level
+/// (4.33: no roll).
+///
+/// ```
+/// use skirmish_core::distance::{BEST_ROLL, best_roll};
+/// assert_eq!((best_roll(false, false), best_roll(false, true), best_roll(true, true)), (BEST_ROLL, 2, 0));
+/// ```
+pub const fn best_roll(npc_result: bool, group_roll: bool) -> i32 {
+    if npc_result {
+        0
+    } else if group_roll {
+        2
+    } else {
+        BEST_ROLL
+    }
+}
+
 /// What a FUDGE battle group's shots are when its scenario names no
 /// `missile` (ours, docs/rules.md §2.2.9): propelled (a `range` is most
 /// often a bow, a crossbow or a gun), at the lesser of the text's -2 and

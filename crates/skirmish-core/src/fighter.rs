@@ -229,7 +229,8 @@ pub struct FighterProfile {
     /// battle (0: aware from the start).
     #[serde(default, skip_serializing_if = "is_zero_u32")]
     pub unaware_for: u32,
-    /// FUDGE 4.31's scouting, in battles: its Perception or Tactics trait
+    /// FUDGE 4.31's scouting, in battles and at the table
+    /// ([`Encounter::scout`](crate::tracker::Encounter::scout)): its Perception or Tactics trait
     /// (a ladder level). With it, a fighter in all-out defense who comes
     /// out of an exchange unhit rolls it (4dF) against Fair; on a success
     /// its foe is at -1 in their exchanges of the next round (round
@@ -584,6 +585,7 @@ impl FighterProfile {
             concentrate: self.concentrate && fudge,
             parry: if fudge { ParryPolicy::Never } else { self.parry },
             defend: self.defend,
+            scouting: if fudge { self.scouting } else { None },
         })
     }
 }
@@ -619,6 +621,9 @@ impl Fighter {
             && !(1..=HIT_POINTS_LIMIT).contains(&hp)
         {
             return Err(Error::out_of_range("hit_points", hp, 1, HIT_POINTS_LIMIT));
+        }
+        if let Some(level) = self.scouting {
+            within("scouting", level.value(), RATING_LIMIT)?;
         }
         self.action.validate().map_err(|e| e.in_field("action"))?;
         self.timing.validate().map_err(|e| e.in_field("timing"))
@@ -688,6 +693,10 @@ pub struct Fighter {
     /// Tick System: whether its defenses take time.
     #[serde(default, skip_serializing_if = "Defending::is_untimed")]
     pub defend: Defending,
+    /// FUDGE 4.31: its Perception or Tactics trait, if it scouts (FUDGE
+    /// striking only; docs/rules.md §2.2.3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scouting: Option<Level>,
 }
 
 /// Postures (4.32) replace the all-out stances (4.31): a fighter has one

@@ -288,7 +288,8 @@ pub fn encounter_from_scenario(scenario: &Scenario, seed: u64) -> Result<Encount
 /// Refuses a scenario whose battle options the tracker has no place for
 /// (docs/rules.md §5.1, §5.2): a `distance` (the tracker keeps no
 /// positions; its shots take the distance the GM gives), surprise, blows
-/// from the rear, scouting; rather than dropping them silently.
+/// from the rear; rather than dropping them silently. (A group's
+/// `scouting` is kept: the GM reports its rolls, `Encounter::scout`.)
 fn kept_by_a_tick_sheet(scenario: &Scenario) -> Result<(), SimError> {
     use skirmish_core::tracker::TrackerError;
     let refuse = |field: String, what: &str| {
@@ -311,12 +312,6 @@ fn kept_by_a_tick_sheet(scenario: &Scenario) -> Result<(), SimError> {
         for (g, group) in side.groups.iter().enumerate() {
             if group.unaware_for > 0 {
                 return refuse(format!("sides[{s}].groups[{g}].unaware_for"), "surprise");
-            }
-            if group.scouting.is_some() {
-                return refuse(
-                    format!("sides[{s}].groups[{g}].scouting"),
-                    "scouting (FUDGE 4.31; at the table the GM gives the scouted foe's -1 as a modifier)",
-                );
             }
         }
     }

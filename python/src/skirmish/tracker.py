@@ -47,6 +47,7 @@ from ._core import (
     SideOdds,
     LoneFighterReport,
     LoneFoe,
+    ScoutReport,
     ShotReport,
     StoryReport,
     StrikeReport,
@@ -72,6 +73,7 @@ __all__ = [
     "SideOdds",
     "LoneFighterReport",
     "LoneFoe",
+    "ScoutReport",
     "ShotReport",
     "StoryReport",
     "StrikeReport",
@@ -563,6 +565,28 @@ class Encounter:
         'Gunner rolls a story element at Superb: Good, Superb, Great; the median is Great'
         """
         return self._core.story_element(self.id_of(who), modifier, median, list(rolls))
+
+    def scout(self, who: Who, foe: Who, roll: Optional[int] = None) -> ScoutReport:
+        """FUDGE 4.31, scouting: ``who``, in all-out defense, came out of an
+        exchange with ``foe`` unhit and rolls its Perception or Tactics (its
+        profile's ``scouting``) with its wound penalty against Fair;
+        ``roll`` the table's 4dF (none to roll; an NPC whose result is its
+        trait level rolls none). On a success ``foe`` is at -1 ("foe
+        scouted" in its breakdowns) in its exchanges of the next round, or
+        of its next moment under Continuous, the Tick System and Action
+        Blocks. Undoable.
+
+        >>> e = Encounter("simple-rounds", seed=1, striking="fudge-opposed")
+        >>> scout = e.add_fighter("pair", name="Scout", stance="all_out_defense", scouting="Good")[0]
+        >>> ogre = e.add_fighter("foe", name="Ogre", skill="Great")[0]
+        >>> e.scout(scout, ogre, roll=1).text
+        'Scout defended unhit and rolls Perception/Tactics Great vs Fair: scouts, Ogre at -1 next'
+        """
+        return self._core.scout(self.id_of(who), self.id_of(foe), roll)
+
+    def scouted(self, who: Who) -> bool:
+        """Whether the combatant is at scouting's -1 in an exchange now (FUDGE 4.31)."""
+        return self._core.scouted(self.id_of(who))
 
     def set_damage(
         self,

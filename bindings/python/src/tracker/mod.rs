@@ -26,8 +26,8 @@ use skirmish_core::tracker::{
 use skirmish_sim::odds::{encounter_from_scenario, odds_from_here};
 
 use self::records::{
-    PyActingLine, PyEncounterView, PyFreeAction, PyLoneFighterReport, PyOddsFromHere, PySheetLine, PyShotReport,
-    PyStoryReport, PyStrikeReport,
+    PyActingLine, PyEncounterView, PyFreeAction, PyLoneFighterReport, PyOddsFromHere, PyScoutReport, PySheetLine,
+    PyShotReport, PyStoryReport, PyStrikeReport,
 };
 use crate::args;
 use crate::error::{ToPyErr, guard};
@@ -624,6 +624,35 @@ impl PyEncounter {
                 .map_err(|e| e.to_py(py))?;
             records::story_report(py, report)
         })
+    }
+
+    /// FUDGE 4.31: `scout`, in all-out defense and unhit, rolls its
+    /// Perception or Tactics against Fair; on a success `foe` is at -1 in
+    /// its exchanges of the next round (its next moment without rounds).
+    /// `roll` typed in (none to roll).
+    #[pyo3(signature = (scout, foe, roll = None))]
+    fn scout(
+        &mut self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = args::tracker::scout)] scout: u32,
+        #[pyo3(from_py_with = args::tracker::foe)] foe: u32,
+        #[pyo3(from_py_with = args::tracker::roll)] roll: Option<i32>,
+    ) -> PyResult<PyScoutReport> {
+        guard(py, || {
+            self.inner
+                .scout(id(scout), id(foe), roll)
+                .map(records::scout_report)
+                .map_err(|e| e.to_py(py))
+        })
+    }
+
+    /// Whether the combatant is at scouting's -1 in an exchange now.
+    fn scouted(
+        &self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = args::tracker::combatant)] combatant: u32,
+    ) -> PyResult<bool> {
+        guard(py, || self.inner.scouted(id(combatant)).map_err(|e| e.to_py(py)))
     }
 
     /// The GM sets the combatant's wound boxes (a mapping, `{"hurt": 1}`)

@@ -28,7 +28,8 @@ use crate::record::{Field, Name, Record, Tree, Tuple, Variants, listed_in_order,
 mod fudge;
 
 pub(crate) use fudge::{
-    PyLoneFighterReport, PyLoneFoe, PyShotReport, PyStoryReport, lone_fighter_report, shot_report, story_report,
+    PyLoneFighterReport, PyLoneFoe, PyScoutReport, PyShotReport, PyStoryReport, lone_fighter_report, scout_report,
+    shot_report, story_report,
 };
 
 // --- the core enums, every variant listed ----------------------------------
@@ -847,6 +848,7 @@ pub(crate) fn stubs() -> String {
         PyLoneFoe::stub(),
         PyLoneFighterReport::stub(),
         PyStoryReport::stub(),
+        PyScoutReport::stub(),
         PyShotReport::stub(),
         PyCombatantState::stub(),
         PyLogEntry::stub(),
@@ -886,6 +888,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyLoneFoe>()?;
     m.add_class::<PyLoneFighterReport>()?;
     m.add_class::<PyStoryReport>()?;
+    m.add_class::<PyScoutReport>()?;
     m.add_class::<PyShotReport>()?;
     m.add_class::<PyCombatantState>()?;
     m.add_class::<PyLogEntry>()?;

@@ -182,6 +182,43 @@ impl From<core::StoryReport> for StoryReport {
     }
 }
 
+/// A scouting roll (FUDGE 4.31): the scout's Perception or Tactics against
+/// Fair; on a success the foe is at -1 next.
+#[derive(Debug, Clone, PartialEq, Eq, uniffi::Record)]
+pub struct ScoutReport {
+    /// Who scouted.
+    pub scout: u32,
+    /// The foe it scouted.
+    pub foe: u32,
+    /// Its Perception or Tactics with its wound penalty (a ladder value).
+    pub level: i32,
+    /// The 4dF (0 for an NPC whose result is its trait level).
+    pub roll: i32,
+    /// The result: level + roll.
+    pub result: i32,
+    /// What it had to make: Fair (0).
+    pub difficulty: i32,
+    /// It made it: the foe is scouted.
+    pub scouts: bool,
+    /// The log line.
+    pub text: String,
+}
+
+impl From<core::ScoutReport> for ScoutReport {
+    fn from(r: core::ScoutReport) -> ScoutReport {
+        ScoutReport {
+            scout: r.scout.0,
+            foe: r.foe.0,
+            level: r.level,
+            roll: r.roll,
+            result: r.result,
+            difficulty: r.difficulty,
+            scouts: r.scouts,
+            text: r.text,
+        }
+    }
+}
+
 /// What a FUDGE shot did (4.4).
 #[derive(Debug, Clone, PartialEq, Eq, uniffi::Record)]
 pub struct ShotReport {

@@ -82,6 +82,12 @@ Blows
                     FUDGE 4.21, a story element: WHO rolls its combat skill
                     with the GM's modifier (-3..3), once or the median of
                     three (rolls: the table's 4dF, else rolled)
+  scout WHO FOE [roll N]
+                    FUDGE 4.31: WHO, in all-out defense, came out of an
+                    exchange with FOE unhit and rolls its Perception or
+                    Tactics (its profile's scouting) against Fair; on a
+                    success FOE is at -1 in its exchanges of the next round
+                    (its next moment without rounds). roll: the 4dF
   down WHO | remove WHO | heal WHO
   tactics WHO [stance S] [shield SIZE|none [untrained] [wall]] [aim A] [position P] [posture N]
                     FUDGE 4.31-4.32, from the fighter's next blow on (what
@@ -178,6 +184,15 @@ pub(crate) enum Command {
         median: bool,
         /// The table's rolls.
         rolls: Vec<i32>,
+    },
+    /// `scout WHO FOE [roll N]`: FUDGE 4.31's scouting.
+    Scout {
+        /// The scout.
+        who: String,
+        /// The foe it scouts.
+        foe: String,
+        /// Its 4dF.
+        roll: Option<i32>,
     },
     /// `many WHO FOE... ...`: FUDGE 4.34's lone fighter.
     Many {
@@ -383,6 +398,7 @@ pub(crate) const VERBS: &[&str] = &[
     "tactics",
     "many",
     "story",
+    "scout",
     "shoot",
     "fire",
     "disrupt",
@@ -606,6 +622,7 @@ pub(crate) fn parse(words: Vec<String>) -> Result<Option<Command>, CmdError> {
         "many" => fudge::many(&mut w)?,
         "shoot" | "fire" => fudge::shots(&mut w, &verb)?,
         "story" => fudge::story(&mut w)?,
+        "scout" => fudge::scout(&mut w)?,
         "cancel" => Command::Cancel(w.only_who()?),
         "down" => Command::Down(w.only_who()?),
         "remove" => Command::Remove(w.only_who()?),

@@ -299,6 +299,11 @@ impl Session {
                 self.encounter.story_element(id, modifier, median, &rolls)?;
                 timing = false;
             }
+            Command::Scout { who, foe, roll } => {
+                let (a, b) = (self.who(&who)?, self.who(&foe)?);
+                self.encounter.scout(a, b, roll)?;
+                timing = false;
+            }
             Command::Tactics(who, opts) => {
                 let id = self.who(&who)?;
                 let tactics = opts.apply(self.encounter.tactics(id)?)?;

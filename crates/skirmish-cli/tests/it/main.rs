@@ -15,3 +15,4 @@ mod run;
 #[cfg(unix)]
 mod terminal;
 mod track;
+mod track_scouting;

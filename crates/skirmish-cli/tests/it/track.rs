@@ -8,9 +8,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 /// What a session printed, and how it ended.
-struct Session {
-    stdout: String,
-    stderr: String,
+pub(crate) struct Session {
+    pub(crate) stdout: String,
+    pub(crate) stderr: String,
     code: Option<i32>,
 }
 
@@ -35,12 +35,12 @@ fn track_in(dir: Option<&Path>, args: &[&str], input: &[u8]) -> Session {
     }
 }
 
-fn track(args: &[&str], input: &str) -> Session {
+pub(crate) fn track(args: &[&str], input: &str) -> Session {
     track_in(None, args, input.as_bytes())
 }
 
 /// Asserts that every one of `lines` is a whole line of `text`, in this order.
-fn assert_lines_in_order(text: &str, lines: &[&str]) {
+pub(crate) fn assert_lines_in_order(text: &str, lines: &[&str]) {
     let mut rest = text.lines();
     for want in lines {
         assert!(

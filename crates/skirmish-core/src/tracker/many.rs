@@ -309,12 +309,15 @@ fn lone_in(
     let round = s.scheduler.last_moment().map_or(1, |m| m.round).max(1);
     let lone_skill = lf.skill.in_round(round)?.value();
     let lone_penalty = s.combatants[li].moment_penalty;
+    // FUDGE 4.31: a combatant a foe scouted is at -1 (`scouting.rs`).
+    let (lone_scouted, lone_scouted_part) = super::scouting::scouted_penalty(s, li);
     let extra = u32::try_from(foes.len()).unwrap_or(u32::MAX);
     let outnumbered = rules.outnumbered(extra);
     let own = combat::Bearing::of(&lf).own;
     let extra_foes = [
         (own != 0).then(|| part("own position, aim, shield", own)),
         (outnumbered != 0).then(|| part("extra foes", outnumbered.saturating_neg())),
+        lone_scouted_part,
     ]
     .into_iter()
     .flatten();
@@ -333,7 +336,7 @@ fn lone_in(
             outnumbered,
             roll: lone_roll,
             stance: lf.stance,
-            modifier: m.modifier,
+            modifier: m.modifier.saturating_add(lone_scouted),
             minimum: m.minimum,
             posture: lone_posture,
         }
@@ -341,7 +344,7 @@ fn lone_in(
     // His result before each foe's modifiers (his own position, aim and
     // large shield counted), and his posture's offense.
     let lone_result = OpposedSide {
-        modifier: combat::Bearing::of(&lf).own,
+        modifier: combat::Bearing::of(&lf).own.saturating_add(lone_scouted),
         ..lone_side(&lf)
     }
     .total()
@@ -356,13 +359,14 @@ fn lone_in(
         let m = combat::matchup(&ff, &lf, &rules);
         let skill = ff.skill.in_round(round)?.value();
         let penalty = s.combatants[fi].moment_penalty;
+        let (scouted, scouted_part) = super::scouting::scouted_penalty(s, fi);
         let side = OpposedSide {
             skill,
             penalty,
             outnumbered: 0,
             roll: rolls[i],
             stance: ff.stance,
-            modifier: m.modifier,
+            modifier: m.modifier.saturating_add(scouted),
             minimum: m.minimum,
             posture,
         };
@@ -378,7 +382,10 @@ fn lone_in(
         };
         let mut breakdown = fudge_parts(
             (skill, ff.stance, penalty),
-            m.modifiers.iter().map(|x| part(x.reason.label(), x.value)),
+            m.modifiers
+                .iter()
+                .map(|x| part(x.reason.label(), x.value))
+                .chain(scouted_part),
             0,
             rolls[i],
             posture,

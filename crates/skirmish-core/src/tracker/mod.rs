@@ -23,7 +23,7 @@
 //!
 //! The files follow the parts a GM names: `roster` (who is in the fight),
 //! `turns` (initiative, who acts next, declarations, effects), `sheet` (the
-//! tick sheet), `strike` (strikes and wounds), `view` (what a screen
+//! tick sheet), `strike` (strikes and wounds), `scouting` (FUDGE 4.31's), `view` (what a screen
 //! shows), `history` (undo, redo and the log), `snapshot` (save and
 //! restore), `continuation` (odds from here) and `error` (the refusals).
 //! This file holds the encounter itself: its state and its rules.
@@ -59,6 +59,7 @@ mod history;
 mod many;
 mod ranged;
 mod roster;
+mod scouting;
 mod sheet;
 mod snapshot;
 mod story;
@@ -85,6 +86,7 @@ pub use history::{DEFAULT_UNDO_LIMIT, LOG_LIMIT, LogEntry, MAX_UNDO_LIMIT};
 pub use many::{LoneFighterDice, LoneFighterOptions, LoneFighterReport, LoneFoe};
 pub use ranged::{ShotDefense, ShotOptions, ShotReport};
 pub use roster::{CombatantId, CombatantSpec, CombatantView, MAX_COMBATANTS, MAX_GROUP, Status};
+pub use scouting::ScoutReport;
 pub use sheet::{ActingLine, SheetLine};
 pub use snapshot::{SNAPSHOT_HISTORY, SNAPSHOT_VERSION};
 pub use story::StoryReport;

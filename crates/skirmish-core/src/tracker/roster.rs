@@ -10,6 +10,7 @@ use super::amazing::Upset;
 use super::{Encounter, State, TrackerError, TrackerResult, note, strike};
 use crate::damage::{Damage, DamageModel, DamageState};
 use crate::fighter::{Fighter, FighterProfile, Striking, Tactics};
+use crate::striking::opposed::ScoutedMark;
 use crate::timing::{ActorId, ActorTiming, Declaration};
 
 /// A combatant of an [`Encounter`], in the order added.
@@ -135,6 +136,10 @@ pub(super) struct Combatant {
     /// left out when there is none.
     #[serde(default, skip_serializing_if = "Upset::is_none")]
     pub(super) upset: Upset,
+    /// When a foe's scouting puts it at -1 (FUDGE 4.31, docs/rules.md
+    /// §2.2.3). Snapshot version 6; left out when clear.
+    #[serde(default, skip_serializing_if = "ScoutedMark::is_clear")]
+    pub(super) scouted: ScoutedMark,
 }
 
 /// A line on the sheet: one scheduler actor; one combatant or a group.
@@ -244,6 +249,7 @@ impl Encounter {
                     moment_penalty: 0,
                     down_at_moment: None,
                     upset: Upset::None,
+                    scouted: ScoutedMark::default(),
                 });
             }
             s.lines.push(Line {

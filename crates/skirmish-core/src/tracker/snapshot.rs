@@ -29,9 +29,13 @@ use crate::timing::ActorId;
 /// a number (a version 3 snapshot restores with none of them, as it was
 /// played); 5 adds what an amazing defense left on a combatant until its
 /// next action (`upset`: disarmed, recovering, knocked down), written only
-/// where there is one (a version 4 snapshot has none, as it was played).
-/// The pre-release version 1 (the scheduler's private layout) is not read.
-pub const SNAPSHOT_VERSION: u32 = 5;
+/// where there is one (a version 4 snapshot has none, as it was played);
+/// 6 adds FUDGE 4.31's scouting: a fighter's Perception or Tactics trait
+/// (`scouting`) and when a foe's scouting puts a combatant at -1
+/// (`scouted`), each written only where there is one (a version 5
+/// snapshot has neither, as it was played). The pre-release version 1
+/// (the scheduler's private layout) is not read.
+pub const SNAPSHOT_VERSION: u32 = 6;
 
 /// The oldest version read.
 const OLDEST_READ: u32 = 2;

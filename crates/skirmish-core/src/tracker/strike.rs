@@ -720,6 +720,9 @@ fn strike_in(
             };
             // FUDGE 4.31's standing modifiers and the minimums, each way.
             let (am, tm) = (combat::matchup(&af, &tf, &rules), combat::matchup(&tf, &af, &rules));
+            // FUDGE 4.31: a combatant a foe scouted is at -1 (`scouting.rs`).
+            let (a_scouted, a_scouted_part) = super::scouting::scouted_penalty(s, ai);
+            let (t_scouted, t_scouted_part) = super::scouting::scouted_penalty(s, ti);
             // FUDGE 4.32: each side's posture, typed in, or its own (a mixed
             // strategy drawn by the encounter's dice, attacker first).
             let ap = options
@@ -740,7 +743,7 @@ fn strike_in(
                     outnumbered: 0,
                     roll: attack_roll,
                     stance: af.stance,
-                    modifier: am.modifier,
+                    modifier: am.modifier.saturating_add(a_scouted),
                     minimum: am.minimum,
                     posture: ap,
                 },
@@ -750,7 +753,7 @@ fn strike_in(
                     outnumbered: 0,
                     roll: defense,
                     stance: tf.stance,
-                    modifier: tm.modifier.saturating_add(prepared),
+                    modifier: tm.modifier.saturating_add(prepared).saturating_add(t_scouted),
                     minimum: tm.minimum,
                     posture: tp,
                 },
@@ -772,14 +775,17 @@ fn strike_in(
             };
             attack_breakdown = fudge_parts(
                 (a_skill, af.stance, a_pen),
-                labelled(&am),
+                labelled(&am).into_iter().chain(a_scouted_part),
                 options.modifier,
                 attack_roll,
                 ap,
             );
             defense_breakdown = fudge_parts(
                 (t_skill, tf.stance, t_pen),
-                labelled(&tm).into_iter().chain(prepared_part(prepared)),
+                labelled(&tm)
+                    .into_iter()
+                    .chain(t_scouted_part)
+                    .chain(prepared_part(prepared)),
                 0,
                 defense,
                 tp.saturating_neg(),

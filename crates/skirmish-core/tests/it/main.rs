@@ -17,6 +17,7 @@ mod tracker_amazing;
 mod tracker_fudge;
 mod tracker_props;
 mod tracker_restore;
+mod tracker_scouting;
 mod tracker_strikes;
 mod tracker_tick;
 mod weapons;

@@ -38,8 +38,9 @@ fn profile(name: &str, count: u64, sr: i32, dr: i32, skill: Level, weapon: &str)
 /// The goblin ambush's fighters under `system` and `rules`; with
 /// `tactics`, FUDGE chapter 4's options on some of them (a shield, aim,
 /// Scale, NPC results, a fixed and a mixed posture, and stance and
-/// position changed mid-fight).
-fn ambush(system: TimingSystem, rules: EncounterRules, tactics: bool) -> Encounter {
+/// position changed mid-fight); with `scout`, Madoc in all-out defense
+/// with a Good Perception (FUDGE 4.31's scouting).
+fn ambush(system: TimingSystem, rules: EncounterRules, tactics: bool, scout: bool) -> Encounter {
     let mut e = Encounter::with_rules(system, rules, 2026).unwrap();
     let mut party = [
         profile("Roland", 1, 7, 5, Level::GOOD, "Bow, Short"),
@@ -65,6 +66,10 @@ fn ambush(system: TimingSystem, rules: EncounterRules, tactics: bool) -> Encount
             ..Shield::new(ShieldSize::Small)
         });
     }
+    if scout {
+        party[1].stance = Stance::AllOutDefense;
+        party[1].scouting = Some(Level::GOOD);
+    }
     for p in &party {
         e.add_fighter("party", p).unwrap();
     }
@@ -87,8 +92,9 @@ fn ambush(system: TimingSystem, rules: EncounterRules, tactics: bool) -> Encount
 }
 
 /// `steps` operations of a fixed fight: next, and every actor strikes a
-/// fixed enemy with rolled dice; a transcript line for each.
-fn play(e: &mut Encounter, steps: usize, out: &mut String) {
+/// fixed enemy with rolled dice; a transcript line for each. A target
+/// among `scouts` that came out unhit then scouts its attacker.
+fn play(e: &mut Encounter, steps: usize, scouts: &[CombatantId], out: &mut String) {
     let mut k = 0u32;
     for _ in 0..steps {
         let turn = e.next().unwrap();
@@ -105,7 +111,15 @@ fn play(e: &mut Encounter, steps: usize, out: &mut String) {
                     };
                     let r = e.strike(m, target, EncounterStrikeOptions::default(), StrikeDice::default());
                     match r {
-                        Ok(r) => out.push_str(&format!("  {}\n", r.text)),
+                        Ok(r) => {
+                            out.push_str(&format!("  {}\n", r.text));
+                            if !r.landed && scouts.contains(&target) {
+                                match e.scout(target, m, None) {
+                                    Ok(r) => out.push_str(&format!("  {}\n", r.text)),
+                                    Err(err) => out.push_str(&format!("  refused: {err}\n")),
+                                }
+                            }
+                        }
                         Err(err) => out.push_str(&format!("  refused: {err}\n")),
                     }
                 }
@@ -119,14 +133,15 @@ fn play(e: &mut Encounter, steps: usize, out: &mut String) {
     out.push('\n');
 }
 
-fn fights() -> Vec<(&'static str, Encounter)> {
+fn fights() -> Vec<(&'static str, Encounter, Vec<CombatantId>)> {
     vec![
         (
-            "v5-continuous-full-contact-wounds",
-            ambush(TimingSystem::continuous(), EncounterRules::default(), false),
+            "v6-continuous-full-contact-wounds",
+            ambush(TimingSystem::continuous(), EncounterRules::default(), false, false),
+            vec![],
         ),
         (
-            "v5-tick-system-fudge-hit-points",
+            "v6-tick-system-fudge-hit-points",
             ambush(
                 TimingSystem::tick_system(),
                 EncounterRules {
@@ -137,10 +152,12 @@ fn fights() -> Vec<(&'static str, Encounter)> {
                     }),
                 },
                 false,
+                false,
             ),
+            vec![],
         ),
         (
-            "v5-simple-rounds-fudge-tactics",
+            "v6-simple-rounds-fudge-tactics",
             ambush(
                 TimingSystem::by_name("simple-rounds").unwrap(),
                 EncounterRules {
@@ -151,10 +168,12 @@ fn fights() -> Vec<(&'static str, Encounter)> {
                     damage: DamageConfig::default(),
                 },
                 true,
+                false,
             ),
+            vec![],
         ),
         (
-            "v5-graduated-full-contact-options",
+            "v6-graduated-full-contact-options",
             ambush(
                 TimingSystem::by_name("graduated-rounds").unwrap(),
                 EncounterRules {
@@ -162,12 +181,14 @@ fn fights() -> Vec<(&'static str, Encounter)> {
                     damage: DamageConfig::default(),
                 },
                 false,
+                false,
             ),
+            vec![],
         ),
         (
             // Amazing defenses that disarm (version 5: a combatant's
             // `upset`, its lost action refused).
-            "v5-simple-rounds-full-contact-disarm",
+            "v6-simple-rounds-full-contact-disarm",
             ambush(
                 TimingSystem::by_name("simple-rounds").unwrap(),
                 EncounterRules {
@@ -179,7 +200,24 @@ fn fights() -> Vec<(&'static str, Encounter)> {
                     damage: DamageConfig::default(),
                 },
                 false,
+                false,
             ),
+            vec![],
+        ),
+        (
+            // FUDGE 4.31's scouting (version 6: a line's `scouting`, a
+            // combatant's `scouted`).
+            "v6-simple-rounds-fudge-scouting",
+            ambush(
+                TimingSystem::by_name("simple-rounds").unwrap(),
+                EncounterRules {
+                    striking: Striking::FudgeOpposed(FudgeRules::default()),
+                    damage: DamageConfig::default(),
+                },
+                false,
+                true,
+            ),
+            vec![CombatantId(1)],
         ),
     ]
 }
@@ -187,12 +225,12 @@ fn fights() -> Vec<(&'static str, Encounter)> {
 #[test]
 fn golden_snapshots_restore_and_continue_as_pinned() {
     let bless = std::env::var_os("SKIRMISH_BLESS").is_some();
-    for (name, mut e) in fights() {
+    for (name, mut e, scouts) in fights() {
         let mut first = String::new();
-        play(&mut e, 12, &mut first);
+        play(&mut e, 12, &scouts, &mut first);
         let json = e.snapshot().unwrap();
         let mut continued = String::new();
-        play(&mut e, 25, &mut continued);
+        play(&mut e, 25, &scouts, &mut continued);
         let (snap_path, cont_path) = (
             dir().join(format!("{name}.json")),
             dir().join(format!("{name}.continued.txt")),
@@ -208,7 +246,7 @@ fn golden_snapshots_restore_and_continue_as_pinned() {
         // The saved fight restores and goes on exactly as pinned...
         let mut restored = Encounter::restore(&golden).unwrap_or_else(|e| panic!("{name}: {e}"));
         let mut again = String::new();
-        play(&mut restored, 25, &mut again);
+        play(&mut restored, 25, &scouts, &mut again);
         assert_eq!(again, pinned, "{name}: a restored golden snapshot went on differently");
         // ...and this version still writes it byte for byte.
         assert_eq!(
@@ -222,7 +260,7 @@ fn golden_snapshots_restore_and_continue_as_pinned() {
 /// Every older version's golden snapshots still restore and go on exactly
 /// as pinned when they were written: a version 2 FUDGE encounter keeps its
 /// one-way strikes; a version 4 one has no combatant disarmed or knocked
-/// down.
+/// down; a version 5 one has no scouting.
 #[test]
 fn older_golden_snapshots_restore_and_continue_as_pinned() {
     let mut read = 0;
@@ -232,7 +270,7 @@ fn older_golden_snapshots_restore_and_continue_as_pinned() {
         let Some(stem) = name.strip_suffix(".json") else {
             continue;
         };
-        if !stem.starts_with("v2-") && !stem.starts_with("v3-") && !stem.starts_with("v4-") {
+        if !["v2-", "v3-", "v4-", "v5-"].iter().any(|v| stem.starts_with(v)) {
             continue;
         }
         let golden = std::fs::read_to_string(&path).unwrap();
@@ -245,15 +283,15 @@ fn older_golden_snapshots_restore_and_continue_as_pinned() {
                 ExchangeRule::TwoWay
             };
             assert_eq!(r.exchange, exchange, "{stem}");
-            if !stem.starts_with("v4-") {
+            if !stem.starts_with("v4-") && !stem.starts_with("v5-") {
                 assert_eq!(r.multi_foe_penalty, 1, "{stem}: `true` reads as 1");
             }
         }
         let mut again = String::new();
-        play(&mut restored, 25, &mut again);
+        play(&mut restored, 25, &[], &mut again);
         // The view has since gained each fighter's FUDGE tactics (none in
         // every old encounter): the same fight, fields more to read.
-        let again = if stem.starts_with("v4-") {
+        let again = if stem.starts_with("v4-") || stem.starts_with("v5-") {
             again
         } else {
             again.replace(
@@ -269,12 +307,12 @@ fn older_golden_snapshots_restore_and_continue_as_pinned() {
         assert_eq!(again, pinned, "{stem}: a restored older snapshot went on differently");
         read += 1;
     }
-    assert_eq!(read, 10, "the version 2, 3 and 4 golden snapshots");
+    assert_eq!(read, 15, "the version 2, 3, 4 and 5 golden snapshots");
 }
 
 #[test]
 fn damaged_golden_snapshots_are_bad_snapshots() {
-    let golden = std::fs::read_to_string(dir().join("v5-continuous-full-contact-wounds.json")).unwrap();
+    let golden = std::fs::read_to_string(dir().join("v6-continuous-full-contact-wounds.json")).unwrap();
     let value: serde_json::Value = serde_json::from_str(&golden).unwrap();
     // Every single field nulled, one at a time, at the first two levels.
     let mut tried = 0;
@@ -305,7 +343,7 @@ fn damaged_golden_snapshots_are_bad_snapshots() {
         }
     }
     assert!(tried > 15);
-    let newer = golden.replacen("\"version\":5", "\"version\":6", 1);
+    let newer = golden.replacen("\"version\":6", "\"version\":7", 1);
     let err = Encounter::restore(&newer).unwrap_err();
     assert!(err.to_string().contains("newer"), "{err}");
 }

@@ -68,6 +68,9 @@ enum Op {
         lone_roll: Option<i32>,
         rolls: Vec<Option<i32>>,
     },
+    /// FUDGE 4.31: a scouting roll (who, the foe, a typed 4dF, sometimes
+    /// one the dice cannot show).
+    Scout(u32, u32, Option<i32>),
     Declare {
         who: u32,
         tt: i32,
@@ -103,6 +106,7 @@ fn op() -> impl Strategy<Value = Op> {
                 a, t, parry: parry && a % 2 == 0, range: range.filter(|_| t % 3 == 0), point_blank, modifier, attack, defense,
                 postures }),
         2 => (who(), any::<[u8; 5]>()).prop_map(|(w, t)| Op::Tactics(w, t)),
+        2 => (who(), who(), proptest::option::of(int(-5..6))).prop_map(|(w, f, r)| Op::Scout(w, f, r)),
         3 => (who(), prop::collection::vec(who(), 0..8), any::<bool>(), prop::collection::vec(0u8..8, 0..3),
               prop::collection::vec(0u8..8, 0..3), proptest::option::of(int(-5..6)),
               prop::collection::vec(proptest::option::of(int(-5..6)), 0..4))
@@ -163,6 +167,8 @@ fn encounter(system: &TimingSystem, fudge: bool, hp: bool, seed: u64) -> Encount
         p.disruptible = i == 4;
         p.interval = i as u32;
         p.reflexes = 3 + i as i32;
+        // FUDGE 4.31: some scout (in all-out defense, by an `Op::Tactics`).
+        p.scouting = (i % 2 == 0).then(|| Level::new(i as i32 - 2));
         e.add_fighter(side, &p).unwrap();
     }
     e
@@ -261,6 +267,7 @@ fn apply(e: &mut Encounter, op: &Op) -> String {
             d.gm = gm.map(GmTiming::ReadyTime);
             e.declare(id(*who), "act", d, *roll).map(|t| format!("{t:?}"))
         }
+        Op::Scout(w, f, r) => e.scout(id(*w), id(*f), *r).map(|x| format!("{x:?}")),
         Op::Delay(w, t) => e.delay(id(*w), *t).map(|x| x.to_string()),
         Op::Initiative(w, t) => e
             .set_initiative(id(*w), InitiativeEntry::Total(*t))

@@ -326,13 +326,15 @@ impl Battle {
                 return Err(SimError::Scenario("more fighters than this engine can field".into()));
             }
             let g = groups.len() as u32;
+            // A tracker combatant's Perception or Tactics: it scouts on.
+            let scouting = fighter.scouting;
             groups.push(GroupRt {
                 side,
                 first: group_of.len() as u32,
                 count: 1,
                 fighter,
                 field: GroupField::melee(),
-                scouting: None,
+                scouting,
             });
             group_of.push(g);
         }

@@ -209,6 +209,7 @@ impl Battle {
             rear,
             spent,
             knocked,
+            side_roll,
             ..
         } = ws;
         picks.clear();
@@ -256,7 +257,13 @@ impl Battle {
                 // by the plan, or wait.
                 let rating = match self.striking {
                     Striking::FullContact(_) => ag.fighter.strike_rating.saturating_add(penalty[a as usize]),
-                    Striking::FudgeOpposed(_) => self.best_result(a, penalty[a as usize], round),
+                    // The side's group 2dF of this moment, if it rolls one.
+                    Striking::FudgeOpposed(_) => self.best_result(
+                        a,
+                        penalty[a as usize],
+                        round,
+                        side_roll.get(usize::from(ag.side)).is_some_and(Option::is_some),
+                    ),
                 };
                 match self.act_at_distance(a, ag.side, picked, rating, line, (target_of, engaged_by)) {
                     Act::Strike(t) => t,
@@ -594,7 +601,8 @@ impl Battle {
                 let mut scout_words = String::new();
                 if scouting.is_on() && !ignored {
                     for (f, foe, hit) in [(a, t, counter.is_some()), (t, a, blow.landed)] {
-                        if let Some(words) = self.scout(scouting, (f, foe), hit, (tick, round_no), rolls)? {
+                        let wounds = penalty[f as usize];
+                        if let Some(words) = self.scout(scouting, (f, foe), (hit, wounds), (tick, round_no), rolls)? {
                             scout_words.push_str(&words);
                         }
                     }

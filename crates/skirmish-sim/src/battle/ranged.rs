@@ -25,7 +25,7 @@
 //! dice and distance.
 
 use skirmish_core::combat;
-use skirmish_core::distance::{BEST_ROLL, difficulty_at};
+use skirmish_core::distance::{best_roll, difficulty_at};
 use skirmish_core::ladder::Level;
 use skirmish_core::striking::opposed::{
     ExchangeOfFire, Modifier, RangedAttack, RangedDefense, RangedOutcome, ResultSource, Shooter, exchange_fire,
@@ -105,15 +105,18 @@ impl Battle {
     }
 
     /// The best result fighter `a` can roll in `round` with its wound
-    /// `penalty`: its skill (plus-levels counted) plus the best 4dF, or
-    /// its trait level alone for an NPC who does not roll (FUDGE 4.33).
-    /// What decides whether a shot is worth taking (§2.2.9).
+    /// `penalty`: its skill (plus-levels counted) plus the best of the
+    /// roll it makes (core `best_roll`): its own 4dF, its side's group 2dF
+    /// (`group_roll`: the side rolls one this moment), or none for an NPC
+    /// whose result is its trait level (FUDGE 4.33). What decides whether
+    /// a shot is worth taking (§2.2.9).
     #[inline]
-    pub(super) fn best_result(&self, a: u32, penalty: i32, round: u32) -> i32 {
+    pub(super) fn best_result(&self, a: u32, penalty: i32, round: u32, group_roll: bool) -> i32 {
         let g = &self.groups[self.group_of[a as usize] as usize].fighter;
         let skill = g.skill.in_round(round.max(1)).unwrap_or(g.skill.level).value();
-        let roll = if g.npc_result { 0 } else { BEST_ROLL };
-        skill.saturating_add(penalty).saturating_add(roll)
+        skill
+            .saturating_add(penalty)
+            .saturating_add(best_roll(g.npc_result, group_roll))
     }
 
     /// The Difficulty Level of `a`'s shot at `t` where they stand now.

@@ -3,52 +3,28 @@
 //! -1 penalty to the opponent on the *next* round."
 //!
 //! A group's `scouting` is its Perception or Tactics trait. A fighter of
-//! it in all-out defense who comes out of a melee exchange unhit
-//! (core `scouting_earned`: a "successful" all-out defense is one that was
-//! not hit) rolls the trait against Fair; on a success the foe of that
-//! exchange is at -1 (the text's "penalty to the opponent", against
-//! whomever he fights) in every exchange of the next round under the
-//! round systems (Simultaneous, Simple and Graduated Rounds: the text's
-//! round), or under the others in the exchanges of his next moment of
-//! exchanges after the one he was scouted in, where an exchange is an
-//! action that lands (§2.2.2): never in the same moment, whose exchanges
-//! are all resolved against the state at its start. Being scouted again
-//! does not add up.
+//! it in all-out defense who comes out of a melee exchange unhit rolls
+//! the trait, with its wound penalty (none rolled for an NPC whose result
+//! is its trait level), against Fair (core `scout`); on a success the foe
+//! of that exchange is at -1 (the text's "penalty to the opponent",
+//! against whomever he fights) in every exchange of the next round under
+//! the round systems, or under the others in the exchanges of his next
+//! moment of exchanges (core `ScoutedMark`, the tracker's rule too).
 //! Battles without a scouting group in all-out defense draw no dice for
 //! it and take the fast paths as before.
 
 use skirmish_core::dice::SeededRolls;
-use skirmish_core::ladder::Level;
-use skirmish_core::striking::opposed::{ResultSource, Stance, scouting_earned, unopposed};
+use skirmish_core::striking::opposed::{ResultSource, SCOUTING_DIFFICULTY, ScoutedMark, Stance, scout};
 
 use super::{Battle, Striking};
 use crate::error::SimError;
 use crate::roster::reserve_fighters;
 
-/// The Difficulty Level of the Perception or Tactics roll (ours: the
-/// text names none; Fair is FUDGE's ordinary task).
-pub(super) const SCOUTING_DIFFICULTY: Level = Level::FAIR;
-
-/// Per fighter, when it is at scouting's -1. Empty when the battle plays
-/// no scouting.
+/// Per fighter, when it is at scouting's -1 (core [`ScoutedMark`]). Empty
+/// when the battle plays no scouting.
 #[derive(Default)]
 pub(super) struct Scouting {
-    marks: Vec<Mark>,
-}
-
-/// One fighter's scouting marks.
-#[derive(Debug, Default, Clone, Copy)]
-struct Mark {
-    /// Under the round systems, the last two rounds a foe scouted it in:
-    /// it is at -1 in the round after each (0: none).
-    rounds: [u32; 2],
-    /// Under the others, scouted at tick `from - 1` (0: not scouted): it is
-    /// at -1 at its next moment with an exchange after that tick.
-    from: u64,
-    /// That moment's tick plus 1, once come (0: none): the -1 holds for
-    /// every exchange of that one moment (a beset fighter's one roll meets
-    /// every foe of it, FUDGE 4.34).
-    at: u64,
+    marks: Vec<ScoutedMark>,
 }
 
 impl Scouting {
@@ -64,7 +40,7 @@ impl Scouting {
     pub(super) fn reset(&mut self, n: usize, on: bool) {
         self.marks.clear();
         if on {
-            self.marks.resize(n, Mark::default());
+            self.marks.resize(n, ScoutedMark::default());
         }
     }
 
@@ -75,40 +51,10 @@ impl Scouting {
     }
 
     /// Scouting's modifier to fighter `f`'s result in an exchange at
-    /// `(tick, round)`: -1 if a foe scouted it in the round before
-    /// (`by_round`), or, under the other systems, at an earlier tick and
-    /// this is its first moment of exchanges since (which uses it up); 0
-    /// otherwise. Never at the tick it was scouted: the moment's
-    /// exchanges are resolved against the state at its start.
+    /// `(tick, round)` (core [`ScoutedMark::penalty`]).
     #[inline]
-    pub(super) fn penalty(&mut self, f: u32, (tick, round): (u64, u32), by_round: bool) -> i32 {
-        let Some(m) = self.marks.get_mut(f as usize) else {
-            return 0;
-        };
-        if by_round {
-            let scouted = m.rounds.iter().any(|&r| r != 0 && r.saturating_add(1) == round);
-            return i32::from(scouted).saturating_neg();
-        }
-        let now = tick.saturating_add(1);
-        if m.at == now {
-            return -1;
-        }
-        if m.from != 0 && tick >= m.from {
-            m.from = 0;
-            m.at = now;
-            return -1;
-        }
-        0
-    }
-
-    /// A foe scouted fighter `f` at `(tick, round)`.
-    fn scouted(&mut self, f: u32, (tick, round): (u64, u32), by_round: bool) {
-        let m = &mut self.marks[f as usize];
-        if !by_round {
-            m.from = tick.saturating_add(1);
-        } else if m.rounds[1] != round {
-            m.rounds = [m.rounds[1], round];
-        }
+    pub(super) fn penalty(&mut self, f: u32, at: (u64, u32), by_round: bool) -> i32 {
+        self.marks.get_mut(f as usize).map_or(0, |m| m.penalty(at, by_round))
     }
 }
 
@@ -124,14 +70,15 @@ impl Battle {
     }
 
     /// After a melee exchange of fighter `f` with `foe` in `round`, in
-    /// which `f` was hit or not: if `f` is a scout in all-out defense and
-    /// unhit, it rolls its trait against [`SCOUTING_DIFFICULTY`] and, on a
-    /// success, has scouted `foe`. The trace's words, if it rolled.
+    /// which `f` was hit or not, at its wound `penalty`: if `f` is a scout
+    /// in all-out defense and unhit, it rolls its trait against
+    /// [`SCOUTING_DIFFICULTY`] and, on a success, has scouted `foe`. The
+    /// trace's words, if it rolled.
     pub(super) fn scout(
         &self,
         scouting: &mut Scouting,
         (f, foe): (u32, u32),
-        was_hit: bool,
+        (was_hit, penalty): (bool, i32),
         (tick, round): (u64, u32),
         rolls: &mut SeededRolls,
     ) -> Result<Option<String>, SimError> {
@@ -139,19 +86,25 @@ impl Battle {
         let Some(level) = g.scouting else {
             return Ok(None);
         };
-        if g.fighter.stance != Stance::AllOutDefense || was_hit {
+        let source = if g.fighter.npc_result {
+            ResultSource::TraitLevel
+        } else {
+            ResultSource::Roll
+        };
+        let Some(roll) = scout(g.fighter.stance, was_hit, level, penalty, source, rolls).map_err(SimError::rules)?
+        else {
             return Ok(None);
-        }
-        let result = ResultSource::Roll.result(level, rolls).map_err(SimError::rules)?;
-        let roll = unopposed(result, SCOUTING_DIFFICULTY).map_err(SimError::rules)?;
-        let earned = scouting_earned(g.fighter.stance, was_hit, roll.success);
-        if earned {
-            scouting.scouted(foe, (tick, round), self.timing.exchanges_by_round());
+        };
+        if roll.scouts
+            && let Some(m) = scouting.marks.get_mut(foe as usize)
+        {
+            m.scouted((tick, round), self.timing.exchanges_by_round());
         }
         Ok(Some(format!(
-            "; {} defended unhit and rolls Perception/Tactics {result} vs {SCOUTING_DIFFICULTY}: {}",
+            "; {} defended unhit and rolls Perception/Tactics {} vs {SCOUTING_DIFFICULTY}: {}",
             self.fighter_name(f),
-            if earned {
+            roll.result,
+            if roll.scouts {
                 format!("scouts, {} at -1 next", self.fighter_name(foe))
             } else {
                 "no scouting".to_string()

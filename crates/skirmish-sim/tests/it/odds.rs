@@ -714,7 +714,8 @@ fn a_scenario_bigger_than_a_tick_sheet_says_what_to_do() {
     );
     let without = archers.with_field_value("distance", serde_json::Value::Null).unwrap();
     assert!(encounter_from_scenario(&without, 1).is_ok());
-    // FUDGE 4.31's scouting likewise.
+    // FUDGE 4.31's scouting opens at the table: the scout keeps its
+    // Perception, and the GM reports its rolls.
     let scouting = Scenario::builtin("parity")
         .unwrap()
         .with_field("striking", "fudge-opposed")
@@ -722,7 +723,25 @@ fn a_scenario_bigger_than_a_tick_sheet_says_what_to_do() {
         .with_field("sides.A.groups.0.stance", "all_out_defense")
         .unwrap()
         .with_field("sides.A.groups.0.scouting", "Good")
+        .unwrap()
+        // Within the model's max_hp, which the continuation's check holds
+        // every fighter to.
+        .with_field("sides.B.groups.0.hit_points", "4")
         .unwrap();
-    let err = encounter_from_scenario(&scouting, 1).unwrap_err().to_string();
-    assert!(err.contains("sides[0].groups[0].scouting: scouting"), "{err}");
+    let mut e = encounter_from_scenario(&scouting, 1).unwrap();
+    let view = e.view(skirmish_core::tracker::ViewFor::Gm);
+    let scout = view.combatants[0].id;
+    let foe = view
+        .combatants
+        .iter()
+        .find(|c| c.side != view.combatants[0].side)
+        .unwrap()
+        .id;
+    let r = e.scout(scout, foe, Some(0)).unwrap();
+    assert!(r.scouts, "{}", r.text);
+    // The battles from here scout on (the general loop's).
+    let c = e.continuation().unwrap();
+    assert_eq!(c.fighters[0].stats.scouting, Some(skirmish_core::ladder::Level::GOOD));
+    let (fast, summaries) = skirmish_sim::odds::continuation_summaries(&c, 20, 1, true).unwrap();
+    assert!(!fast && summaries.len() == 20);
 }

@@ -334,6 +334,36 @@ fn an_archer_shoots_only_while_a_roll_can_make_the_difficulty() {
     assert!(first(451, "cover = 1").contains("waits"));
 }
 
+/// Reach under the GM's group roll (FUDGE 4.34): a side that rolls one
+/// 2dF for all can hope for +2, not +4, so a Good archer (Good + 2 =
+/// Superb) shoots while the Difficulty Level is at most Superb, 400 feet
+/// with a short bow; at 401 feet it waits (it would have shot had it
+/// counted a 4dF). Its shot then shows the group's roll.
+#[test]
+fn under_the_group_roll_an_archer_hopes_for_the_best_2df() {
+    let first = |distance: u32| -> String {
+        let s = archers(distance, "continuous", "", r#"plan = "hold""#)
+            .with_field("striking.group_roll", "true")
+            .unwrap();
+        let report = Battle::new(&s).unwrap().run(3, 0, &RunOptions::FULL).unwrap();
+        lines(&report)
+            .into_iter()
+            .find(|l| l.starts_with("archer "))
+            .unwrap()
+            .to_owned()
+    };
+    let at_400 = first(400);
+    assert!(
+        at_400.contains("shoots soldier") && at_400.contains("DL Superb"),
+        "{at_400}"
+    );
+    assert!(
+        first(401).contains("waits: no foe in reach (nearest 401 ft)"),
+        "{}",
+        first(401)
+    );
+}
+
 /// Bad input is an error naming its field.
 #[test]
 fn ranged_errors_name_their_field() {

@@ -209,3 +209,48 @@ fn scouting_takes_the_general_loop_and_needs_the_all_out_defense() {
     .to_string();
     assert!(bad.contains("scouting"), "{bad}");
 }
+
+/// The scouting roll is the scout's trait with its wound penalty (FUDGE
+/// 4.31: Hurt -1, Very Hurt -2), and an NPC whose result is its trait
+/// level (4.33) rolls no dice for it: an NPC scout of Fair scouts while
+/// unhurt (a Fair result, every time) and fails once wounds bring it
+/// below Fair.
+#[test]
+fn the_scouting_roll_takes_wounds_and_npc_results() {
+    let s = scouts("simultaneous", r#"scouting = "Fair""#)
+        .with_field("sides.pair.groups.Scout.npc_result", "true")
+        .unwrap();
+    let battle = Battle::new(&s).unwrap();
+    let (mut fair, mut below) = (0, 0);
+    for i in 0..40 {
+        let report = battle.run(5, i, &RunOptions::FULL).unwrap();
+        for line in report.trace.unwrap() {
+            let text = line.text.as_str();
+            let Some((exchange, rest)) = text.split_once("; Scout defended unhit and rolls Perception/Tactics ") else {
+                continue;
+            };
+            // The Scout's part of the exchange shows its wound penalty.
+            let scout_part = if exchange.starts_with("Scout ") {
+                exchange.split(" vs ").next().unwrap()
+            } else {
+                exchange.split(" vs ").nth(1).unwrap()
+            };
+            let result = rest.split(" vs ").next().unwrap();
+            let expected = if scout_part.contains("-1 wounds") {
+                "Mediocre"
+            } else if scout_part.contains("-2 wounds") {
+                "Poor"
+            } else {
+                "Fair"
+            };
+            assert_eq!(result, expected, "{text}");
+            assert_eq!(rest.contains("scouts, Ogre at -1 next"), expected == "Fair", "{text}");
+            if expected == "Fair" {
+                fair += 1;
+            } else {
+                below += 1;
+            }
+        }
+    }
+    assert!(fair > 20 && below > 0, "{fair} {below}");
+}

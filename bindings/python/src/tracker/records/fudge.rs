@@ -103,6 +103,35 @@ record! {
 }
 
 record! {
+    /// A scouting roll (FUDGE 4.31): the scout's Perception or Tactics
+    /// against Fair; on a success the foe is at -1 next.
+    struct PyScoutReport as "ScoutReport" {
+        /// Who scouted (id).
+        scout: u32,
+        /// The foe it scouted (id).
+        foe: u32,
+        /// Its Perception or Tactics with its wound penalty (a ladder value).
+        level: i32,
+        /// The 4dF (0 for an NPC whose result is its trait level).
+        roll: i32,
+        /// The result: level + roll.
+        result: i32,
+        /// What it had to make: Fair (0).
+        difficulty: i32,
+        /// It made it: the foe is scouted.
+        scouts: bool,
+        /// The log line it wrote.
+        text: String,
+    }
+    stub ["def __str__(self) -> str: ..."]
+    methods {
+        fn __str__(&self) -> String {
+            self.text.clone()
+        }
+    }
+}
+
+record! {
     /// A FUDGE shot (4.4): the result against the dodge or the Difficulty
     /// Level, the hit, the wound.
     struct PyShotReport as "ShotReport" {
@@ -166,6 +195,20 @@ pub(crate) fn story_report(py: Python<'_>, r: core::StoryReport) -> PyResult<PyS
         result: r.result,
         text: r.text,
     })
+}
+
+/// A scouting roll's report as a Python object.
+pub(crate) fn scout_report(r: core::ScoutReport) -> PyScoutReport {
+    PyScoutReport {
+        scout: r.scout.0,
+        foe: r.foe.0,
+        level: r.level,
+        roll: r.roll,
+        result: r.result,
+        difficulty: r.difficulty,
+        scouts: r.scouts,
+        text: r.text,
+    }
 }
 
 /// A lone fighter's report as a Python object.

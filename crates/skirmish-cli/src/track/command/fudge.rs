@@ -1,5 +1,6 @@
 //! The words of FUDGE chapter 4's commands at the table: `many` (4.34's
-//! lone fighter), `shoot` and `fire` (4.4), `story` (4.21).
+//! lone fighter), `shoot` and `fire` (4.4), `story` (4.21), `scout`
+//! (4.31).
 
 use skirmish_core::striking::opposed::Missile;
 use skirmish_core::tracker::{LoneFighterDice, LoneFighterOptions, ShotDefense, ShotOptions};
@@ -152,4 +153,23 @@ pub(super) fn story(w: &mut Words) -> Result<Command, CmdError> {
         median,
         rolls,
     })
+}
+
+/// The words of `scout WHO FOE [roll N]`.
+pub(super) fn scout(w: &mut Words) -> Result<Command, CmdError> {
+    let who = w.need("WHO")?;
+    let foe = w.need("FOE")?;
+    let mut roll = None;
+    while let Some(word) = w.next() {
+        match word.to_lowercase().as_str() {
+            "roll" => roll = Some(w.need_int("roll")?),
+            other => {
+                return Err(CmdError::syntax(
+                    "option",
+                    format!("{other:?} is not an option of scout (roll)"),
+                ));
+            }
+        }
+    }
+    Ok(Command::Scout { who, foe, roll })
 }

@@ -12,7 +12,7 @@
 //! | --- | --- | --- |
 //! | 4.21 | story elements: trait + GM modifier (-3..+3), one roll or the median of three | [`resolve_story_element`], [`median_result`] |
 //! | 4.22 | simultaneous combat rounds, minimum to hit by Scale, Unopposed when a defender cannot fight, defend-only fighters | [`exchange`], [`melee_round`], [`TargetSize`], [`unopposed`], [`RolledCombatant::can_harm`] |
-//! | 4.31 | melee modifiers: wounds, position, shields, aiming, blessings, all-out offense/defense, scouting | [`MeleeModifiers`], [`EffectiveSkill`], [`Stance`], [`Aim`], [`Shield`], [`scouting_earned`] |
+//! | 4.31 | melee modifiers: wounds, position, shields, aiming, blessings, all-out offense/defense, scouting | [`MeleeModifiers`], [`EffectiveSkill`], [`Stance`], [`Aim`], [`Shield`], [`scouting_earned`], [`scout`], [`ScoutedMark`] |
 //! | 4.32 | offensive/defensive postures; both may be hit | [`Posture`], [`posture_round`] |
 //! | 4.33 | PCs vs NPCs: the NPC's result is its trait level | [`ResultSource::TraitLevel`] |
 //! | 4.34 | one fighter against several; reach; one 2dF for a group; sweeping blow; ignoring foes | [`Outnumbered`], [`Reach`], [`GroupRoll`], [`SweepingBlow`], [`Foe::ignored`] |
@@ -73,6 +73,7 @@ mod multiple;
 mod postures;
 mod ranged;
 mod result;
+mod scouting;
 mod story;
 
 pub use exchange::{
@@ -94,4 +95,5 @@ pub use ranged::{
     DodgeResult, ExchangeOfFire, Missile, RangedAttack, RangedDefense, RangedOutcome, Shooter, exchange_fire,
 };
 pub use result::{ResultSource, Unopposed, relative_degree, unopposed};
+pub use scouting::{SCOUTING_DIFFICULTY, ScoutedMark, ScoutingRoll, scout};
 pub use story::{StoryElement, StoryResolution, median_result, resolve_story_element};

@@ -55,14 +55,6 @@ pub(super) struct Schedules {
     all: u128,
 }
 
-impl Schedules {
-    /// The distinct schedules, with their counts.
-    #[cfg(test)]
-    pub(super) fn len(&self) -> usize {
-        self.list.len()
-    }
-}
-
 /// The schedules already laid out in this fight, by the fighters standing.
 pub(super) type ScheduleCache = RefCell<FixedMap<Vec<usize>, Rc<Schedules>>>;
 

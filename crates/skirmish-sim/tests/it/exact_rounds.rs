@@ -45,9 +45,12 @@ enum System {
     Simple,
 }
 
-/// A round's moments (fighters landing together) with its count of the
-/// joint rolls, and the count of them all, for the fighters `up`.
-fn rounds(system: System, fighters: &[Tiny], up: &[usize]) -> (Vec<(Vec<Vec<usize>>, u64)>, u64) {
+/// A round's moments in turn, each the fighters landing together.
+type Moments = Vec<Vec<usize>>;
+
+/// A round's moments with their count of the joint rolls, and the count
+/// of them all, for the fighters `up`.
+fn rounds(system: System, fighters: &[Tiny], up: &[usize]) -> (Vec<(Moments, u64)>, u64) {
     // Each fighter's rolls: (value, count).
     let faces: Vec<(i32, u64)> = match system {
         System::Tick => (1..=20).map(|r| (r, 1)).collect(),
@@ -58,7 +61,7 @@ fn rounds(system: System, fighters: &[Tiny], up: &[usize]) -> (Vec<(Vec<Vec<usiz
             .map(|(i, &c)| (i as i32 - 4, c))
             .collect(),
     };
-    let mut merged: HashMap<Vec<Vec<usize>>, u64> = HashMap::new();
+    let mut merged: HashMap<Moments, u64> = HashMap::new();
     let mut all = 0;
     let mut pick = vec![0usize; up.len()];
     loop {

@@ -13,10 +13,14 @@
 //! merged by the state they lead to. The chain is solved exactly, cycles
 //! included (`chain.rs`): no truncation, no dice sequence replayed.
 //!
-//! What it models now: Simultaneous Combat, and Simple Rounds with one
+//! What it models now: Simultaneous Combat, Simple Rounds with one
 //! action a round each (a round is one step of the chain: every order of
 //! initiative, by its count of the rolls, its moments struck in turn;
-//! `rounds.rs`); Full Contact striking (its
+//! `rounds.rs`), and the systems whose round is laid out by its rolls
+//! alone, a step of the chain again a round: Simple Rounds with a whole
+//! number of actions a round, the Tick System (`tick.rs`) and Action
+//! Blocks (every joint roll's schedule of moments, identical ones merged,
+//! struck down their common prefixes; `schedule.rs`); Full Contact striking (its
 //! guaranteed-success and amazing-strike options, the amazing defense that
 //! does nothing more) with any number of sides and every targeting policy;
 //! FUDGE opposed striking in a duel under Simultaneous Combat (both
@@ -59,7 +63,9 @@ mod fudge;
 mod moment;
 mod number;
 mod rounds;
+mod schedule;
 mod setup;
+mod tick;
 
 pub use error::ExactError;
 

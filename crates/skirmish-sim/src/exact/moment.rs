@@ -10,6 +10,7 @@ use skirmish_core::dice::Dice;
 use skirmish_core::timing::TimingSystem;
 
 use super::error::ExactError;
+use super::schedule;
 use super::setup::Fight;
 use crate::ranking::{add_taken, own_key};
 use crate::scenario::{Striking, Targeting};
@@ -77,7 +78,7 @@ pub(super) fn start(fight: &Fight) -> State {
 type Blows = Vec<(Option<(usize, i32)>, u128)>;
 
 /// Every outcome of one step of the chain from `state` (an exchange of
-/// Simultaneous Combat, a round of Simple Rounds): where it leads, with
+/// Simultaneous Combat, a round of the other systems): where it leads, with
 /// its weight out of the returned total (a weight's share of the total is
 /// its exact probability).
 pub(super) fn exchange(fight: &Fight, state: &State) -> Result<(Vec<(Next, u128)>, u128), ExactError> {
@@ -85,7 +86,19 @@ pub(super) fn exchange(fight: &Fight, state: &State) -> Result<(Vec<(Next, u128)
         return super::fudge::duel_exchange(fight, rules, state);
     }
     match fight.timing {
-        TimingSystem::SimpleRounds => return super::rounds::simple_round(fight, state),
+        TimingSystem::SimpleRounds if fight.one_action_a_round() => return super::rounds::simple_round(fight, state),
+        TimingSystem::SimpleRounds => {
+            let laid = schedule::cached(fight, state, |up| schedule::simple_passes(fight, up))?;
+            return schedule::strike(fight, state, &laid);
+        }
+        TimingSystem::TickSystem(c) => {
+            let laid = schedule::cached(fight, state, |up| super::tick::round(fight, &c, up))?;
+            return schedule::strike(fight, state, &laid);
+        }
+        TimingSystem::ActionBlocks(c) => {
+            let laid = schedule::cached(fight, state, |up| schedule::blocks(fight, &c, up))?;
+            return schedule::strike(fight, state, &laid);
+        }
         TimingSystem::Simultaneous => {}
         // `setup::check_supported` refuses the others.
         _ => {

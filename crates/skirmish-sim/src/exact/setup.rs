@@ -5,10 +5,10 @@
 
 use skirmish_core::damage::{Damage, DamageModel, DamageState, HitPointState};
 use skirmish_core::fighter::{Fighter, FullContactRules};
-use skirmish_core::tables::weapons::RateOfFire;
-use skirmish_core::timing::TimingSystem;
+use skirmish_core::timing::{TimingSystem, simple};
 
 use super::error::ExactError;
+use super::schedule::ScheduleCache;
 use crate::battle::Battle;
 use crate::scenario::{BattleRules, Scenario, Striking, Targeting};
 
@@ -54,6 +54,19 @@ pub(super) struct Fight {
     pub(super) targeting: Targeting,
     /// Every fighter.
     pub(super) fighters: Vec<ExactFighter>,
+    /// The rounds laid out so far, by the fighters standing
+    /// (`schedule.rs`).
+    pub(super) schedules: ScheduleCache,
+}
+
+impl Fight {
+    /// Whether every fighter has one action a Simple Rounds round (a Rate
+    /// of Fire of one shot a round, no extra attacks).
+    pub(super) fn one_action_a_round(&self) -> bool {
+        self.fighters
+            .iter()
+            .all(|f| simple::actions_in_round(&f.fighter.action, 1) == 1)
+    }
 }
 
 impl Fight {
@@ -83,17 +96,17 @@ impl Fight {
                     }
                     Damage::FudgeWounds(_) => damage.fresh(),
                 };
-                if matches!(scenario.timing, TimingSystem::SimpleRounds)
-                    && (f.action.rate_of_fire != RateOfFire::ONE || f.action.extra_attacks > 0)
-                {
-                    let field = if f.action.extra_attacks > 0 {
-                        "extra_attacks"
-                    } else {
-                        "weapon"
-                    };
+                let rof = f.action.rate_of_fire;
+                if matches!(scenario.timing, TimingSystem::SimpleRounds) && rof.shots() % rof.rounds() != 0 {
+                    // Its shots differ from round to round: the round of
+                    // use would have to enter the chain's state.
                     return Err(ExactError::unsupported(
-                        format!("sides[{si}].groups[{gi}].{field}"),
-                        "more or fewer than one action a round under Simple Rounds (a Rate of Fire other than 1/1, extra attacks)",
+                        format!("sides[{si}].groups[{gi}].weapon"),
+                        format!(
+                            "a Rate of Fire of {}/{} under Simple Rounds (its shots differ by round; whole numbers are modelled)",
+                            rof.shots(),
+                            rof.rounds()
+                        ),
                     ));
                 }
                 let count = usize::try_from(g.count).unwrap_or(usize::MAX);
@@ -124,6 +137,7 @@ impl Fight {
             damage,
             targeting: scenario.battle.targeting,
             fighters,
+            schedules: ScheduleCache::default(),
         })
     }
 }
@@ -133,12 +147,12 @@ impl Fight {
 fn check_supported(scenario: &Scenario) -> Result<(), ExactError> {
     let simple = match scenario.timing {
         TimingSystem::Simultaneous => false,
-        TimingSystem::SimpleRounds => true,
+        TimingSystem::SimpleRounds | TimingSystem::TickSystem(_) | TimingSystem::ActionBlocks(_) => true,
         _ => {
             return Err(ExactError::unsupported(
                 "timing",
                 format!(
-                    "{} (the exact engine solves Simultaneous Combat and Simple Rounds)",
+                    "{} (the exact engine solves Simultaneous Combat, Simple Rounds, the Tick System and Action Blocks)",
                     scenario.timing.name()
                 ),
             ));
@@ -147,7 +161,10 @@ fn check_supported(scenario: &Scenario) -> Result<(), ExactError> {
     if simple && matches!(scenario.striking, Striking::FudgeOpposed(_)) {
         return Err(ExactError::unsupported(
             "striking",
-            "FUDGE opposed striking under Simple Rounds (its exchanges pair blows across a round)",
+            format!(
+                "FUDGE opposed striking under {} (its exchanges pair blows across a round)",
+                scenario.timing.name()
+            ),
         ));
     }
     match scenario.striking {
@@ -230,8 +247,23 @@ fn check_supported(scenario: &Scenario) -> Result<(), ExactError> {
             if simple && g.disruptible {
                 return Err(ExactError::unsupported(
                     at("disruptible"),
-                    "disruptible actions under Simple Rounds",
+                    format!("disruptible actions under {}", scenario.timing.name()),
                 ));
+            }
+            if matches!(scenario.timing, TimingSystem::TickSystem(_)) {
+                // Both change the round's schedule as it is fought.
+                if !g.defend.is_untimed() {
+                    return Err(ExactError::unsupported(
+                        at("defend"),
+                        "defenses as free actions (they push turns within a round)",
+                    ));
+                }
+                if g.prepare {
+                    return Err(ExactError::unsupported(
+                        at("prepare"),
+                        "Prepare (its held turn is taken when first struck at)",
+                    ));
+                }
             }
         }
     }

@@ -1026,12 +1026,16 @@ fun balanceSearch() {
     fun query(low: Double = 1.0, high: Double = 10.0, target: Double = 0.5, side: String? = null, field: String = orcs) = BalanceQuery(
         scenario = ScenarioSource.Builtin("goblin-ambush"), set = listOf(FieldSetting("timing", "simultaneous")),
         field = field, low = low, high = high, target = target, side = side, seed = 2026uL, battles = 250uL, maxBattles = 16000uL, tolerance = null,
+        // The exact engine refuses a fight this big; sampled from the start
+        // (Exact.kt balances a duel exactly).
+        method = BalanceMethod.SAMPLED,
     )
     val found = balance(query())
     same("the values fought", found.points.map { Triple(it.value, it.battles, it.wins) },
         listOf(Triple(1.0, 250uL, 250uL), Triple(10.0, 250uL, 10uL), Triple(5.0, 250uL, 166uL), Triple(7.0, 250uL, 69uL), Triple(6.0, 250uL, 107uL)))
     same("the answer", Triple(found.below, found.above, found.at), Triple(6.0, 5.0, null))
     same("the side", found.side, "party")
+    same("sampled", Pair(found.method, found.notExact), Pair(BalanceMethod.SAMPLED, null))
     check("why it stopped", found.stopped.startsWith("6 and 5 are adjacent")) { found.stopped }
     throws<SkirmishException.InvalidInput>("a target of 1") { balance(query(target = 1.0)) }?.let { same("the field", it.field, "target") }
     throws<SkirmishException.InvalidInput>("a reversed range") { balance(query(low = 10.0, high = 1.0)) }?.let { same("the field", it.field, "between") }
@@ -1194,6 +1198,7 @@ fun main() {
         "strike errors" to ::strikeErrors,
         "balance: where the fight is even" to ::balanceSearch,
         "exact: the hand-checked duel in fractions (Exact.kt)" to ::exactOutcomes,
+        "balance on exact chances: a duel (Exact.kt)" to ::exactBalance,
         "Brooklyn's parries (Full Contact, the text's rolls) and their exact odds" to ::brooklynsParries,
         "the Tick System whole: a defense's ticks, Prepare, Acquire" to ::tickSystemWhole,
         "ranges and amazing results at the table (Full Contact, the text's rolls)" to ::rangedAndAmazingAtTheTable,

@@ -54,8 +54,10 @@
 //! ```
 
 mod chain;
+mod continuous;
 mod error;
 mod fudge;
+mod graduated;
 mod moment;
 mod number;
 mod rounds;

@@ -96,6 +96,9 @@ impl Fight {
                         "more or fewer than one action a round under Simple Rounds (a Rate of Fire other than 1/1, extra attacks)",
                     ));
                 }
+                if let TimingSystem::GraduatedRounds(c) = &scenario.timing {
+                    super::graduated::check(&f.action, c, |x| format!("sides[{si}].groups[{gi}].{x}"))?;
+                }
                 let count = usize::try_from(g.count).unwrap_or(usize::MAX);
                 if count > MAX_EXACT_FIGHTERS.saturating_sub(fighters.len()) {
                     return Err(ExactError::unsupported(
@@ -133,12 +136,12 @@ impl Fight {
 fn check_supported(scenario: &Scenario) -> Result<(), ExactError> {
     let simple = match scenario.timing {
         TimingSystem::Simultaneous => false,
-        TimingSystem::SimpleRounds => true,
+        TimingSystem::SimpleRounds | TimingSystem::GraduatedRounds(_) | TimingSystem::Continuous(_) => true,
         _ => {
             return Err(ExactError::unsupported(
                 "timing",
                 format!(
-                    "{} (the exact engine solves Simultaneous Combat and Simple Rounds)",
+                    "{} (the exact engine solves Simultaneous Combat, Simple and Graduated Rounds and Continuous)",
                     scenario.timing.name()
                 ),
             ));
@@ -147,7 +150,10 @@ fn check_supported(scenario: &Scenario) -> Result<(), ExactError> {
     if simple && matches!(scenario.striking, Striking::FudgeOpposed(_)) {
         return Err(ExactError::unsupported(
             "striking",
-            "FUDGE opposed striking under Simple Rounds (its exchanges pair blows across a round)",
+            format!(
+                "FUDGE opposed striking under {} (its exchanges pair blows across moments)",
+                scenario.timing.name()
+            ),
         ));
     }
     match scenario.striking {
@@ -230,7 +236,7 @@ fn check_supported(scenario: &Scenario) -> Result<(), ExactError> {
             if simple && g.disruptible {
                 return Err(ExactError::unsupported(
                     at("disruptible"),
-                    "disruptible actions under Simple Rounds",
+                    format!("disruptible actions under {}", scenario.timing.name()),
                 ));
             }
         }

@@ -20,7 +20,7 @@ fn scenario(text: &str) -> Scenario {
 /// A Simultaneous fight under `rules` (TOML lines before the sides) of
 /// these sides, each a list of `(name, strike_rating, defense_rating,
 /// extra fields)` groups.
-fn fight(rules: &str, sides: &[&[(&str, i32, i32, &str)]]) -> Scenario {
+pub(super) fn fight(rules: &str, sides: &[&[(&str, i32, i32, &str)]]) -> Scenario {
     let mut text = format!("name = \"exact\"\ntiming = \"simultaneous\"\n{rules}\n");
     for (s, groups) in sides.iter().enumerate() {
         text.push_str(&format!("[[sides]]\nname = \"side{s}\"\n"));
@@ -33,11 +33,11 @@ fn fight(rules: &str, sides: &[&[(&str, i32, i32, &str)]]) -> Scenario {
     scenario(&text)
 }
 
-fn exact(s: &Scenario) -> ExactOdds {
+pub(super) fn exact(s: &Scenario) -> ExactOdds {
     solve(s, &ExactOptions::default()).unwrap()
 }
 
-fn fraction(odds: &skirmish_sim::exact::ExactChance) -> BigRational {
+pub(super) fn fraction(odds: &skirmish_sim::exact::ExactChance) -> BigRational {
     let text = odds.fraction.as_deref().unwrap();
     match text.split_once('/') {
         Some((n, d)) => BigRational::new(n.parse().unwrap(), d.parse().unwrap()),
@@ -50,7 +50,7 @@ fn fraction(odds: &skirmish_sim::exact::ExactChance) -> BigRational {
 // ---------------------------------------------------------------------
 
 /// The 81 outcomes of 4dF face by face, tallied by total (-4..=4).
-fn four_df_by_faces() -> [u64; 9] {
+pub(super) fn four_df_by_faces() -> [u64; 9] {
     let mut counts = [0u64; 9];
     for a in -1..=1i32 {
         for b in -1..=1 {
@@ -213,7 +213,7 @@ fn tiny_fights_agree_with_a_brute_force_enumeration_exactly() {
 /// Fights `n` battles of `s` and checks every outcome's count against the
 /// exact chance: within its 99.9% interval (normal, z = 3.29), and never
 /// an outcome whose exact chance is 0.
-fn agrees_with_battles(s: &Scenario, n: u64) -> ExactOdds {
+pub(super) fn agrees_with_battles(s: &Scenario, n: u64) -> ExactOdds {
     let odds = exact(s);
     let battle = Battle::new(s).unwrap();
     let mut ws = Workspace::default();
@@ -248,7 +248,7 @@ fn agrees_with_battles(s: &Scenario, n: u64) -> ExactOdds {
     odds
 }
 
-const BATTLES: u64 = 20_000;
+pub(super) const BATTLES: u64 = 20_000;
 
 #[test]
 fn duels_agree_with_the_battle_engine_under_both_damage_models() {
@@ -529,7 +529,7 @@ fn a_fight_past_the_budget_is_refused_with_its_state_count() {
 fn what_the_exact_engine_does_not_model_is_refused_naming_the_field() {
     let duel = |rules: &str, extra: &str| fight(rules, &[&[("a", 6, 6, extra)], &[("b", 6, 6, "")]]);
     let cases = [
-        (duel("", "").with_field("timing", "continuous").unwrap(), "timing"),
+        (duel("", "").with_field("timing", "tick-system").unwrap(), "timing"),
         (
             fight(
                 "striking = \"fudge_opposed\"",

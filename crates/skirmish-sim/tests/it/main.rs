@@ -11,6 +11,7 @@ mod digest;
 mod distance;
 mod durations;
 mod exact;
+mod exact_ready;
 mod limits;
 mod lone;
 mod morale;

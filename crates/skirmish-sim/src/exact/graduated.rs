@@ -4,14 +4,16 @@
 //! Each fighter standing rolls its initiative (4dF through the core's
 //! `simple::initiative`, by its count of the 81): the tick its first
 //! action lands on. Each further action of its round (Rate of Fire and
-//! extra attacks, `simple::actions_with`) lands a Ready Time later (2dF
-//! through `graduated::ready_time` with the declaration repeated, by its
-//! count of the 9). Under `extend` every action of the round lands; under
-//! `lose` an action past the round's last tick is lost, and with it the
-//! rest of the fighter's round. Each fighter's ticks are enumerated on
-//! their own and merged; every combination of them gives the round's
-//! moments, merged by their sequence and struck in turn as Simple Rounds'
-//! are (`rounds::strike_orders`).
+//! extra attacks, `simple::actions_with`) lands a Ready Time after the
+//! last (2dF through `graduated::ready_time` with the declaration
+//! repeated, by its count of the 9, rolled when the last lands, as the
+//! battle's clocks roll it). Under `extend` every action of the round
+//! lands; under `lose` an action past the round's last tick is lost, and
+//! with it the rest of the fighter's round. The round is swept moment by
+//! moment: what can happen next depends only on the damage so far and
+//! each fighter's next tick and actions left, so the chances are kept
+//! merged by those, every moment struck as `moment::moment` strikes one
+//! (the fallen losing their actions), until no action is left.
 //!
 //! The order within a moment is the battle's: the round's first actions
 //! (laid out in fighter order) before the follow-ups, and follow-ups in
@@ -29,21 +31,25 @@
 //! (else refused, `timing.past_end`: a spilled action lands in the next
 //! round, timing the state would have to carry).
 
+use std::collections::BTreeMap;
+
 use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::Zero;
 use skirmish_core::dice::Dice;
 use skirmish_core::timing::graduated::{ready_time, ready_time_from};
 use skirmish_core::timing::simple::{self, actions_with, highest_initiative};
 use skirmish_core::timing::{Declaration, GraduatedConfig, PastEnd, TimingSystem};
 
 use super::error::ExactError;
-use super::moment::{FixedMap, Next, Slot, State};
-use super::rounds::strike_orders;
+use super::moment::{FixedMap, Next, Slot, State, moment};
+use super::rounds::weights;
 use super::setup::Fight;
 use crate::error::SimError;
 use crate::scenario::Targeting;
 
-/// The most joint combinations of the fighters' ticks a round enumerates.
-const MOST_ROLLS: u64 = 2_000_000;
+/// The most joint initiative rolls a round enumerates.
+const MOST_ROLLS: u64 = 1_000_000;
 
 /// The most actions a round the exact engine takes per fighter: each is a
 /// Ready Time more to enumerate (5 totals each).
@@ -104,90 +110,38 @@ pub(super) fn check(
     Ok(())
 }
 
-/// A fighter's ticks in a round (its actions' landing ticks, counted from
-/// the round's start), each sequence with its count out of the total.
-fn sequences(decl: &Declaration, config: &GraduatedConfig) -> Result<(Vec<(Vec<u32>, u64)>, u64), ExactError> {
-    let four = Dice::FOUR_DF.distribution();
-    let two = Dice::TWO_DF.distribution();
-    let mut seqs: FixedMap<Vec<u32>, u64> = FixedMap::default();
-    for (roll, count) in four.iter() {
-        let init = simple::initiative(roll, decl).map_err(SimError::rules)?;
-        *seqs.entry(vec![tick(init)?]).or_default() += count;
-    }
-    let mut total = four.total();
-    let repeated = decl.repeated();
-    for _ in 1..actions(decl) {
-        let mut grown: FixedMap<Vec<u32>, u64> = FixedMap::default();
-        for (seq, count) in seqs {
-            let last = seq.last().copied().unwrap_or(0);
-            for (roll, c) in two.iter() {
-                let rt = ready_time(roll, &repeated).map_err(SimError::rules)?;
-                let mut seq = seq.clone();
-                seq.push(last.saturating_add(tick(rt)?));
-                *grown.entry(seq).or_default() += count * c;
-            }
-        }
-        seqs = grown;
-        total *= two.total();
-    }
-    // `lose`: the first action past the end is lost, and the rest of the
-    // round with it (the fighter is not followed up again).
-    let mut merged: FixedMap<Vec<u32>, u64> = FixedMap::default();
-    for (mut seq, count) in seqs {
-        if config.past_end == PastEnd::Lose
-            && let Some(past) = seq.iter().position(|&t| t > config.ticks_per_round)
-        {
-            seq.truncate(past);
-        }
-        *merged.entry(seq).or_default() += count;
-    }
-    let mut out: Vec<(Vec<u32>, u64)> = merged.into_iter().collect();
-    out.sort_unstable();
-    Ok((out, total))
+/// A fighter's next action in the round: its tick (from the round's
+/// start), its actions left after it, and its place in the queue's order
+/// within its tick (a first action by fighter, a follow-up by the moment
+/// it was scheduled after and its place there).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct Upcoming {
+    tick: u32,
+    left: u32,
+    key: (u32, u32),
 }
+
+/// Where a round stands between moments: the fighters' slots, and each
+/// one's next action (none: fallen, or done for the round).
+type Sweep = (State, Box<[Option<Upcoming>]>);
+
+/// A distribution as `(value, count)` pairs merged by value, in order.
+type Counts = Vec<(u32, u64)>;
 
 /// A tick offset as the engine keeps it.
 fn tick(t: i64) -> Result<u32, ExactError> {
-    u32::try_from(t.max(1)).map_err(|_| ExactError::unsupported("timing", "a round longer than 2^32 ticks".to_string()))
+    u32::try_from(t.max(1)).map_err(|_| ExactError::unsupported("timing", "a tick past 2^32"))
 }
 
-/// The moments of a round where fighter `standing[k]` lands at the ticks
-/// `ticks[k]`: each moment's fighters in the order they act.
-fn moments(standing: &[usize], ticks: &[&[u32]], fifo: bool) -> Vec<Vec<usize>> {
-    // (tick, order key, fighter): the key of a first action is its
-    // fighter's place; of a follow-up, the moment and place of the action
-    // before it (it was scheduled after that moment, in its order).
-    let mut events: Vec<(u32, (u32, u32, usize), usize, usize)> = Vec::new();
-    for (k, ts) in ticks.iter().enumerate() {
-        for (j, &t) in ts.iter().enumerate() {
-            events.push((t, (0, 0, standing[k]), k, j));
-        }
+/// `dice`'s totals through `f`, merged.
+fn counts(dice: Dice, f: impl Fn(i32) -> Result<i64, skirmish_core::Error>) -> Result<Counts, ExactError> {
+    let mut by: FixedMap<u32, u64> = FixedMap::default();
+    for (roll, count) in dice.distribution().iter() {
+        *by.entry(tick(f(roll).map_err(SimError::rules)?)?).or_default() += count;
     }
-    events.sort_unstable_by_key(|e| e.0);
-    // Place of each fighter's j-th action within its moment.
-    let mut place: Vec<Vec<u32>> = ticks.iter().map(|ts| vec![0; ts.len()]).collect();
-    let mut out: Vec<Vec<usize>> = Vec::new();
-    let mut at = 0;
-    while at < events.len() {
-        let t = events[at].0;
-        let end = at + events[at..].iter().take_while(|e| e.0 == t).count();
-        let moment = &mut events[at..end];
-        for e in moment.iter_mut() {
-            let (k, j) = (e.2, e.3);
-            e.1 = if !fifo || j == 0 {
-                (0, 0, standing[k])
-            } else {
-                (1, ticks[k][j - 1], place[k][j - 1] as usize)
-            };
-        }
-        moment.sort_unstable_by_key(|e| e.1);
-        for (p, e) in moment.iter().enumerate() {
-            place[e.2][e.3] = p as u32;
-        }
-        out.push(moment.iter().map(|e| standing[e.2]).collect());
-        at = end;
-    }
-    out
+    let mut by: Counts = by.into_iter().collect();
+    by.sort_unstable();
+    Ok(by)
 }
 
 /// Every outcome of one round from `state`, as
@@ -196,41 +150,79 @@ pub(super) fn graduated_round(fight: &Fight, state: &State) -> Result<(Vec<(Next
     let TimingSystem::GraduatedRounds(config) = &fight.timing else {
         return Err(ExactError::unsupported("timing", "Graduated Rounds expected"));
     };
-    let standing: Vec<usize> = (0..state.len())
-        .filter(|&f| matches!(state[f], Slot::Up { .. }))
-        .collect();
-    let mut each = Vec::with_capacity(standing.len());
-    let mut all_rolls = BigInt::from(1u32);
-    let mut joint = 1u64;
-    for &f in &standing {
-        let (seqs, total) = sequences(&fight.fighters[f].fighter.action, config)?;
-        all_rolls *= total;
-        joint = joint.saturating_mul(seqs.len() as u64);
-        each.push(seqs);
-    }
-    if joint > MOST_ROLLS {
-        return Err(ExactError::TooManyOutcomes {
-            fighters: standing.len(),
-        });
-    }
     let fifo = fight.targeting == Targeting::LeastEngaged;
-    let mut orders: FixedMap<Vec<Vec<usize>>, u128> = FixedMap::default();
-    let mut pick = vec![0usize; standing.len()];
-    let mut ticks: Vec<&[u32]> = Vec::with_capacity(standing.len());
-    loop {
-        ticks.clear();
-        let mut count: u128 = 1;
-        for (k, seqs) in each.iter().enumerate() {
-            let (seq, c) = &seqs[pick[k]];
-            ticks.push(seq);
-            count *= u128::from(*c);
+    let n = state.len();
+    let standing: Vec<usize> = (0..n).filter(|&f| matches!(state[f], Slot::Up { .. })).collect();
+    let too_many = || ExactError::TooManyOutcomes {
+        fighters: standing.len(),
+    };
+    let past = |t: u32| config.past_end == PastEnd::Lose && t > config.ticks_per_round;
+    // Per fighter: initiatives, Ready Times, actions a round.
+    let mut inits: Vec<Counts> = vec![Vec::new(); n];
+    let mut readies: Vec<Counts> = vec![Vec::new(); n];
+    let mut allowed = vec![0u32; n];
+    for &f in &standing {
+        let decl = fight.fighters[f].fighter.action;
+        let repeated = decl.repeated();
+        inits[f] = counts(Dice::FOUR_DF, |r| simple::initiative(r, &decl))?;
+        readies[f] = counts(Dice::TWO_DF, |r| ready_time(r, &repeated))?;
+        allowed[f] = actions(&decl);
+    }
+    let joint = standing
+        .iter()
+        .fold(1u64, |j, &f| j.saturating_mul(inits[f].len() as u64));
+    if joint > MOST_ROLLS {
+        return Err(too_many());
+    }
+    let mut ends: FixedMap<Next, BigRational> = FixedMap::default();
+    // The sweeps still under way, by the tick of their next moment.
+    let mut ahead: BTreeMap<u32, FixedMap<Sweep, BigRational>> = BTreeMap::new();
+    let file = |ahead: &mut BTreeMap<u32, FixedMap<Sweep, BigRational>>,
+                ends: &mut FixedMap<Next, BigRational>,
+                slots: State,
+                next: Box<[Option<Upcoming>]>,
+                p: BigRational| {
+        match next.iter().flatten().map(|x| x.tick).min() {
+            Some(t) => {
+                *ahead
+                    .entry(t)
+                    .or_default()
+                    .entry((slots, next))
+                    .or_insert_with(BigRational::zero) += p
+            }
+            // The round is over.
+            None => *ends.entry(Next::Fight(slots)).or_insert_with(BigRational::zero) += p,
         }
-        *orders.entry(moments(&standing, &ticks, fifo)).or_default() += count;
-        // The next combination (an odometer).
+    };
+    // Everyone's initiative (the round's first actions, laid out in
+    // fighter order).
+    let all = BigRational::from_integer(BigInt::from(81u32).pow(standing.len() as u32));
+    let mut pick = vec![0usize; standing.len()];
+    loop {
+        let mut next: Vec<Option<Upcoming>> = vec![None; n];
+        let mut count = BigInt::from(1u32);
+        for (k, &f) in standing.iter().enumerate() {
+            let (t, c) = inits[f][pick[k]];
+            count *= c;
+            if allowed[f] > 0 && !past(t) {
+                next[f] = Some(Upcoming {
+                    tick: t,
+                    left: allowed[f] - 1,
+                    key: (0, f as u32),
+                });
+            }
+        }
+        file(
+            &mut ahead,
+            &mut ends,
+            state.clone(),
+            next.into(),
+            BigRational::from_integer(count) / &all,
+        );
         let mut k = 0;
         while k < pick.len() {
             pick[k] += 1;
-            if pick[k] < each[k].len() {
+            if pick[k] < inits[standing[k]].len() {
                 break;
             }
             pick[k] = 0;
@@ -240,5 +232,73 @@ pub(super) fn graduated_round(fight: &Fight, state: &State) -> Result<(Vec<(Next
             break;
         }
     }
-    strike_orders(fight, state, orders, &all_rolls)
+    // Each moment from each state is struck once.
+    let mut struck: FixedMap<(State, Vec<usize>), (Vec<(Next, u128)>, BigInt)> = FixedMap::default();
+    let nine = BigInt::from(Dice::TWO_DF.distribution().total());
+    while let Some((t, sweeps)) = ahead.pop_first() {
+        for ((slots, next), p) in sweeps {
+            // Those landing now, in the queue's order.
+            let mut due: Vec<(usize, (u32, u32))> = next
+                .iter()
+                .enumerate()
+                .filter_map(|(f, x)| x.filter(|x| x.tick == t).map(|x| (f, x.key)))
+                .collect();
+            due.sort_unstable_by_key(|&(_, key)| key);
+            let acting: Vec<usize> = due.iter().map(|&(f, _)| f).collect();
+            let key = (slots.clone(), acting);
+            if !struck.contains_key(&key) {
+                let (outcomes, total) = moment(fight, &slots, &key.1)?;
+                struck.insert(key.clone(), (outcomes, BigInt::from(total)));
+            }
+            let Some((outcomes, total)) = struck.get(&key) else {
+                continue;
+            };
+            let acting = &key.1;
+            for (to, w) in outcomes {
+                let share = &p * BigRational::new(BigInt::from(*w), total.clone());
+                let Next::Fight(after) = to else {
+                    *ends.entry(to.clone()).or_insert_with(BigRational::zero) += share;
+                    continue;
+                };
+                let up = |f: usize| matches!(after[f], Slot::Up { .. });
+                // The fallen lose their actions; the actors still standing
+                // with actions left are followed up, a Ready Time from now.
+                let base: Vec<Option<Upcoming>> = next
+                    .iter()
+                    .enumerate()
+                    .map(|(f, x)| x.filter(|x| x.tick != t && up(f)))
+                    .collect();
+                let mut partial: Vec<(Vec<Option<Upcoming>>, BigInt)> = vec![(base, BigInt::from(1u32))];
+                let mut out_of = BigInt::from(1u32);
+                for (place, &a) in acting.iter().enumerate() {
+                    let left = next[a].map_or(0, |x| x.left);
+                    if !up(a) || left == 0 {
+                        continue;
+                    }
+                    out_of *= &nine;
+                    let mut grown = Vec::with_capacity(partial.len() * readies[a].len());
+                    for (v, c) in &partial {
+                        for &(rt, rc) in &readies[a] {
+                            let mut v = v.clone();
+                            let at = t.checked_add(rt).ok_or_else(too_many)?;
+                            if !past(at) {
+                                v[a] = Some(Upcoming {
+                                    tick: at,
+                                    left: left - 1,
+                                    key: if fifo { (t + 1, place as u32) } else { (0, a as u32) },
+                                });
+                            }
+                            grown.push((v, c * rc));
+                        }
+                    }
+                    partial = grown;
+                }
+                for (v, c) in partial {
+                    let q = &share * BigRational::new(c, out_of.clone());
+                    file(&mut ahead, &mut ends, after.clone(), v.into(), q);
+                }
+            }
+        }
+    }
+    weights(ends, standing.len())
 }

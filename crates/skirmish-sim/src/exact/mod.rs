@@ -5,7 +5,9 @@
 //! The fight is a Markov chain. Its state is what the rules remember
 //! between exchanges: each fighter's damage (a wound track or hit points,
 //! or down), with `most_wounded` targeting the damage each has taken and
-//! with `least_engaged` whom each engages. One exchange of Simultaneous
+//! with `least_engaged` whom each engages; under Continuous timing, each
+//! fighter's ticks until its next action (`moment::State::timing`, empty
+//! for the systems whose steps begin afresh). One exchange of Simultaneous
 //! Combat (every fighter standing strikes, the hits land together) moves
 //! it: every pick of a random foe (each as likely), every Strike roll
 //! (4dF, by its count of the 81), through the core's own blow and damage
@@ -13,10 +15,14 @@
 //! merged by the state they lead to. The chain is solved exactly, cycles
 //! included (`chain.rs`): no truncation, no dice sequence replayed.
 //!
-//! What it models now: Simultaneous Combat, and Simple Rounds with one
+//! What it models now: Simultaneous Combat, Simple Rounds with one
 //! action a round each (a round is one step of the chain: every order of
 //! initiative, by its count of the rolls, its moments struck in turn;
-//! `rounds.rs`); Full Contact striking (its
+//! `rounds.rs`), Graduated Rounds (a round a step, swept moment by
+//! moment with every initiative and Ready Time by its count;
+//! `graduated.rs`) and Continuous timing (the state carries each
+//! fighter's ticks to its next action, a step is the next moment;
+//! `continuous.rs`); Full Contact striking (its
 //! guaranteed-success and amazing-strike options, the amazing defense that
 //! does nothing more) with any number of sides and every targeting policy;
 //! FUDGE opposed striking in a duel under Simultaneous Combat (both

@@ -153,12 +153,21 @@ pub(super) fn strike_orders(
             *ends.entry(at).or_insert_with(BigRational::zero) += p;
         }
     }
-    // Integer weights over the least common denominator.
+    weights(ends, standing)
+}
+
+/// Chances `ends` as integer weights over their least common denominator
+/// (a step of `fighters` standing that gives weights past `u128` is
+/// [`ExactError::TooManyOutcomes`]).
+pub(super) fn weights(
+    ends: FixedMap<Next, BigRational>,
+    fighters: usize,
+) -> Result<(Vec<(Next, u128)>, u128), ExactError> {
     let mut denominator = BigInt::one();
     for p in ends.values() {
         denominator = denominator.lcm(p.denom());
     }
-    let too_big = ExactError::TooManyOutcomes { fighters: standing };
+    let too_big = ExactError::TooManyOutcomes { fighters };
     let total = denominator.to_u128().ok_or(too_big.clone())?;
     let mut out = Vec::with_capacity(ends.len());
     for (at, p) in ends {

@@ -254,13 +254,13 @@ fn tiny_graduated_fights_agree_with_a_brute_force_enumeration_exactly() {
         (vec![q(0, 6, 5, 2, 0, 1), q(1, 6, 5, 1, 3, 1)], 2, None),
         // Two and three actions a round, Ready Times of 1 to 5.
         (vec![q(0, 6, 6, 2, 3, 2), q(1, 7, 6, 2, 1, 1)], 2, None),
-        (vec![q(0, 5, 5, 1, -1, 3), q(1, 7, 6, 2, 2, 2)], 2, None),
+        (vec![q(0, 5, 5, 1, -1, 3), q(1, 7, 6, 1, 2, 2)], 2, None),
         // Lose: a round of 10 ticks, the slow fighter's second action
         // often past it.
-        (vec![q(0, 6, 6, 2, 3, 2), q(1, 7, 6, 2, 1, 2)], 2, Some(10)),
+        (vec![q(0, 6, 6, 2, 3, 2), q(1, 7, 6, 1, 1, 2)], 2, Some(10)),
         // One against two.
         (
-            vec![q(0, 7, 5, 2, 1, 2), q(1, 6, 5, 1, 0, 1), q(1, 5, 6, 1, 2, 1)],
+            vec![q(0, 7, 5, 1, 1, 2), q(1, 6, 5, 1, 0, 1), q(1, 5, 6, 1, 2, 1)],
             2,
             None,
         ),
@@ -342,7 +342,7 @@ fn a_continuous_duel_of_quick_fighters_agrees_with_its_closed_form() {
 #[test]
 fn graduated_rounds_with_one_action_a_round_are_simple_rounds() {
     let s = fight(
-        "damage = { model = \"hit_points\", max_hp = 3 }\n[battle]\ntargeting = \"least_engaged\"",
+        "damage = { model = \"hit_points\", max_hp = 1 }\n[battle]\ntargeting = \"least_engaged\"",
         &[
             &[("a", 7, 6, "speed_bonus = 2"), ("b", 6, 6, "")],
             &[("c", 6, 7, ""), ("d", 7, 5, "hit_points = 2")],
@@ -428,10 +428,22 @@ fn continuous_timing_agrees_with_the_battle_engine() {
         let odds = agrees_with_battles(&s, BATTLES);
         assert!(odds.exact);
     }
+    // Quick fighters (Ready Times of at most 3 ticks): a few hundred
+    // timing states.
     for targeting in ["random", "least_engaged"] {
-        let s = two_two(&format!(
-            "damage = {{ model = \"hit_points\", max_hp = 1 }}\n[battle]\ntargeting = \"{targeting}\""
-        ))
+        let s = fight(
+            &format!("damage = {{ model = \"hit_points\", max_hp = 1 }}\n[battle]\ntargeting = \"{targeting}\""),
+            &[
+                &[
+                    ("a", 7, 6, "weapon = { name = \"w\", time_taken = 1 }\nspeed_bonus = 1"),
+                    ("b", 6, 6, "weapon = { name = \"w\", time_taken = 0 }"),
+                ],
+                &[
+                    ("c", 6, 7, "weapon = { name = \"w\", time_taken = 1 }"),
+                    ("d", 7, 5, "weapon = { name = \"w\", time_taken = 0 }\nspeed_bonus = 1"),
+                ],
+            ],
+        )
         .with_field("timing", "continuous")
         .unwrap();
         agrees_with_battles(&s, BATTLES);

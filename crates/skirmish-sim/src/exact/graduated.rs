@@ -125,6 +125,9 @@ struct Upcoming {
 /// one's next action (none: fallen, or done for the round).
 type Sweep = (State, Box<[Option<Upcoming>]>);
 
+/// A moment's outcomes, with their weights and total.
+type Struck = (Vec<(Next, u128)>, BigInt);
+
 /// A distribution as `(value, count)` pairs merged by value, in order.
 type Counts = Vec<(u32, u64)>;
 
@@ -233,7 +236,7 @@ pub(super) fn graduated_round(fight: &Fight, state: &State) -> Result<(Vec<(Next
         }
     }
     // Each moment from each state is struck once.
-    let mut struck: FixedMap<(State, Vec<usize>), (Vec<(Next, u128)>, BigInt)> = FixedMap::default();
+    let mut struck: FixedMap<(State, Vec<usize>), Struck> = FixedMap::default();
     let nine = BigInt::from(Dice::TWO_DF.distribution().total());
     while let Some((t, sweeps)) = ahead.pop_first() {
         for ((slots, next), p) in sweeps {

@@ -13,7 +13,7 @@
 //! `--set` does (`timing=tick-system`).
 //!
 //! With no arguments at all, it times the duel, then Cardiff against the
-//! orc under each timing system the exact engine models (docs/performance.md;
+//! orc under each of the six timing systems (docs/performance.md;
 //! the ambush's two against two takes minutes under most of them).
 
 use std::time::Instant;
@@ -88,7 +88,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let all: Vec<String> = std::env::args().skip(1).collect();
     if all.is_empty() {
         time(&named("-")?, &ExactOptions::default(), 5)?;
-        for timing in ["simultaneous", "simple-rounds", "tick-system", "action-blocks"] {
+        for timing in [
+            "simultaneous",
+            "simple-rounds",
+            "graduated-rounds",
+            "continuous",
+            "tick-system",
+            "action-blocks",
+        ] {
             let scenario = named("cardiff-orc")?.with_field("timing", timing)?;
             if let Err(e) = time(&scenario, &ExactOptions::default(), 5) {
                 println!("cardiff-orc ({timing}): {e}");

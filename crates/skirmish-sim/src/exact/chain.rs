@@ -66,7 +66,7 @@ impl Chain {
         while at < queue.len() {
             let (outcomes, total) = moment::exchange(fight, &queue[at])?;
             // The state is explored: its slots are not needed again.
-            queue[at] = Box::new([]);
+            queue[at] = State::default();
             let mut edges = Vec::with_capacity(outcomes.len());
             for (next, w) in outcomes {
                 let to = match next {

@@ -5,7 +5,9 @@
 //! The fight is a Markov chain. Its state is what the rules remember
 //! between exchanges: each fighter's damage (a wound track or hit points,
 //! or down), with `most_wounded` targeting the damage each has taken and
-//! with `least_engaged` whom each engages. One exchange of Simultaneous
+//! with `least_engaged` whom each engages; under Continuous timing, each
+//! fighter's ticks until its next action (`moment::State::timing`, empty
+//! for the systems whose steps begin afresh). One exchange of Simultaneous
 //! Combat (every fighter standing strikes, the hits land together) moves
 //! it: every pick of a random foe (each as likely), every Strike roll
 //! (4dF, by its count of the 81), through the core's own blow and damage
@@ -16,7 +18,11 @@
 //! What it models now: Simultaneous Combat, Simple Rounds with one
 //! action a round each (a round is one step of the chain: every order of
 //! initiative, by its count of the rolls, its moments struck in turn;
-//! `rounds.rs`), and the systems whose round is laid out by its rolls
+//! `rounds.rs`), Graduated Rounds (a round a step, swept moment by
+//! moment with every initiative and Ready Time by its count;
+//! `graduated.rs`), Continuous timing (the state carries each
+//! fighter's ticks to its next action, a step is the next moment;
+//! `continuous.rs`), and the systems whose round is laid out by its rolls
 //! alone, a step of the chain again a round: Simple Rounds with a whole
 //! number of actions a round, the Tick System (`tick.rs`) and Action
 //! Blocks (every joint roll's schedule of moments, identical ones merged,
@@ -58,8 +64,10 @@
 //! ```
 
 mod chain;
+mod continuous;
 mod error;
 mod fudge;
+mod graduated;
 mod moment;
 mod number;
 mod rounds;

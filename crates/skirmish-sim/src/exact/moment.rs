@@ -41,10 +41,66 @@ pub(super) enum Slot {
     },
 }
 
-/// A state of the fight: one slot per fighter, in fighter order. The
-/// number of the exchange is not in it: nothing in Simultaneous Combat
-/// depends on it.
-pub(super) type State = Box<[Slot]>;
+/// A fighter's next action under a timing system that carries timing
+/// from one step of the chain to the next (Continuous, `continuous.rs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub(super) struct Due {
+    /// Ticks from now until it lands (0: it lands at this step).
+    pub(super) in_ticks: u32,
+    /// The fighter.
+    pub(super) who: u8,
+}
+
+/// A state of the fight: one slot per fighter, in fighter order, and the
+/// timing the system carries between steps. The number of the exchange
+/// or round is not in it: nothing in the systems modelled depends on it.
+/// It reads as its slots (`state[f]`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub(super) struct State {
+    /// One slot per fighter.
+    slots: Box<[Slot]>,
+    /// Each standing fighter's next action, in the order the battle's
+    /// queue lands them (by tick, first scheduled first), the soonest
+    /// normalized to 0 ticks; empty for the systems whose every step
+    /// begins afresh (Simultaneous, Simple and Graduated Rounds) and for
+    /// Continuous before the initiative roll.
+    pub(super) timing: Box<[Due]>,
+}
+
+impl State {
+    /// This state's slots with `timing`.
+    pub(super) fn with_timing(&self, timing: Box<[Due]>) -> State {
+        State {
+            slots: self.slots.clone(),
+            timing,
+        }
+    }
+}
+
+impl std::ops::Deref for State {
+    type Target = [Slot];
+    fn deref(&self) -> &[Slot] {
+        &self.slots
+    }
+}
+
+impl From<Vec<Slot>> for State {
+    fn from(slots: Vec<Slot>) -> State {
+        State {
+            slots: slots.into_boxed_slice(),
+            timing: Box::new([]),
+        }
+    }
+}
+
+impl FromIterator<Slot> for State {
+    fn from_iter<I: IntoIterator<Item = Slot>>(iter: I) -> State {
+        State {
+            slots: iter.into_iter().collect(),
+            timing: Box::new([]),
+        }
+    }
+}
 
 /// Where an outcome of an exchange leads.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -78,7 +134,8 @@ pub(super) fn start(fight: &Fight) -> State {
 type Blows = Vec<(Option<(usize, i32)>, u128)>;
 
 /// Every outcome of one step of the chain from `state` (an exchange of
-/// Simultaneous Combat, a round of the other systems): where it leads, with
+/// Simultaneous Combat, a round of the round systems, Continuous
+/// timing's next moment or its initiative roll): where it leads, with
 /// its weight out of the returned total (a weight's share of the total is
 /// its exact probability).
 pub(super) fn exchange(fight: &Fight, state: &State) -> Result<(Vec<(Next, u128)>, u128), ExactError> {
@@ -95,18 +152,13 @@ pub(super) fn exchange(fight: &Fight, state: &State) -> Result<(Vec<(Next, u128)
             let laid = schedule::cached(fight, state, |up| super::tick::round(fight, &c, up))?;
             return schedule::strike(fight, state, &laid);
         }
+        TimingSystem::GraduatedRounds(_) => return super::graduated::graduated_round(fight, state),
+        TimingSystem::Continuous(_) => return super::continuous::continuous_step(fight, state),
         TimingSystem::ActionBlocks(c) => {
             let laid = schedule::cached(fight, state, |up| schedule::blocks(fight, &c, up))?;
             return schedule::strike(fight, state, &laid);
         }
         TimingSystem::Simultaneous => {}
-        // `setup::check_supported` refuses the others.
-        _ => {
-            return Err(ExactError::unsupported(
-                "timing",
-                format!("{} in an exchange of the chain", fight.timing.name()),
-            ));
-        }
     }
     // Every fighter standing acts, in fighter order (the clock's order).
     let acting: Vec<usize> = (0..state.len())
@@ -116,8 +168,9 @@ pub(super) fn exchange(fight: &Fight, state: &State) -> Result<(Vec<(Next, u128)
 }
 
 /// Every outcome of one moment from `state` where the fighters `acting`
-/// (standing, in fighter order) strike together, as [`exchange`] gives
-/// them.
+/// (standing, in the order the battle takes them: fighter order, or the
+/// queue's) strike together, as [`exchange`] gives them. The states it
+/// leads to carry no timing.
 pub(super) fn moment(fight: &Fight, state: &State, acting: &[usize]) -> Result<(Vec<(Next, u128)>, u128), ExactError> {
     let n = state.len();
     let up = |f: usize| matches!(state[f], Slot::Up { .. });
@@ -293,6 +346,6 @@ pub(super) fn settle(fight: &Fight, mut slots: Vec<Slot>) -> Next {
     match (left.next(), left.next()) {
         (None, _) => Next::Ended(fight.sides.len()),
         (Some((side, _)), None) => Next::Ended(side),
-        _ => Next::Fight(slots.into_boxed_slice()),
+        _ => Next::Fight(slots.into()),
     }
 }

@@ -89,9 +89,24 @@ pub(super) fn simple_round(fight: &Fight, state: &State) -> Result<(Vec<(Next, u
             break;
         }
     }
+    strike_orders(fight, state, orders, &BigInt::from(81u32).pow(standing.len() as u32))
+}
+
+/// Every outcome of a step from `state` whose moments come in one of
+/// `orders` (the fighters of each moment in the order they act), each
+/// with its count out of `all_rolls`: each order's moments struck in turn
+/// (the fallen losing their actions), the ends merged, as
+/// [`exchange`](super::moment::exchange) gives them.
+pub(super) fn strike_orders(
+    fight: &Fight,
+    state: &State,
+    orders: FixedMap<Vec<Vec<usize>>, u128>,
+    all_rolls: &BigInt,
+) -> Result<(Vec<(Next, u128)>, u128), ExactError> {
+    let standing = state.iter().filter(|s| matches!(s, Slot::Up { .. })).count();
     // Each order's moments in turn, as exact fractions (a moment's total
     // depends on who is left to strike whom).
-    let all_rolls = BigRational::from_integer(BigInt::from(81u32).pow(standing.len() as u32));
+    let all_rolls = BigRational::from_integer(all_rolls.clone());
     let mut ends: FixedMap<Next, BigRational> = FixedMap::default();
     // Orders share their first moments: each moment from each state is
     // struck once.
@@ -138,14 +153,21 @@ pub(super) fn simple_round(fight: &Fight, state: &State) -> Result<(Vec<(Next, u
             *ends.entry(at).or_insert_with(BigRational::zero) += p;
         }
     }
-    // Integer weights over the least common denominator.
+    weights(ends, standing)
+}
+
+/// Chances `ends` as integer weights over their least common denominator
+/// (a step of `fighters` standing that gives weights past `u128` is
+/// [`ExactError::TooManyOutcomes`]).
+pub(super) fn weights(
+    ends: FixedMap<Next, BigRational>,
+    fighters: usize,
+) -> Result<(Vec<(Next, u128)>, u128), ExactError> {
     let mut denominator = BigInt::one();
     for p in ends.values() {
         denominator = denominator.lcm(p.denom());
     }
-    let too_big = ExactError::TooManyOutcomes {
-        fighters: standing.len(),
-    };
+    let too_big = ExactError::TooManyOutcomes { fighters };
     let total = denominator.to_u128().ok_or(too_big.clone())?;
     let mut out = Vec::with_capacity(ends.len());
     for (at, p) in ends {

@@ -109,6 +109,9 @@ impl Fight {
                         ),
                     ));
                 }
+                if let TimingSystem::GraduatedRounds(c) = &scenario.timing {
+                    super::graduated::check(&f.action, c, |x| format!("sides[{si}].groups[{gi}].{x}"))?;
+                }
                 let count = usize::try_from(g.count).unwrap_or(usize::MAX);
                 if count > MAX_EXACT_FIGHTERS.saturating_sub(fighters.len()) {
                     return Err(ExactError::unsupported(
@@ -145,24 +148,14 @@ impl Fight {
 /// Refuses, naming the field, every rule and option the exact engine does
 /// not model: it answers for the rules it models or not at all.
 fn check_supported(scenario: &Scenario) -> Result<(), ExactError> {
-    let simple = match scenario.timing {
-        TimingSystem::Simultaneous => false,
-        TimingSystem::SimpleRounds | TimingSystem::TickSystem(_) | TimingSystem::ActionBlocks(_) => true,
-        _ => {
-            return Err(ExactError::unsupported(
-                "timing",
-                format!(
-                    "{} (the exact engine solves Simultaneous Combat, Simple Rounds, the Tick System and Action Blocks)",
-                    scenario.timing.name()
-                ),
-            ));
-        }
-    };
+    // Every timing system is modelled; only Simultaneous Combat pairs a
+    // FUDGE exchange's blows within one step of the chain.
+    let simple = !matches!(scenario.timing, TimingSystem::Simultaneous);
     if simple && matches!(scenario.striking, Striking::FudgeOpposed(_)) {
         return Err(ExactError::unsupported(
             "striking",
             format!(
-                "FUDGE opposed striking under {} (its exchanges pair blows across a round)",
+                "FUDGE opposed striking under {} (its exchanges pair blows across moments)",
                 scenario.timing.name()
             ),
         ));

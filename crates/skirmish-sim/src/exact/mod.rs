@@ -54,6 +54,7 @@
 //! ```
 
 mod chain;
+mod encounter;
 mod error;
 mod fudge;
 mod moment;
@@ -61,6 +62,7 @@ mod number;
 mod rounds;
 mod setup;
 
+pub use encounter::solve_encounter;
 pub use error::ExactError;
 
 use serde::Serialize;
@@ -187,6 +189,11 @@ pub struct ExactOdds {
 pub fn solve(scenario: &Scenario, options: &ExactOptions) -> Result<ExactOdds, ExactError> {
     let fight = Fight::of(scenario)?;
     let chain = Chain::build(&fight, options.max_states)?;
+    Ok(answer(&fight, &chain, options))
+}
+
+/// The chances of `chain`, solved in the numbers `options` asks for.
+fn answer(fight: &Fight, chain: &Chain, options: &ExactOptions) -> ExactOdds {
     let exact = match options.arithmetic {
         Arithmetic::Fractions => true,
         Arithmetic::Float => false,
@@ -206,7 +213,7 @@ pub fn solve(scenario: &Scenario, options: &ExactOptions) -> Result<ExactOdds, E
         value: 0.0,
         fraction: None,
     };
-    Ok(ExactOdds {
+    ExactOdds {
         sides: fight.sides.clone(),
         wins,
         draw: rest.next().unwrap_or_else(missing),
@@ -215,5 +222,5 @@ pub fn solve(scenario: &Scenario, options: &ExactOptions) -> Result<ExactOdds, E
         transitions: chain.transitions(),
         exact,
         error_bound,
-    })
+    }
 }

@@ -56,6 +56,21 @@ pub(super) struct Fight {
     pub(super) fighters: Vec<ExactFighter>,
 }
 
+/// One fighter to build a [`Fight`] from: its side, its resolved stats,
+/// its damage at the start, and the path errors name it by
+/// (`sides[0].groups[1]`, `combatants[3]`).
+#[derive(Debug, Clone)]
+pub(super) struct Entrant {
+    /// Its side (an index into the fight's sides).
+    pub(super) side: usize,
+    /// Its stats, as the core resolves them.
+    pub(super) fighter: Fighter,
+    /// Its damage state at the start.
+    pub(super) fresh: DamageState,
+    /// Where it comes from, for errors.
+    pub(super) at: String,
+}
+
 impl Fight {
     /// `scenario` made ready, or why the exact engine cannot solve it.
     pub(super) fn of(scenario: &Scenario) -> Result<Fight, ExactError> {
@@ -63,15 +78,11 @@ impl Fight {
         // fight at all.
         Battle::new(scenario)?;
         check_supported(scenario)?;
-        let rules = match scenario.striking {
-            Striking::FullContact(r) => r,
-            Striking::FudgeOpposed(_) => FullContactRules::default(),
-        };
         let damage = scenario
             .damage
             .build()
             .map_err(|e| ExactError::Sim(crate::error::SimError::Rules(e.in_field("damage"))))?;
-        let mut fighters = Vec::new();
+        let mut entrants = Vec::new();
         for (si, side) in scenario.sides.iter().enumerate() {
             for (gi, g) in side.groups.iter().enumerate() {
                 let f = g
@@ -83,55 +94,94 @@ impl Fight {
                     }
                     Damage::FudgeWounds(_) => damage.fresh(),
                 };
-                if matches!(scenario.timing, TimingSystem::SimpleRounds)
-                    && (f.action.rate_of_fire != RateOfFire::ONE || f.action.extra_attacks > 0)
-                {
-                    let field = if f.action.extra_attacks > 0 {
-                        "extra_attacks"
-                    } else {
-                        "weapon"
-                    };
-                    return Err(ExactError::unsupported(
-                        format!("sides[{si}].groups[{gi}].{field}"),
-                        "more or fewer than one action a round under Simple Rounds (a Rate of Fire other than 1/1, extra attacks)",
-                    ));
-                }
                 let count = usize::try_from(g.count).unwrap_or(usize::MAX);
-                if count > MAX_EXACT_FIGHTERS.saturating_sub(fighters.len()) {
+                if count > MAX_EXACT_FIGHTERS.saturating_sub(entrants.len()) {
                     return Err(ExactError::unsupported(
                         format!("sides[{si}].groups[{gi}].count"),
                         format!("more than {MAX_EXACT_FIGHTERS} fighters in all"),
                     ));
                 }
                 for _ in 0..count {
-                    fighters.push(ExactFighter {
+                    entrants.push(Entrant {
                         side: si,
-                        strike_rating: f.strike_rating,
-                        defense_rating: f.defense_rating,
-                        offense: f.offense,
-                        defense_factor: f.defense_factor,
-                        fresh,
                         fighter: f.clone(),
+                        fresh,
+                        at: format!("sides[{si}].groups[{gi}]"),
                     });
                 }
             }
         }
+        Fight::build(
+            scenario.sides.iter().map(|s| s.name.clone()).collect(),
+            &scenario.timing,
+            scenario.striking,
+            damage,
+            scenario.battle.targeting,
+            entrants,
+        )
+    }
+
+    /// The fight of `entrants` under these rules, every rule and option
+    /// the exact engine does not model refused (naming the field): the one
+    /// builder a scenario ([`Fight::of`]) and a live encounter
+    /// (`encounter.rs`) both feed.
+    pub(super) fn build(
+        sides: Vec<String>,
+        timing: &TimingSystem,
+        striking: Striking,
+        damage: Damage,
+        targeting: Targeting,
+        entrants: Vec<Entrant>,
+    ) -> Result<Fight, ExactError> {
+        check_rules(timing, &striking)?;
+        if entrants.len() > MAX_EXACT_FIGHTERS {
+            return Err(ExactError::unsupported(
+                "fighters",
+                format!("more than {MAX_EXACT_FIGHTERS} fighters in all"),
+            ));
+        }
+        if matches!(striking, Striking::FudgeOpposed(_))
+            && (sides.len() != 2 || entrants.len() != 2 || entrants[0].side == entrants[1].side)
+        {
+            return Err(ExactError::unsupported(
+                "striking",
+                "FUDGE opposed striking beyond a duel (one fighter a side)",
+            ));
+        }
+        for e in &entrants {
+            check_fighter(timing, &striking, &e.fighter, &e.at)?;
+        }
+        let rules = match striking {
+            Striking::FullContact(r) => r,
+            Striking::FudgeOpposed(_) => FullContactRules::default(),
+        };
         Ok(Fight {
-            sides: scenario.sides.iter().map(|s| s.name.clone()).collect(),
-            timing: scenario.timing.clone(),
-            striking: scenario.striking,
+            sides,
+            timing: timing.clone(),
+            striking,
             rules,
             damage,
-            targeting: scenario.battle.targeting,
-            fighters,
+            targeting,
+            fighters: entrants
+                .into_iter()
+                .map(|e| ExactFighter {
+                    side: e.side,
+                    strike_rating: e.fighter.strike_rating,
+                    defense_rating: e.fighter.defense_rating,
+                    offense: e.fighter.offense,
+                    defense_factor: e.fighter.defense_factor,
+                    fresh: e.fresh,
+                    fighter: e.fighter,
+                })
+                .collect(),
         })
     }
 }
 
-/// Refuses, naming the field, every rule and option the exact engine does
-/// not model: it answers for the rules it models or not at all.
-fn check_supported(scenario: &Scenario) -> Result<(), ExactError> {
-    let simple = match scenario.timing {
+/// Refuses the timing system and striking rules the exact engine does not
+/// model, naming the field.
+fn check_rules(timing: &TimingSystem, striking: &Striking) -> Result<(), ExactError> {
+    let simple = match timing {
         TimingSystem::Simultaneous => false,
         TimingSystem::SimpleRounds => true,
         _ => {
@@ -139,50 +189,73 @@ fn check_supported(scenario: &Scenario) -> Result<(), ExactError> {
                 "timing",
                 format!(
                     "{} (the exact engine solves Simultaneous Combat and Simple Rounds)",
-                    scenario.timing.name()
+                    timing.name()
                 ),
             ));
         }
     };
-    if simple && matches!(scenario.striking, Striking::FudgeOpposed(_)) {
+    if simple && matches!(striking, Striking::FudgeOpposed(_)) {
         return Err(ExactError::unsupported(
             "striking",
             "FUDGE opposed striking under Simple Rounds (its exchanges pair blows across a round)",
         ));
     }
-    match scenario.striking {
-        Striking::FullContact(r) => {
-            if r.amazing && !r.amazing_defense.is_none() {
-                return Err(ExactError::unsupported(
-                    "striking.amazing_defense",
-                    "an amazing defense that disarms or knocks down (it spends the attacker's next action)",
-                ));
-            }
+    if let Striking::FullContact(r) = striking
+        && r.amazing
+        && !r.amazing_defense.is_none()
+    {
+        return Err(ExactError::unsupported(
+            "striking.amazing_defense",
+            "an amazing defense that disarms or knocks down (it spends the attacker's next action)",
+        ));
+    }
+    Ok(())
+}
+
+/// Refuses a fighter's option the exact engine does not model, naming
+/// the field under `at`.
+fn check_fighter(timing: &TimingSystem, striking: &Striking, f: &Fighter, at: &str) -> Result<(), ExactError> {
+    let field = |name: &str| format!("{at}.{name}");
+    if matches!(timing, TimingSystem::SimpleRounds) {
+        if f.action.rate_of_fire != RateOfFire::ONE || f.action.extra_attacks > 0 {
+            let name = if f.action.extra_attacks > 0 {
+                "extra_attacks"
+            } else {
+                "weapon"
+            };
+            return Err(ExactError::unsupported(
+                field(name),
+                "more or fewer than one action a round under Simple Rounds (a Rate of Fire other than 1/1, extra attacks)",
+            ));
         }
-        Striking::FudgeOpposed(_) => {
-            let fighters: u64 = scenario.sides.iter().flat_map(|s| &s.groups).map(|g| g.count).sum();
-            if scenario.sides.len() != 2 || fighters != 2 {
-                return Err(ExactError::unsupported(
-                    "striking",
-                    "FUDGE opposed striking beyond a duel (one fighter a side)",
-                ));
-            }
-            for (si, side) in scenario.sides.iter().enumerate() {
-                for (gi, g) in side.groups.iter().enumerate() {
-                    let at = |f: &str| format!("sides[{si}].groups[{gi}].{f}");
-                    if g.skill.plus {
-                        return Err(ExactError::unsupported(
-                            at("skill"),
-                            "a plus-level (its rolls differ by round)",
-                        ));
-                    }
-                    if !g.posture.is_normal() {
-                        return Err(ExactError::unsupported(at("posture"), "postures"));
-                    }
-                }
-            }
+        if f.disruptible || f.action.disruptible {
+            return Err(ExactError::unsupported(
+                field("disruptible"),
+                "disruptible actions under Simple Rounds",
+            ));
         }
     }
+    if matches!(striking, Striking::FudgeOpposed(_)) {
+        if f.skill.plus {
+            return Err(ExactError::unsupported(
+                field("skill"),
+                "a plus-level (its rolls differ by round)",
+            ));
+        }
+        if !f.posture.is_normal() {
+            return Err(ExactError::unsupported(field("posture"), "postures"));
+        }
+    }
+    if !f.parry.is_never() {
+        return Err(ExactError::unsupported(field("parry"), "parries"));
+    }
+    Ok(())
+}
+
+/// Refuses, naming the field, every rule and option the exact engine does
+/// not model: it answers for the rules it models or not at all.
+fn check_supported(scenario: &Scenario) -> Result<(), ExactError> {
+    check_rules(&scenario.timing, &scenario.striking)?;
     if scenario.distance.is_some() {
         return Err(ExactError::unsupported("distance", "a distance between the sides"));
     }
@@ -216,9 +289,6 @@ fn check_supported(scenario: &Scenario) -> Result<(), ExactError> {
         }
         for (gi, g) in side.groups.iter().enumerate() {
             let at = |f: &str| format!("sides[{si}].groups[{gi}].{f}");
-            if !g.parry.is_never() {
-                return Err(ExactError::unsupported(at("parry"), "parries"));
-            }
             if g.scouting.is_some() {
                 // Its -1 lasts into the next round: a mark the chain's
                 // state does not hold.
@@ -226,12 +296,6 @@ fn check_supported(scenario: &Scenario) -> Result<(), ExactError> {
             }
             if g.unaware_for > 0 {
                 return Err(ExactError::unsupported(at("unaware_for"), "surprise"));
-            }
-            if simple && g.disruptible {
-                return Err(ExactError::unsupported(
-                    at("disruptible"),
-                    "disruptible actions under Simple Rounds",
-                ));
             }
         }
     }

@@ -11,6 +11,7 @@ mod digest;
 mod distance;
 mod durations;
 mod exact;
+mod exact_from_here;
 mod limits;
 mod lone;
 mod morale;

@@ -1168,6 +1168,7 @@ fun main() {
         "strike errors" to ::strikeErrors,
         "balance: where the fight is even" to ::balanceSearch,
         "exact: the hand-checked duel in fractions (Exact.kt)" to ::exactOutcomes,
+        "odds from here, exact mid-duel and sampled with the reason (OddsFromHere.kt)" to ::exactOddsFromHere,
         "Brooklyn's parries (Full Contact, the text's rolls) and their exact odds" to ::brooklynsParries,
         "the Tick System whole: a defense's ticks, Prepare, Acquire" to ::tickSystemWhole,
         "ranges and amazing results at the table (Full Contact, the text's rolls)" to ::rangedAndAmazingAtTheTable,

@@ -52,11 +52,12 @@ fn main() {
             );
         }
         println!(
-            "draws {:.2}%, timeouts {:.2}%, {:.2} ticks and {:.2} rounds on average",
+            "draws {:.2}%, timeouts {:.2}%, {:.2} ticks and {:.2} rounds on average ({})",
             100.0 * o.draw_rate,
             100.0 * o.timeout_rate,
-            o.mean_ticks,
-            o.mean_rounds
+            o.mean_ticks.unwrap_or(f64::NAN),
+            o.mean_rounds.unwrap_or(f64::NAN),
+            o.method.name()
         );
     }
     println!("{reps} x {BATTLES} continuations, best call {:.1} ms", best * 1e3);

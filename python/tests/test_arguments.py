@@ -208,7 +208,8 @@ CALLS: list[tuple[str, Call, dict[str, str], str]] = [
     ("Encounter.view", lambda **k: E.view(**k), {"players": "bool"}, "tracker"),
     ("Encounter.log_since", lambda **k: E.log_since(**k), {"n": "u64"}, "tracker"),
     ("Encounter.set_undo_limit", lambda **k: E.set_undo_limit(**k), {"limit": "u32"}, "tracker"),
-    ("Encounter.odds_from_here", lambda **k: E.odds_from_here(**{"battles": 10, **k}), {"battles": "u64", "seed": "u64"}, "rules"),
+    ("Encounter.odds_from_here", lambda **k: E.odds_from_here(**{"battles": 10, **k}),
+     {"battles": "u64", "seed": "u64", "exact": "bool"}, "rules"),
     ("Encounter.end_effect", lambda **k: E.end_effect(**k), {"effect": "u32"}, "id"),
 ]
 

@@ -479,6 +479,7 @@ pub(crate) mod tracker {
         postures: Option<(Option<i32>, Option<i32>)>,
         rolls: Option<Vec<Option<i32>>>,
         group_roll: bool,
+        exact: bool,
         group: Option<i32>,
         median: bool,
         story_rolls("rolls"): Vec<i32>,

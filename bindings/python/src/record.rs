@@ -67,6 +67,33 @@ plain_field!("float": f64);
 plain_field!("bool": bool);
 plain_field!("str": String);
 
+/// An exact fraction in lowest terms as the core writes it (`"50/131"`,
+/// `"0"`): a `fractions.Fraction` in Python.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct FractionText(pub(crate) String);
+
+impl Field for FractionText {
+    fn hint() -> String {
+        "Fraction".to_owned()
+    }
+    fn to_py<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        py.import("fractions")?.getattr("Fraction")?.call1((self.0.as_str(),))
+    }
+    fn from_py(obj: &Bound<'_, PyAny>) -> Result<Self, String> {
+        let class = obj
+            .py()
+            .import("fractions")
+            .and_then(|m| m.getattr("Fraction"))
+            .map_err(|e| e.to_string())?;
+        if !obj.is_instance(&class).map_err(|e| e.to_string())? {
+            return Err(format!("a Fraction, not {}", type_name(obj)));
+        }
+        obj.str()
+            .map(|s| FractionText(s.to_string()))
+            .map_err(|e| e.to_string())
+    }
+}
+
 impl<T: Field> Field for Option<T> {
     fn hint() -> String {
         format!("Optional[{}]", T::hint())

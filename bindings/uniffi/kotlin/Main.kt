@@ -915,7 +915,7 @@ fun oddsAndRestore() {
         check("odds: the rates sum to 1", kotlin.math.abs(total - 1.0) < 1e-9) { "$odds" }
         check("odds: each interval holds its rate", odds.sides.all { it.low <= it.winRate && it.winRate <= it.high && it.low >= 0.0 && it.high <= 1.0 }) { "$odds" }
         check("odds: the party is favoured", odds.sides[0].winRate > odds.sides[1].winRate) { "$odds" }
-        check("odds: some time left", odds.meanTicks > 0.0 && odds.meanRounds > 0.0) { "$odds" }
+        check("odds: some time left", (odds.meanTicks ?: 0.0) > 0.0 && (odds.meanRounds ?: 0.0) > 0.0) { "$odds" }
         same("odds: the same seed, the same odds", e.oddsFromHere(400uL, 7uL), odds)
         same("odds: the encounter is unchanged", e.snapshot(), before)
         throws<SkirmishException.InvalidInput>("odds of 0 battles") { e.oddsFromHere(0uL, 1uL) }?.let { same("the field", it.field, "battles") }
@@ -1199,6 +1199,7 @@ fun main() {
         "balance: where the fight is even" to ::balanceSearch,
         "exact: the hand-checked duel in fractions (Exact.kt)" to ::exactOutcomes,
         "balance on exact chances: a duel (Exact.kt)" to ::exactBalance,
+        "odds from here, exact mid-duel and sampled with the reason (OddsFromHere.kt)" to ::exactOddsFromHere,
         "Brooklyn's parries (Full Contact, the text's rolls) and their exact odds" to ::brooklynsParries,
         "the Tick System whole: a defense's ticks, Prepare, Acquire" to ::tickSystemWhole,
         "ranges and amazing results at the table (Full Contact, the text's rolls)" to ::rangedAndAmazingAtTheTable,

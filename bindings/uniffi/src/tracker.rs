@@ -332,14 +332,30 @@ impl Encounter {
         self.read(|e| Ok(e.view(view_for.into()).into()))
     }
 
-    /// Who is likely to win from here: `battles` fights (1..=the
-    /// simulator's limit) from the present state, by the encounter's rules,
-    /// deterministic for a `seed`. The encounter is not changed. A fight
-    /// already decided gives its outcome, nothing fought (`battles` 0):
-    /// the side standing at 100%, the others at 0% (nobody: a draw, 100%).
+    /// Who is likely to win from here. Exact, with fractions and nothing
+    /// fought, when the exact engine models the fight as it stands
+    /// (Simultaneous Combat between exchanges, Simple Rounds between
+    /// rounds; Full Contact or a FUDGE duel; docs/rules.md §7) and it fits
+    /// its default budget; otherwise `battles` fights (1..=the simulator's
+    /// limit) from the present state, by the encounter's rules,
+    /// deterministic for a `seed`, with the `reason` it is not exact. The
+    /// encounter is not changed. A fight already decided gives its
+    /// outcome (`method` Decided): the side standing at 100%, the others
+    /// at 0% (nobody: a draw, 100%).
     pub fn odds_from_here(&self, battles: u64, seed: u64) -> Result<OddsFromHere> {
         self.read_any(|e| {
             sim_odds::odds_from_here(e, battles, seed)
+                .map(Into::into)
+                .map_err(SkirmishError::from_sim)
+        })
+    }
+
+    /// [`odds_from_here`](Self::odds_from_here) always sampled: `battles`
+    /// fights, in a time that grows with `battles` only (a phone bounding
+    /// the call).
+    pub fn sampled_odds_from_here(&self, battles: u64, seed: u64) -> Result<OddsFromHere> {
+        self.read_any(|e| {
+            sim_odds::odds_from_here_with(e, battles, seed, None)
                 .map(Into::into)
                 .map_err(SkirmishError::from_sim)
         })

@@ -17,8 +17,8 @@
 //!   ([`sweep::sweep`], [`sweep::SweepTable`]); [`stats`] holds the
 //!   statistics.
 //! - [`odds`]: "who is likely to win from here?" for a live tracker
-//!   `Encounter`: the rest of its battle fought many times
-//!   ([`odds::odds_from_here`]); and an encounter started from a scenario
+//!   `Encounter`: the rest of its battle solved exactly when the exact
+//!   engine models it, else fought many times ([`odds::odds_from_here`]); and an encounter started from a scenario
 //!   ([`odds::encounter_from_scenario`]).
 //! - [`balance`]: where a side's win rate crosses a target (an even
 //!   fight) as one field varies, by bisection on common random numbers,

@@ -39,6 +39,23 @@
 //! The continuation begins at the end of the current moment: strikes of
 //! the current moment the GM has not resolved yet are not fought.
 //!
+//! # Exact or sampled
+//!
+//! Before fighting anything, [`odds_from_here`] asks the exact engine
+//! ([`crate::exact::solve_encounter`], docs/rules.md §7.1) for the same
+//! game: when it models the encounter as it stands (Simultaneous Combat
+//! between exchanges, Simple Rounds between rounds; Full Contact or a
+//! FUDGE duel; no effect, disarm or other mark its state does not hold)
+//! and the chain fits [`ExactOptions::default`]'s budget, the odds are
+//! its answer: nothing fought (`battles` 0), each rate exact with its
+//! fraction, no mean length, [`OddsMethod::Exact`]. Otherwise the battles
+//! are fought as described here, with the same numbers as when sampling
+//! is forced, and [`OddsMethod::Sampled`] carries the exact engine's
+//! refusal as the reason. [`odds_from_here_with`] takes the exact
+//! engine's budget, or `None` to force sampling (a caller bounding its
+//! time). [`odds_from_continuation`] always samples: a continuation does
+//! not hold what the exact engine must check (effects, disarms).
+//!
 //! # Determinism
 //!
 //! Battle `i` draws from `SeededRolls::for_stream(seed, i)`, as a sweep's
@@ -82,6 +99,7 @@ use skirmish_core::tracker::{Continuation, Encounter, EncounterRules, MAX_COMBAT
 use crate::battle::{Battle, Resume, Start, Workspace};
 use crate::clock::{LineClock, Lines};
 use crate::error::SimError;
+use crate::exact::{ExactOdds, ExactOptions, solve_encounter};
 use crate::report::{BattleSummary, Outcome};
 use crate::scenario::{BattleRules, Scenario};
 use crate::stats;
@@ -107,6 +125,59 @@ pub struct SideOdds {
     pub low: f64,
     /// ...and its upper bound.
     pub high: f64,
+    /// `win_rate` as an exact fraction in lowest terms (`"50/131"`), when
+    /// the odds were solved in fractions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fraction: Option<String>,
+}
+
+/// How [`odds_from_here`] computed its odds.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum OddsMethod {
+    /// Fewer than two sides stand: the odds are the outcome, nothing
+    /// computed.
+    Decided,
+    /// Solved by the exact engine ([`crate::exact::solve_encounter`]):
+    /// no battle fought, no interval but the solver's `error_bound`.
+    Exact {
+        /// States of the chain solved.
+        states: usize,
+        /// Whether the chances are exact fractions (else `f64`).
+        fractions: bool,
+        /// The most a rate may be off (0 for fractions).
+        error_bound: f64,
+    },
+    /// Sampled: `battles` continuations fought.
+    Sampled {
+        /// Why the odds are not exact: the exact engine's refusal (what it
+        /// does not model here, or the fight is too big); `None` when
+        /// the caller asked for sampling.
+        reason: Option<String>,
+    },
+}
+
+impl Default for OddsMethod {
+    /// Sampled, for odds saved before the method was recorded.
+    fn default() -> Self {
+        OddsMethod::Sampled { reason: None }
+    }
+}
+
+impl OddsMethod {
+    /// Whether the odds are the exact answer (solved, or decided).
+    pub fn is_exact(&self) -> bool {
+        !matches!(self, OddsMethod::Sampled { .. })
+    }
+
+    /// Its name: `"decided"`, `"exact"` or `"sampled"`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            OddsMethod::Decided => "decided",
+            OddsMethod::Exact { .. } => "exact",
+            OddsMethod::Sampled { .. } => "sampled",
+        }
+    }
 }
 
 /// What many fights from the encounter's present state came to. A fight
@@ -123,18 +194,31 @@ pub struct OddsFromHere {
     pub draws: u64,
     /// The share of draws.
     pub draw_rate: f64,
+    /// `draw_rate` as an exact fraction, when solved in fractions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub draw_fraction: Option<String>,
     /// Battles that hit a limit (see the [module docs](self)) with two or
     /// more sides standing, or in which nobody standing could act again:
     /// never counted as a win.
     pub timeouts: u64,
-    /// The share of timeouts.
+    /// The share of timeouts. Exact odds: the chance that the fight never
+    /// ends (it reaches a state where nobody can hurt anybody), which a
+    /// battle reports as a timeout at its limits.
     pub timeout_rate: f64,
+    /// `timeout_rate` as an exact fraction, when solved in fractions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeout_fraction: Option<String>,
     /// The mean number of ticks the rest of the battle lasts: from the
-    /// encounter's current tick to the tick of the last moment fought.
-    pub mean_ticks: f64,
+    /// encounter's current tick to the tick of the last moment fought
+    /// (`None` for exact odds: the exact engine solves who wins, not how
+    /// long it takes).
+    pub mean_ticks: Option<f64>,
     /// The mean number of rounds (phases, exchanges; under Continuous,
-    /// stopwatch laps) begun from here.
-    pub mean_rounds: f64,
+    /// stopwatch laps) begun from here (`None` for exact odds).
+    pub mean_rounds: Option<f64>,
+    /// How the odds were computed: decided, exact or sampled (with why).
+    #[serde(default)]
+    pub method: OddsMethod,
 }
 
 impl OddsFromHere {
@@ -181,13 +265,71 @@ impl OddsFromHere {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn odds_from_here(encounter: &Encounter, battles: u64, seed: u64) -> Result<OddsFromHere, SimError> {
+    odds_from_here_with(encounter, battles, seed, Some(&ExactOptions::default()))
+}
+
+/// [`odds_from_here`] with the exact engine's budget given, or (`exact`
+/// `None`) sampling forced: a caller that must bound its time (a phone)
+/// or wants the sampled battles' lengths.
+///
+/// # Errors
+///
+/// As [`odds_from_here`].
+pub fn odds_from_here_with(
+    encounter: &Encounter,
+    battles: u64,
+    seed: u64,
+    exact: Option<&ExactOptions>,
+) -> Result<OddsFromHere, SimError> {
     check_battles(battles)?;
     let sides = encounter.sides_standing();
     if sides.len() >= 2 && sides.iter().filter(|(_, standing)| *standing).count() < 2 {
         return Ok(decided(&sides));
     }
     let continuation = encounter.continuation()?;
-    odds_from_continuation(&continuation, battles, seed)
+    let reason = match exact.map(|options| solve_encounter(encounter, options)) {
+        None => None,
+        Some(Ok(odds)) => return Ok(from_exact(&odds)),
+        Some(Err(e)) => Some(e.to_string()),
+    };
+    let mut odds = odds_from_continuation(&continuation, battles, seed)?;
+    odds.method = OddsMethod::Sampled { reason };
+    Ok(odds)
+}
+
+/// Exact odds in the shape of sampled ones: nothing fought, each rate the
+/// exact chance, its interval the solver's error bound.
+fn from_exact(odds: &ExactOdds) -> OddsFromHere {
+    let bound = odds.error_bound;
+    OddsFromHere {
+        battles: 0,
+        sides: odds
+            .sides
+            .iter()
+            .zip(&odds.wins)
+            .map(|(name, w)| SideOdds {
+                name: name.clone(),
+                wins: 0,
+                win_rate: w.value,
+                low: (w.value - bound).max(0.0),
+                high: (w.value + bound).min(1.0),
+                fraction: w.fraction.clone(),
+            })
+            .collect(),
+        draws: 0,
+        draw_rate: odds.draw.value,
+        draw_fraction: odds.draw.fraction.clone(),
+        timeouts: 0,
+        timeout_rate: odds.never_ends.value,
+        timeout_fraction: odds.never_ends.fraction.clone(),
+        mean_ticks: None,
+        mean_rounds: None,
+        method: OddsMethod::Exact {
+            states: odds.states,
+            fractions: odds.exact,
+            error_bound: bound,
+        },
+    }
 }
 
 /// The odds of a decided fight: its outcome, nothing fought.
@@ -204,14 +346,18 @@ fn decided(sides: &[(String, bool)]) -> OddsFromHere {
                 win_rate: share(*standing),
                 low: share(*standing),
                 high: share(*standing),
+                fraction: Some(if *standing { "1" } else { "0" }.into()),
             })
             .collect(),
         draws: 0,
         draw_rate: share(draw),
+        draw_fraction: Some(if draw { "1" } else { "0" }.into()),
         timeouts: 0,
         timeout_rate: 0.0,
-        mean_ticks: 0.0,
-        mean_rounds: 0.0,
+        timeout_fraction: Some("0".into()),
+        mean_ticks: Some(0.0),
+        mean_rounds: Some(0.0),
+        method: OddsMethod::Decided,
     }
 }
 
@@ -527,15 +673,19 @@ impl Plan {
                         win_rate: rate(w),
                         low,
                         high,
+                        fraction: None,
                     }
                 })
                 .collect(),
             draws,
             draw_rate: rate(draws),
+            draw_fraction: None,
             timeouts,
             timeout_rate: rate(timeouts),
-            mean_ticks: ticks as f64 / battles as f64,
-            mean_rounds: rounds as f64 / battles as f64,
+            timeout_fraction: None,
+            mean_ticks: Some(ticks as f64 / battles as f64),
+            mean_rounds: Some(rounds as f64 / battles as f64),
+            method: OddsMethod::Sampled { reason: None },
         })
     }
 }

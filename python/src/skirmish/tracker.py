@@ -631,11 +631,21 @@ class Encounter:
         """Keeps at most ``limit`` undo steps (0 to 10,000)."""
         self._core.set_undo_limit(limit)
 
-    def odds_from_here(self, battles: int = 10_000, *, seed: int = 0) -> OddsFromHere:
-        """Each side's chance of winning from here: the rest of the battle
-        fought ``battles`` times by the battle engine's rules (GIL released;
-        the same encounter and seed give the same odds)."""
-        return self._core.odds_from_here(battles, seed)
+    def odds_from_here(self, battles: int = 10_000, *, seed: int = 0, exact: bool = True) -> OddsFromHere:
+        """Each side's chance of winning from here (GIL released).
+
+        Exact when the exact engine models the fight as it stands (docs/rules.md
+        §7: Simultaneous Combat between exchanges, Simple Rounds between rounds;
+        Full Contact, or a FUDGE duel; nothing pending that its state does not
+        hold) and it fits the default budget: ``method`` is ``"exact"``, no
+        battle is fought, and each rate comes with its
+        :class:`~fractions.Fraction` (``SideOdds.fraction``, ``draw_fraction``,
+        ``timeout_fraction``). Otherwise the rest of the battle is fought
+        ``battles`` times by the battle engine's rules (the same encounter and
+        seed give the same odds): ``method`` is ``"sampled"`` and ``reason``
+        says why it is not exact. ``exact=False`` always samples (a bounded
+        time). A decided fight gives its outcome (``method`` ``"decided"``)."""
+        return self._core.odds_from_here(battles, seed, exact)
 
     # --- display ------------------------------------------------------
 

@@ -23,7 +23,8 @@ use skirmish_core::tracker::{
     CombatantId, Duration, EffectId, Encounter, EncounterRules, EncounterStrikeOptions, LoneFighterDice,
     LoneFighterOptions, ShotDefense, ShotOptions, StrikeDice, TrackerError, ViewFor, WoundOverride,
 };
-use skirmish_sim::odds::{encounter_from_scenario, odds_from_here};
+use skirmish_sim::exact::ExactOptions;
+use skirmish_sim::odds::{encounter_from_scenario, odds_from_here_with};
 
 use self::records::{
     PyActingLine, PyEncounterView, PyFreeAction, PyLoneFighterReport, PyOddsFromHere, PyScoutReport, PySheetLine,
@@ -800,18 +801,21 @@ impl PyEncounter {
         guard(py, || self.inner.set_undo_limit(limit).map_err(|e| e.to_py(py)))
     }
 
-    /// Fights the rest of the battle `battles` times from here (GIL
-    /// released).
+    /// Each side's chance of winning from here: solved exactly when the
+    /// exact engine models the fight as it stands and `exact` allows it,
+    /// else the rest of the battle fought `battles` times (GIL released).
     fn odds_from_here(
         &self,
         py: Python<'_>,
         #[pyo3(from_py_with = args::rules::battles)] battles: u64,
         #[pyo3(from_py_with = args::rules::seed)] seed: u64,
+        #[pyo3(from_py_with = args::tracker::exact)] exact: bool,
     ) -> PyResult<PyOddsFromHere> {
         guard(py, || {
             let encounter = &self.inner;
+            let options = ExactOptions::default();
             let odds = py
-                .detach(|| odds_from_here(encounter, battles, seed))
+                .detach(|| odds_from_here_with(encounter, battles, seed, exact.then_some(&options)))
                 .map_err(|e| e.to_py(py))?;
             records::odds(py, odds)
         })

@@ -20,10 +20,12 @@ use skirmish_core::tracker::{
     self as core, CombatantId, CombatantState, EncounterView, ExpiredEffect, LogEntry, SheetLine, Status, StrikeReport,
     StrikeResult, Turn, ViewFor,
 };
-use skirmish_sim::odds::{OddsFromHere, SideOdds};
+use skirmish_sim::odds::{OddsFromHere, OddsMethod, SideOdds};
 
 use crate::error::guard;
-use crate::record::{Field, Name, Record, Tree, Tuple, Variants, listed_in_order, record, serde_name, serde_value};
+use crate::record::{
+    Field, FractionText, Name, Record, Tree, Tuple, Variants, listed_in_order, record, serde_name, serde_value,
+};
 
 mod fudge;
 
@@ -726,13 +728,17 @@ record! {
         low: f64,
         /// The upper bound.
         high: f64,
+        /// `win_rate` exactly, when the odds were solved in fractions.
+        fraction: Option<FractionText>,
     }
     stub []
     methods {}
 }
 
 record! {
-    /// Each side's chance of winning from here, by fighting the rest many times.
+    /// Each side's chance of winning from here: solved exactly when the
+    /// exact engine models the fight as it stands, else by fighting the
+    /// rest many times (`method` says which, `reason` why not exact).
     struct PyOddsFromHere as "OddsFromHere" {
         /// Battles fought.
         battles: u64,
@@ -746,10 +752,26 @@ record! {
         timeouts: u64,
         /// The share of timeouts.
         timeout_rate: f64,
-        /// The mean number of ticks the rest of the battle lasts.
-        mean_ticks: f64,
-        /// The mean number of rounds begun from here.
-        mean_rounds: f64,
+        /// The mean number of ticks the rest of the battle lasts (None when
+        /// exact: the exact engine solves who wins, not how long).
+        mean_ticks: Option<f64>,
+        /// The mean number of rounds begun from here (None when exact).
+        mean_rounds: Option<f64>,
+        /// `draw_rate` exactly, when solved in fractions.
+        draw_fraction: Option<FractionText>,
+        /// `timeout_rate` (exact: the chance the fight never ends) exactly,
+        /// when solved in fractions.
+        timeout_fraction: Option<FractionText>,
+        /// How the odds were computed: "decided", "exact" or "sampled".
+        method: String,
+        /// Whether the odds are the exact answer (decided or solved).
+        exact: bool,
+        /// Exact: the states of the chain solved.
+        states: Option<u64>,
+        /// Exact: the most a rate may be off (0 for fractions).
+        error_bound: Option<f64>,
+        /// Sampled: why not exact (None when sampling was asked for).
+        reason: Option<String>,
     }
     stub ["def side(self, name: str) -> SideOdds: ..."]
     methods {
@@ -784,18 +806,33 @@ impl PyOddsFromHere {
                     win_rate: s.win_rate,
                     low: s.low,
                     high: s.high,
+                    fraction: s.fraction.clone().map(|f| f.0),
                 })
             })
             .collect::<PyResult<Vec<_>>>()?;
+        let method = match self.method.as_str() {
+            "decided" => OddsMethod::Decided,
+            "exact" => OddsMethod::Exact {
+                states: self.states.unwrap_or(0) as usize,
+                fractions: self.draw_fraction.is_some(),
+                error_bound: self.error_bound.unwrap_or(0.0),
+            },
+            _ => OddsMethod::Sampled {
+                reason: self.reason.clone(),
+            },
+        };
         Ok(OddsFromHere {
             battles: self.battles,
             sides,
             draws: self.draws,
             draw_rate: self.draw_rate,
+            draw_fraction: self.draw_fraction.clone().map(|f| f.0),
             timeouts: self.timeouts,
             timeout_rate: self.timeout_rate,
+            timeout_fraction: self.timeout_fraction.clone().map(|f| f.0),
             mean_ticks: self.mean_ticks,
             mean_rounds: self.mean_rounds,
+            method,
         })
     }
 }
@@ -814,10 +851,18 @@ pub(crate) fn odds(py: Python<'_>, o: OddsFromHere) -> PyResult<PyOddsFromHere> 
                     win_rate: s.win_rate,
                     low: s.low,
                     high: s.high,
+                    fraction: s.fraction.map(FractionText),
                 },
             )
         })
         .collect::<PyResult<Vec<_>>>()?;
+    let (states, error_bound, reason) = match &o.method {
+        OddsMethod::Decided => (None, None, None),
+        OddsMethod::Exact {
+            states, error_bound, ..
+        } => (Some(*states as u64), Some(*error_bound), None),
+        OddsMethod::Sampled { reason } => (None, None, reason.clone()),
+    };
     Ok(PyOddsFromHere {
         battles: o.battles,
         sides: Tuple::of(py, sides)?,
@@ -827,6 +872,13 @@ pub(crate) fn odds(py: Python<'_>, o: OddsFromHere) -> PyResult<PyOddsFromHere> 
         timeout_rate: o.timeout_rate,
         mean_ticks: o.mean_ticks,
         mean_rounds: o.mean_rounds,
+        draw_fraction: o.draw_fraction.map(FractionText),
+        timeout_fraction: o.timeout_fraction.map(FractionText),
+        method: o.method.name().to_owned(),
+        exact: o.method.is_exact(),
+        states,
+        error_bound,
+        reason,
     })
 }
 

@@ -108,9 +108,14 @@ Effects and players
 Showing
   sheet      the tick sheet      view    every combatant (GM)
   players    the players' view   log [N] the last N log entries (default 20)
-  odds [BATTLES]                each side's chance of winning from here: the
-                    rest of the fight fought BATTLES times (default 1000)
-                    by the simulator, with the session's --seed
+  odds [BATTLES]                each side's chance of winning from here:
+                    exact (fractions) when the exact engine models the fight
+                    as it stands (Simultaneous between exchanges, Simple
+                    Rounds between rounds, Full Contact or a FUDGE duel) and
+                    it fits its budget; else the rest of the fight fought
+                    BATTLES times (default 1000) by the simulator, with the
+                    session's --seed, and the reason it is not exact
+  odds sample [BATTLES]         the same, always sampled (bounded time)
   odds WHO TARGET               exact chance of this strike hitting now
 
 Session
@@ -267,8 +272,8 @@ pub(crate) enum Command {
     Players,
     /// `log [N]`.
     Log(usize),
-    /// `odds [BATTLES]`.
-    OddsFromHere(u64),
+    /// `odds [sample] [BATTLES]`: battles, and whether sampling is forced.
+    OddsFromHere(u64, bool),
     /// `odds WHO TARGET`.
     Odds(String, String),
     /// `save FILE`.
@@ -741,8 +746,12 @@ pub(crate) fn parse(words: Vec<String>) -> Result<Option<Command>, CmdError> {
             Command::Log(n)
         }
         "odds" => match (w.next(), w.next()) {
-            (None, _) => Command::OddsFromHere(1000),
-            (Some(n), None) => Command::OddsFromHere(number(&n, "BATTLES")?),
+            (None, _) => Command::OddsFromHere(1000, false),
+            (Some(s), n) if s == "sample" => {
+                w.done()?;
+                Command::OddsFromHere(n.map_or(Ok(1000), |n| number(&n, "BATTLES"))?, true)
+            }
+            (Some(n), None) => Command::OddsFromHere(number(&n, "BATTLES")?, false),
             (Some(a), Some(t)) => {
                 w.done()?;
                 Command::Odds(a, t)

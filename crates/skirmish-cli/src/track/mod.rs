@@ -441,9 +441,15 @@ impl Session {
                 }
                 return Ok(Flow::Continue);
             }
-            Command::OddsFromHere(battles) => {
-                let odds =
-                    skirmish_sim::odds::odds_from_here(&self.encounter, battles, self.seed).map_err(sim_error)?;
+            Command::OddsFromHere(battles, sample) => {
+                let exact = skirmish_sim::exact::ExactOptions::default();
+                let odds = skirmish_sim::odds::odds_from_here_with(
+                    &self.encounter,
+                    battles,
+                    self.seed,
+                    (!sample).then_some(&exact),
+                )
+                .map_err(sim_error)?;
                 show::odds_from_here(&odds, self.seed, out);
                 return Ok(Flow::Continue);
             }

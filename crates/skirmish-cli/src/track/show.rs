@@ -484,7 +484,8 @@ pub(super) fn strike_odds(e: &Encounter, a: CombatantId, t: CombatantId, out: &m
 
 /// Each side's chance of winning from here, as the simulator found it.
 pub(super) fn odds_from_here(o: &skirmish_sim::odds::OddsFromHere, seed: u64, out: &mut String) {
-    if o.battles == 0 {
+    use skirmish_sim::odds::OddsMethod;
+    if o.method == OddsMethod::Decided {
         // Decided: the outcome, nothing fought.
         let standing: Vec<&str> = o
             .sides
@@ -503,10 +504,42 @@ pub(super) fn odds_from_here(o: &skirmish_sim::odds::OddsFromHere, seed: u64, ou
         *out += &t.render(Format::Text);
         return;
     }
+    if let OddsMethod::Exact {
+        states,
+        fractions,
+        error_bound,
+    } = o.method
+    {
+        let how = if fractions {
+            "in exact fractions".to_owned()
+        } else {
+            format!("in floating point, each chance within {error_bound:.1e}")
+        };
+        *out += &format!("odds from here: exact, the rest of the fight solved as a chain of {states} states {how}\n");
+        let chance = |rate: f64, fraction: &Option<String>| match fraction {
+            Some(f) if f.contains('/') => format!("{:.2}% ({f})", 100.0 * rate),
+            _ => format!("{:.2}%", 100.0 * rate),
+        };
+        let mut t = Table::new(&["side", "chance"]).right_align(&[1]);
+        for side in &o.sides {
+            t.push(vec![side.name.clone(), chance(side.win_rate, &side.fraction)]);
+        }
+        *out += &t.render(Format::Text);
+        *out += &format!(
+            "draw {}, never ends {}\n",
+            chance(o.draw_rate, &o.draw_fraction),
+            chance(o.timeout_rate, &o.timeout_fraction)
+        );
+        return;
+    }
     *out += &format!(
         "odds from here: the rest of the fight fought {} times (seed {seed})\n",
         o.battles
     );
+    *out += &match &o.method {
+        OddsMethod::Sampled { reason: Some(why) } => format!("sampled, {} battles; not exact: {why}\n", o.battles),
+        _ => format!("sampled, {} battles, as asked\n", o.battles),
+    };
     let mut t = Table::new(&["side", "wins", "chance", "95% interval"]).right_align(&[1, 2]);
     for side in &o.sides {
         t.push(vec![
@@ -521,7 +554,7 @@ pub(super) fn odds_from_here(o: &skirmish_sim::odds::OddsFromHere, seed: u64, ou
         "draws {:.1}%, timeouts {:.1}%; the rest lasts {:.1} ticks ({:.1} rounds) on average\n",
         100.0 * o.draw_rate,
         100.0 * o.timeout_rate,
-        o.mean_ticks,
-        o.mean_rounds
+        o.mean_ticks.unwrap_or(0.0),
+        o.mean_rounds.unwrap_or(0.0)
     );
 }

@@ -800,3 +800,86 @@ fn an_amazing_defense_disarms_or_knocks_down_at_the_table() {
         ],
     );
 }
+
+/// `odds` mid-duel under Simultaneous Combat, after a hit: exact, in the
+/// fractions `skirmish exact` gives for the duel that starts with that
+/// damage; `odds sample` and a moment within a Simple Rounds round are
+/// sampled, saying why.
+#[test]
+fn odds_from_here_are_exact_fractions_when_the_exact_engine_models_the_fight() {
+    let duel = "name = \"duel\"
+timing = \"simultaneous\"
+damage = { model = \"hit_points\", max_hp = 5 }
+[[sides]]
+name = \"A\"
+groups = [{ name = \"a\", strike_rating = 5, defense_rating = 5 }]
+[[sides]]
+name = \"B\"
+groups = [{ name = \"b\", strike_rating = 5, defense_rating = 5 }]
+";
+    let dir = std::env::temp_dir().join(format!("skirmish-cli-exact-odds-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("duel.toml");
+    std::fs::write(&path, duel).unwrap();
+    let file = path.to_string_lossy().into_owned();
+    // a hits b for 3 of its 5 hit points, b misses.
+    let script = "next\nnext\nstrike a b roll 3\nstrike b a roll -2\nodds\nodds sample 200\n";
+    let s = track(&[&file], script);
+    assert_eq!((s.code, s.stderr.as_str()), (Some(0), ""), "{}", s.stdout);
+    // The duel from that damage, solved by `skirmish exact`.
+    let out = Command::new(env!("CARGO_BIN_EXE_skirmish"))
+        .args([
+            "exact",
+            &file,
+            "--set",
+            "sides.B.groups.b.hit_points=2",
+            "--format",
+            "csv",
+        ])
+        .output()
+        .unwrap();
+    let csv = String::from_utf8(out.stdout).unwrap();
+    let fraction = |outcome: &str| -> String {
+        let row = csv.lines().find(|l| l.starts_with(outcome)).unwrap();
+        row.rsplit(',').next().unwrap().to_owned()
+    };
+    let (a, b, draw) = (fraction("A wins"), fraction("B wins"), fraction("draw"));
+    assert!(a.contains('/') && b.contains('/'), "{csv}");
+    let a_line = s.stdout.lines().find(|l| l.starts_with("A ")).unwrap();
+    let b_line = s.stdout.lines().find(|l| l.starts_with("B ")).unwrap();
+    assert!(a_line.ends_with(&format!("({a})")), "{a_line} vs {a}\n{}", s.stdout);
+    assert!(b_line.ends_with(&format!("({b})")), "{b_line} vs {b}\n{}", s.stdout);
+    starting_in_order(
+        &s.stdout,
+        &[
+            "odds from here: exact, the rest of the fight solved as a chain of ",
+            "draw ",
+            "odds from here: the rest of the fight fought 200 times (seed ",
+            "sampled, 200 battles, as asked",
+        ],
+    );
+    let draw_line = s.stdout.lines().find(|l| l.starts_with("draw ")).unwrap();
+    assert!(draw_line.contains(&format!("({draw})")), "{draw_line} vs {draw}");
+
+    // Simple Rounds, the round's initiative rolled: sampled, and why.
+    let s = track(&[&file, "--set", "timing=simple-rounds"], "next\nodds 100\n");
+    assert_eq!((s.code, s.stderr.as_str()), (Some(0), ""), "{}", s.stdout);
+    starting_in_order(
+        &s.stdout,
+        &[
+            "odds from here: the rest of the fight fought 100 times (seed ",
+            "sampled, 100 battles; not exact: scheduler: round 1 under way, 2 actions still to land",
+        ],
+    );
+}
+
+/// Lines starting with each of `prefixes`, in that order.
+fn starting_in_order(text: &str, prefixes: &[&str]) {
+    let mut rest = text.lines();
+    for want in prefixes {
+        assert!(
+            rest.any(|l| l.starts_with(want)),
+            "missing (or out of order): {want:?}\n--- output ---\n{text}"
+        );
+    }
+}

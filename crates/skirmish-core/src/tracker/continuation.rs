@@ -68,6 +68,46 @@ impl Encounter {
         sides
     }
 
+    /// What the encounter holds that its [`Continuation`] leaves out, each
+    /// as the field it lives in (`combatants[2].upset`, `effects[0]`) and
+    /// what it is: an amazing defense's disarm or knock-down still on a
+    /// combatant, an effect still running, the Tick System's Acquire
+    /// mark. A simulator fighting on from the continuation does not play
+    /// them; one that answers exactly or not at all (the exact engine)
+    /// refuses an encounter that holds any.
+    pub fn left_out(&self) -> Vec<(String, String)> {
+        let s = &self.state;
+        let mut out = Vec::new();
+        for (i, c) in s.combatants.iter().enumerate() {
+            if c.status == Status::Removed {
+                continue;
+            }
+            let what = match c.upset {
+                super::amazing::Upset::None => None,
+                super::amazing::Upset::Disarmed => Some("is disarmed (its next action is lost)"),
+                super::amazing::Upset::Recovering { .. } => Some("spends this action recovering its weapon"),
+                super::amazing::Upset::KnockedDown { .. } => Some("is knocked down until its next action"),
+            };
+            if let Some(what) = what {
+                out.push((format!("combatants[{i}].upset"), format!("{} {what}", c.name)));
+            }
+        }
+        for (i, e) in s.effects.iter().enumerate() {
+            if e.active {
+                out.push((format!("effects[{i}]"), format!("the effect {} is running", e.name)));
+            }
+        }
+        for (i, l) in s.lines.iter().enumerate() {
+            if l.last_shot_at.is_some() {
+                out.push((
+                    format!("lines[{i}].last_shot_at"),
+                    format!("{} has acquired a target (Tick System, Acquire)", l.name),
+                ));
+            }
+        }
+        out
+    }
+
     /// The encounter as a simulator sees it (see [`Continuation`]).
     ///
     /// Refused (`NotNow`) when a combatant still in the fight has no

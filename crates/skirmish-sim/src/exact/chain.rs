@@ -52,11 +52,19 @@ pub(super) struct Chain {
 impl Chain {
     /// The chain of `fight` from its start, at most `budget` states.
     pub(super) fn build(fight: &Fight, budget: usize) -> Result<Chain, ExactError> {
+        Chain::build_from(fight, moment::start(fight), budget)
+    }
+
+    /// The chain of `fight` from the state `start` (a fight under way:
+    /// each fighter's damage so far, down or not), at most `budget`
+    /// states. `start` must have a slot per fighter and at least two
+    /// sides standing (the caller's checks).
+    pub(super) fn build_from(fight: &Fight, start: State, budget: usize) -> Result<Chain, ExactError> {
         if budget == 0 {
             return Err(ExactError::TooManyStates { states: 1, budget });
         }
         let mut index: FixedMap<State, u32> = FixedMap::default();
-        let mut queue: Vec<State> = vec![moment::start(fight)];
+        let mut queue: Vec<State> = vec![start];
         index.insert(queue[0].clone(), 0);
         let mut chain = Chain {
             endings: fight.sides.len() + 1,

@@ -65,6 +65,7 @@
 
 mod chain;
 mod continuous;
+mod encounter;
 mod error;
 mod fudge;
 mod graduated;
@@ -75,6 +76,7 @@ mod schedule;
 mod setup;
 mod tick;
 
+pub use encounter::solve_encounter;
 pub use error::ExactError;
 
 use serde::Serialize;
@@ -201,6 +203,11 @@ pub struct ExactOdds {
 pub fn solve(scenario: &Scenario, options: &ExactOptions) -> Result<ExactOdds, ExactError> {
     let fight = Fight::of(scenario)?;
     let chain = Chain::build(&fight, options.max_states)?;
+    Ok(answer(&fight, &chain, options))
+}
+
+/// The chances of `chain`, solved in the numbers `options` asks for.
+fn answer(fight: &Fight, chain: &Chain, options: &ExactOptions) -> ExactOdds {
     let exact = match options.arithmetic {
         Arithmetic::Fractions => true,
         Arithmetic::Float => false,
@@ -220,7 +227,7 @@ pub fn solve(scenario: &Scenario, options: &ExactOptions) -> Result<ExactOdds, E
         value: 0.0,
         fraction: None,
     };
-    Ok(ExactOdds {
+    ExactOdds {
         sides: fight.sides.clone(),
         wins,
         draw: rest.next().unwrap_or_else(missing),
@@ -229,5 +236,5 @@ pub fn solve(scenario: &Scenario, options: &ExactOptions) -> Result<ExactOdds, E
         transitions: chain.transitions(),
         exact,
         error_bound,
-    })
+    }
 }

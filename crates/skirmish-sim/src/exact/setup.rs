@@ -69,6 +69,21 @@ impl Fight {
     }
 }
 
+/// One fighter to build a [`Fight`] from: its side, its resolved stats,
+/// its damage at the start, and the path errors name it by
+/// (`sides[0].groups[1]`, `combatants[3]`).
+#[derive(Debug, Clone)]
+pub(super) struct Entrant {
+    /// Its side (an index into the fight's sides).
+    pub(super) side: usize,
+    /// Its stats, as the core resolves them.
+    pub(super) fighter: Fighter,
+    /// Its damage state at the start.
+    pub(super) fresh: DamageState,
+    /// Where it comes from, for errors.
+    pub(super) at: String,
+}
+
 impl Fight {
     /// `scenario` made ready, or why the exact engine cannot solve it.
     pub(super) fn of(scenario: &Scenario) -> Result<Fight, ExactError> {
@@ -76,15 +91,11 @@ impl Fight {
         // fight at all.
         Battle::new(scenario)?;
         check_supported(scenario)?;
-        let rules = match scenario.striking {
-            Striking::FullContact(r) => r,
-            Striking::FudgeOpposed(_) => FullContactRules::default(),
-        };
         let damage = scenario
             .damage
             .build()
             .map_err(|e| ExactError::Sim(crate::error::SimError::Rules(e.in_field("damage"))))?;
-        let mut fighters = Vec::new();
+        let mut entrants = Vec::new();
         for (si, side) in scenario.sides.iter().enumerate() {
             for (gi, g) in side.groups.iter().enumerate() {
                 let f = g
@@ -96,103 +107,176 @@ impl Fight {
                     }
                     Damage::FudgeWounds(_) => damage.fresh(),
                 };
-                let rof = f.action.rate_of_fire;
-                if matches!(scenario.timing, TimingSystem::SimpleRounds) && rof.shots() % rof.rounds() != 0 {
-                    // Its shots differ from round to round: the round of
-                    // use would have to enter the chain's state.
-                    return Err(ExactError::unsupported(
-                        format!("sides[{si}].groups[{gi}].weapon"),
-                        format!(
-                            "a Rate of Fire of {}/{} under Simple Rounds (its shots differ by round; whole numbers are modelled)",
-                            rof.shots(),
-                            rof.rounds()
-                        ),
-                    ));
-                }
-                if let TimingSystem::GraduatedRounds(c) = &scenario.timing {
-                    super::graduated::check(&f.action, c, |x| format!("sides[{si}].groups[{gi}].{x}"))?;
-                }
                 let count = usize::try_from(g.count).unwrap_or(usize::MAX);
-                if count > MAX_EXACT_FIGHTERS.saturating_sub(fighters.len()) {
+                if count > MAX_EXACT_FIGHTERS.saturating_sub(entrants.len()) {
                     return Err(ExactError::unsupported(
                         format!("sides[{si}].groups[{gi}].count"),
                         format!("more than {MAX_EXACT_FIGHTERS} fighters in all"),
                     ));
                 }
                 for _ in 0..count {
-                    fighters.push(ExactFighter {
+                    entrants.push(Entrant {
                         side: si,
-                        strike_rating: f.strike_rating,
-                        defense_rating: f.defense_rating,
-                        offense: f.offense,
-                        defense_factor: f.defense_factor,
-                        fresh,
                         fighter: f.clone(),
+                        fresh,
+                        at: format!("sides[{si}].groups[{gi}]"),
                     });
                 }
             }
         }
+        Fight::build(
+            scenario.sides.iter().map(|s| s.name.clone()).collect(),
+            &scenario.timing,
+            scenario.striking,
+            damage,
+            scenario.battle.targeting,
+            entrants,
+        )
+    }
+
+    /// The fight of `entrants` under these rules, every rule and option
+    /// the exact engine does not model refused (naming the field): the one
+    /// builder a scenario ([`Fight::of`]) and a live encounter
+    /// (`encounter.rs`) both feed.
+    pub(super) fn build(
+        sides: Vec<String>,
+        timing: &TimingSystem,
+        striking: Striking,
+        damage: Damage,
+        targeting: Targeting,
+        entrants: Vec<Entrant>,
+    ) -> Result<Fight, ExactError> {
+        check_rules(timing, &striking)?;
+        if entrants.len() > MAX_EXACT_FIGHTERS {
+            return Err(ExactError::unsupported(
+                "fighters",
+                format!("more than {MAX_EXACT_FIGHTERS} fighters in all"),
+            ));
+        }
+        if matches!(striking, Striking::FudgeOpposed(_))
+            && (sides.len() != 2 || entrants.len() != 2 || entrants[0].side == entrants[1].side)
+        {
+            return Err(ExactError::unsupported(
+                "striking",
+                "FUDGE opposed striking beyond a duel (one fighter a side)",
+            ));
+        }
+        for e in &entrants {
+            check_fighter(timing, &striking, &e.fighter, &e.at)?;
+        }
+        let rules = match striking {
+            Striking::FullContact(r) => r,
+            Striking::FudgeOpposed(_) => FullContactRules::default(),
+        };
         Ok(Fight {
-            sides: scenario.sides.iter().map(|s| s.name.clone()).collect(),
-            timing: scenario.timing.clone(),
-            striking: scenario.striking,
+            sides,
+            timing: timing.clone(),
+            striking,
             rules,
             damage,
-            targeting: scenario.battle.targeting,
-            fighters,
+            targeting,
+            fighters: entrants
+                .into_iter()
+                .map(|e| ExactFighter {
+                    side: e.side,
+                    strike_rating: e.fighter.strike_rating,
+                    defense_rating: e.fighter.defense_rating,
+                    offense: e.fighter.offense,
+                    defense_factor: e.fighter.defense_factor,
+                    fresh: e.fresh,
+                    fighter: e.fighter,
+                })
+                .collect(),
             schedules: ScheduleCache::default(),
         })
     }
 }
 
-/// Refuses, naming the field, every rule and option the exact engine does
-/// not model: it answers for the rules it models or not at all.
-fn check_supported(scenario: &Scenario) -> Result<(), ExactError> {
+/// Refuses the timing system and striking rules the exact engine does not
+/// model, naming the field.
+fn check_rules(timing: &TimingSystem, striking: &Striking) -> Result<(), ExactError> {
     // Every timing system is modelled; only Simultaneous Combat pairs a
     // FUDGE exchange's blows within one step of the chain.
-    let simple = !matches!(scenario.timing, TimingSystem::Simultaneous);
-    if simple && matches!(scenario.striking, Striking::FudgeOpposed(_)) {
+    let simple = !matches!(timing, TimingSystem::Simultaneous);
+    if simple && matches!(striking, Striking::FudgeOpposed(_)) {
         return Err(ExactError::unsupported(
             "striking",
             format!(
                 "FUDGE opposed striking under {} (its exchanges pair blows across moments)",
-                scenario.timing.name()
+                timing.name()
             ),
         ));
     }
-    match scenario.striking {
-        Striking::FullContact(r) => {
-            if r.amazing && !r.amazing_defense.is_none() {
+    if let Striking::FullContact(r) = striking
+        && r.amazing
+        && !r.amazing_defense.is_none()
+    {
+        return Err(ExactError::unsupported(
+            "striking.amazing_defense",
+            "an amazing defense that disarms or knocks down (it spends the attacker's next action)",
+        ));
+    }
+    Ok(())
+}
+
+/// Refuses a fighter's option the exact engine does not model, naming
+/// the field under `at`.
+fn check_fighter(timing: &TimingSystem, striking: &Striking, f: &Fighter, at: &str) -> Result<(), ExactError> {
+    let field = |name: &str| format!("{at}.{name}");
+    match timing {
+        TimingSystem::SimpleRounds => {
+            let rof = f.action.rate_of_fire;
+            if rof.shots() % rof.rounds() != 0 {
+                // Its shots differ from round to round: the round of use
+                // would have to enter the chain's state.
                 return Err(ExactError::unsupported(
-                    "striking.amazing_defense",
-                    "an amazing defense that disarms or knocks down (it spends the attacker's next action)",
+                    field("weapon"),
+                    format!(
+                        "a Rate of Fire of {}/{} under Simple Rounds (its shots differ by round; whole numbers are modelled)",
+                        rof.shots(),
+                        rof.rounds()
+                    ),
                 ));
             }
         }
-        Striking::FudgeOpposed(_) => {
-            let fighters: u64 = scenario.sides.iter().flat_map(|s| &s.groups).map(|g| g.count).sum();
-            if scenario.sides.len() != 2 || fighters != 2 {
-                return Err(ExactError::unsupported(
-                    "striking",
-                    "FUDGE opposed striking beyond a duel (one fighter a side)",
-                ));
-            }
-            for (si, side) in scenario.sides.iter().enumerate() {
-                for (gi, g) in side.groups.iter().enumerate() {
-                    let at = |f: &str| format!("sides[{si}].groups[{gi}].{f}");
-                    if g.skill.plus {
-                        return Err(ExactError::unsupported(
-                            at("skill"),
-                            "a plus-level (its rolls differ by round)",
-                        ));
-                    }
-                    if !g.posture.is_normal() {
-                        return Err(ExactError::unsupported(at("posture"), "postures"));
-                    }
-                }
-            }
+        TimingSystem::GraduatedRounds(c) => super::graduated::check(&f.action, c, |x| field(x))?,
+        // A defense as a free action pushes turns within a round as it is
+        // fought.
+        TimingSystem::TickSystem(_) if !f.defend.is_untimed() => {
+            return Err(ExactError::unsupported(
+                field("defend"),
+                "defenses as free actions (they push turns within a round)",
+            ));
+        }
+        _ => {}
+    }
+    if !matches!(timing, TimingSystem::Simultaneous) && (f.disruptible || f.action.disruptible) {
+        return Err(ExactError::unsupported(
+            field("disruptible"),
+            format!("disruptible actions under {}", timing.name()),
+        ));
+    }
+    if matches!(striking, Striking::FudgeOpposed(_)) {
+        if f.skill.plus {
+            return Err(ExactError::unsupported(
+                field("skill"),
+                "a plus-level (its rolls differ by round)",
+            ));
+        }
+        if !f.posture.is_normal() {
+            return Err(ExactError::unsupported(field("posture"), "postures"));
         }
     }
+    if !f.parry.is_never() {
+        return Err(ExactError::unsupported(field("parry"), "parries"));
+    }
+    Ok(())
+}
+
+/// Refuses, naming the field, every rule and option the exact engine does
+/// not model: it answers for the rules it models or not at all.
+fn check_supported(scenario: &Scenario) -> Result<(), ExactError> {
+    check_rules(&scenario.timing, &scenario.striking)?;
     if scenario.distance.is_some() {
         return Err(ExactError::unsupported("distance", "a distance between the sides"));
     }
@@ -226,9 +310,6 @@ fn check_supported(scenario: &Scenario) -> Result<(), ExactError> {
         }
         for (gi, g) in side.groups.iter().enumerate() {
             let at = |f: &str| format!("sides[{si}].groups[{gi}].{f}");
-            if !g.parry.is_never() {
-                return Err(ExactError::unsupported(at("parry"), "parries"));
-            }
             if g.scouting.is_some() {
                 // Its -1 lasts into the next round: a mark the chain's
                 // state does not hold.
@@ -237,26 +318,13 @@ fn check_supported(scenario: &Scenario) -> Result<(), ExactError> {
             if g.unaware_for > 0 {
                 return Err(ExactError::unsupported(at("unaware_for"), "surprise"));
             }
-            if simple && g.disruptible {
+            if matches!(scenario.timing, TimingSystem::TickSystem(_)) && g.prepare {
+                // Its held turn is taken when first struck at: the round's
+                // schedule changes as it is fought.
                 return Err(ExactError::unsupported(
-                    at("disruptible"),
-                    format!("disruptible actions under {}", scenario.timing.name()),
+                    at("prepare"),
+                    "Prepare (its held turn is taken when first struck at)",
                 ));
-            }
-            if matches!(scenario.timing, TimingSystem::TickSystem(_)) {
-                // Both change the round's schedule as it is fought.
-                if !g.defend.is_untimed() {
-                    return Err(ExactError::unsupported(
-                        at("defend"),
-                        "defenses as free actions (they push turns within a round)",
-                    ));
-                }
-                if g.prepare {
-                    return Err(ExactError::unsupported(
-                        at("prepare"),
-                        "Prepare (its held turn is taken when first struck at)",
-                    ));
-                }
             }
         }
     }

@@ -12,6 +12,7 @@ mod digest;
 mod distance;
 mod durations;
 mod exact;
+mod exact_from_here;
 mod exact_ready;
 mod exact_rounds;
 mod limits;

@@ -73,9 +73,13 @@ def test_what_the_exact_engine_does_not_model_is_sampled_with_the_reason() -> No
     # The sampled numbers are the sampler's, as asked directly.
     forced = e.odds_from_here(100, seed=1, exact=False)
     assert forced.sides == odds.sides and forced.reason is None
-    # A timing system the chain does not step.
-    cont = Encounter.from_scenario(duel("continuous"), seed=9).odds_from_here(100, seed=1)
-    assert cont.reason is not None and cont.reason.startswith("timing: continuous")
+    # Continuous timing: exact before the first initiative is rolled, then
+    # each fighter's next tick is timing the chain's fresh start does not hold.
+    cont = Encounter.from_scenario(duel("continuous"), seed=9)
+    assert cont.odds_from_here(100, seed=1).method == "exact"
+    cont.next()
+    odds = cont.odds_from_here(100, seed=1)
+    assert odds.reason is not None and odds.reason.startswith("scheduler: round 1 under way")
 
 
 def test_a_decided_fight_is_exact() -> None:

@@ -89,11 +89,11 @@ fn exact_prints_each_outcome_as_a_fraction_and_a_decimal() {
 #[test]
 fn exact_refuses_what_it_does_not_model_naming_the_field() {
     let duel = duel_file();
-    let out = skirmish(&["exact", &duel, "--set", "timing=tick-system"]);
+    let out = skirmish(&["exact", &duel, "--set", "sides.Ann.groups.0.parry=always"]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(
-        err.contains("error: timing: tick-system") && err.contains("sample the fight instead"),
+        err.contains("error: sides[0].groups[0].parry: parries") && err.contains("sample the fight instead"),
         "{err}"
     );
     let out = skirmish(&["exact", &duel, "--max-states", "0"]);

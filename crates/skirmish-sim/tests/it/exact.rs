@@ -529,7 +529,12 @@ fn a_fight_past_the_budget_is_refused_with_its_state_count() {
 fn what_the_exact_engine_does_not_model_is_refused_naming_the_field() {
     let duel = |rules: &str, extra: &str| fight(rules, &[&[("a", 6, 6, extra)], &[("b", 6, 6, "")]]);
     let cases = [
-        (duel("", "").with_field("timing", "tick-system").unwrap(), "timing"),
+        (
+            duel("", "defend = \"free_action\"")
+                .with_field("timing", "tick-system")
+                .unwrap(),
+            "sides[0].groups[0].defend",
+        ),
         (
             fight(
                 "striking = \"fudge_opposed\"",

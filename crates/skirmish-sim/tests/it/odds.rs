@@ -11,7 +11,7 @@ use skirmish_core::tracker::{
 use skirmish_sim::SimError;
 use skirmish_sim::battle::{Battle, Workspace};
 use skirmish_sim::odds::{
-    MAX_BATTLES, OddsFromHere, continuation_summaries, encounter_from_scenario, odds_from_continuation, odds_from_here,
+    MAX_BATTLES, OddsFromHere, continuation_summaries, encounter_from_scenario, odds_from_continuation,
     odds_from_here_with,
 };
 use skirmish_sim::report::Outcome;
@@ -35,6 +35,13 @@ fn ambush_with_groups() -> Scenario {
         .groups
         .retain(|g| g.name != "Orc #2" && g.name != "Goblin #2");
     s
+}
+
+/// The sampler's odds from here: these tests are about sampled
+/// continuations (the exact ones are `exact_from_here.rs`'s), so they ask
+/// for sampling by name whatever the exact engine now models.
+fn odds_from_here(e: &Encounter, battles: u64, seed: u64) -> Result<OddsFromHere, SimError> {
+    odds_from_here_with(e, battles, seed, None)
 }
 
 /// Wins per side, draws, timeouts of the battle engine's battles 0..n of `seed`.

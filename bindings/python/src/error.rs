@@ -669,6 +669,16 @@ impl ToPyErr for ExactError {
                     ("fighters", obj(py, fighters)),
                 ],
             ),
+            ExactError::TooMuchWork { budget } => raise(
+                py,
+                "ExactTooBigError",
+                message,
+                &[
+                    ("states", py.None()),
+                    ("budget", obj(py, budget)),
+                    ("fighters", py.None()),
+                ],
+            ),
             ExactError::Sim(e) => e.to_py(py),
             other => raise(py, "ExactError", other.to_string(), &[]),
         }

@@ -119,6 +119,7 @@ pub(crate) fn run_exact(
             max_states: budget("max_states", max_states)?,
             max_exact_states: budget("max_exact_states", max_exact_states)?,
             arithmetic,
+            ..ExactOptions::default()
         };
         // The solve has no cancel flag of its own: Ctrl-C is raised when
         // it has ended (its budget bounds it).

@@ -75,7 +75,7 @@ impl SkirmishError {
                 field: "max_states".to_owned(),
                 message,
             },
-            ExactError::TooManyOutcomes { .. } => SkirmishError::InvalidInput {
+            ExactError::TooManyOutcomes { .. } | ExactError::TooMuchWork { .. } => SkirmishError::InvalidInput {
                 field: "scenario".to_owned(),
                 message,
             },
@@ -115,6 +115,7 @@ pub fn exact(query: ExactQuery) -> Result<ExactResult> {
                 sim::DEFAULT_MAX_EXACT_STATES,
             )?,
             arithmetic: Arithmetic::Auto,
+            ..ExactOptions::default()
         };
         let odds = sim::solve(&scenario, &options).map_err(SkirmishError::from_exact)?;
         Ok(ExactResult {

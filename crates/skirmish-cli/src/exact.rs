@@ -65,6 +65,7 @@ pub(crate) fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
             ArithmeticArg::Fractions => Arithmetic::Fractions,
             ArithmeticArg::Float => Arithmetic::Float,
         },
+        ..ExactOptions::default()
     };
     let started = Instant::now();
     let odds = solve(&scenario, &options)?;

@@ -44,9 +44,12 @@
 //! Before fighting anything, [`odds_from_here`] asks the exact engine
 //! ([`crate::exact::solve_encounter`], docs/rules.md §7.1) for the same
 //! game: when it models the encounter as it stands (Simultaneous Combat
-//! between exchanges, Simple Rounds between rounds; Full Contact or a
-//! FUDGE duel; no effect, disarm or other mark its state does not hold)
-//! and the chain fits [`ExactOptions::default`]'s budget, the odds are
+//! between exchanges, the round systems between rounds, Continuous timing
+//! before its first initiative; Full Contact or a FUDGE duel; no effect,
+//! disarm, scouting or other mark its state does not hold) and the chain
+//! fits [`ExactOptions::automatic`]'s budgets (a count of states, of one
+//! exchange's outcomes and of moments struck, so that a fight too big is
+//! refused in about a second), the odds are
 //! its answer: nothing fought (`battles` 0), each rate exact with its
 //! fraction, no mean length, [`OddsMethod::Exact`]. Otherwise the battles
 //! are fought as described here, with the same numbers as when sampling
@@ -265,7 +268,7 @@ impl OddsFromHere {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn odds_from_here(encounter: &Encounter, battles: u64, seed: u64) -> Result<OddsFromHere, SimError> {
-    odds_from_here_with(encounter, battles, seed, Some(&ExactOptions::default()))
+    odds_from_here_with(encounter, battles, seed, Some(&ExactOptions::automatic()))
 }
 
 /// [`odds_from_here`] with the exact engine's budget given, or (`exact`

@@ -91,6 +91,12 @@ impl Encounter {
             if let Some(what) = what {
                 out.push((format!("combatants[{i}].upset"), format!("{} {what}", c.name)));
             }
+            if !c.scouted.is_clear() {
+                out.push((
+                    format!("combatants[{i}].scouted"),
+                    format!("{} was scouted (FUDGE 4.31: at -1 in its next exchange)", c.name),
+                ));
+            }
         }
         for (i, e) in s.effects.iter().enumerate() {
             if e.active {

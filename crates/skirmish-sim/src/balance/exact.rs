@@ -21,12 +21,29 @@ impl Search<'_> {
             return Err(BalanceError::Interrupted { points: done.to_vec() });
         }
         let scenario = self.scenario_at(value)?;
-        let refused = |source: ExactError| BalanceError::Exact {
-            field: self.spec.field.clone(),
-            value,
-            source: Box::new(source),
+        let refused = |source: ExactError| match source {
+            // A value the battle engine refuses is a battle's error, as
+            // the sampler reports it.
+            ExactError::Sim(e) => BalanceError::Battle {
+                field: self.spec.field.clone(),
+                value,
+                index: 0,
+                source: Box::new(e),
+            },
+            other => BalanceError::Exact {
+                field: self.spec.field.clone(),
+                value,
+                source: Box::new(other),
+            },
         };
-        let odds = exact::solve(&scenario, &ExactOptions::default()).map_err(refused)?;
+        // Asked without being asked for (`Auto`), the exact engine refuses
+        // a big fight quickly; asked for (`Exact`), it takes its default
+        // budget.
+        let options = match self.spec.method {
+            super::BalanceMethod::Exact => ExactOptions::default(),
+            _ => ExactOptions::automatic(),
+        };
+        let odds = exact::solve(&scenario, &options).map_err(refused)?;
         let chance = &odds.wins[self.side];
         let target = self.spec.target;
         let verdict = match chance.fraction.as_deref().and_then(parse_fraction) {

@@ -81,7 +81,9 @@ pub fn solve_encounter(encounter: &Encounter, options: &ExactOptions) -> Result<
         ));
     }
     let continuation = encounter.continuation().map_err(SimError::Tracker)?;
-    let (fight, start) = fight_of(&continuation)?;
+    let (mut fight, start) = fight_of(&continuation)?;
+    fight.max_outcomes = options.max_outcomes;
+    fight.max_moments = options.max_moments;
     let chain = Chain::build_from(&fight, start, options.max_states)?;
     Ok(super::answer(&fight, &chain, options))
 }
@@ -152,6 +154,17 @@ fn fight_of(c: &Continuation) -> Result<(Fight, State), ExactError> {
             } else {
                 actor.declaration
             };
+            if declaration != declaration.repeated() {
+                // A one-time part (extra preparation, a new target's
+                // Acquire) the chain would pay every round.
+                return Err(ExactError::unsupported(
+                    format!("{at}.declaration"),
+                    format!(
+                        "{}'s declaration has a one-time part (extra preparation, a new target)",
+                        f.name
+                    ),
+                ));
+            }
             if declaration.gm.is_some() {
                 return Err(ExactError::unsupported(
                     format!("{at}.declaration"),

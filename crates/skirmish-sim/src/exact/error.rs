@@ -37,6 +37,17 @@ pub enum ExactError {
         /// Fighters standing at that moment.
         fighters: usize,
     },
+    /// Solving the fight would strike more moments than an automatic
+    /// attempt's budget ([`ExactOptions::automatic`](super::ExactOptions::automatic)):
+    /// its rounds have too many schedules for its states.
+    #[error(
+        "solving the fight would strike more than {budget} moments, an automatic attempt's budget: \
+         sample it instead, or ask the exact engine for it by itself"
+    )]
+    TooMuchWork {
+        /// The budget of moments struck.
+        budget: u64,
+    },
     /// The scenario is not a battle at all (the battle engine's own error).
     #[error("{0}")]
     Sim(#[from] SimError),

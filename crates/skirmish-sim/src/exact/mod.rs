@@ -95,6 +95,26 @@ pub const DEFAULT_MAX_STATES: usize = 20_000;
 /// past it, in `f64` with an error bound ([`Arithmetic::Auto`]).
 pub const DEFAULT_MAX_EXACT_STATES: usize = 1_000;
 
+/// The most distinct outcomes of one exchange [`ExactOptions::default`]
+/// enumerates before refusing the fight
+/// ([`ExactError::TooManyOutcomes`]): about 2^18 combinations of blows,
+/// tens of megabytes, where one more fighter would multiply them again.
+pub const DEFAULT_MAX_OUTCOMES: usize = 1 << 18;
+
+/// The outcome budget of [`ExactOptions::automatic`]: the attempts made
+/// without being asked (odds from here, `balance`'s `Auto`) refuse a fight
+/// of eight fighters in about a twentieth of the time the default takes
+/// (docs/rules.md §7), and every fight of up to four the tests solve
+/// still fits.
+pub const AUTOMATIC_MAX_OUTCOMES: usize = 1 << 14;
+
+/// The most moments an automatic attempt strikes while solving
+/// ([`ExactOptions::automatic`]): about a second of a release build for
+/// the slowest fights measured, where a round system's two against two
+/// can take minutes (docs/performance.md). A count, never a time: the
+/// same call takes the same path on every machine.
+pub const AUTOMATIC_MAX_MOMENTS: u64 = 1_000_000;
+
 /// Which numbers the chain is solved in.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -119,6 +139,29 @@ pub struct ExactOptions {
     pub max_exact_states: usize,
     /// Which numbers to solve in.
     pub arithmetic: Arithmetic,
+    /// A fight one of whose exchanges has more distinct outcomes is
+    /// refused ([`ExactError::TooManyOutcomes`]); it bounds memory, and the
+    /// time a refusal takes.
+    pub max_outcomes: usize,
+    /// A fight whose solving strikes more moments (each moment of each
+    /// round's schedule from each state) is refused
+    /// ([`ExactError::TooMuchWork`]); `u64::MAX`, the default: no limit
+    /// but the others.
+    pub max_moments: u64,
+}
+
+impl ExactOptions {
+    /// The options of an attempt made without being asked (odds from
+    /// here, `balance`'s `Auto`): the default budgets but
+    /// [`AUTOMATIC_MAX_OUTCOMES`], so that a fight too big is refused
+    /// quickly and sampled.
+    pub fn automatic() -> ExactOptions {
+        ExactOptions {
+            max_outcomes: AUTOMATIC_MAX_OUTCOMES,
+            max_moments: AUTOMATIC_MAX_MOMENTS,
+            ..ExactOptions::default()
+        }
+    }
 }
 
 impl Default for ExactOptions {
@@ -127,6 +170,8 @@ impl Default for ExactOptions {
             max_states: DEFAULT_MAX_STATES,
             max_exact_states: DEFAULT_MAX_EXACT_STATES,
             arithmetic: Arithmetic::Auto,
+            max_outcomes: DEFAULT_MAX_OUTCOMES,
+            max_moments: u64::MAX,
         }
     }
 }
@@ -201,7 +246,9 @@ pub struct ExactOdds {
 /// [`ExactError::TooManyOutcomes`] for a fight too big, [`ExactError::Sim`]
 /// for a scenario that is no battle.
 pub fn solve(scenario: &Scenario, options: &ExactOptions) -> Result<ExactOdds, ExactError> {
-    let fight = Fight::of(scenario)?;
+    let mut fight = Fight::of(scenario)?;
+    fight.max_outcomes = options.max_outcomes;
+    fight.max_moments = options.max_moments;
     let chain = Chain::build(&fight, options.max_states)?;
     Ok(answer(&fight, &chain, options))
 }

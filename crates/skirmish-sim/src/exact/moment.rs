@@ -111,11 +111,6 @@ pub(super) enum Next {
     Ended(usize),
 }
 
-/// The most distinct outcomes one exchange may have before it is refused
-/// ([`ExactError::TooManyOutcomes`]): about 2^18 combinations of blows,
-/// tens of megabytes, where one more fighter would multiply them again.
-pub(super) const MOST_OUTCOMES: usize = 1 << 18;
-
 /// The state before the first exchange.
 pub(super) fn start(fight: &Fight) -> State {
     fight
@@ -172,6 +167,13 @@ pub(super) fn exchange(fight: &Fight, state: &State) -> Result<(Vec<(Next, u128)
 /// queue's) strike together, as [`exchange`] gives them. The states it
 /// leads to carry no timing.
 pub(super) fn moment(fight: &Fight, state: &State, acting: &[usize]) -> Result<(Vec<(Next, u128)>, u128), ExactError> {
+    let struck = fight.moments.get().saturating_add(1);
+    if struck > fight.max_moments {
+        return Err(ExactError::TooMuchWork {
+            budget: fight.max_moments,
+        });
+    }
+    fight.moments.set(struck);
     let n = state.len();
     let up = |f: usize| matches!(state[f], Slot::Up { .. });
     let penalty = |f: usize| match &state[f] {
@@ -282,11 +284,11 @@ pub(super) fn moment(fight: &Fight, state: &State, acting: &[usize]) -> Result<(
     let too_many = || ExactError::TooManyOutcomes { fighters: acting.len() };
     for blows in &per_actor {
         let mut next: FixedMap<Vec<Slot>, u128> = FixedMap::default();
-        next.reserve(outcomes.len().saturating_mul(blows.len()).min(MOST_OUTCOMES));
+        next.reserve(outcomes.len().saturating_mul(blows.len()).min(fight.max_outcomes));
         for (slots, w) in &outcomes {
             // Memory is bounded before the state budget can be: one
             // exchange of many fighters has combinations past counting.
-            if next.len() > MOST_OUTCOMES {
+            if next.len() > fight.max_outcomes {
                 return Err(too_many());
             }
             for &(hit, bw) in blows {

@@ -76,6 +76,15 @@ pub(super) fn every_joint_roll<V: Copy>(
     if joint > MOST_ROLLS || each.iter().any(Vec::is_empty) {
         return Err(ExactError::TooManyOutcomes { fighters: each.len() });
     }
+    // The counts of all joint rolls sum to the product of each die's
+    // total: past 2^128 the sums (`Collect::add`, the schedules' walk)
+    // could not be kept, so such dice are refused here.
+    each.iter()
+        .try_fold(1u128, |n, v| {
+            let total = v.iter().try_fold(0u128, |t, &(_, c)| t.checked_add(u128::from(c)))?;
+            n.checked_mul(total)
+        })
+        .ok_or(ExactError::TooManyOutcomes { fighters: each.len() })?;
     let mut pick = vec![0usize; each.len()];
     let mut values: Vec<V> = each.iter().map(|v| v[0].0).collect();
     loop {
@@ -173,7 +182,8 @@ impl Collect {
         // Counts of joint rolls: at most the product checked in
         // `every_joint_roll`.
         self.all = self.all.saturating_add(count);
-        *self.merged.entry(schedule).or_default() += count;
+        let slot = self.merged.entry(schedule).or_default();
+        *slot = slot.saturating_add(count);
     }
 
     /// The schedules collected.
@@ -251,7 +261,7 @@ impl Walk<'_> {
             let mut j = i;
             let mut count: u128 = 0;
             while j < list.len() && list[j].0.len() > depth && list[j].0[depth] == *group {
-                count += list[j].1;
+                count = count.saturating_add(list[j].1);
                 j += 1;
             }
             // Each state's outcomes, and their totals' least common multiple.

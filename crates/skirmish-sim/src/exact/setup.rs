@@ -57,6 +57,14 @@ pub(super) struct Fight {
     /// The rounds laid out so far, by the fighters standing
     /// (`schedule.rs`).
     pub(super) schedules: ScheduleCache,
+    /// The most distinct outcomes of one exchange
+    /// ([`super::ExactOptions::max_outcomes`]).
+    pub(super) max_outcomes: usize,
+    /// The most moments struck while solving
+    /// ([`super::ExactOptions::max_moments`]).
+    pub(super) max_moments: u64,
+    /// Moments struck so far.
+    pub(super) moments: std::cell::Cell<u64>,
 }
 
 impl Fight {
@@ -188,6 +196,9 @@ impl Fight {
                 })
                 .collect(),
             schedules: ScheduleCache::default(),
+            max_outcomes: super::DEFAULT_MAX_OUTCOMES,
+            max_moments: u64::MAX,
+            moments: std::cell::Cell::new(0),
         })
     }
 }
@@ -226,7 +237,7 @@ fn check_fighter(timing: &TimingSystem, striking: &Striking, f: &Fighter, at: &s
     match timing {
         TimingSystem::SimpleRounds => {
             let rof = f.action.rate_of_fire;
-            if rof.shots() % rof.rounds() != 0 {
+            if !rof.shots().is_multiple_of(rof.rounds()) {
                 // Its shots differ from round to round: the round of use
                 // would have to enter the chain's state.
                 return Err(ExactError::unsupported(
@@ -240,6 +251,14 @@ fn check_fighter(timing: &TimingSystem, striking: &Striking, f: &Fighter, at: &s
             }
         }
         TimingSystem::GraduatedRounds(c) => super::graduated::check(&f.action, c, |x| field(x))?,
+        // A held turn is taken when first struck at: the round's schedule
+        // changes as it is fought.
+        TimingSystem::TickSystem(_) if f.prepares() => {
+            return Err(ExactError::unsupported(
+                field("prepare"),
+                "Prepare (its held turn is taken when first struck at)",
+            ));
+        }
         // A defense as a free action pushes turns within a round as it is
         // fought.
         TimingSystem::TickSystem(_) if !f.defend.is_untimed() => {
@@ -269,6 +288,11 @@ fn check_fighter(timing: &TimingSystem, striking: &Striking, f: &Fighter, at: &s
     }
     if !f.parry.is_never() {
         return Err(ExactError::unsupported(field("parry"), "parries"));
+    }
+    if f.scouting.is_some() {
+        // Its -1 lasts into the foe's next exchange: a mark the chain's
+        // state does not hold.
+        return Err(ExactError::unsupported(field("scouting"), "scouting (FUDGE 4.31)"));
     }
     Ok(())
 }

@@ -216,3 +216,59 @@ fn a_decided_fight_says_so() {
     assert!(odds.method.is_exact());
     assert_eq!(odds.sides[0].fraction.as_deref(), Some("1"));
 }
+
+#[test]
+fn the_round_systems_are_exact_between_rounds_and_what_they_hold_is_refused() {
+    // Between rounds (before the first), each round system's encounter is
+    // its scenario's exact answer.
+    // (A Tick System duel with no Interval lands up to ten blows a round
+    // each: its joint weights pass 2^128 and it is refused.)
+    for timing in ["graduated-rounds", "action-blocks"] {
+        let e = encounter_from_scenario(&duel(timing, 2), 3).unwrap();
+        let here = solve_encounter(&e, &ExactOptions::automatic()).unwrap();
+        assert_eq!(
+            here,
+            solve(&duel(timing, 2), &ExactOptions::default()).unwrap(),
+            "{timing}"
+        );
+        assert_eq!(odds_from_here(&e, 100, 1).unwrap().method.name(), "exact", "{timing}");
+    }
+    // A Tick System fighter that prepares holds its turn until struck at:
+    // the chain does not play that, so it is refused, naming the field.
+    let prepared = duel("tick-system", 2)
+        .with_field("sides.A.groups.0.prepare", "true")
+        .unwrap();
+    let e = encounter_from_scenario(&prepared, 3).unwrap();
+    match solve_encounter(&e, &ExactOptions::automatic()) {
+        Err(ExactError::Unsupported { field, .. }) => assert!(field.ends_with(".prepare"), "{field}"),
+        other => panic!("{other:?}"),
+    }
+    // A scout's -1 outlives the exchange: refused, naming the field.
+    let scout = duel("simultaneous", 2)
+        .with_field("striking", "fudge-opposed")
+        .unwrap()
+        .with_field("sides.A.groups.0.stance", "all_out_defense")
+        .unwrap()
+        .with_field("sides.A.groups.0.scouting", "Great")
+        .unwrap();
+    let e = encounter_from_scenario(&scout, 3).unwrap();
+    match solve_encounter(&e, &ExactOptions::automatic()) {
+        Err(ExactError::Unsupported { field, .. }) => assert!(field.ends_with(".scouting"), "{field}"),
+        other => panic!("{other:?}"),
+    }
+    // An automatic attempt strikes at most its budget of moments, then
+    // refuses (a count: the same on every machine).
+    let few = ExactOptions {
+        max_moments: 10,
+        ..ExactOptions::automatic()
+    };
+    let e = encounter_from_scenario(&duel("tick-system", 5), 3).unwrap();
+    assert_eq!(
+        solve_encounter(&e, &few).unwrap_err(),
+        ExactError::TooMuchWork { budget: 10 }
+    );
+    assert_eq!(
+        solve(&duel("tick-system", 5), &few).unwrap_err(),
+        ExactError::TooMuchWork { budget: 10 }
+    );
+}

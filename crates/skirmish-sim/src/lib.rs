@@ -66,9 +66,8 @@
 //! | clocks | `clock` | which fighters act next |
 //! | fast paths | `fast` | the common battle on compact records |
 //! | the battle | [`battle`] | the general loop, and which path a battle takes |
-//! | many battles | [`sweep`], [`odds`] | grids of battles; odds from a tracker's encounter |
-//! | no battles | [`exact`] | small fights solved exactly, as a Markov chain |
-//! | searches | [`balance`] | where a side's win rate crosses a target as one field varies |
+//! | many battles, or none | [`sweep`], [`exact`] | grids of battles; small fights solved exactly, as a Markov chain |
+//! | exact, else sampled | [`odds`], [`balance`] | odds from a tracker's encounter; where a side's win rate crosses a target as one field varies |
 //!
 //! # Determinism
 //!

@@ -27,9 +27,10 @@ const LAYERS: &[&[&str]] = &[
     // The battle: the general loop, and which path a battle takes.
     &["battle"],
     // What runs many battles; what solves a small fight without any.
-    &["odds", "sweep", "exact"],
-    // What searches over many sweeps' worth of battles.
-    &["balance"],
+    &["sweep", "exact"],
+    // What asks the exact engine first and samples battles else: odds from
+    // a tracker's encounter, and the search over many sweeps' worth.
+    &["odds", "balance"],
 ];
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {

@@ -70,8 +70,8 @@ impl Encounter {
     /// Refused (changing nothing): an unknown combatant (`NotFound`); a
     /// scout out of the fight or a foe down or removed (`NotNow`); Full
     /// Contact striking, a scout without stats, a Perception or Tactics
-    /// trait or the all-out defense, a foe without stats or the scout
-    /// itself, a roll 4dF cannot show, a roll for an NPC (`InvalidInput`,
+    /// trait or the all-out defense, a foe without stats, the scout
+    /// itself or on its side, a roll 4dF cannot show, a roll for an NPC (`InvalidInput`,
     /// the field named).
     pub fn scout(&mut self, scout: CombatantId, foe: CombatantId, roll: Option<i32>) -> TrackerResult<ScoutReport> {
         if !matches!(self.state.rules.striking, Striking::FudgeOpposed(_)) {
@@ -84,6 +84,13 @@ impl Encounter {
         let f = self.combatant(foe)?;
         if scout == foe {
             return Err(TrackerError::invalid("foe", "a combatant cannot scout itself"));
+        }
+        let scout_side = self.combatant(scout)?.side.clone();
+        if scout_side.is_some() && scout_side == f.side {
+            return Err(TrackerError::invalid(
+                "foe",
+                format!("{} is on the scout's own side", f.name),
+            ));
         }
         self.fighter_now(scout, "scout")?;
         if !super::strike::in_the_fight(&self.state, f) {

@@ -197,9 +197,11 @@ fn refusals_change_nothing() {
     let mut e = table("simple-rounds");
     to_round(&mut e, 1);
     let snap = e.snapshot().unwrap();
-    let cases: [(CombatantId, CombatantId, Option<i32>, ErrorKind, &str); 5] = [
+    let cases: [(CombatantId, CombatantId, Option<i32>, ErrorKind, &str); 6] = [
         (SCOUT, OGRE, Some(5), ErrorKind::InvalidInput, "roll"),
         (SCOUT, SCOUT, None, ErrorKind::InvalidInput, "foe"),
+        // Blade is on the scout's own side: no foe of its.
+        (SCOUT, BLADE, None, ErrorKind::InvalidInput, "foe"),
         (BLADE, OGRE, None, ErrorKind::InvalidInput, "scout"),
         (OGRE, SCOUT, None, ErrorKind::InvalidInput, "scout"),
         (SCOUT, CombatantId(9), None, ErrorKind::NotFound, "combatant"),

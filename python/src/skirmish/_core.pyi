@@ -307,6 +307,7 @@ def run_balance(
     battles: int,
     max_battles: int,
     tolerance: Optional[float],
+    method: str,
     threads: Optional[int],
 ) -> Balance: ...
 def run_exact(

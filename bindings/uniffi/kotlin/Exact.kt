@@ -5,19 +5,22 @@
 
 import dev.skirmish.*
 
+/** Two fighters of one hit point, SR 5 against DR 5: docs/rules.md's hand-checked duel. */
+private val EXACT_DUEL = """
+    name = "duel"
+    timing = "simultaneous"
+    damage = { model = "hit_points", max_hp = 1 }
+    [[sides]]
+    name = "A"
+    groups = [{ name = "a", strike_rating = 5, defense_rating = 5 }]
+    [[sides]]
+    name = "B"
+    groups = [{ name = "b", strike_rating = 5, defense_rating = 5 }]
+""".trimIndent()
+
 /** `exact`: two fighters of one hit point, SR 5 against DR 5 (each hits on 31 rolls of the 81). */
 fun exactOutcomes() {
-    val duel = """
-        name = "duel"
-        timing = "simultaneous"
-        damage = { model = "hit_points", max_hp = 1 }
-        [[sides]]
-        name = "A"
-        groups = [{ name = "a", strike_rating = 5, defense_rating = 5 }]
-        [[sides]]
-        name = "B"
-        groups = [{ name = "b", strike_rating = 5, defense_rating = 5 }]
-    """.trimIndent()
+    val duel = EXACT_DUEL
     fun query(vararg set: Pair<String, String>, maxStates: ULong? = null) = ExactQuery(
         scenario = ScenarioSource.Toml(duel), set = set.map { FieldSetting(it.first, it.second) },
         maxStates = maxStates, maxExactStates = null,
@@ -39,17 +42,7 @@ fun exactOutcomes() {
 
 /** `balance` on exact chances: the duel above, B's Strike Rating from 1 to 12, where A wins 30%. */
 fun exactBalance() {
-    val duel = """
-        name = "duel"
-        timing = "simultaneous"
-        damage = { model = "hit_points", max_hp = 1 }
-        [[sides]]
-        name = "A"
-        groups = [{ name = "a", strike_rating = 5, defense_rating = 5 }]
-        [[sides]]
-        name = "B"
-        groups = [{ name = "b", strike_rating = 5, defense_rating = 5 }]
-    """.trimIndent()
+    val duel = EXACT_DUEL
     fun query(method: BalanceMethod, vararg set: Pair<String, String>) = BalanceQuery(
         scenario = ScenarioSource.Toml(duel), set = set.map { FieldSetting(it.first, it.second) },
         field = "sides.B.groups.0.strike_rating", low = 1.0, high = 12.0, target = 0.3, side = null,

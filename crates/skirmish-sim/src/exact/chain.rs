@@ -228,17 +228,30 @@ impl Chain {
             for x in b[col].iter_mut() {
                 *x /= &p;
             }
+            // The pivot row's nonzero entries, once for every row it
+            // clears (the rows are sparse: a state leads to few others).
+            let row_a: Vec<(usize, BigRational)> = a[col]
+                .iter()
+                .enumerate()
+                .filter(|(_, y)| !y.is_zero())
+                .map(|(j, y)| (j, y.clone()))
+                .collect();
+            let row_b: Vec<(usize, BigRational)> = b[col]
+                .iter()
+                .enumerate()
+                .filter(|(_, y)| !y.is_zero())
+                .map(|(j, y)| (j, y.clone()))
+                .collect();
             for r in 0..m {
                 if r == col || a[r][col].is_zero() {
                     continue;
                 }
                 let f = a[r][col].clone();
-                let (row_a, row_b) = (a[col].clone(), b[col].clone());
-                for (x, y) in a[r].iter_mut().zip(&row_a) {
-                    *x -= &f * y;
+                for (j, y) in &row_a {
+                    a[r][*j] -= &f * y;
                 }
-                for (x, y) in b[r].iter_mut().zip(&row_b) {
-                    *x -= &f * y;
+                for (j, y) in &row_b {
+                    b[r][*j] -= &f * y;
                 }
             }
         }

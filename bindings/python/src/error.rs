@@ -679,6 +679,16 @@ impl ToPyErr for ExactError {
                     ("fighters", py.None()),
                 ],
             ),
+            ExactError::TooManyFighters { fighters, budget } => raise(
+                py,
+                "ExactTooBigError",
+                message,
+                &[
+                    ("states", py.None()),
+                    ("budget", obj(py, budget)),
+                    ("fighters", obj(py, fighters)),
+                ],
+            ),
             ExactError::Sim(e) => e.to_py(py),
             other => raise(py, "ExactError", other.to_string(), &[]),
         }

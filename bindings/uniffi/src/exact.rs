@@ -75,7 +75,9 @@ impl SkirmishError {
                 field: "max_states".to_owned(),
                 message,
             },
-            ExactError::TooManyOutcomes { .. } | ExactError::TooMuchWork { .. } => SkirmishError::InvalidInput {
+            ExactError::TooManyOutcomes { .. }
+            | ExactError::TooMuchWork { .. }
+            | ExactError::TooManyFighters { .. } => SkirmishError::InvalidInput {
                 field: "scenario".to_owned(),
                 message,
             },

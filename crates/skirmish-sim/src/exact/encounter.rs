@@ -82,8 +82,10 @@ pub fn solve_encounter(encounter: &Encounter, options: &ExactOptions) -> Result<
     }
     let continuation = encounter.continuation().map_err(SimError::Tracker)?;
     let (mut fight, start) = fight_of(&continuation)?;
-    fight.max_outcomes = options.max_outcomes;
-    fight.max_moments = options.max_moments;
+    let standing = (0..start.len())
+        .filter(|&f| matches!(start[f], Slot::Up { .. }))
+        .count();
+    fight.limit(options, standing)?;
     let chain = Chain::build_from(&fight, start, options.max_states)?;
     Ok(super::answer(&fight, &chain, options))
 }

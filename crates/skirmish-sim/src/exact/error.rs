@@ -48,6 +48,18 @@ pub enum ExactError {
         /// The budget of moments struck.
         budget: u64,
     },
+    /// The fight has more fighters standing than an automatic attempt
+    /// takes on ([`ExactOptions::max_fighters`](super::ExactOptions::max_fighters)).
+    #[error(
+        "the fight has {fighters} fighters standing, more than the {budget} an automatic attempt takes on: \
+         sample it instead, or ask the exact engine for it by itself"
+    )]
+    TooManyFighters {
+        /// Fighters standing.
+        fighters: usize,
+        /// The budget.
+        budget: usize,
+    },
     /// The scenario is not a battle at all (the battle engine's own error).
     #[error("{0}")]
     Sim(#[from] SimError),

@@ -93,6 +93,20 @@ pub(super) struct Entrant {
 }
 
 impl Fight {
+    /// Takes `options`' budgets for its solving, and refuses at once a
+    /// fight of more than their fighters standing (`standing` here).
+    pub(super) fn limit(&mut self, options: &super::ExactOptions, standing: usize) -> Result<(), ExactError> {
+        if standing > options.max_fighters {
+            return Err(ExactError::TooManyFighters {
+                fighters: standing,
+                budget: options.max_fighters,
+            });
+        }
+        self.max_outcomes = options.max_outcomes;
+        self.max_moments = options.max_moments;
+        Ok(())
+    }
+
     /// `scenario` made ready, or why the exact engine cannot solve it.
     pub(super) fn of(scenario: &Scenario) -> Result<Fight, ExactError> {
         // The battle engine's own checks first: a scenario it refuses is no

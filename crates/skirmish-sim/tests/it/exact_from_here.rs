@@ -271,4 +271,22 @@ fn the_round_systems_are_exact_between_rounds_and_what_they_hold_is_refused() {
         solve(&duel("tick-system", 5), &few).unwrap_err(),
         ExactError::TooMuchWork { budget: 10 }
     );
+    // It takes on at most six fighters standing: the ambush's eight are
+    // refused before a state is built; the fallen do not count.
+    let ambush = Scenario::builtin("goblin-ambush")
+        .unwrap()
+        .with_field("timing", "simultaneous")
+        .unwrap();
+    let refused = ExactError::TooManyFighters { fighters: 8, budget: 6 };
+    assert_eq!(solve(&ambush, &ExactOptions::automatic()).unwrap_err(), refused);
+    let mut e = encounter_from_scenario(&ambush, 3).unwrap();
+    assert_eq!(solve_encounter(&e, &ExactOptions::automatic()).unwrap_err(), refused);
+    for goblin in ["Goblin #1", "Goblin #2"] {
+        let id = e.find(goblin).unwrap();
+        e.down(id).unwrap();
+    }
+    assert!(!matches!(
+        solve_encounter(&e, &ExactOptions::automatic()),
+        Err(ExactError::TooManyFighters { .. })
+    ));
 }

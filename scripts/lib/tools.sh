@@ -42,7 +42,7 @@ tools_mobile_targets() {
   local installed t
   installed=$(rustup target list --installed)
   # The targets scripts/test-mobile builds or checks.
-  for t in aarch64-linux-android aarch64-apple-ios armv7-linux-androideabi x86_64-linux-android aarch64-apple-ios-sim; do
+  for t in aarch64-linux-android aarch64-apple-ios armv7-linux-androideabi; do
     grep -qx "$t" <<<"$installed" || RUST_BACKTRACE=0 rustup target add "$t" || true
   done
 }

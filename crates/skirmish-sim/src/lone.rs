@@ -24,7 +24,11 @@
 //! with the moment it belongs to (a stale slot reads as empty), so nothing
 //! is cleared between moments and a moment costs what its exchanges cost;
 //! only the sweeping blow, which may land on every foe he may wound, keeps
-//! his answers in a list.
+//! his answers in a list. The fast path takes both fighters' slots of an
+//! exchange at once ([`LoneMoment::pair`]: a beset fighter's roll, answer
+//! and finish then read his slot without looking it up again), and fights
+//! a moment where nobody is beset ([`LoneMoment::any_beset`]) as plain
+//! exchanges.
 
 use skirmish_core::striking::opposed::{LoneTally, SweepingBlow, lone_blows};
 
@@ -42,7 +46,7 @@ const UNDRAWN: i8 = i8::MIN;
 
 /// One fighter's state in the current moment.
 #[derive(Debug, Clone, Copy)]
-struct Slot {
+pub(crate) struct Slot {
     /// The moment it belongs to ([`LoneMoment::stamp`]); any other: empty.
     stamp: u32,
     /// Foes it is in exchanges with.
@@ -76,6 +80,40 @@ impl Slot {
             list: (NONE, NONE),
         }
     }
+
+    /// Whether it is in exchanges with two or more foes in moment `stamp`.
+    #[inline(always)]
+    const fn beset_in(&self, stamp: u32) -> bool {
+        self.stamp == stamp && self.foes >= 2
+    }
+
+    /// A beset fighter's one roll of the moment, drawn at its first
+    /// exchange.
+    #[inline(always)]
+    pub(crate) fn roll(&mut self, draw: impl FnOnce() -> i32) -> i32 {
+        if self.roll == UNDRAWN {
+            // A 4dF or 2dF roll, or 0: fits.
+            self.roll = i8::try_from(draw()).unwrap_or(0);
+        }
+        i32::from(self.roll)
+    }
+
+    /// A beset fighter's one posture of the moment, as [`roll`](Self::roll).
+    #[inline(always)]
+    pub(crate) fn posture(&mut self, draw: impl FnOnce() -> i32) -> i32 {
+        if self.posture == UNDRAWN {
+            // -2..=2: fits.
+            self.posture = i8::try_from(draw()).unwrap_or(0);
+        }
+        i32::from(self.posture)
+    }
+
+    /// Whether this beset fighter, concentrating, lets `foe`'s blow meet
+    /// his armor unopposed.
+    #[inline(always)]
+    pub(crate) const fn ignores(&self, foe: u32) -> bool {
+        self.fights != foe
+    }
 }
 
 /// A beset fighter's answer, kept in a list with a sweeping blow.
@@ -96,17 +134,14 @@ pub(crate) struct Settled {
     pub(crate) worst: Option<i32>,
     /// His one blow (foe, damage), without a sweeping blow.
     blow: Option<(u32, i32)>,
-    /// With a sweeping blow: his blows are [`LoneMoment::blows`]'s list.
+    /// With a sweeping blow: his blows are [`Answers::blows`]'s list.
     swept: bool,
 }
 
-/// Per-fighter and per-moment state of FUDGE 4.34 in a battle, reused from
-/// battle to battle.
+/// The moment's answers and settled blows, beside the slots (so a loop may
+/// hold two fighters' slots and tally into these at once).
 #[derive(Debug, Default)]
-pub(crate) struct LoneMoment {
-    slots: Vec<Slot>,
-    /// The current moment's stamp (never 0 once a moment began).
-    stamp: u32,
+pub(crate) struct Answers {
     sweeping: SweepingBlow,
     answers: Vec<Answer>,
     scratch: Vec<(i32, Option<i32>)>,
@@ -115,129 +150,24 @@ pub(crate) struct LoneMoment {
     blows: Vec<(u32, i32)>,
 }
 
-impl LoneMoment {
-    /// Room for a battle of `n` fighters.
-    pub(crate) fn reserve(&mut self, n: usize) -> Result<(), SimError> {
-        reserve_fighters(&mut self.slots, n)
-    }
-
-    /// Readies the state for a battle of `n` fighters (after
-    /// [`reserve`](Self::reserve)) under this sweeping-blow option.
-    pub(crate) fn reset(&mut self, n: usize, sweeping: SweepingBlow) {
-        self.slots.clear();
-        self.slots.resize(n, Slot::fresh(0));
-        self.stamp = 0;
-        self.sweeping = sweeping;
-        self.answers.clear();
-    }
-
-    /// A new moment: every slot is stale.
-    #[inline]
-    pub(crate) fn begin(&mut self) {
-        self.stamp = self.stamp.wrapping_add(1);
-        if self.stamp == 0 {
-            for s in &mut self.slots {
-                s.stamp = 0;
-            }
-            self.stamp = 1;
-        }
-        self.answers.clear();
-    }
-
-    #[inline]
-    fn slot(&mut self, f: u32) -> &mut Slot {
-        let stamp = self.stamp;
-        let s = &mut self.slots[f as usize];
-        if s.stamp != stamp {
-            *s = Slot::fresh(stamp);
-        }
-        s
-    }
-
-    /// The first pass: `a`'s action lands on `t` as an exchange. Each
-    /// fighter acts at most once a moment, so a foe counts twice only when
-    /// the two struck each other: then it counts once. A fighter fights
-    /// the foe it strikes, else the first to strike it.
+impl Answers {
+    /// Keeps beset `lone`'s (his slot's) answer to `foe` for his last
+    /// exchange: his relative degree over the foe (a tie FUDGE 4.31 gives
+    /// to a side counted as a win or loss by 1:
+    /// `OpposedBlow::attacker_degree`; for a blow the foe lets through
+    /// unopposed, [`UNOPPOSED`]) and the damage his blow would do it alone.
     #[inline(always)]
-    pub(crate) fn engage(&mut self, a: u32, t: u32) {
-        let new_pair = self.slot(t).own != a;
-        let sa = self.slot(a);
-        sa.left += 1;
-        sa.foes += u32::from(new_pair);
-        sa.own = t;
-        sa.fights = t;
-        let st = self.slot(t);
-        st.left += 1;
-        st.foes += u32::from(new_pair);
-        if st.fights == NONE {
-            st.fights = a;
-        }
-    }
-
-    /// Whether `f` is in exchanges with two or more foes this moment.
-    #[inline]
-    pub(crate) fn beset(&self, f: u32) -> bool {
-        let s = &self.slots[f as usize];
-        s.stamp == self.stamp && s.foes >= 2
-    }
-
-    /// Whether beset `lone`, who concentrates, lets `foe`'s blow meet his
-    /// armor unopposed.
-    #[inline]
-    pub(crate) fn ignores(&self, lone: u32, foe: u32) -> bool {
-        self.beset(lone) && self.slots[lone as usize].fights != foe
-    }
-
-    /// `f`'s roll in an exchange: a beset fighter's one roll of the moment
-    /// (drawn at its first exchange), anyone else's `draw()`; `beset` is
-    /// [`beset`](Self::beset)`(f)`.
-    #[inline(always)]
-    pub(crate) fn roll(&mut self, (f, beset): (u32, bool), draw: impl FnOnce() -> i32) -> i32 {
-        if !beset {
-            return draw();
-        }
-        let s = &mut self.slots[f as usize];
-        if s.roll == UNDRAWN {
-            // A 4dF or 2dF roll, or 0: fits.
-            s.roll = i8::try_from(draw()).unwrap_or(0);
-        }
-        i32::from(s.roll)
-    }
-
-    /// `f`'s posture in an exchange, as [`roll`](Self::roll): drawn once a
-    /// moment for a beset fighter.
-    #[inline(always)]
-    pub(crate) fn posture(&mut self, (f, beset): (u32, bool), draw: impl FnOnce() -> i32) -> i32 {
-        if !beset {
-            return draw();
-        }
-        let s = &mut self.slots[f as usize];
-        if s.posture == UNDRAWN {
-            // -2..=2: fits.
-            s.posture = i8::try_from(draw()).unwrap_or(0);
-        }
-        i32::from(s.posture)
-    }
-
-    /// Keeps beset `lone`'s answer to `foe` for his last exchange: his
-    /// relative degree over the foe (a tie FUDGE 4.31 gives to a side
-    /// counted as a win or loss by 1: `OpposedBlow::attacker_degree`; for
-    /// a blow the foe lets through unopposed, [`UNOPPOSED`]) and the damage
-    /// his blow would do it alone.
-    #[inline(always)]
-    pub(crate) fn defer(&mut self, lone: u32, foe: u32, margin: i32, damage: Option<i32>) {
-        let listed = self.sweeping != SweepingBlow::Off;
-        let i = self.answers.len() as u32;
-        let s = &mut self.slots[lone as usize];
-        s.tally.add(foe, margin, damage);
-        if listed {
-            if s.list.0 == NONE {
-                s.list.0 = i;
+    pub(crate) fn defer(&mut self, lone: &mut Slot, foe: u32, margin: i32, damage: Option<i32>) {
+        lone.tally.add(foe, margin, damage);
+        if self.sweeping != SweepingBlow::Off {
+            let i = self.answers.len() as u32;
+            if lone.list.0 == NONE {
+                lone.list.0 = i;
             } else {
-                let last = s.list.1 as usize;
+                let last = lone.list.1 as usize;
                 self.answers[last].next = i;
             }
-            s.list.1 = i;
+            lone.list.1 = i;
             self.answers.push(Answer {
                 foe,
                 margin,
@@ -247,33 +177,31 @@ impl LoneMoment {
         }
     }
 
-    /// One exchange of beset `f` fought: after his last of the moment, his
-    /// blows are settled ([`blows`](Self::blows)) and what the moment came
-    /// to for him is returned.
+    /// One exchange of beset `lone` (his slot) fought: after his last of
+    /// the moment, his blows are settled ([`blows`](Self::blows)) and what
+    /// the moment came to for him is returned.
     #[inline(always)]
-    pub(crate) fn finish(&mut self, f: u32) -> Option<Settled> {
-        let s = &mut self.slots[f as usize];
-        s.left = s.left.saturating_sub(1);
-        if s.left > 0 {
+    pub(crate) fn finish(&mut self, lone: &mut Slot) -> Option<Settled> {
+        lone.left = lone.left.saturating_sub(1);
+        if lone.left > 0 {
             return None;
         }
         if self.sweeping == SweepingBlow::Off {
             return Some(Settled {
-                foes: s.foes,
-                worst: s.tally.worst(),
-                blow: s.tally.blow(),
+                foes: lone.foes,
+                worst: lone.tally.worst(),
+                blow: lone.tally.blow(),
                 swept: false,
             });
         }
-        Some(self.sweep(f))
+        Some(self.sweep(lone))
     }
 
-    /// [`finish`](Self::finish) after `f`'s last exchange, with a sweeping
-    /// blow.
+    /// [`finish`](Self::finish) after `lone`'s last exchange, with a
+    /// sweeping blow.
     #[inline(never)]
-    fn sweep(&mut self, f: u32) -> Settled {
-        let s = &self.slots[f as usize];
-        let (tally, foes, mut i) = (s.tally, s.foes, s.list.0);
+    fn sweep(&mut self, lone: &Slot) -> Settled {
+        let (tally, foes, mut i) = (lone.tally, lone.foes, lone.list.0);
         self.blows.clear();
         {
             self.scratch.clear();
@@ -319,6 +247,169 @@ impl LoneMoment {
             settled.blow.as_slice()
         }
     }
+}
+
+/// Per-fighter and per-moment state of FUDGE 4.34 in a battle, reused from
+/// battle to battle.
+#[derive(Debug, Default)]
+pub(crate) struct LoneMoment {
+    slots: Vec<Slot>,
+    /// The current moment's stamp (never 0 once a moment began).
+    stamp: u32,
+    /// Whether anyone is beset this moment (once every exchange is
+    /// engaged).
+    any: bool,
+    answers: Answers,
+}
+
+impl LoneMoment {
+    /// Room for a battle of `n` fighters.
+    pub(crate) fn reserve(&mut self, n: usize) -> Result<(), SimError> {
+        reserve_fighters(&mut self.slots, n)
+    }
+
+    /// Readies the state for a battle of `n` fighters (after
+    /// [`reserve`](Self::reserve)) under this sweeping-blow option.
+    pub(crate) fn reset(&mut self, n: usize, sweeping: SweepingBlow) {
+        self.slots.clear();
+        self.slots.resize(n, Slot::fresh(0));
+        self.stamp = 0;
+        self.any = false;
+        self.answers.sweeping = sweeping;
+        self.answers.answers.clear();
+    }
+
+    /// A new moment: every slot is stale.
+    #[inline]
+    pub(crate) fn begin(&mut self) {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            for s in &mut self.slots {
+                s.stamp = 0;
+            }
+            self.stamp = 1;
+        }
+        self.any = false;
+        self.answers.answers.clear();
+    }
+
+    #[inline]
+    fn slot(&mut self, f: u32) -> &mut Slot {
+        let stamp = self.stamp;
+        let s = &mut self.slots[f as usize];
+        if s.stamp != stamp {
+            *s = Slot::fresh(stamp);
+        }
+        s
+    }
+
+    /// The first pass: `a`'s action lands on `t` as an exchange. Each
+    /// fighter acts at most once a moment, so a foe counts twice only when
+    /// the two struck each other: then it counts once. A fighter fights
+    /// the foe it strikes, else the first to strike it.
+    #[inline(always)]
+    pub(crate) fn engage(&mut self, a: u32, t: u32) {
+        let new_pair = self.slot(t).own != a;
+        let sa = self.slot(a);
+        sa.left += 1;
+        sa.foes += u32::from(new_pair);
+        sa.own = t;
+        sa.fights = t;
+        let a_beset = sa.foes >= 2;
+        let st = self.slot(t);
+        st.left += 1;
+        st.foes += u32::from(new_pair);
+        if st.fights == NONE {
+            st.fights = a;
+        }
+        let t_beset = st.foes >= 2;
+        self.any |= a_beset | t_beset;
+    }
+
+    /// Whether anyone is beset this moment (after the first pass): if
+    /// nobody is, every exchange of the moment is fought on its own.
+    #[inline(always)]
+    pub(crate) const fn any_beset(&self) -> bool {
+        self.any
+    }
+
+    /// The second pass, an exchange of `a` on `t` (two fighters): the slot
+    /// of each that is beset, and the moment's answers.
+    #[inline(always)]
+    pub(crate) fn pair(&mut self, a: u32, t: u32) -> (Option<&mut Slot>, Option<&mut Slot>, &mut Answers) {
+        let stamp = self.stamp;
+        let (sa, st) = match self.slots.get_disjoint_mut([a as usize, t as usize]) {
+            Ok([sa, st]) => (
+                Some(sa).filter(|s| s.beset_in(stamp)),
+                Some(st).filter(|s| s.beset_in(stamp)),
+            ),
+            // Not two fighters of the battle: neither was engaged.
+            Err(_) => (None, None),
+        };
+        (sa, st, &mut self.answers)
+    }
+
+    /// The moment's answers, without a slot (a moment where nobody is
+    /// beset).
+    #[inline(always)]
+    pub(crate) fn answers(&mut self) -> &mut Answers {
+        &mut self.answers
+    }
+
+    /// Whether `f` is in exchanges with two or more foes this moment.
+    #[inline]
+    pub(crate) fn beset(&self, f: u32) -> bool {
+        self.slots[f as usize].beset_in(self.stamp)
+    }
+
+    /// Whether beset `lone`, who concentrates, lets `foe`'s blow meet his
+    /// armor unopposed.
+    #[inline]
+    pub(crate) fn ignores(&self, lone: u32, foe: u32) -> bool {
+        self.beset(lone) && self.slots[lone as usize].ignores(foe)
+    }
+
+    /// `f`'s roll in an exchange: a beset fighter's one roll of the moment
+    /// (drawn at its first exchange), anyone else's `draw()`; `beset` is
+    /// [`beset`](Self::beset)`(f)`.
+    #[inline(always)]
+    pub(crate) fn roll(&mut self, (f, beset): (u32, bool), draw: impl FnOnce() -> i32) -> i32 {
+        if beset {
+            self.slots[f as usize].roll(draw)
+        } else {
+            draw()
+        }
+    }
+
+    /// `f`'s posture in an exchange, as [`roll`](Self::roll): drawn once a
+    /// moment for a beset fighter.
+    #[inline(always)]
+    pub(crate) fn posture(&mut self, (f, beset): (u32, bool), draw: impl FnOnce() -> i32) -> i32 {
+        if beset {
+            self.slots[f as usize].posture(draw)
+        } else {
+            draw()
+        }
+    }
+
+    /// Keeps beset `lone`'s answer to `foe` for his last exchange
+    /// ([`Answers::defer`]).
+    #[inline(always)]
+    pub(crate) fn defer(&mut self, lone: u32, foe: u32, margin: i32, damage: Option<i32>) {
+        self.answers.defer(&mut self.slots[lone as usize], foe, margin, damage);
+    }
+
+    /// One exchange of beset `f` fought ([`Answers::finish`]).
+    #[inline(always)]
+    pub(crate) fn finish(&mut self, f: u32) -> Option<Settled> {
+        self.answers.finish(&mut self.slots[f as usize])
+    }
+
+    /// The blows `settled` lands: (foe, damage).
+    #[inline(always)]
+    pub(crate) fn blows<'a>(&'a self, settled: &'a Settled) -> &'a [(u32, i32)] {
+        self.answers.blows(settled)
+    }
 
     /// How many foes `f` fights this moment.
     #[inline]
@@ -359,5 +450,32 @@ mod tests {
         m.begin();
         assert!(!m.beset(0));
         assert_eq!(m.foes(0), 0);
+    }
+
+    /// Two fighters who strike each other are one foe each: nobody is
+    /// beset, and the fast path's pair gives no slot; a third fighter
+    /// striking one of them makes that one beset.
+    #[test]
+    fn a_pair_gives_the_slots_of_the_beset() {
+        let mut m = LoneMoment::default();
+        m.reserve(3).unwrap();
+        m.reset(3, SweepingBlow::Off);
+        m.begin();
+        m.engage(0, 1);
+        m.engage(1, 0);
+        assert!(!m.any_beset());
+        let (a, t, _) = m.pair(0, 1);
+        assert!(a.is_none() && t.is_none());
+        m.engage(2, 0);
+        assert!(m.any_beset());
+        let (a, t, answers) = m.pair(2, 0);
+        assert!(a.is_none());
+        let hero = t.unwrap();
+        assert_eq!(hero.roll(|| 3), 3);
+        assert_eq!(hero.roll(|| -4), 3, "one roll a moment");
+        answers.defer(hero, 2, 1, Some(2));
+        assert!(answers.finish(hero).is_none());
+        m.begin();
+        assert!(!m.any_beset() && !m.beset(0));
     }
 }

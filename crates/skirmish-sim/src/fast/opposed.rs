@@ -96,9 +96,14 @@ pub(crate) struct OpposedPlan {
     reach: u32,
     /// Two-way exchanges counted by round: a pair exchanges once a round.
     by_round: bool,
-    /// Per group: its skill in odd and in even rounds (`None`: off the
-    /// ladder, an error when it strikes or is struck in such a round).
-    skill: Vec<[Option<i32>; 2]>,
+    /// Per round parity (odd, even), per group: its skill (`None`: off the
+    /// ladder, an error when it strikes or is struck in such a round). A
+    /// moment reads one parity's list.
+    skill: [Vec<Option<i32>>; 2],
+    /// FUDGE 4.34's penalty (`FudgeRules::outnumbered`) of a fighter
+    /// engaged by 0, 1, ... attackers, up to the reach: looked up twice an
+    /// exchange.
+    crowd: Vec<i32>,
     /// Per group: its combat level, to report that error.
     level: Vec<CombatLevel>,
     /// Per group: its stance (FUDGE 4.31).
@@ -134,15 +139,22 @@ impl OpposedPlan {
             npc.push(f.npc_result);
             posture.push(f.posture);
         }
-        let skill = level
-            .iter()
-            .map(|l| [1, 2].map(|round| l.in_round(round).ok().map(|s| s.value())))
-            .collect();
+        let skill = [1, 2].map(|round| {
+            level
+                .iter()
+                .map(|l| l.in_round(round).ok().map(|s| s.value()))
+                .collect()
+        });
+        let reach = reach.max(1);
+        // Engagements never pass the reach (a full fighter takes no new
+        // attacker); past this table the rule is called.
+        let crowd = (0..=reach.min(64)).map(|k| rules.outnumbered(k)).collect();
         OpposedPlan {
             rules,
-            reach: reach.max(1),
+            reach,
             by_round,
             skill,
+            crowd,
             level,
             stance,
             bearing,
@@ -166,13 +178,29 @@ impl OpposedPlan {
                 .any(|b| b.own != 0 || b.shield != 0 || b.aim != Aim::Anywhere || b.scale != self.bearing[0].scale)
     }
 
-    /// Group `g`'s skill in round `round` (at least 1), or the general
-    /// loop's error for it.
+    /// The groups' skills in round `round` (at least 1), for
+    /// [`skill`](Self::skill).
     #[inline]
-    fn skill(&self, g: usize, round: u32) -> Result<i32, SimError> {
-        match self.skill.get(g).and_then(|s| s[usize::from(round.is_multiple_of(2))]) {
-            Some(s) => Ok(s),
-            None => self.skill_error(g, round),
+    fn skills_in(&self, round: u32) -> &[Option<i32>] {
+        &self.skill[usize::from(round.is_multiple_of(2))]
+    }
+
+    /// Group `g`'s skill in round `round` from its round's
+    /// [`skills_in`](Self::skills_in), or the general loop's error for it.
+    #[inline(always)]
+    fn skill(&self, skills: &[Option<i32>], g: usize, round: u32) -> Result<i32, SimError> {
+        match skills.get(g) {
+            Some(&Some(s)) => Ok(s),
+            _ => self.skill_error(g, round),
+        }
+    }
+
+    /// The penalty of a fighter engaged by `attackers` (FUDGE 4.34).
+    #[inline(always)]
+    fn outnumbered(&self, attackers: u32) -> i32 {
+        match self.crowd.get(attackers as usize) {
+            Some(&p) => p,
+            None => self.rules.outnumbered(attackers),
         }
     }
 
@@ -505,8 +533,11 @@ fn fight_with<C: Clock, M: FastModel, const RANKED: bool, const MODE: u8>(
             }
             strikes.push((a, t));
         }
+        // A moment where nobody is beset is fought as plain exchanges.
+        let lone_on = lone_on && lone.any_beset();
         // ...then each exchange.
-        let crowd = |f: u32| rules.outnumbered(engaged_by[f as usize]);
+        let crowd = |f: u32| op.outnumbered(engaged_by[f as usize]);
+        let skills = op.skills_in(round_no);
         let minimum = rules.minimum_to_hit.value();
         // A hit on fighter `t` (on side `side`): its damage on the record,
         // kept for the end of the moment, counted for `most_wounded`, and
@@ -552,16 +583,18 @@ fn fight_with<C: Clock, M: FastModel, const RANKED: bool, const MODE: u8>(
             };
             debug_assert_eq!(ft.who, t);
             let (tg, t_penalty) = (ft.group as usize, i32::from(ft.penalty));
-            let a_skill = op.skill(ag, round_no)?;
-            let t_skill = op.skill(tg, round_no)?;
-            // FUDGE 4.34: a well-armored fighter beset by several may let
-            // this blow meet his armor unopposed.
-            let (a_beset, t_beset) = if lone_on {
-                (lone.beset(a), lone.beset(t))
+            let a_skill = op.skill(skills, ag, round_no)?;
+            let t_skill = op.skill(skills, tg, round_no)?;
+            // FUDGE 4.34: the slots of the two fighters that are beset (at
+            // most one lookup each for the whole exchange); a well-armored
+            // fighter beset by several may let this blow meet his armor
+            // unopposed.
+            let (mut a_lone, mut t_lone, answers) = if lone_on {
+                lone.pair(a, t)
             } else {
-                (false, false)
+                (None, None, lone.answers())
             };
-            let ignored = MODE == WITH_TACTICS && t_beset && op.concentrate[tg] && lone.ignores(t, a);
+            let ignored = MODE == WITH_TACTICS && op.concentrate[tg] && t_lone.as_ref().is_some_and(|s| s.ignores(a));
             // A fighter's roll: none for an NPC whose result is its trait
             // level (FUDGE 4.33), else its side's group roll or its own
             // 4dF; a beset fighter's one roll of the moment.
@@ -572,34 +605,27 @@ fn fight_with<C: Clock, M: FastModel, const RANKED: bool, const MODE: u8>(
                     side_roll[side].unwrap_or_else(|| rolls.four_df())
                 }
             };
-            let (a_roll, t_roll) = if lone_on {
-                let ar = lone.roll((a, a_beset), || roll_of(a_side, ag));
-                (
-                    ar,
-                    if ignored {
-                        0
-                    } else {
-                        lone.roll((t, t_beset), || roll_of(a_side ^ 1, tg))
-                    },
-                )
-            } else {
-                let ar = roll_of(a_side, ag);
-                (ar, roll_of(a_side ^ 1, tg))
+            let a_roll = match a_lone.as_deref_mut() {
+                Some(s) => s.roll(|| roll_of(a_side, ag)),
+                None => roll_of(a_side, ag),
+            };
+            let t_roll = match t_lone.as_deref_mut() {
+                _ if ignored => 0,
+                Some(s) => s.roll(|| roll_of(a_side ^ 1, tg)),
+                None => roll_of(a_side ^ 1, tg),
             };
             // FUDGE 4.32: each side's posture, drawn now if mixed.
-            let (a_posture, t_posture) = if MODE == WITH_TACTICS && lone_on {
-                let ap = lone.posture((a, a_beset), || op.posture[ag].draw(rolls).offense());
-                let tp = if ignored {
-                    0
-                } else {
-                    lone.posture((t, t_beset), || op.posture[tg].draw(rolls).offense())
+            let (a_posture, t_posture) = if MODE == WITH_TACTICS {
+                let ap = match a_lone.as_deref_mut() {
+                    Some(s) => s.posture(|| op.posture[ag].draw(rolls).offense()),
+                    None => op.posture[ag].draw(rolls).offense(),
+                };
+                let tp = match t_lone.as_deref_mut() {
+                    _ if ignored => 0,
+                    Some(s) => s.posture(|| op.posture[tg].draw(rolls).offense()),
+                    None => op.posture[tg].draw(rolls).offense(),
                 };
                 (ap, tp)
-            } else if MODE == WITH_TACTICS {
-                (
-                    op.posture[ag].draw(rolls).offense(),
-                    op.posture[tg].draw(rolls).offense(),
-                )
             } else {
                 (0, 0)
             };
@@ -647,8 +673,8 @@ fn fight_with<C: Clock, M: FastModel, const RANKED: bool, const MODE: u8>(
             };
             // A beset fighter's blow waits for the end of the moment's
             // exchanges (FUDGE 4.34).
-            let (a_waits, t_waits) = (a_beset, t_beset && !ignored);
-            if a_waits {
+            let (a_waits, t_waits) = (a_lone.is_some(), t_lone.is_some() && !ignored);
+            if let Some(s) = a_lone.as_deref_mut() {
                 // His degree as FUDGE 4.34 compares it (ties given by 4.31
                 // counted), or none over a foe who did not roll against him.
                 let degree = if ignored {
@@ -656,10 +682,10 @@ fn fight_with<C: Clock, M: FastModel, const RANKED: bool, const MODE: u8>(
                 } else {
                     blow.attacker_degree()
                 };
-                lone.defer(a, t, degree, blow.landed.then_some(blow.damage));
+                answers.defer(s, t, degree, blow.landed.then_some(blow.damage));
             }
-            if t_waits {
-                lone.defer(t, a, blow.defender_degree(), counter);
+            if let Some(s) = t_lone.as_deref_mut().filter(|_| t_waits) {
+                answers.defer(s, a, blow.defender_degree(), counter);
             }
             let landed = blow.landed && !a_waits;
             let counter = counter.filter(|_| !t_waits);
@@ -680,21 +706,19 @@ fn fight_with<C: Clock, M: FastModel, const RANKED: bool, const MODE: u8>(
             // After a beset fighter's last exchange of the moment, his blows
             // land (FUDGE 4.34's rule).
             macro_rules! finish {
-                ($f:expr) => {
-                    if let Some(settled) = lone.finish($f) {
-                        for &(foe, damage) in lone.blows(&settled) {
+                ($slot:expr) => {
+                    if let Some(s) = $slot
+                        && let Some(settled) = answers.finish(s)
+                    {
+                        for &(foe, damage) in answers.blows(&settled) {
                             summary.hits += 1;
                             land!(usize::from(foe >= first_b), foe, true, damage);
                         }
                     }
                 };
             }
-            if a_beset {
-                finish!(a);
-            }
-            if t_beset {
-                finish!(t);
-            }
+            finish!(a_lone);
+            finish!(t_lone);
         }
 
         // 4. The end of the moment (as the general loop's `land_hits`).

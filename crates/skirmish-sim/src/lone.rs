@@ -101,8 +101,9 @@ pub(crate) struct Settled {
 }
 
 /// Per-fighter and per-moment state of FUDGE 4.34 in a battle, reused from
-/// battle to battle.
-#[derive(Debug, Default)]
+/// battle to battle (cloned by the exact engine to settle a lone
+/// fighter's blows in each outcome it enumerates).
+#[derive(Debug, Default, Clone)]
 pub(crate) struct LoneMoment {
     slots: Vec<Slot>,
     /// The current moment's stamp (never 0 once a moment began).

@@ -183,6 +183,7 @@ fn fight_of(c: &Continuation) -> Result<(Fight, State), ExactError> {
             damage: f.damage,
             taken: 0,
             target: NO_TARGET,
+            exchanged: NO_TARGET,
         });
     }
     // Odds from here pick targets as a scenario's default battle does.

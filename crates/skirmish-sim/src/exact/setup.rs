@@ -132,6 +132,21 @@ impl Fight {
                 }
             }
         }
+        // FUDGE's reach: a fighter no more foes may engage than the limit
+        // turns some picks away (retries the exact engine does not model).
+        if matches!(scenario.striking, Striking::FudgeOpposed(_)) {
+            let limit = usize::try_from(scenario.battle.max_attackers_per_target).unwrap_or(usize::MAX);
+            let most_foes = (0..scenario.sides.len())
+                .map(|s| entrants.iter().filter(|e| e.side != s).count())
+                .max()
+                .unwrap_or(0);
+            if most_foes > limit {
+                return Err(ExactError::unsupported(
+                    "battle.max_attackers_per_target",
+                    format!("a reach of {limit} where a fighter has {most_foes} foes (the picks it turns away)"),
+                ));
+            }
+        }
         Fight::build(
             scenario.sides.iter().map(|s| s.name.clone()).collect(),
             &scenario.timing,
@@ -154,19 +169,11 @@ impl Fight {
         targeting: Targeting,
         entrants: Vec<Entrant>,
     ) -> Result<Fight, ExactError> {
-        check_rules(timing, &striking)?;
+        check_rules(&striking)?;
         if entrants.len() > MAX_EXACT_FIGHTERS {
             return Err(ExactError::unsupported(
                 "fighters",
                 format!("more than {MAX_EXACT_FIGHTERS} fighters in all"),
-            ));
-        }
-        if matches!(striking, Striking::FudgeOpposed(_))
-            && (sides.len() != 2 || entrants.len() != 2 || entrants[0].side == entrants[1].side)
-        {
-            return Err(ExactError::unsupported(
-                "striking",
-                "FUDGE opposed striking beyond a duel (one fighter a side)",
             ));
         }
         for e in &entrants {
@@ -203,21 +210,9 @@ impl Fight {
     }
 }
 
-/// Refuses the timing system and striking rules the exact engine does not
-/// model, naming the field.
-fn check_rules(timing: &TimingSystem, striking: &Striking) -> Result<(), ExactError> {
-    // Every timing system is modelled; only Simultaneous Combat pairs a
-    // FUDGE exchange's blows within one step of the chain.
-    let simple = !matches!(timing, TimingSystem::Simultaneous);
-    if simple && matches!(striking, Striking::FudgeOpposed(_)) {
-        return Err(ExactError::unsupported(
-            "striking",
-            format!(
-                "FUDGE opposed striking under {} (its exchanges pair blows across moments)",
-                timing.name()
-            ),
-        ));
-    }
+/// Refuses the striking rules the exact engine does not model, naming
+/// the field (every timing system is modelled).
+fn check_rules(striking: &Striking) -> Result<(), ExactError> {
     if let Striking::FullContact(r) = striking
         && r.amazing
         && !r.amazing_defense.is_none()
@@ -300,7 +295,7 @@ fn check_fighter(timing: &TimingSystem, striking: &Striking, f: &Fighter, at: &s
 /// Refuses, naming the field, every rule and option the exact engine does
 /// not model: it answers for the rules it models or not at all.
 fn check_supported(scenario: &Scenario) -> Result<(), ExactError> {
-    check_rules(&scenario.timing, &scenario.striking)?;
+    check_rules(&scenario.striking)?;
     if scenario.distance.is_some() {
         return Err(ExactError::unsupported("distance", "a distance between the sides"));
     }

@@ -537,10 +537,10 @@ fn what_the_exact_engine_does_not_model_is_refused_naming_the_field() {
         ),
         (
             fight(
-                "striking = \"fudge_opposed\"",
+                "striking = \"fudge_opposed\"\n[battle]\nmax_attackers_per_target = 1",
                 &[&[("a", 6, 6, "count = 2")], &[("b", 6, 6, "")]],
             ),
-            "striking",
+            "battle.max_attackers_per_target",
         ),
         (
             duel("striking = \"fudge_opposed\"", "skill = \"Good+\""),
@@ -560,10 +560,10 @@ fn what_the_exact_engine_does_not_model_is_refused_naming_the_field() {
             "sides[0].groups[0].disruptible",
         ),
         (
-            duel("striking = \"fudge_opposed\"", "")
+            duel("striking = \"fudge_opposed\"", "posture = 1")
                 .with_field("timing", "simple-rounds")
                 .unwrap(),
-            "striking",
+            "sides[0].groups[0].posture",
         ),
         (duel("[battle]\nfront = 2", ""), "battle.front"),
         (duel("[battle]\nmax_rounds = 50", ""), "battle.max_rounds"),

@@ -33,9 +33,10 @@
 //! each exchange's blow, then its answer, then the blows of a lone fighter
 //! whose last exchange it was.
 
-use num_bigint::BigInt;
-use num_rational::BigRational;
-use num_traits::Zero;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use num_integer::Integer;
 use skirmish_core::combat::{self, Bearing, OpposedSide};
 use skirmish_core::damage::DamageModel;
 use skirmish_core::dice::{Dice, Distribution};
@@ -44,7 +45,6 @@ use skirmish_core::timing::TimingSystem;
 
 use super::error::ExactError;
 use super::moment::{FixedMap, NO_TARGET, Next, Slot, State, land, settle};
-use super::rounds::weights;
 use super::schedule::every_joint_roll;
 use super::setup::Fight;
 use crate::error::SimError;
@@ -190,14 +190,25 @@ fn picks(fight: &Fight, state: &State, acting: &[usize]) -> Vec<Pick> {
     all
 }
 
+/// A lone fighter's relative degree over a foe as FUDGE 4.34 reads it
+/// (`opposed::may_wound`, `LoneTally`): only whether it is below 0, 0, 1,
+/// or 2 and more, so the degrees are merged into those four (outcomes
+/// that differ by nothing else lead to the same blows).
+fn class(degree: i32) -> i32 {
+    degree.clamp(-1, 2)
+}
+
 /// A lone fighter's part in one of his exchanges: his answer to the foe
 /// (the foe, his relative degree, the damage his blow would do), or none
 /// when the foe's blow met his armor unopposed.
 type Answer = Option<(u32, i32, Option<i32>)>;
 
-/// How far the moment's exchanges have gone: the hits so far, in the
-/// order they land, and each lone fighter's answers so far.
-type Partial = (Vec<(usize, i32)>, Vec<Vec<Answer>>);
+/// How far the moment's exchanges have gone: the fighters' slots with
+/// the hits so far landed on them in the order the battle lands them
+/// (nothing reads them before the moment's end: the wound penalties are
+/// the moment's start's), and each lone fighter's answers until his blows
+/// are settled.
+type Partial = (Vec<Slot>, Vec<Vec<Answer>>);
 
 /// What one exchange did: its direct hits and the lone fighters' answers.
 type Done = (Vec<(usize, i32)>, Vec<(usize, Answer)>);
@@ -206,6 +217,25 @@ type Done = (Vec<(usize, i32)>, Vec<(usize, Answer)>);
 /// (standing, in the battle's order) act, as
 /// [`moment`](super::moment::moment) gives them (see the module docs).
 pub(super) fn moment(
+    fight: &Fight,
+    rules: &FudgeRules,
+    state: &State,
+    acting: &[usize],
+) -> Result<(Vec<(Next, u128)>, u128), ExactError> {
+    let key = (state.clone(), acting.to_vec());
+    if let Some(known) = fight.fudge_moments.borrow().get(&key) {
+        return Ok((known.0.clone(), known.1));
+    }
+    let struck = strike(fight, rules, state, acting)?;
+    fight.fudge_moments.borrow_mut().insert(key, Rc::new(struck.clone()));
+    Ok(struck)
+}
+
+/// The FUDGE moments struck in a fight, by state and actors.
+pub(super) type MomentCache = RefCell<FixedMap<(State, Vec<usize>), Rc<(Vec<(Next, u128)>, u128)>>>;
+
+/// [`moment`], struck.
+fn strike(
     fight: &Fight,
     rules: &FudgeRules,
     state: &State,
@@ -232,8 +262,8 @@ pub(super) fn moment(
         .checked_pow(group_sides.len() as u32)
         .ok_or_else(too_many)?;
     let all_picks = picks(fight, state, acting);
-    let out_of_picks = BigInt::from(all_picks.len());
-    let mut ends: FixedMap<Next, BigRational> = FixedMap::default();
+    // Each pick's outcomes, with weights out of its own total.
+    let mut per_pick: Vec<(FixedMap<Next, u128>, u128)> = Vec::with_capacity(all_picks.len());
     for pick in &all_picks {
         // Which blows are exchanges of their own, and who is beset.
         let mut marks: Vec<u8> = state
@@ -304,30 +334,53 @@ pub(super) fn moment(
                 .try_fold(1u128, |n, d| n.checked_mul(d.iter().map(|&(_, c)| u128::from(c)).sum()))
                 .ok_or_else(too_many)?;
             every_joint_roll(&beset_dice, |beset_rolls, beset_count| {
-                let (partials, total) = setting.exchanges(&exchanges, &side_roll, beset_rolls)?;
+                // A FUDGE moment costs its joint rolls: each is counted
+                // as a moment struck against the budget (a count, the
+                // same on every machine).
+                spend(fight, exchanges.len().max(1) as u64)?;
+                let (partials, total) = setting.exchanges(&base, &exchanges, &side_roll, beset_rolls)?;
                 out_of = total
                     .checked_mul(group_total)
                     .and_then(|t| t.checked_mul(beset_total))
                     .ok_or_else(too_many)?;
                 let count = group_count.checked_mul(beset_count).ok_or_else(too_many)?;
-                for ((hits, _), w) in partials {
-                    let mut slots = base.clone();
-                    for (f, damage) in hits {
-                        land(fight, &mut slots[f], damage);
-                    }
+                for ((slots, _), w) in partials {
                     // At most `out_of` in all.
                     *this_pick.entry(settle(fight, slots)).or_default() += count * w;
                 }
                 Ok(())
             })
         })?;
-        let over = BigInt::from(out_of) * &out_of_picks;
-        for (next, w) in this_pick {
-            let p = BigRational::new(BigInt::from(w), over.clone());
-            *ends.entry(next).or_insert_with(BigRational::zero) += p;
+        per_pick.push((this_pick, out_of));
+    }
+    // Every pick as likely: over the least common multiple of their totals.
+    let common = per_pick
+        .iter()
+        .try_fold(1u128, |l, &(_, t)| (l / l.gcd(&t.max(1))).checked_mul(t.max(1)))
+        .ok_or_else(too_many)?;
+    let total = common.checked_mul(per_pick.len() as u128).ok_or_else(too_many)?;
+    let mut merged: FixedMap<Next, u128> = FixedMap::default();
+    for (outcomes, out_of) in per_pick {
+        let scale = common / out_of.max(1);
+        for (next, w) in outcomes {
+            // At most `common` for each pick: `total` in all.
+            *merged.entry(next).or_default() += w * scale;
         }
     }
-    weights(ends, acting.len())
+    Ok((merged.into_iter().collect(), total))
+}
+
+/// Counts `moments` more struck, or refuses the fight past its budget
+/// ([`ExactError::TooMuchWork`]).
+fn spend(fight: &Fight, moments: u64) -> Result<(), ExactError> {
+    let struck = fight.moments.get().saturating_add(moments);
+    if struck > fight.max_moments {
+        return Err(ExactError::TooMuchWork {
+            budget: fight.max_moments,
+        });
+    }
+    fight.moments.set(struck);
+    Ok(())
 }
 
 /// 2dF's count of faces.
@@ -379,6 +432,7 @@ impl Setting<'_> {
     /// returned total.
     fn exchanges(
         &self,
+        base: &[Slot],
         exchanges: &[(usize, usize)],
         side_roll: &[Option<i32>],
         beset_rolls: &[i32],
@@ -393,20 +447,22 @@ impl Setting<'_> {
             .map(|&f| exchanges.iter().rposition(|&(a, t)| a == f || t == f).unwrap_or(0))
             .collect();
         let mut partials: FixedMap<Partial, u128> = FixedMap::default();
-        partials.insert((Vec::new(), vec![Vec::new(); self.beset.len()]), 1);
+        partials.insert((base.to_vec(), vec![Vec::new(); self.beset.len()]), 1);
         let mut total = 1u128;
         for (i, &(a, t)) in exchanges.iter().enumerate() {
             let (done, out_of) = self.exchange((a, t), side_roll, beset_rolls)?;
             total = total.checked_mul(out_of).ok_or_else(too_many)?;
             let mut next: FixedMap<Partial, u128> = FixedMap::default();
-            for ((hits, answers), w) in &partials {
+            for ((slots, answers), w) in &partials {
                 if next.len() > self.fight.max_outcomes {
                     return Err(too_many());
                 }
                 for ((direct, deferred), dw) in &done {
-                    let mut hits = hits.clone();
+                    let mut slots = slots.clone();
                     let mut answers = answers.clone();
-                    hits.extend_from_slice(direct);
+                    for &(f, damage) in direct {
+                        land(self.fight, &mut slots[f], damage);
+                    }
                     for &(f, answer) in deferred {
                         if let Some(k) = self.place(f) {
                             answers[k].push(answer);
@@ -417,11 +473,14 @@ impl Setting<'_> {
                         if let Some(k) = self.place(f)
                             && last[k] == i
                         {
-                            hits.extend(self.settled(f, &answers[k]));
+                            for (foe, damage) in self.settled(f, &answers[k]) {
+                                land(self.fight, &mut slots[foe], damage);
+                            }
+                            answers[k].clear();
                         }
                     }
                     // Cannot overflow: every partial product divides `total`.
-                    *next.entry((hits, answers)).or_default() += w * dw;
+                    *next.entry((slots, answers)).or_default() += w * dw;
                 }
             }
             partials = next;
@@ -507,13 +566,13 @@ impl Setting<'_> {
                 let mut deferred = Vec::with_capacity(2);
                 if a_beset.is_some() {
                     let degree = if ignored { UNOPPOSED } else { blow.attacker_degree() };
-                    deferred.push((a, Some((t as u32, degree, blow.landed.then_some(blow.damage)))));
+                    deferred.push((a, Some((t as u32, class(degree), blow.landed.then_some(blow.damage)))));
                 } else if blow.landed {
                     direct.push((t, blow.damage));
                 }
                 match (t_beset.is_some(), ignored) {
                     (true, true) => deferred.push((t, None)),
-                    (true, false) => deferred.push((t, Some((a as u32, blow.defender_degree(), counter)))),
+                    (true, false) => deferred.push((t, Some((a as u32, class(blow.defender_degree()), counter)))),
                     (false, _) => {
                         if let Some(back) = counter {
                             direct.push((a, back));

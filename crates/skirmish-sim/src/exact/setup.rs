@@ -57,6 +57,10 @@ pub(super) struct Fight {
     /// The rounds laid out so far, by the fighters standing
     /// (`schedule.rs`).
     pub(super) schedules: ScheduleCache,
+    /// The FUDGE moments struck so far, by state and actors
+    /// (`fudge.rs`): the round systems strike the same ones round after
+    /// round.
+    pub(super) fudge_moments: super::fudge::MomentCache,
     /// The most distinct outcomes of one exchange
     /// ([`super::ExactOptions::max_outcomes`]).
     pub(super) max_outcomes: usize,
@@ -203,6 +207,7 @@ impl Fight {
                 })
                 .collect(),
             schedules: ScheduleCache::default(),
+            fudge_moments: super::fudge::MomentCache::default(),
             max_outcomes: super::DEFAULT_MAX_OUTCOMES,
             max_moments: u64::MAX,
             moments: std::cell::Cell::new(0),

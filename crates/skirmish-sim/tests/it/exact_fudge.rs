@@ -12,7 +12,7 @@ use num_rational::BigRational;
 use num_traits::{One, Zero};
 use skirmish_sim::scenario::Scenario;
 
-use super::exact::{agrees_with_battles, exact, fight, four_df_by_faces, fraction};
+use super::exact::{BATTLES, agrees_with_battles, exact, fight, four_df_by_faces, fraction};
 use super::exact_rounds::{Moments, System, Tiny, rounds};
 
 // ---------------------------------------------------------------------
@@ -375,55 +375,118 @@ fn a_tiny_lone_fighter_agrees_with_a_brute_force_exactly() {
 // ---------------------------------------------------------------------
 
 /// A FUDGE duel under `timing` and `damage`: a Good fighter with a
-/// dagger's speed against a Fair one who hits harder.
-fn duel(timing: &str, damage: &str) -> Scenario {
+/// dagger's speed against a Fair one who hits harder (`offense`: each
+/// one's offensive damage factor).
+fn duel(timing: &str, damage: &str, offense: (i32, i32)) -> Scenario {
+    let a = format!(
+        "skill = \"Good\"\noffense = {}\nweapon = \"Dagger\"\ninterval = 4\nreflexes = 8",
+        offense.0
+    );
+    let b = format!(
+        "skill = \"Fair\"\noffense = {}\ninitiative_bonus = 2\ninterval = 6\nreflexes = 5",
+        offense.1
+    );
     fight(
         &format!("striking = \"fudge_opposed\"\ndamage = {damage}"),
+        &[&[("a", 0, 0, a.as_str())], &[("b", 0, 0, b.as_str())]],
+    )
+    .with_field("timing", timing)
+    .unwrap()
+}
+
+/// FUDGE's wound levels: a hit of 3 or 4 Hurt, 5 or 6 Very Hurt, 7
+/// Incapacitated (down).
+const WOUNDS: &str = "\"fudge_wounds\"";
+const HIT_POINTS: &str = "{ model = \"hit_points\", max_hp = 3 }";
+
+#[test]
+fn fudge_duels_agree_with_the_battle_engine_under_every_timing_system() {
+    for (timing, damage, offense) in [
+        ("simple-rounds", WOUNDS, (4, 5)),
+        ("graduated-rounds", HIT_POINTS, (0, 1)),
+        ("continuous", WOUNDS, (4, 5)),
+        ("tick-system", HIT_POINTS, (0, 1)),
+        ("action-blocks", WOUNDS, (4, 5)),
+        ("simple-rounds", HIT_POINTS, (0, 1)),
+        ("graduated-rounds", WOUNDS, (4, 5)),
+        ("continuous", HIT_POINTS, (0, 1)),
+        ("tick-system", WOUNDS, (4, 5)),
+        ("action-blocks", HIT_POINTS, (0, 1)),
+    ] {
+        let odds = agrees_with_battles(&duel(timing, damage, offense), BATTLES);
+        assert!(odds.exact, "{timing}");
+    }
+}
+
+/// Two against two under FUDGE (`rules`: the striking table's fields and
+/// the damage), lone fighters whenever two strike one who fights back.
+fn two_two(timing: &str, rules: &str) -> Scenario {
+    fight(
+        rules,
         &[
-            &[(
-                "a",
-                0,
-                0,
-                "skill = \"Good\"\nweapon = \"Dagger\"\ninterval = 4\nreflexes = 8",
-            )],
-            &[(
-                "b",
-                0,
-                0,
-                "skill = \"Fair\"\noffense = 1\ninitiative_bonus = 2\ninterval = 6\nreflexes = 5",
-            )],
+            &[
+                ("a", 0, 0, "skill = \"Good\"\ninterval = 10\nreflexes = 8"),
+                ("b", 0, 0, "skill = \"Fair\"\noffense = 1\ninterval = 12\nreflexes = 6"),
+            ],
+            &[
+                ("c", 0, 0, "skill = \"Good\"\ninterval = 9\nreflexes = 7"),
+                (
+                    "d",
+                    0,
+                    0,
+                    "skill = \"Mediocre\"\noffense = 1\ninterval = 14\nreflexes = 5",
+                ),
+            ],
         ],
     )
     .with_field("timing", timing)
     .unwrap()
 }
 
-const WOUNDS: &str = "{ model = \"fudge_wounds\", boxes = { scratch = 1 } }";
-const HIT_POINTS: &str = "{ model = \"hit_points\", max_hp = 3 }";
-
 #[test]
-fn fudge_duels_agree_with_the_battle_engine_under_every_timing_system() {
-    for (timing, damage) in [
-        ("simple-rounds", WOUNDS),
-        ("graduated-rounds", HIT_POINTS),
-        ("continuous", WOUNDS),
-        ("tick-system", HIT_POINTS),
-        ("action-blocks", WOUNDS),
-        ("simple-rounds", HIT_POINTS),
-        ("graduated-rounds", WOUNDS),
-        ("continuous", HIT_POINTS),
-        ("tick-system", WOUNDS),
-        ("action-blocks", HIT_POINTS),
+fn fudge_two_against_two_agree_with_the_battle_engine() {
+    let hp = "damage = { model = \"hit_points\", max_hp = 1 }";
+    // FUDGE 4.34's lone fighter as the battle plays it (the default rules).
+    let lone = two_two("simultaneous", &format!("striking = \"fudge_opposed\"\n{hp}"));
+    let odds = agrees_with_battles(&lone, BATTLES);
+    assert!(odds.exact && odds.wins.iter().all(|w| w.value > 0.0));
+    // Its options: the GM's one 2dF a side, a sweeping blow, and a
+    // fighter who concentrates on one foe; FUDGE wound levels, every hit
+    // Very Hurt (-2) or worse.
+    let options = two_two(
+        "simultaneous",
+        "striking = { system = \"fudge_opposed\", group_roll = true, sweeping_blow = \"minus_one_per_foe\" }\n\
+         damage = \"fudge_wounds\"",
+    )
+    .with_field("sides.side0.groups.0.concentrate", "true")
+    .unwrap()
+    .with_field("sides.side0.groups.0.offense", "5")
+    .unwrap()
+    .with_field("sides.side0.groups.1.offense", "5")
+    .unwrap()
+    .with_field("sides.side1.groups.0.offense", "5")
+    .unwrap()
+    .with_field("sides.side1.groups.1.offense", "5")
+    .unwrap();
+    agrees_with_battles(&options, BATTLES);
+}
+
+/// Two against two under every other timing system, at the battles of
+/// the rest (`cargo test --release -p skirmish-sim --test it
+/// exact_fudge::two -- --ignored`): a round of four FUDGE fighters,
+/// lone fighters enumerated roll by roll, takes minutes in a debug build.
+#[test]
+#[ignore = "minutes in a debug build: run in release"]
+fn two_against_two_under_every_timing_system_agree_with_the_battle_engine() {
+    let hp = "damage = { model = \"hit_points\", max_hp = 1 }";
+    for timing in [
+        "simple-rounds",
+        "graduated-rounds",
+        "continuous",
+        "tick-system",
+        "action-blocks",
     ] {
-        let t0 = std::time::Instant::now();
-        let s = duel(timing, damage);
-        let odds = exact(&s);
-        let t1 = t0.elapsed();
-        agrees_with_battles(&s, 20_000);
-        eprintln!(
-            "TIMING {timing} {damage}: exact {t1:?} states {} all {:?}",
-            odds.states,
-            t0.elapsed()
-        );
+        let s = two_two(timing, &format!("striking = \"fudge_opposed\"\n{hp}"));
+        agrees_with_battles(&s, BATTLES);
     }
 }

@@ -136,27 +136,12 @@ impl Fight {
                 }
             }
         }
-        // FUDGE's reach: a fighter no more foes may engage than the limit
-        // turns some picks away (retries the exact engine does not model).
-        if matches!(scenario.striking, Striking::FudgeOpposed(_)) {
-            let limit = usize::try_from(scenario.battle.max_attackers_per_target).unwrap_or(usize::MAX);
-            let most_foes = (0..scenario.sides.len())
-                .map(|s| entrants.iter().filter(|e| e.side != s).count())
-                .max()
-                .unwrap_or(0);
-            if most_foes > limit {
-                return Err(ExactError::unsupported(
-                    "battle.max_attackers_per_target",
-                    format!("a reach of {limit} where a fighter has {most_foes} foes (the picks it turns away)"),
-                ));
-            }
-        }
         Fight::build(
             scenario.sides.iter().map(|s| s.name.clone()).collect(),
             &scenario.timing,
             scenario.striking,
             damage,
-            scenario.battle.targeting,
+            (scenario.battle.targeting, scenario.battle.max_attackers_per_target),
             entrants,
         )
     }
@@ -170,10 +155,26 @@ impl Fight {
         timing: &TimingSystem,
         striking: Striking,
         damage: Damage,
-        targeting: Targeting,
+        (targeting, reach): (Targeting, u32),
         entrants: Vec<Entrant>,
     ) -> Result<Fight, ExactError> {
         check_rules(&striking)?;
+        // FUDGE's reach (`battle.max_attackers_per_target`): below a
+        // fighter's count of foes it turns picks away, retries the exact
+        // engine does not model.
+        if matches!(striking, Striking::FudgeOpposed(_)) {
+            let limit = usize::try_from(reach).unwrap_or(usize::MAX);
+            let most_foes = (0..sides.len())
+                .map(|s| entrants.iter().filter(|e| e.side != s).count())
+                .max()
+                .unwrap_or(0);
+            if most_foes > limit {
+                return Err(ExactError::unsupported(
+                    "battle.max_attackers_per_target",
+                    format!("a reach of {limit} where a fighter has {most_foes} foes (the picks it turns away)"),
+                ));
+            }
+        }
         if entrants.len() > MAX_EXACT_FIGHTERS {
             return Err(ExactError::unsupported(
                 "fighters",

@@ -477,8 +477,14 @@ fn what_changes_a_round_as_it_is_fought_is_refused_naming_the_field() {
             duel("action-blocks", "", "disruptible = true"),
             "sides[0].groups[0].disruptible",
         ),
-        (duel("tick-system", "striking = \"fudge_opposed\"", ""), "striking"),
-        (duel("action-blocks", "striking = \"fudge_opposed\"", ""), "striking"),
+        (
+            duel("tick-system", "striking = \"fudge_opposed\"", "posture = -1"),
+            "sides[0].groups[0].posture",
+        ),
+        (
+            duel("action-blocks", "striking = \"fudge_opposed\"", "skill = \"Fair+\""),
+            "sides[0].groups[0].skill",
+        ),
         (duel("tick-system", "distance = 30", ""), "distance"),
         // One bolt every other round: its round of use would enter the
         // state.

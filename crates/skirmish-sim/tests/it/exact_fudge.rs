@@ -490,3 +490,15 @@ fn two_against_two_under_every_timing_system_agree_with_the_battle_engine() {
         agrees_with_battles(&s, BATTLES);
     }
 }
+
+#[test]
+fn fudge_graduated_rounds_of_one_action_a_round_are_simple_rounds() {
+    // Exchanges by round under both: the first to act in a round begins
+    // its exchange, whichever tick it lands on.
+    for (damage, offense) in [(WOUNDS, (4, 5)), (HIT_POINTS, (0, 1))] {
+        let simple = exact(&duel("simple-rounds", damage, offense));
+        let graduated = exact(&duel("graduated-rounds", damage, offense));
+        assert_eq!(simple.wins, graduated.wins, "{damage}");
+        assert_eq!(simple.draw, graduated.draw, "{damage}");
+    }
+}

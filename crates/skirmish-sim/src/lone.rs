@@ -140,7 +140,7 @@ pub(crate) struct Settled {
 
 /// The moment's answers and settled blows, beside the slots (so a loop may
 /// hold two fighters' slots and tally into these at once).
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub(crate) struct Answers {
     sweeping: SweepingBlow,
     answers: Vec<Answer>,
@@ -250,8 +250,9 @@ impl Answers {
 }
 
 /// Per-fighter and per-moment state of FUDGE 4.34 in a battle, reused from
-/// battle to battle.
-#[derive(Debug, Default)]
+/// battle to battle (cloned by the exact engine to settle a lone
+/// fighter's blows in each outcome it enumerates).
+#[derive(Debug, Default, Clone)]
 pub(crate) struct LoneMoment {
     slots: Vec<Slot>,
     /// The current moment's stamp (never 0 once a moment began).

@@ -185,15 +185,20 @@ fn fight_of(c: &Continuation) -> Result<(Fight, State), ExactError> {
             damage: f.damage,
             taken: 0,
             target: NO_TARGET,
+            exchanged: NO_TARGET,
         });
     }
-    // Odds from here pick targets as a scenario's default battle does.
+    // Odds from here pick targets as a scenario's default battle does
+    // (FUDGE's reach included).
     let fight = Fight::build(
         c.sides.clone(),
         &system,
         c.rules.striking,
         damage,
-        Targeting::Random,
+        (
+            Targeting::Random,
+            crate::scenario::BattleRules::default().max_attackers_per_target,
+        ),
         entrants,
     )?;
     at_a_step(c, &snapshot)?;

@@ -29,9 +29,11 @@
 //! struck down their common prefixes; `schedule.rs`); Full Contact striking (its
 //! guaranteed-success and amazing-strike options, the amazing defense that
 //! does nothing more) with any number of sides and every targeting policy;
-//! FUDGE opposed striking in a duel under Simultaneous Combat (both
-//! exchange rules, 4.31's tactics but scouting, NPC results; no plus-levels or
-//! postures); both damage models. Anything
+//! FUDGE opposed striking under every timing system with any number of
+//! fighters (the battle's exchanges both ways, counted by round under the
+//! round systems; 4.31's tactics but scouting, NPC results, the group roll,
+//! FUDGE 4.34's lone fighter with its sweeping blow; no plus-levels or
+//! postures; `fudge.rs`); both damage models. Anything
 //! else is an [`ExactError::Unsupported`] naming the field: an honest
 //! refusal, never an answer to other rules.
 //!

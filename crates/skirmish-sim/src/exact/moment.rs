@@ -35,9 +35,14 @@ pub(super) enum Slot {
         /// Damage taken so far, as `most_wounded` targeting counts it
         /// (0 under the other policies, which never read it).
         taken: i64,
-        /// The foe it engages, as `least_engaged` targeting counts
-        /// engagements ([`NO_TARGET`] under the other policies).
+        /// The foe it engages, as `least_engaged` targeting (and FUDGE's
+        /// outnumbered penalty beyond a duel) counts engagements
+        /// ([`NO_TARGET`] otherwise).
         target: u8,
+        /// Under a FUDGE two-way exchange counted by round, the foe whose
+        /// exchange it last began this round ([`NO_TARGET`]: none; cleared
+        /// at every round's end, `fudge::new_round`).
+        exchanged: u8,
     },
 }
 
@@ -120,6 +125,7 @@ pub(super) fn start(fight: &Fight) -> State {
             damage: f.fresh,
             taken: 0,
             target: NO_TARGET,
+            exchanged: NO_TARGET,
         })
         .collect()
 }
@@ -134,9 +140,17 @@ type Blows = Vec<(Option<(usize, i32)>, u128)>;
 /// its weight out of the returned total (a weight's share of the total is
 /// its exact probability).
 pub(super) fn exchange(fight: &Fight, state: &State) -> Result<(Vec<(Next, u128)>, u128), ExactError> {
-    if let Striking::FudgeOpposed(rules) = &fight.striking {
-        return super::fudge::duel_exchange(fight, rules, state);
+    let step = timed_step(fight, state)?;
+    // A FUDGE exchange counted by round is remembered until the round's
+    // end, which a step of the round systems is.
+    match &fight.striking {
+        Striking::FudgeOpposed(rules) if super::fudge::by_round(fight, rules) => Ok(super::fudge::new_round(step)),
+        _ => Ok(step),
     }
+}
+
+/// [`exchange`]'s step, as the timing system lays it out.
+fn timed_step(fight: &Fight, state: &State) -> Result<(Vec<(Next, u128)>, u128), ExactError> {
     match fight.timing {
         TimingSystem::SimpleRounds if fight.one_action_a_round() => return super::rounds::simple_round(fight, state),
         TimingSystem::SimpleRounds => {
@@ -174,6 +188,9 @@ pub(super) fn moment(fight: &Fight, state: &State, acting: &[usize]) -> Result<(
         });
     }
     fight.moments.set(struck);
+    if let Striking::FudgeOpposed(rules) = &fight.striking {
+        return super::fudge::moment(fight, rules, state, acting);
+    }
     let n = state.len();
     let up = |f: usize| matches!(state[f], Slot::Up { .. });
     let penalty = |f: usize| match &state[f] {
@@ -271,10 +288,16 @@ pub(super) fn moment(fight: &Fight, state: &State, acting: &[usize]) -> Result<(
         .iter()
         .zip(&targets)
         .map(|(s, &t)| match *s {
-            Slot::Up { damage, taken, .. } => Slot::Up {
+            Slot::Up {
+                damage,
+                taken,
+                exchanged,
+                ..
+            } => Slot::Up {
                 damage,
                 taken,
                 target: t,
+                exchanged,
             },
             Slot::Down => Slot::Down,
         })

@@ -57,6 +57,10 @@ pub(super) struct Fight {
     /// The rounds laid out so far, by the fighters standing
     /// (`schedule.rs`).
     pub(super) schedules: ScheduleCache,
+    /// The FUDGE moments struck so far, by state and actors
+    /// (`fudge.rs`): the round systems strike the same ones round after
+    /// round.
+    pub(super) fudge_moments: super::fudge::MomentCache,
     /// The most distinct outcomes of one exchange
     /// ([`super::ExactOptions::max_outcomes`]).
     pub(super) max_outcomes: usize,
@@ -151,7 +155,7 @@ impl Fight {
             &scenario.timing,
             scenario.striking,
             damage,
-            scenario.battle.targeting,
+            (scenario.battle.targeting, scenario.battle.max_attackers_per_target),
             entrants,
         )
     }
@@ -165,22 +169,30 @@ impl Fight {
         timing: &TimingSystem,
         striking: Striking,
         damage: Damage,
-        targeting: Targeting,
+        (targeting, reach): (Targeting, u32),
         entrants: Vec<Entrant>,
     ) -> Result<Fight, ExactError> {
-        check_rules(timing, &striking)?;
+        check_rules(&striking)?;
+        // FUDGE's reach (`battle.max_attackers_per_target`): below a
+        // fighter's count of foes it turns picks away, retries the exact
+        // engine does not model.
+        if matches!(striking, Striking::FudgeOpposed(_)) {
+            let limit = usize::try_from(reach).unwrap_or(usize::MAX);
+            let most_foes = (0..sides.len())
+                .map(|s| entrants.iter().filter(|e| e.side != s).count())
+                .max()
+                .unwrap_or(0);
+            if most_foes > limit {
+                return Err(ExactError::unsupported(
+                    "battle.max_attackers_per_target",
+                    format!("a reach of {limit} where a fighter has {most_foes} foes (the picks it turns away)"),
+                ));
+            }
+        }
         if entrants.len() > MAX_EXACT_FIGHTERS {
             return Err(ExactError::unsupported(
                 "fighters",
                 format!("more than {MAX_EXACT_FIGHTERS} fighters in all"),
-            ));
-        }
-        if matches!(striking, Striking::FudgeOpposed(_))
-            && (sides.len() != 2 || entrants.len() != 2 || entrants[0].side == entrants[1].side)
-        {
-            return Err(ExactError::unsupported(
-                "striking",
-                "FUDGE opposed striking beyond a duel (one fighter a side)",
             ));
         }
         for e in &entrants {
@@ -210,6 +222,7 @@ impl Fight {
                 })
                 .collect(),
             schedules: ScheduleCache::default(),
+            fudge_moments: super::fudge::MomentCache::default(),
             max_outcomes: super::DEFAULT_MAX_OUTCOMES,
             max_moments: u64::MAX,
             moments: std::cell::Cell::new(0),
@@ -217,21 +230,9 @@ impl Fight {
     }
 }
 
-/// Refuses the timing system and striking rules the exact engine does not
-/// model, naming the field.
-fn check_rules(timing: &TimingSystem, striking: &Striking) -> Result<(), ExactError> {
-    // Every timing system is modelled; only Simultaneous Combat pairs a
-    // FUDGE exchange's blows within one step of the chain.
-    let simple = !matches!(timing, TimingSystem::Simultaneous);
-    if simple && matches!(striking, Striking::FudgeOpposed(_)) {
-        return Err(ExactError::unsupported(
-            "striking",
-            format!(
-                "FUDGE opposed striking under {} (its exchanges pair blows across moments)",
-                timing.name()
-            ),
-        ));
-    }
+/// Refuses the striking rules the exact engine does not model, naming
+/// the field (every timing system is modelled).
+fn check_rules(striking: &Striking) -> Result<(), ExactError> {
     if let Striking::FullContact(r) = striking
         && r.amazing
         && !r.amazing_defense.is_none()
@@ -314,7 +315,7 @@ fn check_fighter(timing: &TimingSystem, striking: &Striking, f: &Fighter, at: &s
 /// Refuses, naming the field, every rule and option the exact engine does
 /// not model: it answers for the rules it models or not at all.
 fn check_supported(scenario: &Scenario) -> Result<(), ExactError> {
-    check_rules(&scenario.timing, &scenario.striking)?;
+    check_rules(&scenario.striking)?;
     if scenario.distance.is_some() {
         return Err(ExactError::unsupported("distance", "a distance between the sides"));
     }

@@ -404,7 +404,9 @@ fn fudge_duels_agree_with_the_battle_engine_both_ways_of_exchanging() {
 /// `benches/run-exact-validation`, or `SKIRMISH_EXACT_BATTLES=N cargo
 /// test --release -p skirmish-sim --test it exact::many -- --ignored`):
 /// every timing system, both damage models, duels and two against two
-/// under every targeting policy, and FUDGE's exchanges; each outcome
+/// under every targeting policy, and FUDGE's exchanges (duels under
+/// every system, two against two under Simultaneous Combat, Simple Rounds
+/// and Action Blocks); each outcome
 /// within its 99.9% interval of the battles' count.
 #[test]
 #[ignore = "a million battles a fight: run in release (benches/run-exact-validation)"]
@@ -463,6 +465,9 @@ fn many_battles_agree_with_the_exact_engine() {
         );
         agrees_with_battles(&fudge, n);
     }
+    super::exact_fudge::fudge_duels(n);
+    super::exact_fudge::fudge_two_two(n);
+    super::exact_fudge::fudge_two_two_rounds(n);
     done("FUDGE exchanges");
 }
 
@@ -579,10 +584,10 @@ fn what_the_exact_engine_does_not_model_is_refused_naming_the_field() {
         ),
         (
             fight(
-                "striking = \"fudge_opposed\"",
+                "striking = \"fudge_opposed\"\n[battle]\nmax_attackers_per_target = 1",
                 &[&[("a", 6, 6, "count = 2")], &[("b", 6, 6, "")]],
             ),
-            "striking",
+            "battle.max_attackers_per_target",
         ),
         (
             duel("striking = \"fudge_opposed\"", "skill = \"Good+\""),
@@ -602,10 +607,10 @@ fn what_the_exact_engine_does_not_model_is_refused_naming_the_field() {
             "sides[0].groups[0].disruptible",
         ),
         (
-            duel("striking = \"fudge_opposed\"", "")
+            duel("striking = \"fudge_opposed\"", "posture = 1")
                 .with_field("timing", "simple-rounds")
                 .unwrap(),
-            "striking",
+            "sides[0].groups[0].posture",
         ),
         (duel("[battle]\nfront = 2", ""), "battle.front"),
         (duel("[battle]\nmax_rounds = 50", ""), "battle.max_rounds"),

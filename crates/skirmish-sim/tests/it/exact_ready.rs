@@ -531,14 +531,16 @@ fn what_graduated_rounds_and_continuous_do_not_model_is_refused_naming_the_field
             "sides[0].groups[0].disruptible",
         ),
         (
-            one("", "continuous").with_field("striking", "fudge_opposed").unwrap(),
-            "striking",
-        ),
-        (
-            one("", "graduated-rounds")
+            one("skill = \"Good+\"", "continuous")
                 .with_field("striking", "fudge_opposed")
                 .unwrap(),
-            "striking",
+            "sides[0].groups[0].skill",
+        ),
+        (
+            one("skill = \"Good+\"", "graduated-rounds")
+                .with_field("striking", "fudge_opposed")
+                .unwrap(),
+            "sides[0].groups[0].skill",
         ),
     ];
     for (s, field) in cases {

@@ -22,35 +22,35 @@ use super::exact::{BATTLES, agrees_with_battles, exact, fight, four_df_by_faces,
 /// A fighter of the brute force: Full Contact with no options, hit points
 /// lost by the margin, and its timing traits.
 #[derive(Clone, Copy)]
-struct Tiny {
-    side: usize,
-    sr: i32,
-    dr: i32,
-    hp: i32,
+pub(super) struct Tiny {
+    pub(super) side: usize,
+    pub(super) sr: i32,
+    pub(super) dr: i32,
+    pub(super) hp: i32,
     /// Tick System: initiative bonus and Interval (action ticks 2).
-    bonus: i32,
-    interval: i64,
+    pub(super) bonus: i32,
+    pub(super) interval: i64,
     /// Action Blocks: REF + Combat Sense.
-    reflexes: i32,
+    pub(super) reflexes: i32,
     /// Simple Rounds: speed bonus (no weapon: Time Taken 3) and extra
     /// attacks.
-    speed: i32,
-    extra: u32,
+    pub(super) speed: i32,
+    pub(super) extra: u32,
 }
 
 #[derive(Clone, Copy, PartialEq)]
-enum System {
+pub(super) enum System {
     Tick,
     Blocks,
     Simple,
 }
 
 /// A round's moments in turn, each the fighters landing together.
-type Moments = Vec<Vec<usize>>;
+pub(super) type Moments = Vec<Vec<usize>>;
 
 /// A round's moments with their count of the joint rolls, and the count
 /// of them all, for the fighters `up`.
-fn rounds(system: System, fighters: &[Tiny], up: &[usize]) -> (Vec<(Moments, u64)>, u64) {
+pub(super) fn rounds(system: System, fighters: &[Tiny], up: &[usize]) -> (Vec<(Moments, u64)>, u64) {
     // Each fighter's rolls: (value, count).
     let faces: Vec<(i32, u64)> = match system {
         System::Tick => (1..=20).map(|r| (r, 1)).collect(),
@@ -260,7 +260,7 @@ fn brute(
 }
 
 /// The brute force's fight as a scenario under `system`.
-fn tiny_scenario(system: System, fighters: &[Tiny]) -> Scenario {
+pub(super) fn tiny_scenario(system: System, fighters: &[Tiny]) -> Scenario {
     let sides = 1 + fighters.iter().map(|f| f.side).max().unwrap();
     let extras: Vec<Vec<(String, i32, i32, String)>> = (0..sides)
         .map(|s| {
@@ -519,8 +519,14 @@ fn what_changes_a_round_as_it_is_fought_is_refused_naming_the_field() {
             duel("action-blocks", "", "disruptible = true"),
             "sides[0].groups[0].disruptible",
         ),
-        (duel("tick-system", "striking = \"fudge_opposed\"", ""), "striking"),
-        (duel("action-blocks", "striking = \"fudge_opposed\"", ""), "striking"),
+        (
+            duel("tick-system", "striking = \"fudge_opposed\"", "posture = -1"),
+            "sides[0].groups[0].posture",
+        ),
+        (
+            duel("action-blocks", "striking = \"fudge_opposed\"", "skill = \"Fair+\""),
+            "sides[0].groups[0].skill",
+        ),
         (duel("tick-system", "distance = 30", ""), "distance"),
         // One bolt every other round: its round of use would enter the
         // state.

@@ -13,6 +13,7 @@ mod distance;
 mod durations;
 mod exact;
 mod exact_from_here;
+mod exact_fudge;
 mod exact_ready;
 mod exact_rounds;
 mod limits;

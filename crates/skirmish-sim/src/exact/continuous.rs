@@ -15,11 +15,12 @@
 //! The timing lists the fighters in the order the battle's queue lands
 //! them: by tick, then first scheduled first (the first actions in
 //! fighter order, a moment's follow-ups in its order, after those already
-//! pending). The order within a moment matters only to `least_engaged`
-//! targeting; under the other policies the fighters due on one tick are
-//! kept in fighter order, which merges states that differ in nothing
-//! else (a moment's hits land together, and neither damage model's result
-//! depends on their order).
+//! pending). The order within a moment matters only where
+//! `Fight::order_matters` says so (`least_engaged` targeting; FUDGE beyond
+//! a duel); elsewhere the fighters due on one tick are kept in fighter
+//! order, which merges states that differ in nothing else (a moment's hits
+//! land together, and neither damage model's result depends on their
+//! order).
 
 use skirmish_core::dice::Dice;
 use skirmish_core::timing::graduated::ready_time;
@@ -29,7 +30,6 @@ use super::error::ExactError;
 use super::moment::{Due, FixedMap, Next, Slot, State, moment};
 use super::setup::Fight;
 use crate::error::SimError;
-use crate::scenario::Targeting;
 
 /// The most joint initiative rolls the first step enumerates (9 distinct
 /// initiatives per fighter).
@@ -86,7 +86,7 @@ fn normalized(mut timing: Vec<Due>, fifo: bool) -> Box<[Due]> {
 /// Every outcome of one step from `state` (the initiative roll, or the
 /// next moment), as [`exchange`](super::moment::exchange) gives them.
 pub(super) fn continuous_step(fight: &Fight, state: &State) -> Result<(Vec<(Next, u128)>, u128), ExactError> {
-    let fifo = fight.targeting == Targeting::LeastEngaged;
+    let fifo = fight.order_matters();
     if state.timing.is_empty() {
         return initiative(fight, state, fifo);
     }

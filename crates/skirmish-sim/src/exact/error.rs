@@ -51,8 +51,8 @@ pub enum ExactError {
     /// The fight has more fighters standing than an automatic attempt
     /// takes on ([`ExactOptions::max_fighters`](super::ExactOptions::max_fighters)).
     #[error(
-        "the fight has {fighters} fighters standing, more than the {budget} an automatic attempt takes on: \
-         sample it instead, or ask the exact engine for it by itself"
+        "the fight has {fighters} fighters standing, more than the {budget} the exact engine was allowed \
+         (an automatic attempt takes on six): sample it instead, or ask the exact engine for it by itself"
     )]
     TooManyFighters {
         /// Fighters standing.

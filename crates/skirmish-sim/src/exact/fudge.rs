@@ -107,6 +107,20 @@ pub(super) fn new_round((outcomes, total): (Vec<(Next, u128)>, u128)) -> (Vec<(N
     (merged.into_iter().collect(), total)
 }
 
+/// The most joint rolls (group and beset dice) one FUDGE moment
+/// enumerates over all its picks: past it the moment is refused
+/// ([`ExactError::TooManyOutcomes`]) instead of running for minutes.
+const MOST_JOINT_ROLLS: u64 = 1_000_000;
+
+/// The most partial outcomes one FUDGE moment makes over all its picks
+/// and joint rolls (each a copy of the fighters' slots), per outcome the
+/// budget allows one exchange ([`super::ExactOptions::max_outcomes`]):
+/// past it the moment is refused ([`ExactError::TooManyOutcomes`]). Under
+/// the default budget, about 17 million: the goblin ambush's eight
+/// fighters are refused in about 90 s of a debug build, where they would
+/// have been enumerated for hours.
+const WORK_PER_OUTCOME: u64 = 64;
+
 /// One equally likely way the moment's actors pick: each fighter's
 /// engagement after the picks, and each actor's target (none: no foe).
 struct Pick {
@@ -116,8 +130,9 @@ struct Pick {
 }
 
 /// Every way `acting` pick their foes from `state`, each as likely (a
-/// random foe each as likely: the same count of choices in every branch).
-fn picks(fight: &Fight, state: &State, acting: &[usize]) -> Vec<Pick> {
+/// random foe each as likely: the same count of choices in every branch);
+/// more than the fight's outcome budget is refused before they are made.
+fn picks(fight: &Fight, state: &State, acting: &[usize]) -> Result<Vec<Pick>, ExactError> {
     let n = state.len();
     let up = |f: usize| matches!(state[f], Slot::Up { .. });
     let targets: Vec<u8> = state
@@ -149,7 +164,17 @@ fn picks(fight: &Fight, state: &State, acting: &[usize]) -> Vec<Pick> {
         let foes: Vec<usize> = (0..n)
             .filter(|&c| up(c) && fight.fighters[c].side != fight.fighters[a].side)
             .collect();
-        let mut grown = Vec::with_capacity(all.len() * foes.len().max(1));
+        // Only a random pick branches.
+        let branching = if fight.targeting == Targeting::Random {
+            foes.len().max(1)
+        } else {
+            1
+        };
+        let size = all.len().saturating_mul(branching);
+        if size > fight.max_outcomes {
+            return Err(ExactError::TooManyOutcomes { fighters: acting.len() });
+        }
+        let mut grown = Vec::with_capacity(size);
         for p in all {
             let choices: Vec<usize> = match fight.targeting {
                 Targeting::Random => foes.clone(),
@@ -187,7 +212,7 @@ fn picks(fight: &Fight, state: &State, acting: &[usize]) -> Vec<Pick> {
         }
         all = grown;
     }
-    all
+    Ok(all)
 }
 
 /// A lone fighter's relative degree over a foe as FUDGE 4.34 reads it
@@ -261,7 +286,11 @@ fn strike(
     let group_total = two_df_total()
         .checked_pow(group_sides.len() as u32)
         .ok_or_else(too_many)?;
-    let all_picks = picks(fight, state, acting);
+    let all_picks = picks(fight, state, acting)?;
+    let work = std::cell::Cell::new(0u64);
+    // The joint rolls enumerated over all the picks, bounded as one
+    // joint roll of the round systems is (a count, the same everywhere).
+    let mut rolled: u64 = 0;
     // Each pick's outcomes, with weights out of its own total.
     let mut per_pick: Vec<(FixedMap<Next, u128>, u128)> = Vec::with_capacity(all_picks.len());
     for pick in &all_picks {
@@ -294,6 +323,18 @@ fn strike(
             exchanges.push((a, t));
         }
         let beset: Vec<usize> = (0..n).filter(|&f| lone_rule && lone.beset(f as u32)).collect();
+        // The joint rolls this pick will enumerate, counted before they
+        // are (each beset fighter's roll has at most 4dF's nine totals):
+        // a crowd is refused here, not after minutes of rolling.
+        let joint = u32::try_from(beset.len())
+            .ok()
+            .and_then(|k| 9u64.checked_pow(k))
+            .and_then(|b| b.checked_mul(5u64.pow(group_sides.len().min(8) as u32)))
+            .unwrap_or(u64::MAX);
+        rolled = rolled.saturating_add(joint);
+        if rolled > MOST_JOINT_ROLLS {
+            return Err(too_many());
+        }
         let base: Vec<Slot> = state
             .iter()
             .enumerate()
@@ -314,6 +355,7 @@ fn strike(
             engaged_by: &pick.engaged_by,
             lone: &lone,
             beset: &beset,
+            work: &work,
         };
         // Every joint roll of the groups and the lone fighters, each
         // outcome's weight out of `out_of` (the same for all: every
@@ -410,6 +452,9 @@ struct Setting<'a> {
     engaged_by: &'a [u32],
     lone: &'a LoneMoment,
     beset: &'a [usize],
+    /// The moment's partial outcomes made so far, over all its picks and
+    /// joint rolls (bounded by [`WORK_PER_OUTCOME`]).
+    work: &'a std::cell::Cell<u64>,
 }
 
 impl Setting<'_> {
@@ -452,6 +497,12 @@ impl Setting<'_> {
         for (i, &(a, t)) in exchanges.iter().enumerate() {
             let (done, out_of) = self.exchange((a, t), side_roll, beset_rolls)?;
             total = total.checked_mul(out_of).ok_or_else(too_many)?;
+            let made = (partials.len() as u64).saturating_mul(done.len() as u64);
+            let work = self.work.get().saturating_add(made);
+            if work > (self.fight.max_outcomes as u64).saturating_mul(WORK_PER_OUTCOME) {
+                return Err(too_many());
+            }
+            self.work.set(work);
             let mut next: FixedMap<Partial, u128> = FixedMap::default();
             for ((slots, answers), w) in &partials {
                 if next.len() > self.fight.max_outcomes {

@@ -18,11 +18,12 @@
 //! The order within a moment is the battle's: the round's first actions
 //! (laid out in fighter order) before the follow-ups, and follow-ups in
 //! the order they were scheduled (by the tick of the action before them,
-//! then that moment's order). It matters only to `least_engaged`
-//! targeting (whose picks count the moment's earlier ones); under the
-//! other policies a moment's fighters are taken in fighter order, which
-//! merges more orders (the hits of a moment land together, and neither
-//! damage model's result depends on their order).
+//! then that moment's order). It matters only where
+//! `Fight::order_matters` says so (`least_engaged` targeting, whose picks
+//! count the moment's earlier ones; FUDGE beyond a duel); elsewhere a
+//! moment's fighters are taken in fighter order, which merges more orders
+//! (the hits of a moment land together, and neither damage model's result
+//! depends on their order).
 //!
 //! Nothing is carried from one round to the next (a fraction Rate of Fire,
 //! whose actions depend on the round, is refused), so the state is the
@@ -46,7 +47,6 @@ use super::moment::{FixedMap, Next, Slot, State, moment};
 use super::rounds::weights;
 use super::setup::Fight;
 use crate::error::SimError;
-use crate::scenario::Targeting;
 
 /// The most joint initiative rolls a round enumerates.
 const MOST_ROLLS: u64 = 1_000_000;
@@ -153,7 +153,7 @@ pub(super) fn graduated_round(fight: &Fight, state: &State) -> Result<(Vec<(Next
     let TimingSystem::GraduatedRounds(config) = &fight.timing else {
         return Err(ExactError::unsupported("timing", "Graduated Rounds expected"));
     };
-    let fifo = fight.targeting == Targeting::LeastEngaged;
+    let fifo = fight.order_matters();
     let n = state.len();
     let standing: Vec<usize> = (0..n).filter(|&f| matches!(state[f], Slot::Up { .. })).collect();
     let too_many = || ExactError::TooManyOutcomes {

@@ -35,7 +35,6 @@ use super::error::ExactError;
 use super::moment::{FixedMap, Next, Slot, State, moment};
 use super::setup::Fight;
 use crate::error::SimError;
-use crate::scenario::Targeting;
 
 /// The most joint rolls a round enumerates (20^4 for four fighters on a
 /// d20, 81^3 for three on 4dF).
@@ -131,11 +130,11 @@ pub(super) fn by_value<V: Ord + Copy + std::hash::Hash>(
 }
 
 /// Whether the order of the fighters within a moment changes nothing:
-/// the picks are independent of it (not `least_engaged`, whose picks count
-/// the moment's earlier engagements) and so are the hits landing together
-/// (hit points add up; a wound track is left in the clock's order).
+/// the picks and exchanges are independent of it
+/// ([`Fight::order_matters`]) and so are the hits landing together (hit
+/// points add up; a wound track is left in the clock's order).
 fn order_free(fight: &Fight) -> bool {
-    fight.targeting != Targeting::LeastEngaged && matches!(fight.damage, Damage::HitPoints(_))
+    !fight.order_matters() && matches!(fight.damage, Damage::HitPoints(_))
 }
 
 /// The most moments a round's schedules may hold in all, counted over

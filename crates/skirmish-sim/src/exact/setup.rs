@@ -97,6 +97,18 @@ pub(super) struct Entrant {
 }
 
 impl Fight {
+    /// Whether the order of the fighters acting at one moment can change
+    /// its outcome, so that it must be the battle's (the queue's order):
+    /// under `least_engaged` targeting, whose picks count the moment's
+    /// earlier ones, and under FUDGE beyond a duel, where a lone fighter's
+    /// equal answers go to the first foe (4.34's tie-best), `concentrate`
+    /// fights the first to strike, and the first of two fighters opens
+    /// their exchange of the round.
+    pub(super) fn order_matters(&self) -> bool {
+        self.targeting == Targeting::LeastEngaged
+            || (matches!(self.striking, Striking::FudgeOpposed(_)) && self.fighters.len() > 2)
+    }
+
     /// Takes `options`' budgets for its solving, and refuses at once a
     /// fight of more than their fighters standing (`standing` here).
     pub(super) fn limit(&mut self, options: &super::ExactOptions, standing: usize) -> Result<(), ExactError> {

@@ -441,8 +441,10 @@ pub(super) fn tick_system(battles: u64, policies: &[&str]) {
     );
 }
 
-// In a debug build, random targeting only: `least_engaged` (the one
-// policy that reads the order within a moment) at a million battles in
+// In a debug build, `least_engaged` (the one policy that reads the order
+// within a moment) under Action Blocks and Simple Rounds with several
+// actions; under the Tick System (15 s more in a debug build), Graduated
+// Rounds and Continuous timing at a million battles in
 // `exact::many_battles_agree_with_the_exact_engine`.
 
 #[test]
@@ -469,7 +471,7 @@ pub(super) fn action_blocks(battles: u64, policies: &[&str]) {
 
 #[test]
 fn action_blocks_agree_with_the_battle_engine() {
-    action_blocks(BATTLES, &["random"]);
+    action_blocks(BATTLES, &["random", "least_engaged"]);
 }
 
 /// Simple Rounds with several actions: a dagger's two attacks a round,
@@ -491,7 +493,7 @@ pub(super) fn simple_rounds_several(battles: u64, policies: &[&str]) {
 
 #[test]
 fn simple_rounds_with_several_actions_agree_with_the_battle_engine() {
-    simple_rounds_several(BATTLES, &["random"]);
+    simple_rounds_several(BATTLES, &["random", "least_engaged"]);
 }
 
 // ---------------------------------------------------------------------

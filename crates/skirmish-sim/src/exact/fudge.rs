@@ -44,7 +44,7 @@ use skirmish_core::fighter::{ExchangeRule, FudgeRules};
 use skirmish_core::timing::TimingSystem;
 
 use super::error::ExactError;
-use super::moment::{FixedMap, NO_TARGET, Next, Slot, State, land, settle};
+use super::moment::{FixedMap, NO_TARGET, Next, Slot, State, engagements, land, settle};
 use super::schedule::every_joint_roll;
 use super::setup::Fight;
 use crate::error::SimError;
@@ -135,26 +135,7 @@ struct Pick {
 fn picks(fight: &Fight, state: &State, acting: &[usize]) -> Result<Vec<Pick>, ExactError> {
     let n = state.len();
     let up = |f: usize| matches!(state[f], Slot::Up { .. });
-    let targets: Vec<u8> = state
-        .iter()
-        .map(|s| match s {
-            Slot::Up { target, .. } => *target,
-            Slot::Down => NO_TARGET,
-        })
-        .collect();
-    let taken: Vec<i64> = state
-        .iter()
-        .map(|s| match s {
-            Slot::Up { taken, .. } => *taken,
-            Slot::Down => 0,
-        })
-        .collect();
-    let mut engaged_by = vec![0u32; n];
-    for &t in &targets {
-        if t != NO_TARGET {
-            engaged_by[usize::from(t)] += 1;
-        }
-    }
+    let (targets, taken, engaged_by) = engagements(state);
     let mut all = vec![Pick {
         targets,
         engaged_by,

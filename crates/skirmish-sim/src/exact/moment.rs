@@ -205,26 +205,7 @@ pub(super) fn moment(fight: &Fight, state: &State, acting: &[usize]) -> Result<(
     // The picks: a uniformly random foe, or the policy's one (the battle's
     // targeting index orders foes by `ranking::own_key`; the least engaged
     // counts the engagements of this exchange's earlier picks).
-    let mut targets: Vec<u8> = state
-        .iter()
-        .map(|s| match s {
-            Slot::Up { target, .. } => *target,
-            Slot::Down => NO_TARGET,
-        })
-        .collect();
-    let taken: Vec<i64> = state
-        .iter()
-        .map(|s| match s {
-            Slot::Up { taken, .. } => *taken,
-            Slot::Down => 0,
-        })
-        .collect();
-    let mut engaged_by = vec![0u32; n];
-    for &t in &targets {
-        if t != NO_TARGET {
-            engaged_by[usize::from(t)] += 1;
-        }
-    }
+    let (mut targets, taken, mut engaged_by) = engagements(state);
     let strike_dice = Dice::FOUR_DF.distribution();
     let mut per_actor: Vec<Blows> = Vec::with_capacity(acting.len());
     let mut total: u128 = 1;
@@ -330,6 +311,33 @@ pub(super) fn moment(fight: &Fight, state: &State, acting: &[usize]) -> Result<(
         *merged.entry(settle(fight, slots)).or_default() += w;
     }
     Ok((merged.into_iter().collect(), total))
+}
+
+/// Where `state`'s fighters stand before a moment's picks: each one's
+/// target (none for the fallen), the damage each has taken (what
+/// `most_wounded` ranks), and how many engage each.
+pub(super) fn engagements(state: &State) -> (Vec<u8>, Vec<i64>, Vec<u32>) {
+    let targets: Vec<u8> = state
+        .iter()
+        .map(|s| match s {
+            Slot::Up { target, .. } => *target,
+            Slot::Down => NO_TARGET,
+        })
+        .collect();
+    let taken: Vec<i64> = state
+        .iter()
+        .map(|s| match s {
+            Slot::Up { taken, .. } => *taken,
+            Slot::Down => 0,
+        })
+        .collect();
+    let mut engaged_by = vec![0u32; state.len()];
+    for &t in &targets {
+        if t != NO_TARGET {
+            engaged_by[usize::from(t)] += 1;
+        }
+    }
+    (targets, taken, engaged_by)
 }
 
 /// A hit of `damage` lands on `slot` (the damage model's rule; the
